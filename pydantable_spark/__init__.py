@@ -1,0 +1,25 @@
+"""pydantable-spark: a typed, schema-first DataFrame façade over PySpark.
+
+Declare a table once as a ``DataFrameModel``, transform it with typed column
+expressions, and collect validated Pydantic rows::
+
+    from pydantable_spark import DataFrameModel, F
+
+    class User(DataFrameModel):
+        id: int
+        name: str
+        age: int | None
+
+    df = User.from_rows([{"id": 1, "name": "Ada", "age": 36}])
+    df.filter(User.age >= 18).select(User.id, (User.age + 1).alias("next")).collect()
+"""
+
+from pydantable_spark import dtypes, errors
+from pydantable_spark import functions as F
+from pydantable_spark.expr import Col, Expr
+from pydantable_spark.frame import DataFrame
+from pydantable_spark.model import DataFrameModel
+from pydantable_spark.schema import Field, Schema
+
+__all__ = ["Col", "DataFrame", "DataFrameModel", "Expr", "F", "Field", "Schema", "dtypes", "errors"]
+__version__ = "0.1.0"

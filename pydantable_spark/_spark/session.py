@@ -1,0 +1,65 @@
+"""Which SparkSession a frame runs on.
+
+In order: the ``session=`` a user passed; the active session; a Spark Connect
+session when ``SPARK_REMOTE`` is set; otherwise an embedded local session that
+the library starts itself on first use (``local[*]``, UI off, UTC, Arrow on,
+few shuffle partitions, quiet logs).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+__all__ = ["EMBEDDED_CONFIG", "is_case_sensitive", "resolve_session"]
+
+log = logging.getLogger("pydantable_spark")
+
+EMBEDDED_CONFIG: dict[str, str] = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "true",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.sql.shuffle.partitions": "8",
+    "spark.log.level": "ERROR",
+    "spark.driver.memory": "2g",
+}
+"""The settings of the embedded session; ``PYDANTABLE_SPARK_MASTER`` overrides the master."""
+
+_lock = threading.Lock()
+
+
+def resolve_session(session: Any = None) -> SparkSession:
+    """The session to run on (see the module docstring for the order)."""
+    if session is not None:
+        return session  # type: ignore[no-any-return]
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    with _lock:
+        active = SparkSession.getActiveSession()
+        if active is not None:
+            return active
+        if os.environ.get("SPARK_REMOTE"):
+            log.info("starting a Spark Connect session for SPARK_REMOTE=%s", os.environ["SPARK_REMOTE"])
+            return SparkSession.builder.getOrCreate()
+        return _embedded()
+
+
+def _embedded() -> SparkSession:
+    master = os.environ.get("PYDANTABLE_SPARK_MASTER", "local[*]")
+    log.info("starting an embedded local Spark session (%s)", master)
+    builder = SparkSession.builder.master(master).appName("pydantable-spark")
+    for key, value in EMBEDDED_CONFIG.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
+
+
+def is_case_sensitive(session: Any) -> bool:
+    """The session's ``spark.sql.caseSensitive`` setting."""
+    value = session.conf.get("spark.sql.caseSensitive", "false")
+    return str(value).lower() == "true"

@@ -1,0 +1,93 @@
+"""Logical types ↔ Spark ``DataType`` objects (DESIGN §5, both directions)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pyspark.sql import types as st
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import UnsupportedTypeError
+
+if TYPE_CHECKING:
+    from pydantable_spark.schema import Schema
+
+__all__ = ["dtype_of_spark", "fields_of_struct", "spark_type", "struct_of"]
+
+_ATOMIC: dict[type[dt.DType], st.DataType] = {
+    dt.Boolean: st.BooleanType(),
+    dt.Int8: st.ByteType(),
+    dt.Int16: st.ShortType(),
+    dt.Int32: st.IntegerType(),
+    dt.Int64: st.LongType(),
+    dt.Float32: st.FloatType(),
+    dt.Float64: st.DoubleType(),
+    dt.String: st.StringType(),
+    dt.Binary: st.BinaryType(),
+    dt.Date: st.DateType(),
+    dt.Datetime: st.TimestampType(),
+    dt.DatetimeNTZ: st.TimestampNTZType(),
+    dt.Duration: st.DayTimeIntervalType(st.DayTimeIntervalType.DAY, st.DayTimeIntervalType.SECOND),
+}
+_FROM_SPARK: dict[type[st.DataType], dt.DType] = {type(v): k() for k, v in _ATOMIC.items() if k is not dt.Duration}
+
+
+def spark_type(dtype: dt.DType) -> st.DataType:
+    """Spark's type for a logical type."""
+    if type(dtype) in _ATOMIC:
+        return _ATOMIC[type(dtype)]
+    if isinstance(dtype, dt.Decimal):
+        return st.DecimalType(dtype.precision, dtype.scale)
+    if isinstance(dtype, dt.List):
+        return st.ArrayType(spark_type(dtype.inner), dtype.contains_null)
+    if isinstance(dtype, dt.Map):
+        return st.MapType(spark_type(dtype.key), spark_type(dtype.value), dtype.value_contains_null)
+    if isinstance(dtype, dt.Struct):
+        return st.StructType([_spark_field(f) for f in dtype.fields])
+    msg = f"no Spark type for {dtype}"  # pragma: no cover - every DType is handled above
+    raise TypeError(msg)
+
+
+def _spark_field(f: dt.Field) -> st.StructField:
+    return st.StructField(f.name, spark_type(f.dtype), f.nullable)
+
+
+def struct_of(schema: Schema) -> st.StructType:
+    """Spark's ``StructType`` for a frame schema."""
+    return st.StructType([_spark_field(f) for f in schema.fields])
+
+
+def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:
+    """The logical type of a Spark type; ``UnsupportedTypeError`` names ``path`` otherwise."""
+    found = _FROM_SPARK.get(type(spark))
+    if found is not None:
+        return found
+    if isinstance(spark, st.CharType | st.VarcharType):
+        return dt.String()
+    if isinstance(spark, st.DecimalType):
+        return dt.Decimal(spark.precision, spark.scale)
+    if isinstance(spark, st.DayTimeIntervalType):
+        if (spark.startField, spark.endField) == (st.DayTimeIntervalType.DAY, st.DayTimeIntervalType.SECOND):
+            return dt.Duration()
+    elif isinstance(spark, st.ArrayType):
+        return dt.List(dtype_of_spark(spark.elementType, f"{path}[]"), spark.containsNull)
+    elif isinstance(spark, st.MapType):
+        key = dtype_of_spark(spark.keyType, f"{path}{{key}}")
+        if not isinstance(key, dt.String):
+            key_type = spark.keyType.simpleString()
+            msg = f"column {path!r}: map<{key_type}, ...> has no Python mapping; map keys must be strings"
+            raise UnsupportedTypeError(msg)
+        value = dtype_of_spark(spark.valueType, f"{path}{{value}}")
+        return dt.Map(key, value, spark.valueContainsNull)
+    elif isinstance(spark, st.StructType):
+        return dt.Struct(fields_of_struct(spark, prefix=f"{path}."))
+    msg = (
+        f"column {path!r}: Spark type {spark.simpleString()} has no mapping; supported are the "
+        "atomic types of DESIGN §5, interval day to second, arrays, maps with string keys and structs"
+    )
+    raise UnsupportedTypeError(msg)
+
+
+def fields_of_struct(struct: st.StructType, *, prefix: str = "") -> tuple[dt.Field, ...]:
+    """The logical fields of a Spark ``StructType`` (names may repeat; ``Schema`` checks that)."""
+    return tuple(dt.Field(f.name, dtype_of_spark(f.dataType, prefix + f.name), f.nullable) for f in struct.fields)

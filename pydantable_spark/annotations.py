@@ -1,0 +1,243 @@
+"""Python annotations → logical types (DESIGN §5), and the names used to show them.
+
+``field_of_annotation`` reads one Pydantic field; ``fields_of_model`` a whole
+model, nested models becoming structs. An annotation with no mapping raises
+``UnsupportedTypeError`` naming the field, so a bad model fails when its class
+is defined.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal, Union
+
+import pydantic
+from pydantic import BaseModel
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import UnsupportedTypeError
+
+__all__ = ["column_name", "field_of_annotation", "fields_of_model", "python_name"]
+
+_SCALARS: dict[Any, dt.DType] = {
+    bool: dt.Boolean(),
+    int: dt.Int64(),
+    float: dt.Float64(),
+    str: dt.String(),
+    bytes: dt.Binary(),
+    decimal.Decimal: dt.Decimal(),
+    datetime.datetime: dt.Datetime(),
+    pydantic.AwareDatetime: dt.Datetime(),
+    pydantic.NaiveDatetime: dt.DatetimeNTZ(),
+    datetime.date: dt.Date(),
+    datetime.timedelta: dt.Duration(),
+}
+_SEQUENCES = {list, tuple, set, frozenset, Sequence, typing.Sequence}
+_MAPPINGS = {dict, Mapping, typing.Mapping}
+_SUPPORTED = (
+    "bool, int, float, str, bytes, Decimal, date, datetime, timedelta, str/int Enum, "
+    "Literal, list[T], tuple[T, ...], set[T], dict[str, V], nested models, T | None"
+)
+
+
+def column_name(name: str, info: pydantic.fields.FieldInfo) -> str:
+    """The Spark column name of a model field: its alias when it has one."""
+    return info.alias if isinstance(info.alias, str) else name
+
+
+def fields_of_model(model: type[BaseModel], *, _stack: tuple[type, ...] = ()) -> tuple[dt.Field, ...]:
+    """The columns of a Pydantic model, in declaration order.
+
+    >>> from pydantic import BaseModel
+    >>> class Point(BaseModel):
+    ...     x: float
+    ...     label: str | None = None
+    >>> [str(f) for f in fields_of_model(Point)]
+    ['x: double not null', 'label: string']
+    """
+    if model in _stack:
+        chain = " -> ".join(m.__name__ for m in (*_stack, model))
+        msg = f"model {model.__name__} refers to itself ({chain}); Spark schemas cannot be recursive"
+        raise UnsupportedTypeError(msg)
+    out = []
+    for name, info in model.model_fields.items():
+        path = f"{model.__name__}.{name}"
+        out.append(
+            field_of_annotation(
+                column_name(name, info), info.annotation, info.metadata, path=path, _stack=(*_stack, model)
+            )
+        )
+    return tuple(out)
+
+
+def field_of_annotation(
+    name: str,
+    annotation: Any,
+    metadata: Iterable[Any] = (),
+    *,
+    path: str | None = None,
+    _stack: tuple[type, ...] = (),
+) -> dt.Field:
+    """The column ``name`` typed by a Python ``annotation`` (plus Pydantic ``metadata``).
+
+    >>> from typing import Annotated
+    >>> str(field_of_annotation("n", Annotated[int, dt.Int32] | None))
+    'n: int'
+    """
+    dtype, nullable = _parse(annotation, list(metadata), path or name, _stack)
+    return dt.Field(name, dtype, nullable)
+
+
+def _unsupported(path: str, annotation: Any, why: str = "") -> UnsupportedTypeError:
+    shown = getattr(annotation, "__name__", None) or repr(annotation)
+    reason = f" ({why})" if why else ""
+    msg = f"field {path!r}: annotation {shown} has no Spark type{reason}; supported: {_SUPPORTED}"
+    return UnsupportedTypeError(msg)
+
+
+def _parse(annotation: Any, metadata: list[Any], path: str, stack: tuple[type, ...]) -> tuple[dt.DType, bool]:
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        base, *extra = typing.get_args(annotation)
+        return _parse(base, [*metadata, *extra], path, stack)
+    if origin in (Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(members) != 1:
+            raise _unsupported(path, annotation, "a union of several types")
+        dtype, _ = _parse(members[0], metadata, path, stack)
+        return dtype, True
+    dtype = _parse_base(annotation, origin, path, stack)
+    return _apply_markers(dtype, annotation, metadata, path), False
+
+
+def _parse_base(annotation: Any, origin: Any, path: str, stack: tuple[type, ...]) -> dt.DType:
+    if annotation is None or annotation is type(None):
+        raise _unsupported(path, annotation, "a column cannot only hold None")
+    scalar = _scalar(annotation)
+    if scalar is not None:
+        return scalar
+    if origin is Literal:
+        return _literal_type(annotation, path)
+    if origin in _SEQUENCES:
+        return _sequence_type(annotation, origin, path, stack)
+    if origin in _MAPPINGS:
+        key, value = typing.get_args(annotation) or (Any, Any)
+        key_type, key_nullable = _parse(key, [], f"{path} (key)", stack)
+        if not isinstance(key_type, dt.String) or key_nullable:
+            raise _unsupported(path, annotation, "map keys must be str")
+        value_type, value_nullable = _parse(value, [], f"{path} (value)", stack)
+        return dt.Map(dt.String(), value_type, value_nullable)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return _enum_type(annotation, path)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return dt.Struct(fields_of_model(annotation, _stack=stack), annotation)
+    raise _unsupported(path, annotation)
+
+
+def _scalar(annotation: Any) -> dt.DType | None:
+    try:
+        return _SCALARS.get(annotation)
+    except TypeError:  # an unhashable annotation is never a scalar
+        return None
+
+
+def _sequence_type(annotation: Any, origin: Any, path: str, stack: tuple[type, ...]) -> dt.DType:
+    args = typing.get_args(annotation)
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        raise _unsupported(path, annotation, "use tuple[T, ...] for a homogeneous array")
+    if not args:
+        raise _unsupported(path, annotation, "give the element type, e.g. list[int]")
+    inner, inner_nullable = _parse(args[0], [], f"{path}[]", stack)
+    return dt.List(inner, inner_nullable)
+
+
+def _literal_type(annotation: Any, path: str) -> dt.DType:
+    values = typing.get_args(annotation)
+    for kinds, dtype in (((str,), dt.String()), ((bool,), dt.Boolean()), ((int,), dt.Int64())):
+        if all(type(v) in kinds for v in values):
+            return dtype
+    raise _unsupported(path, annotation, "Literal values must all be str, all int or all bool")
+
+
+def _enum_type(annotation: type[enum.Enum], path: str) -> dt.DType:
+    values = [m.value for m in annotation]
+    if values and all(isinstance(v, str) for v in values):
+        return dt.String()
+    if values and all(type(v) is int for v in values):
+        return dt.Int64()
+    raise _unsupported(path, annotation, "enum values must all be str or all be int")
+
+
+def _decimal_marker(metadata: list[Any]) -> dt.Decimal | None:
+    """Precision and scale from Pydantic's ``max_digits`` / ``decimal_places`` constraints."""
+    digits = places = None
+    for item in metadata:
+        digits = _attribute(item, "max_digits", digits)
+        places = _attribute(item, "decimal_places", places)
+    if digits is None and places is None:
+        return None
+    return dt.Decimal(digits or dt.MAX_DECIMAL_PRECISION, places or 0)
+
+
+def _attribute(item: Any, name: str, default: int | None) -> int | None:
+    value = getattr(item, name, None)
+    return default if value is None else int(value)
+
+
+def _apply_markers(dtype: dt.DType, annotation: Any, metadata: list[Any], path: str) -> dt.DType:
+    if isinstance(dtype, dt.Decimal):
+        dtype = _decimal_marker(metadata) or dtype
+    for item in metadata:
+        marker = item() if isinstance(item, type) and issubclass(item, dt.DType) else item
+        if not isinstance(marker, dt.DType):
+            continue
+        if python_name(marker, nullable=False) != python_name(dtype, nullable=False):
+            shown = getattr(annotation, "__name__", repr(annotation))
+            msg = (
+                f"field {path!r}: marker {type(marker).__name__} ({marker}) does not fit "
+                f"annotation {shown} ({dtype}); use it on a {python_name(marker, nullable=False)} field"
+            )
+            raise UnsupportedTypeError(msg)
+        dtype = marker
+    return dtype
+
+
+_PYTHON_NAMES: dict[type[dt.DType], str] = {
+    dt.Boolean: "bool",
+    dt.Int8: "int",
+    dt.Int16: "int",
+    dt.Int32: "int",
+    dt.Int64: "int",
+    dt.Float32: "float",
+    dt.Float64: "float",
+    dt.Decimal: "Decimal",
+    dt.String: "str",
+    dt.Binary: "bytes",
+    dt.Date: "date",
+    dt.Datetime: "datetime",
+    dt.DatetimeNTZ: "datetime",
+    dt.Duration: "timedelta",
+}
+
+
+def python_name(dtype: dt.DType, *, nullable: bool) -> str:
+    """How the type reads as a Python annotation, e.g. ``"list[int | None]"``.
+
+    >>> python_name(dt.List(dt.Int64(), True), nullable=True)
+    'list[int | None] | None'
+    """
+    if isinstance(dtype, dt.List):
+        base = f"list[{python_name(dtype.inner, nullable=dtype.contains_null)}]"
+    elif isinstance(dtype, dt.Map):
+        value = python_name(dtype.value, nullable=dtype.value_contains_null)
+        base = f"dict[{python_name(dtype.key, nullable=False)}, {value}]"
+    elif isinstance(dtype, dt.Struct):
+        base = dtype.model.__name__ if dtype.model is not None else "struct"
+    else:
+        base = _PYTHON_NAMES[type(dtype)]
+    return f"{base} | None" if nullable else base

@@ -1,0 +1,66 @@
+"""Logical types → Arrow types, matching what Spark's ``toArrow`` produces.
+
+Spark sends timestamps as ``timestamp[us, tz=UTC]``, ``timestamp_ntz`` as
+``timestamp[us]`` and intervals as ``duration[us]``; nullability flags follow
+the schema, nested ones included.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+from pydantable_spark import dtypes as dt
+
+if TYPE_CHECKING:
+    from pydantable_spark.schema import Schema
+
+__all__ = ["arrow_field", "arrow_schema", "arrow_type"]
+
+_ATOMIC: dict[type[dt.DType], pa.DataType] = {
+    dt.Boolean: pa.bool_(),
+    dt.Int8: pa.int8(),
+    dt.Int16: pa.int16(),
+    dt.Int32: pa.int32(),
+    dt.Int64: pa.int64(),
+    dt.Float32: pa.float32(),
+    dt.Float64: pa.float64(),
+    dt.String: pa.string(),
+    dt.Binary: pa.binary(),
+    dt.Date: pa.date32(),
+    dt.Datetime: pa.timestamp("us", tz="UTC"),
+    dt.DatetimeNTZ: pa.timestamp("us"),
+    dt.Duration: pa.duration("us"),
+}
+
+
+def arrow_type(dtype: dt.DType) -> pa.DataType:
+    """The Arrow type Spark uses for ``dtype``.
+
+    >>> arrow_type(dt.List(dt.Int64(), False))
+    ListType(list<element: int64 not null>)
+    """
+    if type(dtype) in _ATOMIC:
+        return _ATOMIC[type(dtype)]
+    if isinstance(dtype, dt.Decimal):
+        return pa.decimal128(dtype.precision, dtype.scale)
+    if isinstance(dtype, dt.List):
+        return pa.list_(pa.field("element", arrow_type(dtype.inner), dtype.contains_null))
+    if isinstance(dtype, dt.Map):
+        value = pa.field("value", arrow_type(dtype.value), dtype.value_contains_null)
+        return pa.map_(pa.field("key", arrow_type(dtype.key), False), value)
+    if isinstance(dtype, dt.Struct):
+        return pa.struct([arrow_field(f) for f in dtype.fields])
+    msg = f"no Arrow type for {dtype}"  # pragma: no cover - every DType is handled above
+    raise TypeError(msg)
+
+
+def arrow_field(f: dt.Field) -> pa.Field:
+    """The Arrow field for a column, nullability included."""
+    return pa.field(f.name, arrow_type(f.dtype), f.nullable)
+
+
+def arrow_schema(schema: Schema) -> pa.Schema:
+    """The Arrow schema of a frame schema."""
+    return pa.schema([arrow_field(f) for f in schema.fields])

@@ -1,0 +1,312 @@
+"""Logical data types: the façade's own picture of a Spark column type.
+
+Every type is an immutable value. Atomic types carry no parameters except
+``Decimal``; nested types hold their element types and the nullability of
+their elements. Nothing here imports pyspark: ``pydantable_spark._spark.types``
+maps these to Spark's ``DataType`` objects and back.
+
+The class names are also markers for narrower Spark types than a Python
+annotation would give by default::
+
+    class Reading(DataFrameModel):
+        sensor: Annotated[int, dt.Int32]    # IntegerType instead of LongType
+        value: Annotated[float, dt.Float32]  # FloatType instead of DoubleType
+
+    >>> from typing import Annotated
+    >>> from pydantable_spark.annotations import field_of_annotation
+    >>> print(field_of_annotation("sensor", Annotated[int, Int32]))
+    sensor: int not null
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = [
+    "Binary",
+    "Boolean",
+    "DType",
+    "Date",
+    "Datetime",
+    "DatetimeNTZ",
+    "Decimal",
+    "Duration",
+    "Field",
+    "Float32",
+    "Float64",
+    "Floating",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "Integral",
+    "List",
+    "Map",
+    "Numeric",
+    "String",
+    "Struct",
+    "Temporal",
+]
+
+MAX_DECIMAL_PRECISION = 38
+
+
+@dataclass(frozen=True, slots=True)
+class DType:
+    """Base of all logical types; ``str()`` gives Spark's SQL spelling."""
+
+    sql_name: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.sql_name
+
+    @property
+    def is_nested(self) -> bool:
+        """True for ``List``, ``Map`` and ``Struct``."""
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Boolean(DType):
+    """Spark ``BooleanType``; Python ``bool``."""
+
+    sql_name: ClassVar[str] = "boolean"
+
+
+@dataclass(frozen=True, slots=True)
+class Numeric(DType):
+    """Base of the number types."""
+
+
+@dataclass(frozen=True, slots=True)
+class Integral(Numeric):
+    """Base of the fixed-width integer types."""
+
+    bits: ClassVar[int] = 64
+
+    @classmethod
+    def bounds(cls) -> tuple[int, int]:
+        """The smallest and largest value the type holds."""
+        half = 1 << (cls.bits - 1)
+        return -half, half - 1
+
+    @classmethod
+    def holds(cls, value: int) -> bool:
+        """Whether ``value`` fits without overflow."""
+        low, high = cls.bounds()
+        return low <= value <= high
+
+
+@dataclass(frozen=True, slots=True)
+class Int8(Integral):
+    """Spark ``ByteType``."""
+
+    sql_name: ClassVar[str] = "tinyint"
+    bits: ClassVar[int] = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Int16(Integral):
+    """Spark ``ShortType``."""
+
+    sql_name: ClassVar[str] = "smallint"
+    bits: ClassVar[int] = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Int32(Integral):
+    """Spark ``IntegerType``."""
+
+    sql_name: ClassVar[str] = "int"
+    bits: ClassVar[int] = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Int64(Integral):
+    """Spark ``LongType``; the default for Python ``int``."""
+
+    sql_name: ClassVar[str] = "bigint"
+    bits: ClassVar[int] = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Floating(Numeric):
+    """Base of the binary floating point types."""
+
+
+@dataclass(frozen=True, slots=True)
+class Float32(Floating):
+    """Spark ``FloatType``."""
+
+    sql_name: ClassVar[str] = "float"
+
+
+@dataclass(frozen=True, slots=True)
+class Float64(Floating):
+    """Spark ``DoubleType``; the default for Python ``float``."""
+
+    sql_name: ClassVar[str] = "double"
+
+
+@dataclass(frozen=True, slots=True)
+class Decimal(Numeric):
+    """Spark ``DecimalType(precision, scale)``; Python ``decimal.Decimal``."""
+
+    precision: int = MAX_DECIMAL_PRECISION
+    scale: int = 18
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.precision <= MAX_DECIMAL_PRECISION:
+            msg = f"decimal precision must be between 1 and 38, got {self.precision}"
+            raise ValueError(msg)
+        if not 0 <= self.scale <= self.precision:
+            msg = f"decimal scale must be between 0 and the precision ({self.precision}), got {self.scale}"
+            raise ValueError(msg)
+
+    def __str__(self) -> str:
+        return f"decimal({self.precision},{self.scale})"
+
+    @property
+    def integer_digits(self) -> int:
+        """Digits left of the decimal point."""
+        return self.precision - self.scale
+
+
+@dataclass(frozen=True, slots=True)
+class String(DType):
+    """Spark ``StringType``; Python ``str``, string enums and string literals."""
+
+    sql_name: ClassVar[str] = "string"
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(DType):
+    """Spark ``BinaryType``; Python ``bytes``."""
+
+    sql_name: ClassVar[str] = "binary"
+
+
+@dataclass(frozen=True, slots=True)
+class Temporal(DType):
+    """Base of dates and timestamps."""
+
+
+@dataclass(frozen=True, slots=True)
+class Date(Temporal):
+    """Spark ``DateType``; Python ``datetime.date``."""
+
+    sql_name: ClassVar[str] = "date"
+
+
+@dataclass(frozen=True, slots=True)
+class Datetime(Temporal):
+    """Spark ``TimestampType``: an instant, returned as an aware UTC ``datetime``."""
+
+    sql_name: ClassVar[str] = "timestamp"
+
+
+@dataclass(frozen=True, slots=True)
+class DatetimeNTZ(Temporal):
+    """Spark ``TimestampNTZType``: a wall-clock time, returned as a naive ``datetime``."""
+
+    sql_name: ClassVar[str] = "timestamp_ntz"
+
+
+@dataclass(frozen=True, slots=True)
+class Duration(DType):
+    """Spark ``DayTimeIntervalType(DAY, SECOND)``; Python ``timedelta``."""
+
+    sql_name: ClassVar[str] = "interval day to second"
+
+
+@dataclass(frozen=True, slots=True)
+class List(DType):
+    """Spark ``ArrayType(inner, containsNull)``."""
+
+    inner: DType
+    contains_null: bool
+
+    def __str__(self) -> str:
+        return f"array<{_nested(self.inner, self.contains_null)}>"
+
+    @property
+    def is_nested(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Map(DType):
+    """Spark ``MapType(key, value, valueContainsNull)``; keys are never null."""
+
+    key: DType
+    value: DType
+    value_contains_null: bool
+
+    def __str__(self) -> str:
+        return f"map<{self.key},{_nested(self.value, self.value_contains_null)}>"
+
+    @property
+    def is_nested(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A named, typed column or struct field with its nullability."""
+
+    name: str
+    dtype: DType
+    nullable: bool
+
+    def __str__(self) -> str:
+        return f"{self.name}: {_nested(self.dtype, self.nullable)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Struct(DType):
+    """Spark ``StructType``; a nested Pydantic model.
+
+    ``model`` remembers the Python class the struct came from so that
+    collected values come back as instances of it; it takes no part in
+    equality.
+    """
+
+    fields: tuple[Field, ...]
+    model: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    def __str__(self) -> str:
+        inner = ",".join(f"{f.name}:{_nested(f.dtype, f.nullable)}" for f in self.fields)
+        return f"struct<{inner}>"
+
+    def __iter__(self) -> Iterator[Field]:
+        return iter(self.fields)
+
+    @property
+    def is_nested(self) -> bool:
+        return True
+
+    def get(self, name: str) -> Field | None:
+        """The field called ``name``, or None."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+
+def _nested(dtype: DType, nullable: bool) -> str:
+    return str(dtype) if nullable else f"{dtype} not null"
+
+
+def without_nullability(dtype: DType) -> DType:
+    """``dtype`` with every nested nullability flag set, for comparing shapes only."""
+    if isinstance(dtype, List):
+        return List(without_nullability(dtype.inner), True)
+    if isinstance(dtype, Map):
+        return Map(dtype.key, without_nullability(dtype.value), True)
+    if isinstance(dtype, Struct):
+        return Struct(tuple(Field(f.name, without_nullability(f.dtype), True) for f in dtype.fields))
+    return dtype

@@ -1,0 +1,146 @@
+"""The errors the façade raises; every message names the column and the types involved.
+
+The hierarchy is small on purpose::
+
+    PydantableSparkError
+    ├── SchemaError                      a plan or model cannot be typed
+    │   ├── UnknownColumnError           a name that is not in the frame
+    │   ├── DuplicateColumnError         two output columns with one name
+    │   ├── ColumnTypeError (TypeError)  an operation on the wrong types
+    │   └── UnsupportedTypeError (TypeError)  no Spark type for an annotation
+    ├── ReconciliationError              data cannot be reconciled with a schema
+    │   ├── MissingColumnError
+    │   ├── AmbiguousColumnError
+    │   ├── IncompatibleCastError
+    │   ├── LossyCastError
+    │   └── NullabilityError
+    └── RowValidationError (ValueError)  a row failed Pydantic validation
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "AmbiguousColumnError",
+    "ColumnTypeError",
+    "DuplicateColumnError",
+    "IncompatibleCastError",
+    "LossyCastError",
+    "MissingColumnError",
+    "NullabilityError",
+    "Problem",
+    "PydantableSparkError",
+    "ReconciliationError",
+    "RowValidationError",
+    "SchemaError",
+    "UnknownColumnError",
+    "UnsupportedTypeError",
+]
+
+
+class PydantableSparkError(Exception):
+    """Base of every error raised by pydantable-spark."""
+
+
+class SchemaError(PydantableSparkError):
+    """A model, expression or plan cannot be given a schema."""
+
+
+class UnknownColumnError(SchemaError):
+    """A column name that does not exist in the frame (or struct) it is used on."""
+
+    def __init__(self, name: str, available: Sequence[str], *, where: str = "the frame") -> None:
+        self.name = name
+        self.available = tuple(available)
+        hint = suggest(name, available)
+        listing = ", ".join(available) if available else "(none)"
+        msg = f"unknown column {name!r} in {where}; existing columns: {listing}{hint}"
+        super().__init__(msg)
+
+
+class DuplicateColumnError(SchemaError):
+    """Two output columns would have the same name."""
+
+
+class ColumnTypeError(SchemaError, TypeError):
+    """An operation applied to columns of types it does not accept."""
+
+
+class UnsupportedTypeError(SchemaError, TypeError):
+    """A Python annotation or Spark type with no mapping in DESIGN §5."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One reason a schema cannot be reconciled with another."""
+
+    kind: type[ReconciliationError]
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class ReconciliationError(PydantableSparkError):
+    """A source schema cannot be reconciled with a target schema.
+
+    ``problems`` lists every reason found, not just the first; the message
+    ends with a side-by-side view of both schemas.
+    """
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        self.problems = tuple(problems)
+        super().__init__(message)
+
+    @classmethod
+    def from_problems(cls, problems: Sequence[Problem], diff: str) -> ReconciliationError:
+        """One error for all ``problems``; its class is that of the first problem."""
+        lines = "\n".join(f"  - {p}" for p in problems)
+        noun = "problem" if len(problems) == 1 else "problems"
+        message = f"cannot reconcile the schemas ({len(problems)} {noun}):\n{lines}\n{diff}"
+        return problems[0].kind(message, problems)
+
+
+class MissingColumnError(ReconciliationError):
+    """A column (or nested field) the target needs is not in the source."""
+
+
+class AmbiguousColumnError(ReconciliationError):
+    """Several source columns match one target name when case is ignored."""
+
+
+class IncompatibleCastError(ReconciliationError):
+    """A source type that cannot become the target type (e.g. ``bigint`` → ``string``)."""
+
+
+class LossyCastError(ReconciliationError):
+    """A conversion that would silently round, truncate or reinterpret values."""
+
+
+class NullabilityError(ReconciliationError):
+    """A nullable source for a non-nullable target."""
+
+
+class RowValidationError(PydantableSparkError, ValueError):
+    """Rows failed Pydantic validation; the message names each row index and field."""
+
+    def __init__(self, message: str, errors: Sequence[Any] = ()) -> None:
+        self.errors = tuple(errors)
+        super().__init__(message)
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str:
+    """A ``"; did you mean 'x'?"`` suffix for the closest candidate, or ``""``."""
+    pool = list(candidates)
+    lowered = {c.lower(): c for c in pool}
+    if name.lower() in lowered and lowered[name.lower()] != name:
+        return f"; did you mean {lowered[name.lower()]!r}?"
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -1,0 +1,305 @@
+"""``Expr`` and ``Col``: the typed expression objects users write with.
+
+An ``Expr`` wraps one IR node. Operators build new nodes, whose type rules run
+at once when the operand types are known::
+
+    >>> from pydantable_spark import DataFrameModel
+    >>> class User(DataFrameModel):
+    ...     id: int
+    ...     name: str
+    ...     age: int | None
+    >>> User.age + 1
+    Expr[int | None]((age + 1))
+    >>> User.name + 1
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.ColumnTypeError: unsupported operand types for +: column 'User.name' of type str ...
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import field_of_annotation, python_name
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.conditional import Coalesce, When
+from pydantable_spark.expr.core import Alias, Cast, Column, Literal, Node, Typed, literal_of
+from pydantable_spark.expr.operators import (
+    And,
+    Arithmetic,
+    ArithmeticOp,
+    Between,
+    Closed,
+    Comparison,
+    ComparisonOp,
+    IsIn,
+    IsNotNull,
+    IsNull,
+    Negate,
+    Not,
+    Or,
+)
+from pydantable_spark.expr.strings import StringNamespace
+from pydantable_spark.expr.temporal import DateTimeNamespace
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
+
+T_co = TypeVar("T_co", covariant=True)
+
+IntoExpr = Any
+"""An ``Expr`` or a Python scalar (which becomes a literal)."""
+
+
+def to_node(value: object) -> Node:
+    """The IR node of an ``Expr``, or a weak literal for a Python scalar."""
+    if isinstance(value, Expr):
+        return value.node
+    return literal_of(value, weak=True)
+
+
+_PYTHON_TYPES = (bool, int, float, str, bytes, decimal.Decimal, datetime.date, datetime.datetime, datetime.timedelta)
+
+
+def dtype_of(target: object) -> dt.DType:
+    """A logical type from a ``DType`` (class or instance) or a Python annotation."""
+    if isinstance(target, dt.DType):
+        return target
+    if isinstance(target, type) and issubclass(target, dt.DType):
+        return target()
+    return field_of_annotation("cast", target).dtype
+
+
+class Expr(Generic[T_co]):
+    """A typed column expression; ``T_co`` is the Python type of its values."""
+
+    __slots__ = ("_node",)
+    __hash__ = None  # type: ignore[assignment]  # == builds an expression
+
+    def __init__(self, node: Node) -> None:
+        self._node = node
+
+    @property
+    def node(self) -> Node:
+        """The IR node this expression wraps."""
+        return self._node
+
+    @property
+    def name(self) -> str:
+        """The output column name (the leftmost column's, or the alias)."""
+        return self._node.output_name
+
+    @property
+    def typed(self) -> Typed | None:
+        """The type, or None while the expression names columns only by string."""
+        return self._node.typed
+
+    def _derived(self, node: Node) -> Expr[Any]:
+        return Expr(node)
+
+    @staticmethod
+    def _operand(value: object) -> Node:
+        return to_node(value)
+
+    def __repr__(self) -> str:
+        typed = self._node.typed
+        shown = python_name(typed.dtype, nullable=typed.nullable) if typed else "?"
+        return f"{type(self).__name__}[{shown}]({render(self._node)})"
+
+    def __bool__(self) -> bool:
+        msg = (
+            f"the truth value of expression {render(self._node)} is unknown until Spark runs it; "
+            "use & | ~ instead of and/or/not, and avoid chained comparisons (a < b < c)"
+        )
+        raise TypeError(msg)
+
+    # --- arithmetic --------------------------------------------------------------------
+
+    def _arith(self, op: ArithmeticOp, other: object, *, reflected: bool = False) -> Expr[Any]:
+        left, right = self._node, to_node(other)
+        if reflected:
+            left, right = right, left
+        return Expr(Arithmetic(op, left, right))
+
+    def __add__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.ADD, other)
+
+    def __radd__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.ADD, other, reflected=True)
+
+    def __sub__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.SUB, other)
+
+    def __rsub__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.SUB, other, reflected=True)
+
+    def __mul__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.MUL, other)
+
+    def __rmul__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.MUL, other, reflected=True)
+
+    def __truediv__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.DIV, other)
+
+    def __rtruediv__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.DIV, other, reflected=True)
+
+    def __floordiv__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.FLOORDIV, other)
+
+    def __rfloordiv__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.FLOORDIV, other, reflected=True)
+
+    def __mod__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.MOD, other)
+
+    def __rmod__(self, other: object) -> Expr[Any]:
+        return self._arith(ArithmeticOp.MOD, other, reflected=True)
+
+    def __neg__(self) -> Expr[Any]:
+        return Expr(Negate(self._node))
+
+    # --- comparisons -------------------------------------------------------------------
+
+    def _compare(self, op: ComparisonOp, other: object) -> Expr[Any]:
+        if other is None:
+            method = "is_null" if op is ComparisonOp.EQ else "is_not_null"
+            msg = f"comparing {render(self._node)} {op.value} None is always NULL in SQL; use .{method}()"
+            raise ColumnTypeError(msg)
+        return Expr(Comparison(op, self._node, to_node(other)))
+
+    def __eq__(self, other: object) -> Expr[Any]:  # type: ignore[override]
+        return self._compare(ComparisonOp.EQ, other)
+
+    def __ne__(self, other: object) -> Expr[Any]:  # type: ignore[override]
+        return self._compare(ComparisonOp.NE, other)
+
+    def __lt__(self, other: object) -> Expr[Any]:
+        return self._compare(ComparisonOp.LT, other)
+
+    def __le__(self, other: object) -> Expr[Any]:
+        return self._compare(ComparisonOp.LE, other)
+
+    def __gt__(self, other: object) -> Expr[Any]:
+        return self._compare(ComparisonOp.GT, other)
+
+    def __ge__(self, other: object) -> Expr[Any]:
+        return self._compare(ComparisonOp.GE, other)
+
+    # --- boolean logic -----------------------------------------------------------------
+
+    def __and__(self, other: object) -> Expr[Any]:
+        return Expr(And(self._node, to_node(other)))
+
+    def __rand__(self, other: object) -> Expr[Any]:
+        return Expr(And(to_node(other), self._node))
+
+    def __or__(self, other: object) -> Expr[Any]:
+        return Expr(Or(self._node, to_node(other)))
+
+    def __ror__(self, other: object) -> Expr[Any]:
+        return Expr(Or(to_node(other), self._node))
+
+    def __invert__(self) -> Expr[Any]:
+        return Expr(Not(self._node))
+
+    # --- methods -----------------------------------------------------------------------
+
+    def alias(self, name: str) -> Expr[T_co]:
+        """The same values under the output name ``name``."""
+        return Expr(Alias(self._node, name))
+
+    def cast(self, to: object) -> Expr[Any]:
+        """Convert to another type (a Python type such as ``float`` or a ``dtypes`` class).
+
+        Only casts Spark accepts are legal; the error lists the legal targets.
+        """
+        return Expr(Cast(self._node, dtype_of(to)))
+
+    def is_null(self) -> Expr[bool]:
+        """True where the value is NULL."""
+        return Expr(IsNull(self._node))
+
+    def is_not_null(self) -> Expr[bool]:
+        """True where the value is not NULL."""
+        return Expr(IsNotNull(self._node))
+
+    def is_in(self, values: Iterable[object]) -> Expr[Any]:
+        """True where the value equals one of ``values`` (NULL where the value is NULL)."""
+        if isinstance(values, str | bytes):
+            msg = f"is_in() takes a collection of values, not a single {type(values).__name__}"
+            raise ColumnTypeError(msg)
+        literals = tuple(_literal(v) for v in values)
+        return Expr(IsIn(self._node, literals))
+
+    def between(self, lower: object, upper: object, closed: Closed = "both") -> Expr[Any]:
+        """``lower <= value <= upper``; ``closed`` picks the included bounds."""
+        return Expr(Between(self._node, to_node(lower), to_node(upper), closed))
+
+    def fill_null(self, value: object) -> Expr[Any]:
+        """The value, or ``value`` where it is NULL; not nullable if ``value`` is not."""
+        if value is None:
+            msg = f"fill_null() on {render(self._node)} needs a value, not None"
+            raise ColumnTypeError(msg)
+        return Expr(Coalesce((self._node, to_node(value))))
+
+    @property
+    def str(self) -> StringNamespace:
+        """String functions: ``upper``, ``lower``, ``length``, ``contains``, ..."""
+        return StringNamespace(self)
+
+    @property
+    def dt(self) -> DateTimeNamespace:
+        """Date functions: ``year``, ``month``, ``day``."""
+        return DateTimeNamespace(self)
+
+
+class Col(Expr[T_co]):
+    """A reference to one column; what ``User.age`` and ``F.col("age")`` return."""
+
+    __slots__ = ()
+
+    def __init__(self, node: Column) -> None:
+        super().__init__(node)
+
+    @property
+    def node(self) -> Column:
+        """The ``Column`` node."""
+        node = self._node
+        assert isinstance(node, Column)
+        return node
+
+
+def _literal(value: object) -> Literal:
+    if isinstance(value, Expr):
+        node = value.node
+        if isinstance(node, Literal):
+            return node
+        msg = f"is_in() takes Python values or F.lit(...), not the expression {render(node)}"
+        raise ColumnTypeError(msg)
+    return literal_of(value, weak=True)
+
+
+def render(node: Node) -> str:
+    """A short, readable spelling of an expression for messages and reprs."""
+    if isinstance(node, Column):
+        return node.name
+    if isinstance(node, Literal):
+        return repr(node.value)
+    if isinstance(node, Arithmetic | Comparison):
+        return f"({render(node.left)} {node.op.value} {render(node.right)})"
+    if isinstance(node, And | Or):
+        symbol = "&" if isinstance(node, And) else "|"
+        return f"({render(node.left)} {symbol} {render(node.right)})"
+    if isinstance(node, Alias):
+        return f"{render(node.child)}.alias({node.name!r})"
+    if isinstance(node, When):
+        return "when(...)"
+    args = ", ".join(render(child) for child in node.children())
+    return f"{type(node).__name__.lower()}({args})"

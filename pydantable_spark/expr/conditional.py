@@ -1,0 +1,88 @@
+"""``coalesce`` and ``when/otherwise``: branches that meet in a common type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.core import Literal, Node, Typed, describe
+from pydantable_spark.typerules import supertype
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["Coalesce", "When", "common_type"]
+
+
+def common_type(nodes: Sequence[Node], what: str) -> dt.DType:
+    """The type all ``nodes`` convert to; weak literals do not decide it unless alone."""
+    strong = [n for n in nodes if not (isinstance(n, Literal) and n.weak)] or list(nodes)
+    result = strong[0].type.dtype
+    for node in strong[1:]:
+        merged = supertype(result, node.type.dtype)
+        if merged is None:
+            msg = f"{what} mixes types with no common type: {describe(strong[0])} and {describe(node)}"
+            raise ColumnTypeError(msg)
+        result = merged
+    return result
+
+
+def _adopt_all(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+    strong = [n for n in nodes if n.typed is not None and not (isinstance(n, Literal) and n.weak)]
+    if not strong or any(n.typed is None for n in nodes):
+        return nodes
+    target = common_type(strong, "a conditional")
+    return tuple(n.adopt(target) if isinstance(n, Literal) else n for n in nodes)
+
+
+@dataclass(frozen=True, slots=True)
+class Coalesce(Node):
+    """The first non-NULL argument; NULL only when every argument can be NULL."""
+
+    args: tuple[Node, ...]
+
+    def prepare(self) -> None:
+        if not self.args:
+            msg = "coalesce() needs at least one expression"
+            raise ColumnTypeError(msg)
+        object.__setattr__(self, "args", _adopt_all(self.args))
+
+    def derive(self) -> Typed:
+        dtype = common_type(self.args, "coalesce()")
+        return Typed(dtype, all(a.type.nullable for a in self.args))
+
+
+@dataclass(frozen=True, slots=True)
+class When(Node):
+    """``CASE WHEN c1 THEN v1 ... ELSE otherwise END``.
+
+    Without ``otherwise`` the result is NULL when no condition holds, so it is
+    nullable. A condition that is NULL counts as false.
+    """
+
+    conditions: tuple[Node, ...]
+    values: tuple[Node, ...]
+    otherwise: Node | None = None
+
+    def prepare(self) -> None:
+        branches = (*self.values, *([self.otherwise] if self.otherwise is not None else []))
+        adopted = _adopt_all(tuple(branches))
+        object.__setattr__(self, "values", adopted[: len(self.values)])
+        if self.otherwise is not None:
+            object.__setattr__(self, "otherwise", adopted[-1])
+
+    def derive(self) -> Typed:
+        for condition in self.conditions:
+            if not isinstance(condition.type.dtype, dt.Boolean):
+                msg = f"when() needs a boolean condition; got {describe(condition)}"
+                raise ColumnTypeError(msg)
+        branches = [*self.values, *([self.otherwise] if self.otherwise is not None else [])]
+        dtype = common_type(branches, "when/otherwise")
+        nullable = self.otherwise is None or any(b.type.nullable for b in branches)
+        return Typed(dtype, nullable)
+
+    @property
+    def output_name(self) -> str:
+        return self.values[0].output_name

@@ -1,0 +1,355 @@
+"""The expression IR: immutable nodes, each declaring its output type next to it.
+
+A node computes its ``typed`` (dtype and nullability) when it is built, from
+its children's types, by its own ``derive`` rule; a rule that rejects its
+inputs raises ``ColumnTypeError`` there and then, before any Spark call. A
+node over a column named only by a string (``F.col("age")``) stays untyped
+until a frame binds it to its schema (``bind``), which rebuilds the tree and so
+runs every rule again with the real types.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
+from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.typerules import cast_forces_nullable, is_castable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from pydantable_spark.schema import Schema
+
+__all__ = [
+    "Alias",
+    "Cast",
+    "Column",
+    "Literal",
+    "Node",
+    "Typed",
+    "bind",
+    "describe",
+    "literal_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """The type of an expression's values: a dtype and whether it can be null."""
+
+    dtype: dt.DType
+    nullable: bool
+
+    def __str__(self) -> str:
+        return f"{python_name(self.dtype, nullable=self.nullable)} ({self.dtype})"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One operation of the expression IR.
+
+    Subclasses declare their inputs as dataclass fields (nodes, or tuples of
+    nodes) and their type rule as ``derive``.
+    """
+
+    typed: Typed | None = field(init=False, default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.prepare()
+        if all(child.typed is not None for child in self.children()):
+            object.__setattr__(self, "typed", self.derive())
+
+    def prepare(self) -> None:
+        """Adjust inputs before typing (used to give bare Python numbers a type)."""
+
+    def derive(self) -> Typed | None:
+        """The output type, from the (typed) children; raise ``ColumnTypeError`` if invalid."""
+        raise NotImplementedError
+
+    @property
+    def output_name(self) -> str:
+        """The column name a projection of this expression gets: its leftmost column's."""
+        for child in self.children():
+            return child.output_name
+        return "literal"
+
+    @property
+    def type(self) -> Typed:
+        """The output type; only valid once the node is bound to a schema."""
+        if self.typed is None:
+            unresolved = ", ".join(sorted({c.name for c in self.walk() if isinstance(c, Column)}))
+            msg = f"expression {self!r} refers to columns by name only ({unresolved}); bind it to a frame first"
+            raise ColumnTypeError(msg)
+        return self.typed
+
+    def children(self) -> Iterator[Node]:
+        """The direct input nodes, in field order."""
+        for f in dataclasses.fields(self):
+            if f.name != "typed":
+                yield from _nodes_in(getattr(self, f.name))
+
+    def walk(self) -> Iterator[Node]:
+        """This node and all nodes below it, depth first."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+    def map_children(self, fn: Callable[[Node], Node]) -> Node:
+        """A copy with ``fn`` applied to every direct input node (types derived again)."""
+        changes = {
+            f.name: _map_nodes(getattr(self, f.name), fn)
+            for f in dataclasses.fields(self)
+            if f.init and _has_nodes(getattr(self, f.name))
+        }
+        return dataclasses.replace(self, **changes) if changes else self
+
+
+def _nodes_in(value: object) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def _has_nodes(value: object) -> bool:
+    return next(_nodes_in(value), None) is not None
+
+
+def _map_nodes(value: Any, fn: Callable[[Node], Node]) -> Any:
+    if isinstance(value, Node):
+        return fn(value)
+    if isinstance(value, tuple):
+        return tuple(_map_nodes(item, fn) for item in value)
+    return value
+
+
+def describe(node: Node) -> str:
+    """How error messages name an operand: ``column 'age' of type int | None (bigint)``."""
+    if isinstance(node, Column):
+        what = f"column {node.qualified!r}"
+    elif isinstance(node, Literal):
+        what = f"literal {node.value!r}"
+    else:
+        what = f"expression on {node.output_name!r}"
+    return f"{what} of type {node.typed}" if node.typed is not None else what
+
+
+# --- leaves ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Column(Node):
+    """A reference to a column by name.
+
+    ``declared`` is the type a model attribute promises (``User.age``); a
+    column from ``F.col("age")`` has none until it is bound to a frame.
+    """
+
+    name: str
+    declared: Typed | None = None
+    owner: str | None = None
+
+    def derive(self) -> Typed | None:
+        return self.declared
+
+    @property
+    def output_name(self) -> str:
+        return self.name
+
+    @property
+    def qualified(self) -> str:
+        """``User.age`` for a model column, ``age`` otherwise."""
+        return f"{self.owner}.{self.name}" if self.owner else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Literal(Node):
+    """A constant of a given type.
+
+    A *weak* literal is a bare Python number written next to a column
+    (``User.age + 1``); it takes the column's numeric type when its value fits,
+    as a user of Polars or Spark SQL expects (``int32 + 1`` stays ``int32``).
+    """
+
+    value: Any
+    dtype: dt.DType
+    weak: bool = False
+
+    def derive(self) -> Typed:
+        return Typed(self.dtype, self.value is None)
+
+    def adopt(self, target: dt.DType) -> Literal:
+        """This literal typed for use next to a ``target`` value, if it is weak."""
+        if not self.weak or isinstance(self.value, bool) or self.value is None:
+            return self
+        value = self.value
+        if isinstance(value, int):
+            if isinstance(target, dt.Integral) and target.holds(value):
+                return Literal(value, target)
+            if isinstance(target, dt.Floating):
+                return Literal(value, target)
+            if isinstance(target, dt.Decimal):
+                return Literal(decimal.Decimal(value), dt.Decimal(max(1, len(str(abs(value)))), 0))
+        if isinstance(value, float) and isinstance(target, dt.Floating):
+            return Literal(value, target)
+        return self
+
+
+def adopt_weak(node: Node, other: Node) -> Node:
+    """``node`` given ``other``'s type when ``node`` is a weak literal and ``other`` is typed."""
+    if isinstance(node, Literal) and other.typed is not None:
+        return node.adopt(other.typed.dtype)
+    return node
+
+
+_INFERRED: list[tuple[type, Callable[[Any], dt.DType]]] = [
+    (bool, lambda v: dt.Boolean()),
+    (int, lambda v: dt.Int64()),
+    (float, lambda v: dt.Float64()),
+    (str, lambda v: dt.String()),
+    (bytes, lambda v: dt.Binary()),
+    (decimal.Decimal, lambda v: _decimal_type_of(v)),
+    (datetime.datetime, lambda v: dt.Datetime() if v.tzinfo is not None else dt.DatetimeNTZ()),
+    (datetime.date, lambda v: dt.Date()),
+    (datetime.timedelta, lambda v: dt.Duration()),
+]
+
+
+def _decimal_type_of(value: decimal.Decimal) -> dt.Decimal:
+    if not value.is_finite():
+        msg = f"decimal literal {value} is not finite; Spark decimals cannot hold it"
+        raise ColumnTypeError(msg)
+    _sign, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)
+    scale = max(0, -exponent)
+    precision = max(len(digits) + max(exponent, 0), scale, 1)
+    if precision > dt.MAX_DECIMAL_PRECISION:
+        msg = f"decimal literal {value} needs {precision} digits; Spark allows at most 38"
+        raise ColumnTypeError(msg)
+    return dt.Decimal(precision, scale)
+
+
+def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False) -> Literal:
+    """A literal for a Python value; its type is inferred unless ``dtype`` is given.
+
+    >>> literal_of(3).typed
+    Typed(dtype=Int64(), nullable=False)
+    >>> str(literal_of(None, dt.String()).typed)
+    'str | None (string)'
+    """
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if dtype is not None:
+        _check_fits(value, dtype)
+        return Literal(value, dtype)
+    if value is None:
+        msg = "a null literal needs a type: F.lit(None, dtype=...) (for example dtype=int)"
+        raise ColumnTypeError(msg)
+    for kind, infer in _INFERRED:
+        if isinstance(value, kind):
+            inferred = infer(value)
+            if isinstance(value, int) and isinstance(inferred, dt.Int64) and not dt.Int64.holds(value):
+                msg = f"integer literal {value} does not fit in bigint; use a Decimal"
+                raise ColumnTypeError(msg)
+            return Literal(value, inferred, weak=weak and kind in (int, float))
+    msg = (
+        f"cannot use {value!r} ({type(value).__name__}) as a literal; expected bool, int, float, "
+        "str, bytes, Decimal, date, datetime or timedelta"
+    )
+    raise ColumnTypeError(msg)
+
+
+def _check_fits(value: Any, dtype: dt.DType) -> None:
+    if value is None:
+        return
+    inferred = literal_of(value).dtype
+    fits = (
+        (isinstance(dtype, dt.Integral) and isinstance(inferred, dt.Integral) and dtype.holds(value))
+        or (isinstance(dtype, dt.Floating) and isinstance(inferred, dt.Integral | dt.Floating))
+        or (isinstance(dtype, dt.Decimal) and isinstance(inferred, dt.Integral | dt.Decimal))
+        or (isinstance(dtype, dt.Datetime | dt.DatetimeNTZ) and isinstance(inferred, dt.Datetime | dt.DatetimeNTZ))
+        or dtype == inferred
+    )
+    if not fits:
+        msg = f"literal {value!r} does not fit type {python_name(dtype, nullable=False)} ({dtype})"
+        raise ColumnTypeError(msg)
+
+
+# --- naming and conversion -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Alias(Node):
+    """The same values under another output name."""
+
+    child: Node
+    name: str
+
+    def derive(self) -> Typed:
+        return self.child.type
+
+    @property
+    def output_name(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Cast(Node):
+    """``CAST(child AS to)``; only casts Spark accepts are legal.
+
+    The result is nullable when the child is, and also where Spark says a cast
+    can fail (parsing a string, fractional to integer, ...).
+    """
+
+    child: Node
+    to: dt.DType
+
+    _targets: ClassVar[tuple[dt.DType, ...]] = (
+        dt.Boolean(), dt.Int8(), dt.Int16(), dt.Int32(), dt.Int64(), dt.Float32(), dt.Float64(),
+        dt.Decimal(), dt.String(), dt.Binary(), dt.Date(), dt.Datetime(), dt.DatetimeNTZ(), dt.Duration(),
+    )  # fmt: skip
+
+    def derive(self) -> Typed:
+        source = self.child.type
+        if not is_castable(source.dtype, self.to):
+            legal = [str(t) for t in self._targets if is_castable(source.dtype, t)]
+            msg = (
+                f"cannot cast {describe(self.child)} to {python_name(self.to, nullable=False)} "
+                f"({self.to}); legal targets: {', '.join(legal) or 'none'}"
+            )
+            raise ColumnTypeError(msg)
+        return Typed(self.to, source.nullable or cast_forces_nullable(source.dtype, self.to))
+
+
+# --- binding to a frame -----------------------------------------------------------------
+
+
+def bind(node: Node, schema: Schema) -> Node:
+    """``node`` with every column resolved against ``schema`` and every type derived.
+
+    A model column must exist with its declared type; the frame's (possibly
+    narrower) nullability wins. Raises ``UnknownColumnError`` listing the
+    columns that exist, or ``ColumnTypeError``.
+    """
+    if isinstance(node, Column):
+        found = schema.get(node.name)
+        if found is None:
+            raise UnknownColumnError(node.qualified, schema.names)
+        declared = node.declared
+        if declared is not None and (found.dtype != declared.dtype or (found.nullable and not declared.nullable)):
+            actual = Typed(found.dtype, found.nullable)
+            msg = (
+                f"column {node.qualified!r} is declared as {declared} but the frame's "
+                f"column {node.name!r} is {actual}; use F.col({node.name!r}) or cast it"
+            )
+            raise ColumnTypeError(msg)
+        return Column(node.name, Typed(found.dtype, found.nullable), node.owner)
+    return node.map_children(lambda child: bind(child, schema))

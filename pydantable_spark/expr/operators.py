@@ -1,0 +1,240 @@
+"""Arithmetic, comparison and boolean nodes with their type rules.
+
+Null semantics are SQL's: arithmetic and comparisons with NULL give NULL, and
+``&``/``|``/``~`` follow Kleene's three-valued logic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal as TypingLiteral
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.core import Literal, Node, Typed, adopt_weak, describe
+from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
+
+__all__ = [
+    "And",
+    "Arithmetic",
+    "ArithmeticOp",
+    "Between",
+    "Comparison",
+    "ComparisonOp",
+    "IsIn",
+    "IsNotNull",
+    "IsNull",
+    "Negate",
+    "Not",
+    "Or",
+    "comparable",
+]
+
+
+def _set(node: Node, name: str, value: Node) -> None:
+    object.__setattr__(node, name, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Arithmetic(Node):
+    """``left <op> right``; the result type follows Spark's numeric promotion.
+
+    ``/``, ``//`` and ``%`` are nullable whatever the inputs (Spark marks them so);
+    ``//`` floors and ``%`` takes the sign of the divisor, as in Python.
+    """
+
+    op: ArithmeticOp
+    left: Node
+    right: Node
+
+    def prepare(self) -> None:
+        _set(self, "left", adopt_weak(self.left, self.right))
+        _set(self, "right", adopt_weak(self.right, self.left))
+
+    def derive(self) -> Typed:
+        left, right = self.left.type, self.right.type
+        result = arithmetic_result(self.op, left.dtype, right.dtype)
+        if result is None:
+            hint = " (// needs integer operands)" if self.op is ArithmeticOp.FLOORDIV else ""
+            msg = (
+                f"unsupported operand types for {self.op.value}: {describe(self.left)} and {describe(self.right)}{hint}"
+            )
+            raise ColumnTypeError(msg)
+        always_nullable = self.op in (ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD)
+        return Typed(result, always_nullable or left.nullable or right.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Negate(Node):
+    """``-child`` for numbers."""
+
+    child: Node
+
+    def derive(self) -> Typed:
+        child = self.child.type
+        if not isinstance(child.dtype, dt.Numeric):
+            msg = f"unary minus needs a number; got {describe(self.child)}"
+            raise ColumnTypeError(msg)
+        return child
+
+
+class ComparisonOp(Enum):
+    """Comparison operators, by their Python spelling."""
+
+    EQ = "=="
+    NE = "!="
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+
+
+_TEMPORAL = (dt.Date, dt.Datetime, dt.DatetimeNTZ)
+
+
+def comparable(a: dt.DType, b: dt.DType, *, ordering: bool) -> bool:
+    """Whether values of ``a`` and ``b`` can be compared (ordered, if ``ordering``)."""
+    if isinstance(a, dt.Numeric) and isinstance(b, dt.Numeric):
+        return True
+    if isinstance(a, _TEMPORAL) and isinstance(b, _TEMPORAL):
+        return True
+    if a.is_nested or b.is_nested:
+        return not ordering and dt.without_nullability(a) == dt.without_nullability(b)
+    return type(a) is type(b)
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison(Node):
+    """``left <op> right``: a boolean, NULL when either side is NULL."""
+
+    op: ComparisonOp
+    left: Node
+    right: Node
+
+    def prepare(self) -> None:
+        _set(self, "left", adopt_weak(self.left, self.right))
+        _set(self, "right", adopt_weak(self.right, self.left))
+
+    def derive(self) -> Typed:
+        left, right = self.left.type, self.right.type
+        ordering = self.op not in (ComparisonOp.EQ, ComparisonOp.NE)
+        if not comparable(left.dtype, right.dtype, ordering=ordering):
+            msg = f"cannot compare {describe(self.left)} {self.op.value} {describe(self.right)}"
+            raise ColumnTypeError(msg)
+        return Typed(dt.Boolean(), left.nullable or right.nullable)
+
+
+def _require_boolean(node: Node, what: str) -> Typed:
+    typed = node.type
+    if not isinstance(typed.dtype, dt.Boolean):
+        msg = f"{what} needs boolean operands; got {describe(node)}"
+        raise ColumnTypeError(msg)
+    return typed
+
+
+@dataclass(frozen=True, slots=True)
+class And(Node):
+    """Kleene ``left AND right``: false wins over NULL."""
+
+    left: Node
+    right: Node
+
+    def derive(self) -> Typed:
+        left, right = _require_boolean(self.left, "&"), _require_boolean(self.right, "&")
+        return Typed(dt.Boolean(), left.nullable or right.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Node):
+    """Kleene ``left OR right``: true wins over NULL."""
+
+    left: Node
+    right: Node
+
+    def derive(self) -> Typed:
+        left, right = _require_boolean(self.left, "|"), _require_boolean(self.right, "|")
+        return Typed(dt.Boolean(), left.nullable or right.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Node):
+    """``NOT child``; NULL stays NULL."""
+
+    child: Node
+
+    def derive(self) -> Typed:
+        return _require_boolean(self.child, "~")
+
+
+@dataclass(frozen=True, slots=True)
+class IsNull(Node):
+    """Whether the value is NULL; never NULL itself."""
+
+    child: Node
+
+    def derive(self) -> Typed:
+        return Typed(dt.Boolean(), False)
+
+
+@dataclass(frozen=True, slots=True)
+class IsNotNull(Node):
+    """Whether the value is not NULL; never NULL itself."""
+
+    child: Node
+
+    def derive(self) -> Typed:
+        return Typed(dt.Boolean(), False)
+
+
+@dataclass(frozen=True, slots=True)
+class IsIn(Node):
+    """``child IN (values...)``; NULL when the child is NULL.
+
+    The values are non-null literals (``None`` is refused: SQL's ``x IN (NULL)``
+    is never true, so ask for ``is_null()`` explicitly).
+    """
+
+    child: Node
+    values: tuple[Literal, ...]
+
+    def prepare(self) -> None:
+        adopted = tuple(adopt_weak(v, self.child) for v in self.values)
+        object.__setattr__(self, "values", adopted)
+
+    def derive(self) -> Typed:
+        child = self.child.type
+        for value in self.values:
+            if value.value is None:
+                msg = f"is_in() on {describe(self.child)} got None; use is_null() to match NULLs"
+                raise ColumnTypeError(msg)
+            if not comparable(child.dtype, value.dtype, ordering=False):
+                msg = f"is_in() value {describe(value)} cannot be compared with {describe(self.child)}"
+                raise ColumnTypeError(msg)
+        return Typed(dt.Boolean(), child.nullable)
+
+
+Closed = TypingLiteral["both", "left", "right", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Between(Node):
+    """``lower <= child <= upper``; ``closed`` says which bounds are included."""
+
+    child: Node
+    lower: Node
+    upper: Node
+    closed: Closed = "both"
+
+    def prepare(self) -> None:
+        _set(self, "lower", adopt_weak(self.lower, self.child))
+        _set(self, "upper", adopt_weak(self.upper, self.child))
+
+    def derive(self) -> Typed:
+        child = self.child.type
+        for bound in (self.lower, self.upper):
+            if not comparable(child.dtype, bound.type.dtype, ordering=True):
+                msg = f"between() bound {describe(bound)} cannot be compared with {describe(self.child)}"
+                raise ColumnTypeError(msg)
+        nullable = child.nullable or self.lower.type.nullable or self.upper.type.nullable
+        return Typed(dt.Boolean(), nullable)

@@ -1,0 +1,182 @@
+"""String nodes and the ``.str`` namespace.
+
+>>> from pydantable_spark import F
+>>> e = F.col("name").str.upper()
+>>> e.node
+Upper(child=Column(name='name', declared=None, owner=None))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.core import Node, Typed, describe
+
+if TYPE_CHECKING:
+    from pydantable_spark.expr.api import Expr
+
+__all__ = [
+    "Concat",
+    "Contains",
+    "EndsWith",
+    "Length",
+    "Lower",
+    "Slice",
+    "StartsWith",
+    "StringNamespace",
+    "Strip",
+    "Upper",
+]
+
+
+def _require_string(node: Node, what: str) -> Typed:
+    typed = node.type
+    if not isinstance(typed.dtype, dt.String):
+        msg = f"{what} needs a string; got {describe(node)}"
+        raise ColumnTypeError(msg)
+    return typed
+
+
+@dataclass(frozen=True, slots=True)
+class _StringToString(Node):
+    child: Node
+
+    def derive(self) -> Typed:
+        return _require_string(self.child, f"str.{type(self).__name__.lower()}()")
+
+
+@dataclass(frozen=True, slots=True)
+class Upper(_StringToString):
+    """Upper case."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lower(_StringToString):
+    """Lower case."""
+
+
+@dataclass(frozen=True, slots=True)
+class Strip(Node):
+    """Remove leading and trailing whitespace, or any of ``chars`` when given."""
+
+    child: Node
+    chars: str | None = None
+
+    def derive(self) -> Typed:
+        return _require_string(self.child, "str.strip()")
+
+
+@dataclass(frozen=True, slots=True)
+class Length(Node):
+    """Number of characters, as Spark's ``int``."""
+
+    child: Node
+
+    def derive(self) -> Typed:
+        return Typed(dt.Int32(), _require_string(self.child, "str.length()").nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Slice(Node):
+    """Characters from ``offset`` (0-based; negative counts from the end), ``length`` of them."""
+
+    child: Node
+    offset: int
+    length: int | None = None
+
+    def derive(self) -> Typed:
+        if self.length is not None and self.length < 0:
+            msg = f"str.slice() length must be >= 0, got {self.length}"
+            raise ColumnTypeError(msg)
+        return _require_string(self.child, "str.slice()")
+
+
+@dataclass(frozen=True, slots=True)
+class _StringPredicate(Node):
+    child: Node
+    pattern: Node
+
+    def derive(self) -> Typed:
+        name = f"str.{_SNAKE[type(self).__name__]}()"
+        child = _require_string(self.child, name)
+        pattern = _require_string(self.pattern, f"the pattern of {name}")
+        return Typed(dt.Boolean(), child.nullable or pattern.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Contains(_StringPredicate):
+    """Whether the pattern occurs (a plain substring, not a regex)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartsWith(_StringPredicate):
+    """Whether the string starts with the pattern."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndsWith(_StringPredicate):
+    """Whether the string ends with the pattern."""
+
+
+_SNAKE = {"Contains": "contains", "StartsWith": "starts_with", "EndsWith": "ends_with"}
+
+
+@dataclass(frozen=True, slots=True)
+class Concat(Node):
+    """The strings joined end to end; NULL if any part is NULL."""
+
+    args: tuple[Node, ...]
+
+    def derive(self) -> Typed:
+        if not self.args:
+            msg = "concat() needs at least one expression"
+            raise ColumnTypeError(msg)
+        parts = [_require_string(a, "concat()") for a in self.args]
+        return Typed(dt.String(), any(p.nullable for p in parts))
+
+
+class StringNamespace:
+    """String functions of an expression, reached as ``expr.str``."""
+
+    __slots__ = ("_expr",)
+
+    def __init__(self, expr: Expr[Any]) -> None:
+        self._expr = expr
+
+    def _make(self, node: Node) -> Expr[Any]:
+        return self._expr._derived(node)
+
+    def upper(self) -> Expr[Any]:
+        """Upper case (``upper``)."""
+        return self._make(Upper(self._expr.node))
+
+    def lower(self) -> Expr[Any]:
+        """Lower case (``lower``)."""
+        return self._make(Lower(self._expr.node))
+
+    def length(self) -> Expr[Any]:
+        """Number of characters (``length``), an ``int`` column."""
+        return self._make(Length(self._expr.node))
+
+    def strip(self, chars: str | None = None) -> Expr[Any]:
+        """Strip whitespace from both ends, or the characters in ``chars``."""
+        return self._make(Strip(self._expr.node, chars))
+
+    def slice(self, offset: int, length: int | None = None) -> Expr[Any]:
+        """``length`` characters from 0-based ``offset`` (negative: from the end)."""
+        return self._make(Slice(self._expr.node, offset, length))
+
+    def contains(self, pattern: str | Expr[Any]) -> Expr[Any]:
+        """Whether ``pattern`` occurs as a substring (not a regular expression)."""
+        return self._make(Contains(self._expr.node, self._expr._operand(pattern)))
+
+    def starts_with(self, prefix: str | Expr[Any]) -> Expr[Any]:
+        """Whether the string starts with ``prefix``."""
+        return self._make(StartsWith(self._expr.node, self._expr._operand(prefix)))
+
+    def ends_with(self, suffix: str | Expr[Any]) -> Expr[Any]:
+        """Whether the string ends with ``suffix``."""
+        return self._make(EndsWith(self._expr.node, self._expr._operand(suffix)))

@@ -1,0 +1,110 @@
+"""Date and timestamp nodes and the ``.dt`` namespace.
+
+Fields of a ``datetime`` (instant) column are read in the session time zone,
+which the embedded session sets to UTC. Spark converts a ``timestamp_ntz``
+value to a date with a cast it marks as possibly failing, so functions of a
+``timestamp_ntz`` column are nullable; the rules below say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.core import Literal, Node, Typed, describe
+
+if TYPE_CHECKING:
+    from pydantable_spark.expr.api import Expr
+
+__all__ = ["DateAdd", "DateDiff", "DateTimeNamespace", "Day", "Month", "Year"]
+
+_DATES = (dt.Date, dt.Datetime, dt.DatetimeNTZ)
+
+
+def _require_date(node: Node, what: str) -> Typed:
+    """The node's type, which must be a date or timestamp; nullable if Spark must cast it."""
+    typed = node.type
+    if not isinstance(typed.dtype, _DATES):
+        msg = f"{what} needs a date or datetime; got {describe(node)}"
+        raise ColumnTypeError(msg)
+    return Typed(typed.dtype, typed.nullable or isinstance(typed.dtype, dt.DatetimeNTZ))
+
+
+@dataclass(frozen=True, slots=True)
+class _DatePart(Node):
+    child: Node
+
+    def derive(self) -> Typed:
+        source = _require_date(self.child, f"dt.{type(self).__name__.lower()}()")
+        return Typed(dt.Int32(), source.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Year(_DatePart):
+    """The year, as Spark's ``int``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Month(_DatePart):
+    """The month (1-12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Day(_DatePart):
+    """The day of the month (1-31)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DateAdd(Node):
+    """The date ``days`` days after ``start`` (a timestamp is truncated to its date)."""
+
+    start: Node
+    days: Node
+
+    def prepare(self) -> None:
+        if isinstance(self.days, Literal):
+            object.__setattr__(self, "days", self.days.adopt(dt.Int32()))
+
+    def derive(self) -> Typed:
+        start = _require_date(self.start, "date_add()")
+        days = self.days.type
+        if not isinstance(days.dtype, dt.Integral):
+            msg = f"date_add() needs an integer number of days; got {describe(self.days)}"
+            raise ColumnTypeError(msg)
+        return Typed(dt.Date(), start.nullable or days.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class DateDiff(Node):
+    """Days from ``start`` to ``end`` (``end - start``), as ``int``."""
+
+    end: Node
+    start: Node
+
+    def derive(self) -> Typed:
+        end = _require_date(self.end, "datediff()")
+        start = _require_date(self.start, "datediff()")
+        return Typed(dt.Int32(), end.nullable or start.nullable)
+
+
+class DateTimeNamespace:
+    """Date functions of an expression, reached as ``expr.dt``."""
+
+    __slots__ = ("_expr",)
+
+    def __init__(self, expr: Expr[Any]) -> None:
+        self._expr = expr
+
+    def year(self) -> Expr[Any]:
+        """The year (``year``)."""
+        return self._expr._derived(Year(self._expr.node))
+
+    def month(self) -> Expr[Any]:
+        """The month, 1-12 (``month``)."""
+        return self._expr._derived(Month(self._expr.node))
+
+    def day(self) -> Expr[Any]:
+        """The day of the month, 1-31 (``dayofmonth``)."""
+        return self._expr._derived(Day(self._expr.node))

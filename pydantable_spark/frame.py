@@ -1,0 +1,491 @@
+"""``DataFrame[M]``: a lazy, immutable, typed frame over a Spark plan.
+
+Every method builds a new plan node, whose schema is derived in Python at
+once: an unknown column, a type error or a non-boolean filter raises there,
+before any Spark call. Terminal methods (``collect``, ``to_arrow``, ...) lower
+the plan to Spark, reconcile the result with the derived schema and fetch it.
+
+>>> from pydantable_spark import DataFrame, DataFrameModel
+>>> class User(DataFrameModel):
+...     id: int
+...     name: str
+...     age: int | None
+>>> df = User.from_rows([{"id": 1, "name": "Ada", "age": 36}, {"id": 2, "name": "Bob", "age": None}])
+>>> out = df.filter(User.age >= 18).select(User.id, (User.age + 1).alias("next"))
+>>> print(out.schema)
+id: int (bigint)
+next: int | None (bigint)
+>>> out.collect()
+[Row(id=1, next=37)]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel
+
+from pydantable_spark.annotations import fields_of_model, python_name
+from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.expr.api import Expr, render
+from pydantable_spark.expr.core import Alias, Column, Node, bind, literal_of
+from pydantable_spark.ingest import arrow_table_from, fields_of_arrow, rows_to_arrow
+from pydantable_spark.materialize import rows_from_arrow, to_pandas
+from pydantable_spark.model import DataFrameModel, row_model
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.sources import ArrowData, SparkData
+from pydantable_spark.reconcile import Selection, reconcile
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    import pandas as pd
+    import pyarrow as pa
+    from pyspark.sql import DataFrame as SparkDataFrame
+    from pyspark.sql import SparkSession
+
+__all__ = ["DataFrame"]
+
+M = TypeVar("M", bound=BaseModel)
+IntoColumn = str | Expr[Any]
+
+
+def schema_of_model(model: type[BaseModel]) -> Schema:
+    """The frame schema of any Pydantic model class."""
+    if issubclass(model, DataFrameModel):
+        return model.frame_schema()
+    return Schema(fields_of_model(model))
+
+
+@functools.lru_cache(maxsize=256)
+def _bound_class(model: type[BaseModel]) -> type[DataFrame[Any]]:
+    """``DataFrame[User]`` at run time: a subclass whose constructors know the model."""
+    return type(f"DataFrame[{model.__name__}]", (DataFrame,), {"__slots__": (), "_bound_model": model})
+
+
+class DataFrame(Generic[M]):
+    """A lazy, typed frame; ``M`` is the Pydantic model of one row.
+
+    Build one with ``DataFrame[User].from_rows(...)``, ``User.from_rows(...)``,
+    or the other ``from_*`` constructors; transform it with ``select``,
+    ``with_columns``, ``filter``, ...; get results with ``collect()``.
+    """
+
+    __slots__ = ("_model", "_plan")
+    _bound_model: ClassVar[type[BaseModel] | None] = None
+
+    def __init__(self, plan: p.Plan, model: type[M]) -> None:
+        self._plan = plan
+        self._model = model
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        if cls is DataFrame and isinstance(item, type) and issubclass(item, BaseModel):
+            return _bound_class(item)
+        return super().__class_getitem__(item)  # type: ignore[misc]
+
+    # --- constructors ------------------------------------------------------------------------
+
+    @classmethod
+    def _model_for(cls, model: type[Any] | None, constructor: str) -> type[Any] | None:
+        chosen = model or cls._bound_model
+        if chosen is not None and not (isinstance(chosen, type) and issubclass(chosen, BaseModel)):
+            msg = f"{constructor}: model must be a Pydantic model class, got {chosen!r}"
+            raise TypeError(msg)
+        return chosen
+
+    @classmethod
+    def _require_model(cls, model: type[Any] | None, constructor: str) -> type[BaseModel]:
+        chosen = cls._model_for(model, constructor)
+        if chosen is None:
+            msg = (
+                f"{constructor} needs a model: DataFrame[User].{constructor}(...), "
+                f"User.{constructor}(...) or model=User"
+            )
+            raise TypeError(msg)
+        return chosen
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Iterable[Mapping[str, Any] | BaseModel],
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[Any]:
+        """A frame of rows (dicts or model instances), validated by Pydantic first.
+
+        An invalid row raises ``RowValidationError`` naming its index and field;
+        nothing reaches Spark until the frame is materialized.
+        """
+        chosen = cls._require_model(model, "from_rows")
+        schema = schema_of_model(chosen)
+        table = rows_to_arrow(rows, chosen, schema)
+        return DataFrame(p.Source(ArrowData(table), schema, session), chosen)
+
+    @classmethod
+    def from_columns(
+        cls,
+        columns: Mapping[str, Iterable[Any]],
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[Any]:
+        """A frame of equally long column lists, validated row by row like ``from_rows``."""
+        chosen = cls._require_model(model, "from_columns")
+        schema = schema_of_model(chosen)
+        lists = {name: list(values) for name, values in columns.items()}
+        unknown = [n for n in lists if n not in schema]
+        if unknown:
+            raise UnknownColumnError(unknown[0], schema.names, where=f"model {chosen.__name__}")
+        lengths = {n: len(v) for n, v in lists.items()}
+        if len(set(lengths.values())) > 1:
+            shown = ", ".join(f"{n}={length}" for n, length in lengths.items())
+            msg = f"from_columns needs columns of one length; got {shown}"
+            raise ValueError(msg)
+        names = list(lists)
+        rows = [dict(zip(names, values, strict=True)) for values in zip(*lists.values(), strict=True)]
+        return cls.from_rows(rows, chosen, session=session)
+
+    @classmethod
+    def from_arrow(
+        cls,
+        table: pa.Table,
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame of an Arrow table, reconciled strictly with the model in Python.
+
+        Without a model the row model is derived from the Arrow schema. A
+        column Arrow calls nullable satisfies a non-null field when it holds no
+        NULL. Pydantic validators and constraints run at ``collect()``.
+        """
+        chosen = cls._model_for(model, "from_arrow")
+        if chosen is None:
+            reconciled, rec = arrow_table_from(table, Schema(fields_of_arrow(table.schema)))
+            return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), row_model(rec.schema))
+        target = schema_of_model(chosen)
+        reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
+        return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
+
+    @classmethod
+    def from_pandas(
+        cls,
+        frame: pd.DataFrame,
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame of a pandas DataFrame (through Arrow; see ``from_arrow``).
+
+        Use pandas' nullable dtypes (``"Int64"``) for integer columns with
+        NULLs: a float column with NaN does not convert to an ``int`` field.
+        """
+        import pyarrow as pa
+
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
+
+    @classmethod
+    def from_spark(
+        cls,
+        sdf: SparkDataFrame,
+        model: type[Any] | None = None,
+        *,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame over an existing Spark DataFrame, reconciled strictly with the model.
+
+        Without a model the row model is derived from Spark's schema. Names
+        match ignoring case unless ``spark.sql.caseSensitive`` is on.
+        ``null_check`` names nullable columns that a non-null field may take
+        anyway, failing the Spark job if a NULL shows up.
+        """
+        from pydantable_spark._spark.session import is_case_sensitive
+        from pydantable_spark._spark.sql import quote
+        from pydantable_spark._spark.types import fields_of_struct
+
+        fields = fields_of_struct(sdf.schema)
+        chosen = cls._model_for(model, "from_spark")
+        if chosen is None:
+            schema = Schema(fields)
+            return DataFrame(p.Source(SparkData(sdf), schema), row_model(schema))
+        target = schema_of_model(chosen)
+        case_sensitive = is_case_sensitive(sdf.sparkSession)
+        rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
+        names = [c.source.name for c in rec.columns]
+        if len({n.lower() for n in (f.name for f in fields)}) < len(fields):
+            sdf = sdf.select(*[quote(n) for n in names])  # drop case-colliding columns the model does not use
+            fields = fields_of_struct(sdf.schema)
+        source = p.Source(SparkData(sdf), Schema(fields))
+        return DataFrame(p.Reconcile(source, rec), chosen)
+
+    # --- schema ----------------------------------------------------------------------------
+
+    @property
+    def schema(self) -> Schema:
+        """The derived schema: names, types and nullability, in order."""
+        return self._plan.schema
+
+    @property
+    def columns(self) -> list[str]:
+        """The column names."""
+        return list(self._plan.schema.names)
+
+    @property
+    def dtypes(self) -> dict[str, str]:
+        """Column name → its Python type, e.g. ``{"age": "int | None"}``."""
+        return {f.name: python_name(f.dtype, nullable=f.nullable) for f in self._plan.schema}
+
+    @property
+    def model(self) -> type[M]:
+        """The Pydantic model of one row (declared or derived from the schema)."""
+        return self._model
+
+    @property
+    def plan(self) -> p.Plan:
+        """The logical plan."""
+        return self._plan
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.schema)
+        return f"DataFrame[{self._model.__name__}]({inner})"
+
+    # --- building plans --------------------------------------------------------------------
+
+    def _frame(self, plan: p.Plan) -> DataFrame[Any]:
+        model = self._model if plan.schema == self.schema else row_model(plan.schema)
+        return DataFrame(plan, model)
+
+    def _node(self, item: object, what: str) -> Node:
+        if isinstance(item, str):
+            node: Node = Column(item)
+        elif isinstance(item, Expr):
+            node = item.node
+        else:
+            msg = f"{what} takes column names or expressions, not {item!r} ({type(item).__name__})"
+            raise ColumnTypeError(msg)
+        return bind(node, self.schema)
+
+    def _named(self, name: str, value: object) -> Node:
+        node = value.node if isinstance(value, Expr) else literal_of(value)
+        return bind(Alias(node, name), self.schema)
+
+    def _items(self, items: Sequence[object], named: Mapping[str, object], what: str) -> list[Node]:
+        flat: list[object] = []
+        for item in items:
+            flat.extend(item if isinstance(item, list | tuple) else [item])
+        nodes = [self._node(item, what) for item in flat]
+        nodes += [self._named(name, value) for name, value in named.items()]
+        return nodes
+
+    def select(self, *columns: IntoColumn | Sequence[IntoColumn], **named: object) -> DataFrame[Any]:
+        """Only the given columns or expressions, in order; keywords name them.
+
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     x: int
+        ...     y: float | None
+        >>> print(P.from_rows([]).select("y", double=P.x * 2).schema)
+        y: float | None (double)
+        double: int (bigint)
+        """
+        return self._frame(p.Project(self._plan, tuple(self._items(columns, named, "select()"))))
+
+    def with_columns(self, *columns: Expr[Any] | Sequence[Expr[Any]], **named: object) -> DataFrame[Any]:
+        """Add columns, or replace those with the same name (keeping their position)."""
+        new = self._items(columns, named, "with_columns()")
+        by_name: dict[str, Node] = {}
+        for node in new:
+            if node.output_name in by_name:
+                msg = f"with_columns() got two expressions named {node.output_name!r}"
+                raise DuplicateColumnError(msg)
+            by_name[node.output_name] = node
+        exprs: list[Node] = []
+        for f in self.schema:
+            exprs.append(by_name.pop(f.name) if f.name in by_name else bind(Column(f.name), self.schema))
+        exprs.extend(by_name.values())
+        return self._frame(p.Project(self._plan, tuple(exprs)))
+
+    def filter(self, *predicates: Expr[Any]) -> DataFrame[M]:
+        """Rows where every predicate is exactly true (false and NULL rows are dropped)."""
+        if not predicates:
+            msg = "filter() needs at least one predicate"
+            raise ColumnTypeError(msg)
+        plan = self._plan
+        for predicate in predicates:
+            plan = p.Filter(plan, self._node(predicate, "filter()"))
+        return DataFrame(plan, self._model)
+
+    def sort(
+        self,
+        *by: IntoColumn,
+        descending: bool | Sequence[bool] = False,
+        nulls_last: bool | Sequence[bool] = False,
+    ) -> DataFrame[M]:
+        """Rows ordered by the keys; NULLs come first unless ``nulls_last``."""
+        count = len(by)
+        desc = _per_key(descending, count, "descending")
+        last = _per_key(nulls_last, count, "nulls_last")
+        keys = tuple(p.SortKey(self._node(key, "sort()"), d, n) for key, d, n in zip(by, desc, last, strict=True))
+        return DataFrame(p.Sort(self._plan, keys), self._model)
+
+    def limit(self, n: int) -> DataFrame[M]:
+        """At most ``n`` rows (which ones is unspecified unless the frame is sorted)."""
+        return DataFrame(p.Limit(self._plan, n), self._model)
+
+    def head(self, n: int = 5) -> DataFrame[M]:
+        """The first ``n`` rows; the same as ``limit(n)``."""
+        return self.limit(n)
+
+    def drop(self, *columns: IntoColumn) -> DataFrame[Any]:
+        """All columns but the given ones; an unknown name is an error."""
+        names = {_column_name(c, "drop()") for c in columns}
+        for name in names:
+            if name not in self.schema:
+                raise UnknownColumnError(name, self.schema.names, where="drop()")
+        kept = [f.name for f in self.schema if f.name not in names]
+        if not kept:
+            msg = "drop() would remove every column"
+            raise ColumnTypeError(msg)
+        return self.select(*kept)
+
+    def rename(self, mapping: Mapping[str, str] | Mapping[IntoColumn, str]) -> DataFrame[Any]:
+        """Columns renamed by ``{old: new}``; other columns keep their names and places."""
+        renames = {_column_name(old, "rename()"): new for old, new in mapping.items()}
+        for old in renames:
+            if old not in self.schema:
+                raise UnknownColumnError(old, self.schema.names, where="rename()")
+        exprs = []
+        for f in self.schema:
+            ref = bind(Column(f.name), self.schema)
+            exprs.append(Alias(ref, renames[f.name]) if f.name in renames else ref)
+        return self._frame(p.Project(self._plan, tuple(exprs)))
+
+    def unique(
+        self, subset: IntoColumn | Sequence[IntoColumn] | None = None, *, keep: Literal["any"] = "any"
+    ) -> DataFrame[M]:
+        """One row per distinct value of ``subset`` (all columns by default).
+
+        Which duplicate is kept is unspecified (``keep="any"``); ``"first"`` and
+        ``"last"`` need an ordering and are not implemented yet.
+        """
+        if keep != "any":
+            msg = f"unique(keep={keep!r}) is not implemented yet; only keep='any' is"
+            raise NotImplementedError(msg)
+        names = None
+        if subset is not None:
+            items = [subset] if isinstance(subset, str | Expr) else list(subset)
+            names = tuple(_column_name(c, "unique()") for c in items)
+        return DataFrame(p.Distinct(self._plan, names), self._model)
+
+    def as_model(
+        self, model: type[Any], *, allow_lossy: Selection = False, null_check: Selection = False
+    ) -> DataFrame[Any]:
+        """This frame typed as ``model``, checked now against the derived schema.
+
+        The strict rules of ``reconcile`` apply: extra columns are dropped,
+        widening casts allowed; a missing column, an incompatible or lossy cast
+        or a nullable column for a non-null field raises with a diff.
+        """
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            msg = f"as_model() takes a Pydantic model class, got {model!r}"
+            raise TypeError(msg)
+        rec = reconcile(self.schema.fields, schema_of_model(model), allow_lossy=allow_lossy, null_check=null_check)
+        return DataFrame(p.Reconcile(self._plan, rec), model)
+
+    # --- inspection --------------------------------------------------------------------------
+
+    def explain(self, *, spark: bool = False) -> str:
+        """The logical plan, the derived schema and the Spark calls it lowers to.
+
+        No Spark job runs; with ``spark=True`` Spark's own extended plan is
+        appended (which makes Spark analyse the plan).
+        """
+        from pydantable_spark._spark.lower import plan_steps, render_steps
+
+        lines = ["logical plan:"]
+        lines += [f"  {line}" for line in _render_plan(self._plan)]
+        lines += ["schema:"] + [f"  {line}" for line in str(self.schema).splitlines()]
+        lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
+        text = "\n".join(lines)
+        if spark:
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                self.to_spark().explain(extended=True)
+            text += "\nspark plan:\n" + buffer.getvalue()
+        return text
+
+    # --- materialization -----------------------------------------------------------------
+
+    def to_spark(self) -> SparkDataFrame:
+        """The lowered Spark DataFrame, reconciled with the derived schema by ``DataFrame.to``."""
+        from pydantable_spark._spark.lower import execute, plan_steps
+
+        return execute(plan_steps(self._plan))
+
+    def collect(self, *, trusted: bool = False) -> list[M]:
+        """All rows as validated instances of the row model.
+
+        The rows come from Spark through Arrow and are validated by Pydantic
+        in batches. ``trusted=True`` skips Pydantic and builds instances
+        directly (about twice as fast): types and nullability are still
+        guaranteed by the schema reconciliation, but field constraints
+        (``gt=``, ``max_length=``...), validators and ``model_post_init`` do
+        not run, enum fields hold plain values, and set/tuple fields hold lists.
+        """
+        return rows_from_arrow(self.to_arrow(), self._model, trusted=trusted)
+
+    def to_arrow(self) -> pa.Table:
+        """The rows as an Arrow table; its schema carries the derived nullability."""
+        return self.to_spark().toArrow()
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """Column name → list of values (reconciled types; no Pydantic validation)."""
+        return self.to_arrow().to_pydict(maps_as_pydicts="strict")  # type: ignore[no-any-return]
+
+    def to_pandas(self) -> pd.DataFrame:
+        """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
+        return to_pandas(self.to_arrow())
+
+    def count(self) -> int:
+        """The number of rows (one Spark job)."""
+        from pydantable_spark._spark.lower import execute, plan_steps
+
+        return execute(plan_steps(self._plan).inputs()[0]).count()
+
+
+def _per_key(value: bool | Sequence[bool], count: int, name: str) -> list[bool]:
+    if isinstance(value, bool):
+        return [value] * count
+    flags = list(value)
+    if len(flags) != count:
+        msg = f"sort() got {count} key(s) but {len(flags)} {name} flag(s)"
+        raise ValueError(msg)
+    return flags
+
+
+def _column_name(item: object, what: str) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Expr) and isinstance(item.node, Column):
+        return item.node.name
+    shown = render(item.node) if isinstance(item, Expr) else repr(item)
+    msg = f"{what} takes column names or columns, not {shown}"
+    raise ColumnTypeError(msg)
+
+
+def _render_plan(plan: p.Plan, indent: int = 0) -> list[str]:
+    lines = ["  " * indent + plan.describe()]
+    for child in plan.inputs():
+        lines += _render_plan(child, indent + 1)
+    return lines

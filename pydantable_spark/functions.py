@@ -1,0 +1,143 @@
+"""``F``: typed functions under the names of ``pyspark.sql.functions``.
+
+>>> from pydantable_spark import F
+>>> F.when(F.col("age") >= 18, "adult").otherwise("minor")
+Expr[?](when(...))
+>>> F.coalesce(F.lit(None, dtype=int), 0)
+Expr[int](coalesce(None, 0))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.api import Col, Expr, dtype_of, to_node
+from pydantable_spark.expr.conditional import Coalesce, When
+from pydantable_spark.expr.core import Column, Node, literal_of
+from pydantable_spark.expr.strings import Concat, Length, Lower, Upper
+from pydantable_spark.expr.temporal import DateAdd, DateDiff, Day, Month, Year
+
+__all__ = [
+    "WhenThen",
+    "coalesce",
+    "col",
+    "concat",
+    "date_add",
+    "datediff",
+    "day",
+    "dayofmonth",
+    "length",
+    "lit",
+    "lower",
+    "month",
+    "upper",
+    "when",
+    "year",
+]
+
+
+def col(name: str) -> Col[Any]:
+    """The column called ``name`` of whichever frame the expression is used on.
+
+    Its type is looked up when the frame uses it; an unknown name is an error
+    that lists the frame's columns.
+    """
+    return Col(Column(name))
+
+
+def lit(value: object, dtype: object = None) -> Expr[Any]:
+    """A literal; ``dtype`` (a Python type or ``dtypes`` class) fixes its type.
+
+    A null literal needs a ``dtype``: ``F.lit(None, dtype=int)``.
+    """
+    target = dtype_of(dtype) if dtype is not None else None
+    return Expr(literal_of(value, target))
+
+
+def _expr_or_name(value: object) -> Node:
+    return Column(value) if isinstance(value, str) else to_node(value)
+
+
+def coalesce(*exprs: object) -> Expr[Any]:
+    """The first non-NULL value; strings are column names, other scalars literals."""
+    return Expr(Coalesce(tuple(_expr_or_name(e) for e in exprs)))
+
+
+def concat(*exprs: object) -> Expr[Any]:
+    """Strings joined end to end; NULL if any part is NULL. Strings are column names."""
+    return Expr(Concat(tuple(_expr_or_name(e) for e in exprs)))
+
+
+def upper(e: object) -> Expr[Any]:
+    """Upper case of a string column (or column name)."""
+    return Expr(Upper(_expr_or_name(e)))
+
+
+def lower(e: object) -> Expr[Any]:
+    """Lower case of a string column (or column name)."""
+    return Expr(Lower(_expr_or_name(e)))
+
+
+def length(e: object) -> Expr[Any]:
+    """Number of characters of a string column (or column name)."""
+    return Expr(Length(_expr_or_name(e)))
+
+
+def year(e: object) -> Expr[Any]:
+    """The year of a date or datetime column (or column name)."""
+    return Expr(Year(_expr_or_name(e)))
+
+
+def month(e: object) -> Expr[Any]:
+    """The month (1-12) of a date or datetime column (or column name)."""
+    return Expr(Month(_expr_or_name(e)))
+
+
+def dayofmonth(e: object) -> Expr[Any]:
+    """The day of the month of a date or datetime column (or column name)."""
+    return Expr(Day(_expr_or_name(e)))
+
+
+day = dayofmonth
+
+
+def date_add(start: object, days: object) -> Expr[Any]:
+    """The date ``days`` after ``start`` (PySpark's argument order)."""
+    return Expr(DateAdd(_expr_or_name(start), to_node(days)))
+
+
+def datediff(end: object, start: object) -> Expr[Any]:
+    """Days from ``start`` to ``end`` (PySpark's argument order: end first)."""
+    return Expr(DateDiff(_expr_or_name(end), _expr_or_name(start)))
+
+
+class WhenThen(Expr[Any]):
+    """A ``when`` chain under construction; an expression already (NULL where no branch holds)."""
+
+    __slots__ = ()
+
+    def _chain(self) -> When:
+        node = self.node
+        assert isinstance(node, When)
+        return node
+
+    def when(self, condition: object, value: object) -> WhenThen:
+        """Add a branch, tried after the earlier ones."""
+        node = self._chain()
+        if node.otherwise is not None:
+            msg = "when() after otherwise(): the chain is already complete"
+            raise ColumnTypeError(msg)
+        return WhenThen(When((*node.conditions, to_node(condition)), (*node.values, to_node(value))))
+
+    def otherwise(self, value: object) -> Expr[Any]:
+        """The value where no branch holds; ``None`` keeps NULL."""
+        node = self._chain()
+        if value is None:
+            return Expr(node)
+        return Expr(When(node.conditions, node.values, to_node(value)))
+
+
+def when(condition: object, value: object) -> WhenThen:
+    """``CASE WHEN condition THEN value ...``; chain ``.when`` and ``.otherwise``."""
+    return WhenThen(When((to_node(condition),), (to_node(value),)))

@@ -1,0 +1,217 @@
+"""Python data → an Arrow table with a frame's exact schema, checked before Spark sees it.
+
+Rows are validated by Pydantic (``RowValidationError`` names the row index and
+field). Arrow and pandas data are reconciled strictly with the model: their
+types must convert by the rules of ``reconcile``, and a column Arrow calls
+nullable is accepted for a non-null field when it holds no NULL (counted in
+Python, without Spark).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import typing
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.arrow import arrow_schema, arrow_type
+from pydantable_spark.errors import RowValidationError, UnsupportedTypeError
+from pydantable_spark.reconcile import Reconciliation, Selection, reconcile, selected
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from pydantable_spark.schema import Schema
+
+__all__ = ["adapter_for", "arrow_table_from", "fields_of_arrow", "rows_to_arrow", "validation_message"]
+
+_MAX_REPORTED = 10
+
+
+@functools.lru_cache(maxsize=256)
+def adapter_for(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
+    """A cached ``TypeAdapter(list[model])`` for batch validation."""
+    return TypeAdapter(list[model])  # type: ignore[valid-type]
+
+
+def validation_message(error: ValidationError, what: str, offset: int = 0) -> str:
+    """A message naming each failing row index (plus ``offset``) and field."""
+    lines = []
+    for item in error.errors()[:_MAX_REPORTED]:
+        loc = list(item["loc"])
+        index = loc.pop(0) if loc and isinstance(loc[0], int) else None
+        where = f"row {index + offset}" if isinstance(index, int) else "input"
+        field = ".".join(str(part) for part in loc) or "(row)"
+        lines.append(f"  - {where}, field {field!r}: {item['msg']} (got {item.get('input')!r})")
+    more = error.error_count() - len(lines)
+    tail = f"\n  ... and {more} more" if more > 0 else ""
+    return f"{error.error_count()} invalid value(s) {what}:\n" + "\n".join(lines) + tail
+
+
+def rows_to_arrow(rows: Iterable[Mapping[str, Any] | BaseModel], model: type[BaseModel], schema: Schema) -> pa.Table:
+    """Validate ``rows`` with ``model`` and lay them out as an Arrow table of ``schema``."""
+    adapter = adapter_for(model)
+    items = rows if isinstance(rows, list) else list(rows)
+    try:
+        validated = adapter.validate_python(items)
+    except ValidationError as error:
+        raise RowValidationError(validation_message(error, f"in rows for {model.__name__}"), error.errors()) from error
+    dumped: list[dict[str, Any]] = adapter.dump_python(validated, by_alias=True)
+    if _needs_plain(model):
+        dumped = [{k: _plain(v) for k, v in row.items()} for row in dumped]
+    arrays = []
+    for f in schema.fields:
+        values = [row[f.name] for row in dumped]
+        try:
+            arrays.append(pa.array(values, type=arrow_type(f.dtype)))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
+            msg = f"column {f.name!r} ({f.dtype}): a validated value does not fit the Spark type: {error}"
+            raise RowValidationError(msg) from error
+    return pa.Table.from_arrays(arrays, schema=arrow_schema(schema))
+
+
+@functools.lru_cache(maxsize=256)
+def _needs_plain(model: type[BaseModel]) -> bool:
+    """Whether dumped rows can hold enums or sets, which Arrow does not take as they are."""
+    return any(_annotation_needs_plain(info.annotation, set()) for info in model.model_fields.values())
+
+
+def _annotation_needs_plain(annotation: Any, seen: set[int]) -> bool:
+    if isinstance(annotation, type):
+        if issubclass(annotation, enum.Enum):
+            return True
+        if issubclass(annotation, BaseModel) and id(annotation) not in seen:
+            seen.add(id(annotation))
+            return any(_annotation_needs_plain(i.annotation, seen) for i in annotation.model_fields.values())
+        return False
+    if typing.get_origin(annotation) in (set, frozenset):
+        return True
+    return any(_annotation_needs_plain(arg, seen) for arg in typing.get_args(annotation))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- Arrow input -----------------------------------------------------------------------------
+
+
+def fields_of_arrow(schema: pa.Schema) -> tuple[dt.Field, ...]:
+    """Logical fields of an Arrow schema; an Arrow type with no mapping names its column."""
+    return tuple(dt.Field(f.name, _dtype_of_arrow(f.type, f.name), f.nullable) for f in schema)
+
+
+_ARROW_ATOMIC: dict[pa.DataType, dt.DType] = {
+    pa.bool_(): dt.Boolean(),
+    pa.int8(): dt.Int8(),
+    pa.int16(): dt.Int16(),
+    pa.int32(): dt.Int32(),
+    pa.int64(): dt.Int64(),
+    pa.uint8(): dt.Int16(),
+    pa.uint16(): dt.Int32(),
+    pa.uint32(): dt.Int64(),
+    pa.float32(): dt.Float32(),
+    pa.float64(): dt.Float64(),
+    pa.string(): dt.String(),
+    pa.large_string(): dt.String(),
+    pa.binary(): dt.Binary(),
+    pa.large_binary(): dt.Binary(),
+    pa.date32(): dt.Date(),
+    pa.date64(): dt.Date(),
+}
+
+
+def _dtype_of_arrow(t: pa.DataType, path: str) -> dt.DType:
+    if t in _ARROW_ATOMIC:
+        return _ARROW_ATOMIC[t]
+    if pa.types.is_decimal(t) and t.precision <= dt.MAX_DECIMAL_PRECISION:
+        return dt.Decimal(t.precision, t.scale)
+    if pa.types.is_timestamp(t):
+        return dt.Datetime() if t.tz is not None else dt.DatetimeNTZ()
+    if pa.types.is_duration(t):
+        return dt.Duration()
+    if pa.types.is_dictionary(t):
+        return _dtype_of_arrow(t.value_type, path)
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        return dt.List(_dtype_of_arrow(t.value_type, f"{path}[]"), t.value_field.nullable)
+    if pa.types.is_map(t):
+        key = _dtype_of_arrow(t.key_type, f"{path}{{key}}")
+        if isinstance(key, dt.String):
+            return dt.Map(key, _dtype_of_arrow(t.item_type, f"{path}{{value}}"), t.item_field.nullable)
+    if pa.types.is_struct(t):
+        return dt.Struct(tuple(dt.Field(f.name, _dtype_of_arrow(f.type, f"{path}.{f.name}"), f.nullable) for f in t))
+    msg = f"column {path!r}: Arrow type {t} has no Spark mapping in pydantable-spark"
+    raise UnsupportedTypeError(msg)
+
+
+def _observed(f: dt.Field, column: pa.ChunkedArray | pa.Array) -> dt.Field:
+    """``f`` with nullability narrowed to what the data shows (no NULLs → not nullable)."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    nullable = f.nullable and array.null_count > 0
+    dtype = f.dtype
+    if isinstance(dtype, dt.Struct) and pa.types.is_struct(array.type):
+        flat = array.flatten()
+        dtype = dt.Struct(tuple(_observed(sub, part) for sub, part in zip(dtype.fields, flat, strict=True)))
+    elif isinstance(dtype, dt.List) and not pa.types.is_dictionary(array.type):
+        inner = _observed(dt.Field("", dtype.inner, dtype.contains_null), array.flatten())
+        dtype = dt.List(inner.dtype, inner.nullable)
+    elif isinstance(dtype, dt.Map):
+        value = _observed(dt.Field("", dtype.value, dtype.value_contains_null), array.items)
+        dtype = dt.Map(dtype.key, value.dtype, value.nullable)
+    return dt.Field(f.name, dtype, nullable)
+
+
+def arrow_table_from(
+    table: pa.Table,
+    target: Schema,
+    *,
+    allow_lossy: Selection = False,
+    null_check: Selection = False,
+) -> tuple[pa.Table, Reconciliation]:
+    """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
+    null_columns = {f.name for f in table.schema if pa.types.is_null(f.type)}
+    source = []
+    for f, column in zip(_fields_with_nulls(table.schema, target, null_columns), table.columns, strict=True):
+        source.append(_observed(f, column) if f.name not in null_columns else f)
+    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check)
+    arrays = []
+    for match in reconciliation.columns:
+        column = table.column(match.source.name)
+        if match.null_check and column.null_count:
+            msg = (
+                f"column {match.result.name!r} holds {column.null_count} NULL(s) but the model declares "
+                "it non-null (null_check)"
+            )
+            raise RowValidationError(msg)
+        safe = not selected(allow_lossy, match.result.name)
+        target_type = arrow_type(match.result.dtype)
+        try:
+            arrays.append(pc.cast(column, target_type, safe=safe) if column.type != target_type else column)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+            msg = f"column {match.result.name!r}: cannot convert Arrow {column.type} to {target_type}: {error}"
+            raise RowValidationError(msg) from error
+    return pa.Table.from_arrays(arrays, schema=arrow_schema(reconciliation.schema)), reconciliation
+
+
+def _fields_with_nulls(schema: pa.Schema, target: Schema, null_columns: set[str]) -> Sequence[dt.Field]:
+    """Arrow fields as logical fields; an all-NULL (``null``-typed) column takes its target's type."""
+    out = []
+    for f in schema:
+        if f.name in null_columns:
+            wanted = target.get(f.name) or next((t for t in target if t.name.lower() == f.name.lower()), None)
+            dtype = wanted.dtype if wanted is not None else dt.String()
+            out.append(dt.Field(f.name, dtype, True))
+        else:
+            out.append(dt.Field(f.name, _dtype_of_arrow(f.type, f.name), f.nullable))
+    return out

@@ -1,0 +1,284 @@
+"""``DataFrameModel``: a Pydantic model whose class is a table schema.
+
+An instance is one validated row. The class is the schema: ``User.age`` is a
+typed column, ``User.frame_schema()`` the façade schema and
+``User.spark_schema()`` Spark's ``StructType``::
+
+    >>> class User(DataFrameModel):
+    ...     id: int
+    ...     name: str
+    ...     age: int | None = None
+    >>> User.age
+    Col[int | None](age)
+    >>> print(User.frame_schema())
+    id: int (bigint)
+    name: str (string)
+    age: int | None (bigint)
+    >>> User(id=1, name="Ada")
+    User(id=1, name='Ada', age=None)
+
+Row models for frames whose schema no declared model describes are built by
+``row_model`` from the schema.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import keyword
+import re
+import threading
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, create_model
+from pydantic._internal._model_construction import ModelMetaclass
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import fields_of_model
+from pydantable_spark.expr.api import Col
+from pydantable_spark.expr.core import Column, Typed
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    import pandas as pd
+    import pyarrow as pa
+    from pyspark.sql import DataFrame as SparkDataFrame
+    from pyspark.sql import SparkSession
+    from pyspark.sql.types import StructType
+
+    from pydantable_spark.frame import DataFrame
+
+__all__ = ["DataFrameModel", "row_model"]
+
+M = TypeVar("M", bound="DataFrameModel")
+
+
+class _ModelMeta(ModelMetaclass):
+    """Pydantic's metaclass, plus class attribute access to fields as columns.
+
+    Pydantic keeps fields out of the class namespace, so ``__getattr__`` only
+    runs for names the class does not otherwise have.
+    """
+
+    def __getattr__(cls, name: str) -> Any:
+        columns = cls.__dict__.get("__pydantable_columns__")
+        if columns is None and not name.startswith("_") and cls.__dict__.get("__pydantic_complete__"):
+            columns = _compile(cls)
+        if columns is not None and name in columns:
+            return columns[name]
+        return super().__getattr__(name)  # type: ignore[misc]  # defined at run time only
+
+
+def _compile(cls: Any) -> dict[str, Col[Any]]:
+    """Derive and cache the schema and the column objects of a complete model class."""
+    schema = Schema(fields_of_model(cls))
+    columns: dict[str, Col[Any]] = {}
+    for attribute, f in zip(cls.model_fields, schema.fields, strict=True):
+        columns[attribute] = Col(Column(f.name, Typed(f.dtype, f.nullable), cls.__name__))
+    type.__setattr__(cls, "__pydantable_schema__", schema)
+    type.__setattr__(cls, "__pydantable_columns__", columns)
+    return columns
+
+
+class DataFrameModel(BaseModel, metaclass=_ModelMeta):
+    """Base class of table models: declare columns as annotated fields.
+
+    Field annotations map to Spark types by DESIGN §5; an annotation with no
+    mapping fails when the class is defined, naming the field. A field's
+    alias, if it has one, is its column name.
+    """
+
+    model_config = ConfigDict(protected_namespaces=())
+
+    __pydantable_schema__: ClassVar[Schema]
+    __pydantable_columns__: ClassVar[dict[str, Col[Any]]]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if cls.__dict__.get("__pydantic_complete__"):
+            _compile(cls)
+
+    @classmethod
+    def frame_schema(cls) -> Schema:
+        """The façade schema of this model (names, types, nullability)."""
+        if "__pydantable_schema__" not in cls.__dict__:
+            cls.model_rebuild(raise_errors=True)
+            _compile(cls)
+        return cls.__dict__["__pydantable_schema__"]  # type: ignore[no-any-return]
+
+    @classmethod
+    def spark_schema(cls) -> StructType:
+        """Spark's ``StructType`` for this model (nullability included)."""
+        from pydantable_spark._spark.types import struct_of
+
+        return struct_of(cls.frame_schema())
+
+    @classmethod
+    def from_rows(
+        cls: type[M], rows: Iterable[Mapping[str, Any] | BaseModel], *, session: SparkSession | None = None
+    ) -> DataFrame[M]:
+        """A frame of ``rows`` (dicts or instances), validated before Spark sees them."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.from_rows(rows, model=cls, session=session)
+
+    @classmethod
+    def from_columns(
+        cls: type[M], columns: Mapping[str, Iterable[Any]], *, session: SparkSession | None = None
+    ) -> DataFrame[M]:
+        """A frame of column lists (all of one length), validated row by row."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.from_columns(columns, model=cls, session=session)
+
+    @classmethod
+    def from_arrow(cls: type[M], table: pa.Table, *, session: SparkSession | None = None) -> DataFrame[M]:
+        """A frame of an Arrow table, reconciled strictly with this model."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.from_arrow(table, model=cls, session=session)
+
+    @classmethod
+    def from_pandas(cls: type[M], frame: pd.DataFrame, *, session: SparkSession | None = None) -> DataFrame[M]:
+        """A frame of a pandas DataFrame, reconciled strictly with this model."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.from_pandas(frame, model=cls, session=session)
+
+    @classmethod
+    def from_spark(cls: type[M], sdf: SparkDataFrame, **options: Any) -> DataFrame[M]:
+        """A frame over an existing Spark DataFrame, reconciled strictly with this model."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.from_spark(sdf, model=cls, **options)
+
+
+# --- row models derived from a schema ---------------------------------------------------
+
+
+class _DerivedRow(DataFrameModel):
+    """Base of derived row models: fields are also accepted under their attribute names."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+
+
+_cache: dict[tuple[Schema, tuple[Any, ...], str], type[DataFrameModel]] = {}
+_cache_lock = threading.Lock()
+
+
+def row_model(schema: Schema, name: str = "Row") -> type[DataFrameModel]:
+    """A ``DataFrameModel`` class whose schema is exactly ``schema``.
+
+    Column names that are not Python identifiers become aliases of sanitized
+    attribute names (``"unit price"`` → ``unit_price``). Models are cached by
+    schema.
+
+    >>> s = Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("unit price", dt.Float64(), True))
+    >>> Row = row_model(s)
+    >>> Row.model_validate({"id": 1, "unit price": 2.5})
+    Row(id=1, unit_price=2.5)
+    >>> Row.frame_schema() == s
+    True
+    """
+    key = (schema, _nested_models(schema.fields), name)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is None:
+            found = _build_row_model(schema.fields, name)
+            _cache[key] = found
+    return found
+
+
+def _nested_models(fields: Iterable[dt.Field]) -> tuple[Any, ...]:
+    out: list[Any] = []
+    for f in fields:
+        dtype = f.dtype
+        while isinstance(dtype, dt.List | dt.Map):
+            dtype = dtype.inner if isinstance(dtype, dt.List) else dtype.value
+        if isinstance(dtype, dt.Struct):
+            out.append((dtype.model, _nested_models(dtype.fields)))
+    return tuple(out)
+
+
+def _build_row_model(fields: tuple[dt.Field, ...], name: str) -> type[DataFrameModel]:
+    definitions: dict[str, Any] = {}
+    used: set[str] = set()
+    for f in fields:
+        attribute = _attribute_name(f.name, used)
+        used.add(attribute)
+        annotation = annotation_for(f.dtype, f.nullable, f.name)
+        default = None if f.nullable else ...
+        info = pydantic.Field(default, alias=f.name) if attribute != f.name else pydantic.Field(default)
+        definitions[attribute] = (annotation, info)
+    model: type[DataFrameModel] = create_model(
+        name, __base__=_DerivedRow, __module__=__name__, **definitions
+    )
+    return model
+
+
+_RESERVED = (
+    set(dir(BaseModel))
+    | {"frame_schema", "spark_schema", "from_rows", "from_columns"}
+    | {
+        "from_arrow",
+        "from_pandas",
+        "from_spark",
+    }
+)
+
+
+def _attribute_name(column: str, used: set[str]) -> str:
+    name = re.sub(r"\W", "_", column).lstrip("_") or "column"
+    if name[0].isdigit() or keyword.iskeyword(name) or name in _RESERVED:
+        name = f"c_{name}"
+    candidate, n = name, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{name}_{n}"
+    return candidate
+
+
+_ATOMIC_ANNOTATIONS: dict[type[dt.DType], Any] = {
+    dt.Boolean: bool,
+    dt.Int64: int,
+    dt.Float64: float,
+    dt.String: str,
+    dt.Binary: bytes,
+    dt.Date: datetime.date,
+    dt.Datetime: datetime.datetime,
+    dt.DatetimeNTZ: pydantic.NaiveDatetime,
+    dt.Duration: datetime.timedelta,
+}
+
+
+def annotation_for(dtype: dt.DType, nullable: bool, name: str = "value") -> Any:
+    """The Python annotation whose mapping (DESIGN §5) is ``dtype``."""
+    base: Any
+    if type(dtype) in _ATOMIC_ANNOTATIONS:
+        base = _ATOMIC_ANNOTATIONS[type(dtype)]
+    elif isinstance(dtype, dt.Integral):
+        base = Annotated[int, dtype]
+    elif isinstance(dtype, dt.Float32):
+        base = Annotated[float, dtype]
+    elif isinstance(dtype, dt.Decimal):
+        base = Annotated[decimal.Decimal, dtype]
+    elif isinstance(dtype, dt.List):
+        base = list.__class_getitem__(annotation_for(dtype.inner, dtype.contains_null, name))
+    elif isinstance(dtype, dt.Map):
+        key = annotation_for(dtype.key, False, name)
+        base = dict.__class_getitem__((key, annotation_for(dtype.value, dtype.value_contains_null, name)))
+    elif isinstance(dtype, dt.Struct):
+        base = dtype.model if dtype.model is not None else row_model(Schema(dtype.fields), _class_name(name))
+    else:  # pragma: no cover - every DType is handled above
+        msg = f"no annotation for {dtype}"
+        raise TypeError(msg)
+    return base | None if nullable else base
+
+
+def _class_name(column: str) -> str:
+    parts = re.split(r"\W+|_", column)
+    return "".join(p[:1].upper() + p[1:] for p in parts if p) or "Struct"

@@ -1,0 +1,234 @@
+"""Relational plan nodes; each derives its output schema when it is built.
+
+Plans are values: building one never changes another, and nothing here talks
+to Spark. ``pydantable_spark._spark.lower`` turns a plan into Spark calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.expr.api import render
+from pydantable_spark.expr.core import Alias, Node, describe
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pydantable_spark.reconcile import Reconciliation
+
+__all__ = [
+    "Distinct",
+    "Filter",
+    "Limit",
+    "Plan",
+    "Project",
+    "Reconcile",
+    "Sort",
+    "SortKey",
+    "Source",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A relational operation; ``schema`` is derived from the inputs at construction."""
+
+    schema: Schema = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "schema", self.derive())
+
+    def derive(self) -> Schema:
+        """The output schema; raise a ``SchemaError`` if the operation is invalid."""
+        raise NotImplementedError
+
+    def inputs(self) -> tuple[Plan, ...]:
+        """The plans this one reads."""
+        return ()
+
+    def walk(self) -> Iterator[Plan]:
+        """This plan and every plan below it."""
+        yield self
+        for child in self.inputs():
+            yield from child.walk()
+
+    def describe(self) -> str:
+        """One line about this node for ``explain()``."""
+        return type(self).__name__
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Source(Plan):
+    """Data the plan starts from: validated rows, an Arrow table or a Spark DataFrame.
+
+    ``data`` is one of the holders in ``pydantable_spark.plan.sources``;
+    ``session`` is the session to use, or None for the default one.
+    """
+
+    data: Any
+    data_schema: Schema
+    session: Any = None
+
+    def derive(self) -> Schema:
+        return self.data_schema
+
+    def describe(self) -> str:
+        return f"Source [{self.data.describe()}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Project(Plan):
+    """The output columns are the (bound) expressions, in order."""
+
+    input: Plan
+    exprs: tuple[Node, ...]
+
+    def derive(self) -> Schema:
+        if not self.exprs:
+            msg = "select() needs at least one column"
+            raise ColumnTypeError(msg)
+        seen: dict[str, Node] = {}
+        fields = []
+        for expr in self.exprs:
+            name = expr.output_name
+            if name in seen:
+                msg = (
+                    f"two output columns are named {name!r} ({render(seen[name])} and {render(expr)}); "
+                    "give one of them another name with .alias() or a keyword argument"
+                )
+                raise DuplicateColumnError(msg)
+            seen[name] = expr
+            typed = expr.type
+            fields.append(dt.Field(name, typed.dtype, typed.nullable))
+        return Schema(tuple(fields))
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Project [{', '.join(_named(e) for e in self.exprs)}]"
+
+
+def _named(expr: Node) -> str:
+    shown = render(expr.child if isinstance(expr, Alias) else expr)
+    return shown if shown == expr.output_name else f"{shown} AS {expr.output_name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Filter(Plan):
+    """Rows where the predicate is exactly true (false and NULL are dropped)."""
+
+    input: Plan
+    predicate: Node
+
+    def derive(self) -> Schema:
+        if not isinstance(self.predicate.type.dtype, dt.Boolean):
+            msg = f"filter() needs a boolean expression; got {describe(self.predicate)}"
+            raise ColumnTypeError(msg)
+        return self.input.schema
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Filter [{render(self.predicate)}]"
+
+
+@dataclass(frozen=True, slots=True)
+class SortKey:
+    """One sort key: an expression, its direction and where NULLs go."""
+
+    expr: Node
+    descending: bool = False
+    nulls_last: bool = False
+
+    def __str__(self) -> str:
+        direction = "DESC" if self.descending else "ASC"
+        nulls = "NULLS LAST" if self.nulls_last else "NULLS FIRST"
+        return f"{render(self.expr)} {direction} {nulls}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sort(Plan):
+    """Rows ordered by the keys, the first key first."""
+
+    input: Plan
+    keys: tuple[SortKey, ...]
+
+    def derive(self) -> Schema:
+        if not self.keys:
+            msg = "sort() needs at least one key"
+            raise ColumnTypeError(msg)
+        for key in self.keys:
+            if isinstance(key.expr.type.dtype, dt.Map):
+                msg = f"cannot sort by {describe(key.expr)}: maps have no order"
+                raise ColumnTypeError(msg)
+        return self.input.schema
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Sort [{', '.join(str(k) for k in self.keys)}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Limit(Plan):
+    """At most ``n`` rows."""
+
+    input: Plan
+    n: int
+
+    def derive(self) -> Schema:
+        if self.n < 0:
+            msg = f"limit() needs n >= 0, got {self.n}"
+            raise ValueError(msg)
+        return self.input.schema
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Limit [{self.n}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct(Plan):
+    """One row per distinct value of ``subset`` (all columns when None); which row is kept is unspecified."""
+
+    input: Plan
+    subset: tuple[str, ...] | None = None
+
+    def derive(self) -> Schema:
+        schema = self.input.schema
+        for name in self.subset or ():
+            if name not in schema:
+                raise UnknownColumnError(name, schema.names, where="unique(subset=...)")
+        return schema
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Distinct [{', '.join(self.subset) if self.subset else '*'}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Reconcile(Plan):
+    """The input reconciled with a target schema by the strict rules (see ``reconcile``)."""
+
+    input: Plan
+    reconciliation: Reconciliation
+
+    def derive(self) -> Schema:
+        return self.reconciliation.schema
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Reconcile [{self.reconciliation.describe()}]"

@@ -1,0 +1,266 @@
+"""Strict reconciliation of a source schema with a target schema (DESIGN §3, invariant 3).
+
+Spark 4.3's own ``DataFrame.to(schema)`` is looser than the façade promises:
+it fills a missing nullable column with NULL, casts numbers to strings, and
+silently truncates or rounds some casts. ``reconcile`` applies the strict rules
+in Python, before Spark is asked anything, and reports every problem at once:
+
+* columns match by name (ignoring case unless asked not to); extra columns are dropped;
+* a missing column or nested field is an error, as is a name that matches
+  several columns when case is ignored;
+* widening conversions are allowed; narrowing ones are allowed and fail at run
+  time on overflow (Spark's ANSI casts); conversions that would silently lose
+  information (double → float or int, decimal → int, a smaller decimal scale,
+  timestamp → date) are refused unless ``allow_lossy`` names the column;
+* numbers ↔ strings, strings → dates and the like are refused;
+* a nullable source for a non-null target is refused unless ``null_check``
+  names the column, in which case a NULL fails the Spark job with an error
+  naming the column.
+
+>>> from pydantable_spark import dtypes as dt
+>>> from pydantable_spark.schema import Schema
+>>> source = Schema.of(dt.Field("n", dt.Int64(), True), dt.Field("extra", dt.String(), True))
+>>> target = Schema.of(dt.Field("n", dt.String(), False))
+>>> reconcile(source.fields, target)
+Traceback (most recent call last):
+...
+pydantable_spark.errors.IncompatibleCastError: cannot reconcile the schemas (2 problems):
+  - n: cannot convert bigint (int) to string (str): numbers and strings do not convert implicitly; ...
+  - n: nullable in the source but not null in the target; declare it Optional, ...
+  source                      | target
+! n: int | None (bigint)      | n: str (string)
+! extra: str | None (string)  | (missing)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
+from pydantable_spark.errors import (
+    AmbiguousColumnError,
+    IncompatibleCastError,
+    LossyCastError,
+    MissingColumnError,
+    NullabilityError,
+    Problem,
+    ReconciliationError,
+    suggest,
+)
+from pydantable_spark.schema import Schema, render_diff
+from pydantable_spark.typerules import Conversion, cast_forces_nullable, classify_conversion
+
+__all__ = ["ColumnMatch", "Reconciliation", "Selection", "reconcile", "selected"]
+
+Selection = bool | Collection[str]
+"""``True`` for every column, or the names of the columns an option applies to."""
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnMatch:
+    """How one target column is produced: from which source column, checked for NULLs or not."""
+
+    source: dt.Field
+    result: dt.Field
+    null_check: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciliation:
+    """The outcome of a successful ``reconcile``: one ``ColumnMatch`` per target column."""
+
+    target: Schema
+    columns: tuple[ColumnMatch, ...]
+
+    @property
+    def schema(self) -> Schema:
+        """The reconciled schema: the target's, keeping the source's non-nullability."""
+        return Schema(tuple(c.result for c in self.columns))
+
+    @property
+    def renames_or_checks(self) -> bool:
+        """Whether a projection is needed before ``DataFrame.to`` (renames or NULL checks)."""
+        return any(c.null_check or c.source.name != c.result.name for c in self.columns)
+
+    def describe(self) -> str:
+        """A short summary for ``explain()``."""
+        parts = []
+        for c in self.columns:
+            text = c.result.name if c.source.name == c.result.name else f"{c.source.name} AS {c.result.name}"
+            parts.append(f"{text} (null check)" if c.null_check else text)
+        return ", ".join(parts)
+
+
+def selected(option: Selection, name: str) -> bool:
+    """Whether an option (``True`` or a collection of names) applies to column ``name``."""
+    if isinstance(option, bool):
+        return option
+    return name in option
+
+
+def reconcile(
+    source: Sequence[dt.Field],
+    target: Schema,
+    *,
+    case_sensitive: bool = False,
+    allow_lossy: Selection = False,
+    null_check: Selection = False,
+) -> Reconciliation:
+    """Match ``source`` columns to ``target`` by the strict rules, or raise with every problem.
+
+    The error's class is that of the first problem (``MissingColumnError``,
+    ``NullabilityError``, ...); its message lists them all and ends with a
+    side-by-side diff of the two schemas.
+    """
+    _check_option_names(allow_lossy, target, "allow_lossy")
+    _check_option_names(null_check, target, "null_check")
+    problems: list[Problem] = []
+    columns: list[ColumnMatch] = []
+    for wanted in target.fields:
+        found = _find(source, wanted.name, case_sensitive, wanted.name, problems)
+        if found is None:
+            continue
+        lossy_ok = selected(allow_lossy, wanted.name)
+        dtype = _convert(wanted.name, found.dtype, wanted.dtype, lossy_ok, problems)
+        check = False
+        if found.nullable and not wanted.nullable:
+            check = selected(null_check, wanted.name)
+            if check and found.dtype.is_nested:
+                problems.append(
+                    Problem(
+                        NullabilityError,
+                        wanted.name,
+                        f"null_check covers atomic columns only; {python_name(found.dtype, nullable=True)} "
+                        "is nested: filter its NULLs in the plan first",
+                    )
+                )
+            elif not check:
+                problems.append(_nullability_problem(wanted.name, top_level=True))
+        nullable = wanted.nullable and (found.nullable or cast_forces_nullable(found.dtype, wanted.dtype))
+        if dtype is not None:
+            columns.append(ColumnMatch(found, dt.Field(wanted.name, dtype, nullable), check))
+    if problems:
+        diff = render_diff(source, target.fields, left="source", right="target")
+        raise ReconciliationError.from_problems(problems, diff)
+    return Reconciliation(target, tuple(columns))
+
+
+def _check_option_names(option: Selection, target: Schema, label: str) -> None:
+    if isinstance(option, bool):
+        return
+    unknown = [n for n in option if n not in target]
+    if unknown:
+        msg = (
+            f"{label} names columns the target does not have: {', '.join(unknown)}; "
+            f"target columns: {', '.join(target.names)}"
+        )
+        raise ValueError(msg)
+
+
+def _find(
+    fields: Sequence[dt.Field], name: str, case_sensitive: bool, path: str, problems: list[Problem]
+) -> dt.Field | None:
+    exact = [f for f in fields if f.name == name]
+    folded = [f for f in fields if f.name.lower() == name.lower()]
+    if len(exact) == 1 and (case_sensitive or len(folded) == 1):
+        return exact[0]
+    if not case_sensitive and len(folded) > 1:
+        names = ", ".join(repr(f.name) for f in folded)
+        problems.append(
+            Problem(
+                AmbiguousColumnError,
+                path,
+                f"matches {names} when case is ignored (spark.sql.caseSensitive is false); rename one of them",
+            )
+        )
+        return None
+    if not case_sensitive and len(folded) == 1:
+        return folded[0]
+    available = [f.name for f in fields]
+    problems.append(
+        Problem(
+            MissingColumnError,
+            path,
+            f"missing from the source; source has: {', '.join(available) or '(nothing)'}{suggest(name, available)}",
+        )
+    )
+    return None
+
+
+def _nullability_problem(path: str, *, top_level: bool) -> Problem:
+    remedy = (
+        f"declare it Optional, filter or fill the NULLs first, or pass null_check=[{path!r}] to check at run time"
+        if top_level
+        else "declare it Optional in the target, or fill the NULLs in the plan first"
+    )
+    return Problem(NullabilityError, path, f"nullable in the source but not null in the target; {remedy}")
+
+
+def _convert(path: str, src: dt.DType, dst: dt.DType, lossy_ok: bool, problems: list[Problem]) -> dt.DType | None:
+    """The reconciled type at ``path`` (target shape, source non-nullability), recording problems."""
+    if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
+        return _convert_struct(path, src, dst, lossy_ok, problems)
+    if isinstance(src, dt.List) and isinstance(dst, dt.List):
+        inner = _convert(f"{path}[]", src.inner, dst.inner, lossy_ok, problems)
+        if src.contains_null and not dst.contains_null:
+            problems.append(_nullability_problem(f"{path}[]", top_level=False))
+        return None if inner is None else dt.List(inner, dst.contains_null and src.contains_null)
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
+        key = _convert(f"{path}{{key}}", src.key, dst.key, lossy_ok, problems)
+        value = _convert(f"{path}{{value}}", src.value, dst.value, lossy_ok, problems)
+        if src.value_contains_null and not dst.value_contains_null:
+            problems.append(_nullability_problem(f"{path}{{value}}", top_level=False))
+        if key is None or value is None:
+            return None
+        return dt.Map(key, value, dst.value_contains_null and src.value_contains_null)
+    kind = classify_conversion(src, dst)
+    shown = f"{src} ({python_name(src, nullable=False)}) to {dst} ({python_name(dst, nullable=False)})"
+    if kind is Conversion.INCOMPATIBLE:
+        problems.append(Problem(IncompatibleCastError, path, f"cannot convert {shown}: {_why(src, dst)}"))
+        return None
+    if kind is Conversion.LOSSY and not lossy_ok:
+        problems.append(
+            Problem(
+                LossyCastError,
+                path,
+                f"converting {shown} can silently round, truncate or reinterpret values; "
+                f"pass allow_lossy=[{path.split('.')[0].split('[')[0]!r}] to accept that",
+            )
+        )
+        return None
+    return dst
+
+
+def _convert_struct(
+    path: str, src: dt.Struct, dst: dt.Struct, lossy_ok: bool, problems: list[Problem]
+) -> dt.DType | None:
+    fields = []
+    ok = True
+    for wanted in dst.fields:
+        nested_path = f"{path}.{wanted.name}"
+        found = _find(src.fields, wanted.name, False, nested_path, problems)
+        if found is None:
+            ok = False
+            continue
+        dtype = _convert(nested_path, found.dtype, wanted.dtype, lossy_ok, problems)
+        if found.nullable and not wanted.nullable:
+            problems.append(_nullability_problem(nested_path, top_level=False))
+        if dtype is None:
+            ok = False
+            continue
+        fields.append(dt.Field(wanted.name, dtype, wanted.nullable and found.nullable))
+    return dt.Struct(tuple(fields), dst.model) if ok else None
+
+
+def _why(src: dt.DType, dst: dt.DType) -> str:
+    if (isinstance(src, dt.Numeric) and isinstance(dst, dt.String)) or (
+        isinstance(src, dt.String) and isinstance(dst, dt.Numeric)
+    ):
+        return "numbers and strings do not convert implicitly; cast explicitly in the plan"
+    if isinstance(src, dt.String):
+        return "strings are not parsed implicitly; cast or parse explicitly in the plan"
+    if src.is_nested or dst.is_nested:
+        return "the shapes differ"
+    return "Spark has no safe conversion between these types; cast explicitly in the plan"

@@ -1,0 +1,126 @@
+"""``Schema``: the ordered, typed columns of a frame, and readable diffs between schemas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
+from pydantable_spark.dtypes import Field
+from pydantable_spark.errors import DuplicateColumnError, UnknownColumnError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+__all__ = ["Field", "Schema", "render_diff"]
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """The columns of a frame: names, types and nullability, in order.
+
+    Names are unique even when case is ignored, because Spark resolves names
+    case-insensitively by default.
+
+    >>> s = Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("age", dt.Int64(), True))
+    >>> print(s)
+    id: int (bigint)
+    age: int | None (bigint)
+    >>> s.names
+    ('id', 'age')
+    """
+
+    fields: tuple[Field, ...]
+
+    def __post_init__(self) -> None:
+        seen: dict[str, str] = {}
+        for f in self.fields:
+            key = f.name.lower()
+            if key in seen:
+                same = "the same name" if seen[key] == f.name else "names that differ only in case"
+                msg = (
+                    f"duplicate column {f.name!r}: two columns have {same} "
+                    f"({seen[key]!r} and {f.name!r}); alias or rename one of them"
+                )
+                raise DuplicateColumnError(msg)
+            seen[key] = f.name
+
+    @classmethod
+    def of(cls, *fields: Field) -> Schema:
+        """A schema of the given fields."""
+        return cls(tuple(fields))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The column names, in order."""
+        return tuple(f.name for f in self.fields)
+
+    def __iter__(self) -> Iterator[Field]:
+        return iter(self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __contains__(self, name: object) -> bool:
+        return any(f.name == name for f in self.fields)
+
+    def get(self, name: str) -> Field | None:
+        """The field called ``name``, or None."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    def __getitem__(self, name: str) -> Field:
+        """The field called ``name``; ``UnknownColumnError`` lists the columns otherwise."""
+        found = self.get(name)
+        if found is None:
+            raise UnknownColumnError(name, self.names)
+        return found
+
+    def select(self, names: Iterable[str]) -> Schema:
+        """A schema of the named columns, in the given order."""
+        return Schema(tuple(self[n] for n in names))
+
+    def as_struct(self) -> dt.Struct:
+        """The schema as a struct type (for nesting or for Spark)."""
+        return dt.Struct(self.fields)
+
+    def __str__(self) -> str:
+        return "\n".join(_describe(f) for f in self.fields)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.fields)
+        return f"Schema({inner})"
+
+    def diff(self, other: Schema, *, left: str = "actual", right: str = "expected") -> str:
+        """A side-by-side view of two schemas; ``!`` marks lines that differ.
+
+        >>> a = Schema.of(dt.Field("id", dt.Int64(), False))
+        >>> b = Schema.of(dt.Field("id", dt.String(), False))
+        >>> print(a.diff(b))
+          actual                      | expected
+        ! id: int (bigint)            | id: str (string)
+        """
+        return render_diff(self.fields, other.fields, left=left, right=right)
+
+
+def render_diff(
+    mine: Iterable[Field], theirs: Iterable[Field], *, left: str = "actual", right: str = "expected"
+) -> str:
+    """The side-by-side view behind ``Schema.diff``, for any two field lists."""
+    a_rows = {f.name: _describe(f) for f in mine}
+    b_rows = {f.name: _describe(f) for f in theirs}
+    names = list(a_rows) + [n for n in b_rows if n not in a_rows]
+    width = max(28, max([len(left), *(len(v) for v in a_rows.values())], default=0) + 2)
+    rows = [f"  {left:<{width}}| {right}"]
+    for name in names:
+        a, b = a_rows.get(name, "(missing)"), b_rows.get(name, "(missing)")
+        mark = " " if a == b else "!"
+        rows.append(f"{mark} {a:<{width}}| {b}")
+    return "\n".join(rows)
+
+
+def _describe(f: Field) -> str:
+    return f"{f.name}: {python_name(f.dtype, nullable=f.nullable)} ({f.dtype})"
