@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Union
 
 import pydantic
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedTypeError
@@ -104,7 +105,8 @@ def _parse(annotation: Any, metadata: list[Any], path: str, stack: tuple[type, .
     origin = typing.get_origin(annotation)
     if origin is Annotated:
         base, *extra = typing.get_args(annotation)
-        return _parse(base, [*metadata, *extra], path, stack)
+        expanded = [m for item in extra for m in (item.metadata if isinstance(item, FieldInfo) else [item])]
+        return _parse(base, [*metadata, *expanded], path, stack)
     if origin in (Union, types.UnionType):
         members = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(members) != 1:
@@ -121,6 +123,8 @@ def _parse_base(annotation: Any, origin: Any, path: str, stack: tuple[type, ...]
     scalar = _scalar(annotation)
     if scalar is not None:
         return scalar
+    if annotation in (list, tuple, set, frozenset, dict):
+        raise _unsupported(path, annotation, "give the element type, e.g. list[int] or dict[str, int]")
     if origin is Literal:
         return _literal_type(annotation, path)
     if origin in _SEQUENCES:

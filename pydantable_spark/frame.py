@@ -429,9 +429,9 @@ class DataFrame(Generic[M]):
 
     def to_spark(self) -> SparkDataFrame:
         """The lowered Spark DataFrame, reconciled with the derived schema by ``DataFrame.to``."""
-        from pydantable_spark._spark.lower import execute, plan_steps
+        from pydantable_spark._spark.lower import to_spark
 
-        return execute(plan_steps(self._plan))
+        return to_spark(self._plan)
 
     def collect(self, *, trusted: bool = False) -> list[M]:
         """All rows as validated instances of the row model.
@@ -459,9 +459,9 @@ class DataFrame(Generic[M]):
 
     def count(self) -> int:
         """The number of rows (one Spark job)."""
-        from pydantable_spark._spark.lower import execute, plan_steps
+        from pydantable_spark._spark.lower import lower
 
-        return execute(plan_steps(self._plan).inputs()[0]).count()
+        return lower(self._plan).count()
 
 
 def _per_key(value: bool | Sequence[bool], count: int, name: str) -> list[bool]:

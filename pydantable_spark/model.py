@@ -214,9 +214,7 @@ def _build_row_model(fields: tuple[dt.Field, ...], name: str) -> type[DataFrameM
         default = None if f.nullable else ...
         info = pydantic.Field(default, alias=f.name) if attribute != f.name else pydantic.Field(default)
         definitions[attribute] = (annotation, info)
-    model: type[DataFrameModel] = create_model(
-        name, __base__=_DerivedRow, __module__=__name__, **definitions
-    )
+    model: type[DataFrameModel] = create_model(name, __base__=_DerivedRow, __module__=__name__, **definitions)
     return model
 
 

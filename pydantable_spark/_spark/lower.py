@@ -37,7 +37,7 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["Step", "execute", "plan_steps", "render_steps", "spark_frame"]
+__all__ = ["Step", "execute", "lower", "plan_steps", "render_steps", "spark_frame", "to_spark"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -328,6 +328,18 @@ def _sort_column(sql: str, descending: bool, nulls_last: bool) -> Any:
     if descending:
         return column.desc_nulls_last() if nulls_last else column.desc_nulls_first()
     return column.asc_nulls_last() if nulls_last else column.asc_nulls_first()
+
+
+def lower(plan: p.Plan, session: Any = None) -> SparkDataFrame:
+    """The Spark DataFrame of ``plan`` as lowered, before the final reconciliation gate."""
+    gate = plan_steps(plan)
+    assert isinstance(gate, ToSchema)
+    return execute(gate.input, session)
+
+
+def to_spark(plan: p.Plan, session: Any = None) -> SparkDataFrame:
+    """The Spark DataFrame of ``plan``, checked against the derived schema and passed through ``to()``."""
+    return execute(plan_steps(plan), session)
 
 
 def _check_gate(frame: SparkDataFrame, schema: Schema) -> None:

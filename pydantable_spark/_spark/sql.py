@@ -26,7 +26,7 @@ from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import strings as strs
 from pydantable_spark.expr import temporal as tmp
-from pydantable_spark.typerules import ArithmeticOp
+from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.core import Node
@@ -171,11 +171,20 @@ def _cast(node: core.Cast) -> str:
 def _arithmetic(node: ops.Arithmetic) -> str:
     left, right = to_sql(node.left), to_sql(node.right)
     if node.op is ArithmeticOp.MOD:
-        return f"pmod({left}, {right})"
+        return _python_mod(left, right, node.type.dtype)
     if node.op is ArithmeticOp.FLOORDIV:
-        # floor division: subtract Python's (sign-of-divisor) remainder, then divide exactly
-        return f"(({left} - pmod({left}, {right})) div {right})"
+        # floor division: subtract Python's remainder, then divide exactly
+        mod_type = arithmetic_result(ArithmeticOp.MOD, node.left.type.dtype, node.right.type.dtype)
+        assert mod_type is not None
+        return f"(({left} - {_python_mod(left, right, mod_type)}) div {right})"
     return f"({left} {node.op.value} {right})"
+
+
+def _python_mod(left: str, right: str, dtype: dt.DType) -> str:
+    """``left % right`` with the sign of ``right``, as in Python (Spark's ``%`` and ``pmod`` differ)."""
+    rem = f"({left} % {right})"
+    adjusted = f"CAST(({rem} + {right}) AS {type_sql(dtype)})"
+    return f"CASE WHEN {rem} <> 0 AND ({rem} < 0) <> ({right} < 0) THEN {adjusted} ELSE {rem} END"
 
 
 @compiles(ops.Negate)

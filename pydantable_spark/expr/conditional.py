@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.core import Literal, Node, Typed, describe
-from pydantable_spark.typerules import supertype
+from pydantable_spark.typerules import cast_forces_nullable, supertype
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -17,23 +17,28 @@ __all__ = ["Coalesce", "When", "common_type"]
 
 
 def common_type(nodes: Sequence[Node], what: str) -> dt.DType:
-    """The type all ``nodes`` convert to; weak literals do not decide it unless alone."""
-    strong = [n for n in nodes if not (isinstance(n, Literal) and n.weak)] or list(nodes)
-    result = strong[0].type.dtype
-    for node in strong[1:]:
+    """The type all ``nodes`` convert to (weak literals have already adopted their neighbours')."""
+    result = nodes[0].type.dtype
+    for node in nodes[1:]:
         merged = supertype(result, node.type.dtype)
         if merged is None:
-            msg = f"{what} mixes types with no common type: {describe(strong[0])} and {describe(node)}"
+            msg = f"{what} mixes types with no common type: {describe(nodes[0])} and {describe(node)}"
             raise ColumnTypeError(msg)
         result = merged
     return result
+
+
+def converted_nullable(node: Node, target: dt.DType) -> bool:
+    """Whether ``node`` can be NULL once converted to ``target`` (some conversions can fail)."""
+    typed = node.type
+    return typed.nullable or cast_forces_nullable(typed.dtype, target)
 
 
 def _adopt_all(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
     strong = [n for n in nodes if n.typed is not None and not (isinstance(n, Literal) and n.weak)]
     if not strong or any(n.typed is None for n in nodes):
         return nodes
-    target = common_type(strong, "a conditional")
+    target = common_type(strong, "the branches")
     return tuple(n.adopt(target) if isinstance(n, Literal) else n for n in nodes)
 
 
@@ -51,7 +56,7 @@ class Coalesce(Node):
 
     def derive(self) -> Typed:
         dtype = common_type(self.args, "coalesce()")
-        return Typed(dtype, all(a.type.nullable for a in self.args))
+        return Typed(dtype, all(converted_nullable(a, dtype) for a in self.args))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +85,7 @@ class When(Node):
                 raise ColumnTypeError(msg)
         branches = [*self.values, *([self.otherwise] if self.otherwise is not None else [])]
         dtype = common_type(branches, "when/otherwise")
-        nullable = self.otherwise is None or any(b.type.nullable for b in branches)
+        nullable = self.otherwise is None or any(converted_nullable(b, dtype) for b in branches)
         return Typed(dtype, nullable)
 
     @property

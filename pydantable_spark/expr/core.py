@@ -77,8 +77,14 @@ class Node:
     def output_name(self) -> str:
         """The column name a projection of this expression gets: its leftmost column's."""
         for child in self.children():
-            return child.output_name
+            if not child.is_constant:
+                return child.output_name
         return "literal"
+
+    @property
+    def is_constant(self) -> bool:
+        """Whether no column is involved (the expression is the same on every row)."""
+        return all(child.is_constant for child in self.children())
 
     @property
     def type(self) -> Typed:
@@ -163,6 +169,10 @@ class Column(Node):
     @property
     def output_name(self) -> str:
         return self.name
+
+    @property
+    def is_constant(self) -> bool:
+        return False
 
     @property
     def qualified(self) -> str:
