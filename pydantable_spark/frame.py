@@ -359,9 +359,9 @@ class DataFrame(Generic[M]):
             raise ColumnTypeError(msg)
         return self.select(*kept)
 
-    def rename(self, mapping: Mapping[str, str] | Mapping[IntoColumn, str]) -> DataFrame[Any]:
+    def rename(self, mapping: Mapping[str, str]) -> DataFrame[Any]:
         """Columns renamed by ``{old: new}``; other columns keep their names and places."""
-        renames = {_column_name(old, "rename()"): new for old, new in mapping.items()}
+        renames = dict(mapping)
         for old in renames:
             if old not in self.schema:
                 raise UnknownColumnError(old, self.schema.names, where="rename()")

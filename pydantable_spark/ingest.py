@@ -24,7 +24,7 @@ from pydantable_spark.errors import RowValidationError, UnsupportedTypeError
 from pydantable_spark.reconcile import Reconciliation, Selection, reconcile, selected
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Mapping
 
     from pydantable_spark.schema import Schema
 
@@ -132,7 +132,10 @@ _ARROW_ATOMIC: dict[pa.DataType, dt.DType] = {
 }
 
 
-def _dtype_of_arrow(t: pa.DataType, path: str) -> dt.DType:
+def _dtype_of_arrow(t: pa.DataType, path: str, hint: dt.DType | None = None) -> dt.DType:
+    """The logical type of an Arrow type; an all-NULL (``null``) type takes ``hint``, the target's."""
+    if pa.types.is_null(t) and hint is not None:
+        return hint
     if t in _ARROW_ATOMIC:
         return _ARROW_ATOMIC[t]
     if pa.types.is_decimal(t) and t.precision <= dt.MAX_DECIMAL_PRECISION:
@@ -142,15 +145,22 @@ def _dtype_of_arrow(t: pa.DataType, path: str) -> dt.DType:
     if pa.types.is_duration(t):
         return dt.Duration()
     if pa.types.is_dictionary(t):
-        return _dtype_of_arrow(t.value_type, path)
+        return _dtype_of_arrow(t.value_type, path, hint)
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
-        return dt.List(_dtype_of_arrow(t.value_type, f"{path}[]"), t.value_field.nullable)
+        inner = hint.inner if isinstance(hint, dt.List) else None
+        return dt.List(_dtype_of_arrow(t.value_type, f"{path}[]", inner), t.value_field.nullable)
     if pa.types.is_map(t):
         key = _dtype_of_arrow(t.key_type, f"{path}{{key}}")
+        value = hint.value if isinstance(hint, dt.Map) else None
         if isinstance(key, dt.String):
-            return dt.Map(key, _dtype_of_arrow(t.item_type, f"{path}{{value}}"), t.item_field.nullable)
+            return dt.Map(key, _dtype_of_arrow(t.item_type, f"{path}{{value}}", value), t.item_field.nullable)
     if pa.types.is_struct(t):
-        return dt.Struct(tuple(dt.Field(f.name, _dtype_of_arrow(f.type, f"{path}.{f.name}"), f.nullable) for f in t))
+        wanted = {f.name.lower(): f.dtype for f in hint.fields} if isinstance(hint, dt.Struct) else {}
+        fields = tuple(
+            dt.Field(f.name, _dtype_of_arrow(f.type, f"{path}.{f.name}", wanted.get(f.name.lower())), f.nullable)
+            for f in t
+        )
+        return dt.Struct(fields)
     msg = f"column {path!r}: Arrow type {t} has no Spark mapping in pydantable-spark"
     raise UnsupportedTypeError(msg)
 
@@ -180,10 +190,8 @@ def arrow_table_from(
     null_check: Selection = False,
 ) -> tuple[pa.Table, Reconciliation]:
     """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
-    null_columns = {f.name for f in table.schema if pa.types.is_null(f.type)}
-    source = []
-    for f, column in zip(_fields_with_nulls(table.schema, target, null_columns), table.columns, strict=True):
-        source.append(_observed(f, column) if f.name not in null_columns else f)
+    fields = _source_fields(table.schema, target)
+    source = [_observed(f, column) for f, column in zip(fields, table.columns, strict=True)]
     reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check)
     arrays = []
     for match in reconciliation.columns:
@@ -204,14 +212,10 @@ def arrow_table_from(
     return pa.Table.from_arrays(arrays, schema=arrow_schema(reconciliation.schema)), reconciliation
 
 
-def _fields_with_nulls(schema: pa.Schema, target: Schema, null_columns: set[str]) -> Sequence[dt.Field]:
-    """Arrow fields as logical fields; an all-NULL (``null``-typed) column takes its target's type."""
+def _source_fields(schema: pa.Schema, target: Schema) -> list[dt.Field]:
+    """Arrow fields as logical fields; all-NULL (``null``-typed) parts take the target's types."""
     out = []
     for f in schema:
-        if f.name in null_columns:
-            wanted = target.get(f.name) or next((t for t in target if t.name.lower() == f.name.lower()), None)
-            dtype = wanted.dtype if wanted is not None else dt.String()
-            out.append(dt.Field(f.name, dtype, True))
-        else:
-            out.append(dt.Field(f.name, _dtype_of_arrow(f.type, f.name), f.nullable))
+        wanted = target.get(f.name) or next((t for t in target if t.name.lower() == f.name.lower()), None)
+        out.append(dt.Field(f.name, _dtype_of_arrow(f.type, f.name, wanted.dtype if wanted else None), f.nullable))
     return out

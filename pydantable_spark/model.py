@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from pyspark.sql.types import StructType
 
     from pydantable_spark.frame import DataFrame
+    from pydantable_spark.reconcile import Selection
 
 __all__ = ["DataFrameModel", "row_model"]
 
@@ -88,10 +89,11 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
 
     Field annotations map to Spark types by DESIGN §5; an annotation with no
     mapping fails when the class is defined, naming the field. A field's
-    alias, if it has one, is its column name.
+    alias, if it has one, is its column name. Unknown keys in a row are an
+    error (``extra="forbid"``), not silently dropped; a model may override that.
     """
 
-    model_config = ConfigDict(protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=(), extra="forbid")
 
     __pydantable_schema__: ClassVar[Schema]
     __pydantable_columns__: ClassVar[dict[str, Col[Any]]]
@@ -136,25 +138,41 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         return DataFrame.from_columns(columns, model=cls, session=session)
 
     @classmethod
-    def from_arrow(cls: type[M], table: pa.Table, *, session: SparkSession | None = None) -> DataFrame[M]:
-        """A frame of an Arrow table, reconciled strictly with this model."""
+    def from_arrow(
+        cls: type[M],
+        table: pa.Table,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M]:
+        """A frame of an Arrow table, reconciled strictly with this model (see ``DataFrame.from_arrow``)."""
         from pydantable_spark.frame import DataFrame
 
-        return DataFrame.from_arrow(table, model=cls, session=session)
+        return DataFrame.from_arrow(table, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @classmethod
-    def from_pandas(cls: type[M], frame: pd.DataFrame, *, session: SparkSession | None = None) -> DataFrame[M]:
-        """A frame of a pandas DataFrame, reconciled strictly with this model."""
+    def from_pandas(
+        cls: type[M],
+        frame: pd.DataFrame,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M]:
+        """A frame of a pandas DataFrame, reconciled strictly with this model (see ``DataFrame.from_pandas``)."""
         from pydantable_spark.frame import DataFrame
 
-        return DataFrame.from_pandas(frame, model=cls, session=session)
+        return DataFrame.from_pandas(frame, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @classmethod
-    def from_spark(cls: type[M], sdf: SparkDataFrame, **options: Any) -> DataFrame[M]:
-        """A frame over an existing Spark DataFrame, reconciled strictly with this model."""
+    def from_spark(
+        cls: type[M], sdf: SparkDataFrame, *, allow_lossy: Selection = False, null_check: Selection = False
+    ) -> DataFrame[M]:
+        """A frame over a Spark DataFrame, reconciled strictly with this model (see ``DataFrame.from_spark``)."""
         from pydantable_spark.frame import DataFrame
 
-        return DataFrame.from_spark(sdf, model=cls, **options)
+        return DataFrame.from_spark(sdf, cls, allow_lossy=allow_lossy, null_check=null_check)
 
 
 # --- row models derived from a schema ---------------------------------------------------
@@ -167,7 +185,7 @@ class _DerivedRow(DataFrameModel):
 
 
 _cache: dict[tuple[Schema, tuple[Any, ...], str], type[DataFrameModel]] = {}
-_cache_lock = threading.Lock()
+_cache_lock = threading.RLock()
 
 
 def row_model(schema: Schema, name: str = "Row") -> type[DataFrameModel]:

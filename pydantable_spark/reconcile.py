@@ -76,7 +76,11 @@ class Reconciliation:
 
     @property
     def schema(self) -> Schema:
-        """The reconciled schema: the target's, keeping the source's non-nullability."""
+        """The reconciled schema, as Spark's ``to()`` reports it.
+
+        Names and types are the target's; a non-null source stays non-null, and
+        a conversion Spark marks as possibly failing is nullable.
+        """
         return Schema(tuple(c.result for c in self.columns))
 
     @property
@@ -138,7 +142,8 @@ def reconcile(
                 )
             elif not check:
                 problems.append(_nullability_problem(wanted.name, top_level=True))
-        nullable = wanted.nullable and (found.nullable or cast_forces_nullable(found.dtype, wanted.dtype))
+        # Spark keeps a non-null source non-null, and marks a cast that can fail nullable whatever the target
+        nullable = (found.nullable and not check) or cast_forces_nullable(found.dtype, wanted.dtype)
         if dtype is not None:
             columns.append(ColumnMatch(found, dt.Field(wanted.name, dtype, nullable), check))
     if problems:
@@ -206,7 +211,8 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, lossy_ok: bool, problems: 
         inner = _convert(f"{path}[]", src.inner, dst.inner, lossy_ok, problems)
         if src.contains_null and not dst.contains_null:
             problems.append(_nullability_problem(f"{path}[]", top_level=False))
-        return None if inner is None else dt.List(inner, dst.contains_null and src.contains_null)
+        contains_null = src.contains_null or cast_forces_nullable(src.inner, dst.inner)
+        return None if inner is None else dt.List(inner, contains_null)
     if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
         key = _convert(f"{path}{{key}}", src.key, dst.key, lossy_ok, problems)
         value = _convert(f"{path}{{value}}", src.value, dst.value, lossy_ok, problems)
@@ -214,7 +220,7 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, lossy_ok: bool, problems: 
             problems.append(_nullability_problem(f"{path}{{value}}", top_level=False))
         if key is None or value is None:
             return None
-        return dt.Map(key, value, dst.value_contains_null and src.value_contains_null)
+        return dt.Map(key, value, src.value_contains_null or cast_forces_nullable(src.value, dst.value))
     kind = classify_conversion(src, dst)
     shown = f"{src} ({python_name(src, nullable=False)}) to {dst} ({python_name(dst, nullable=False)})"
     if kind is Conversion.INCOMPATIBLE:
@@ -250,7 +256,7 @@ def _convert_struct(
         if dtype is None:
             ok = False
             continue
-        fields.append(dt.Field(wanted.name, dtype, wanted.nullable and found.nullable))
+        fields.append(dt.Field(wanted.name, dtype, found.nullable or cast_forces_nullable(found.dtype, wanted.dtype)))
     return dt.Struct(tuple(fields), dst.model) if ok else None
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime
 import decimal
 import itertools
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
 from pyspark.errors import AnalysisException
-from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
@@ -26,6 +25,9 @@ from pydantable_spark.typerules import (
     is_castable,
     supertype,
 )
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 class Wide(DataFrameModel):

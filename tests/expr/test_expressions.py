@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
-from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, Expr, F
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 class T(DataFrameModel):

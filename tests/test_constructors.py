@@ -1,0 +1,270 @@
+"""Constructors: rows, columns, Arrow, pandas and Spark inputs, each with its error paths."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+from typing import TYPE_CHECKING, Annotated, Literal
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+from pydantic import BaseModel, Field
+
+from pydantable_spark import DataFrame, DataFrameModel
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import (
+    AmbiguousColumnError,
+    DuplicateColumnError,
+    IncompatibleCastError,
+    LossyCastError,
+    MissingColumnError,
+    NullabilityError,
+    RowValidationError,
+    UnknownColumnError,
+    UnsupportedTypeError,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Tag(BaseModel):
+    key: str
+    weight: float | None = None
+
+
+class Item(DataFrameModel):
+    id: int
+    name: str
+    price: decimal.Decimal = Field(max_digits=8, decimal_places=2)
+    color: Color
+    kind: Literal["a", "b"]
+    tags: list[Tag]
+    labels: set[str]
+    attrs: dict[str, int]
+    seen: datetime.datetime | None = None
+
+
+ITEM = {
+    "id": 1,
+    "name": "pen",
+    "price": "1.50",
+    "color": "red",
+    "kind": "a",
+    "tags": [{"key": "x", "weight": 0.5}],
+    "labels": {"s"},
+    "attrs": {"n": 1},
+    "seen": datetime.datetime(2024, 1, 1, 12, tzinfo=datetime.timezone.utc),
+}
+
+
+class Simple(DataFrameModel):
+    id: int
+    score: float | None
+
+
+def test_from_rows_validates_and_keeps_python_types(spark: SparkSession) -> None:
+    frame = Item.from_rows([ITEM, Item.model_validate({**ITEM, "id": 2, "color": Color.BLUE, "seen": None})])
+    rows = frame.sort("id").collect()
+    assert rows[0] == Item.model_validate(ITEM)
+    assert rows[1].color is Color.BLUE
+    assert rows[0].tags[0] == Tag(key="x", weight=0.5)
+    assert rows[0].labels == {"s"}
+    assert rows[0].price == decimal.Decimal("1.50")
+
+
+def test_from_rows_names_the_row_index_and_field() -> None:
+    bad = [{"id": 1, "score": 1.0}, {"id": "x", "score": None}, {"id": 3, "score": "high"}]
+    with pytest.raises(RowValidationError) as info:
+        Simple.from_rows(bad)
+    message = str(info.value)
+    assert "2 invalid value(s) in rows for Simple" in message
+    assert "row 1, field 'id': Input should be a valid integer" in message
+    assert "row 2, field 'score'" in message
+    assert len(info.value.errors) == 2
+
+
+def test_from_rows_rejects_unknown_and_missing_keys() -> None:
+    with pytest.raises(RowValidationError, match="row 0, field 'extra': Extra inputs are not permitted"):
+        Simple.from_rows([{"id": 1, "score": None, "extra": 1}])
+    with pytest.raises(RowValidationError, match="row 0, field 'score': Field required"):
+        Simple.from_rows([{"id": 1}])
+
+
+def test_from_rows_needs_a_model() -> None:
+    with pytest.raises(TypeError, match=r"from_rows needs a model: DataFrame\[User\]"):
+        DataFrame.from_rows([{"id": 1}])
+    with pytest.raises(TypeError, match="must be a Pydantic model class"):
+        DataFrame.from_rows([], model=int)
+
+
+def test_bound_frame_class_constructors(spark: SparkSession) -> None:
+    frame = DataFrame[Simple].from_rows([{"id": 1, "score": None}])
+    assert frame.model is Simple
+    assert type(frame) is DataFrame
+    assert DataFrame[Simple] is DataFrame[Simple]
+
+
+def test_from_rows_reports_values_that_do_not_fit_spark() -> None:
+    class Wide(DataFrameModel):
+        d: decimal.Decimal
+
+    with pytest.raises(RowValidationError, match=r"column 'd' \(decimal\(38,18\)\): a validated value does not fit"):
+        Wide.from_rows([{"d": decimal.Decimal("1e-30")}])
+
+
+def test_from_rows_empty(spark: SparkSession) -> None:
+    frame = Simple.from_rows([])
+    assert frame.collect() == []
+    assert frame.count() == 0
+    assert frame.to_arrow().num_rows == 0
+
+
+def test_from_columns(spark: SparkSession) -> None:
+    frame = Simple.from_columns({"id": [1, 2], "score": [0.5, None]})
+    assert frame.to_dict() == {"id": [1, 2], "score": [0.5, None]}
+    with pytest.raises(ValueError, match="one length; got id=2, score=1"):
+        Simple.from_columns({"id": [1, 2], "score": [0.5]})
+    with pytest.raises(UnknownColumnError, match="unknown column 'nope' in model Simple"):
+        Simple.from_columns({"id": [1], "nope": [1]})
+    with pytest.raises(RowValidationError, match="row 1, field 'id'"):
+        Simple.from_columns({"id": [1, "x"], "score": [None, None]})
+
+
+# --- Arrow and pandas ---------------------------------------------------------------------------
+
+
+def test_from_arrow_accepts_nullable_columns_without_nulls(spark: SparkSession) -> None:
+    table = pa.table({"score": [1.5, None], "id": pa.array([1, 2], pa.int32()), "extra": ["a", "b"]})
+    frame = Simple.from_arrow(table)
+    assert frame.columns == ["id", "score"]
+    assert str(frame.schema) == "id: int (bigint)\nscore: float | None (double)"
+    assert [r.id for r in frame.collect()] == [1, 2]
+
+
+def test_from_arrow_reports_nulls_in_non_null_columns() -> None:
+    table = pa.table({"id": [1, None], "score": [1.0, 2.0]})
+    with pytest.raises(NullabilityError, match="id: nullable in the source but not null"):
+        Simple.from_arrow(table)
+    with pytest.raises(RowValidationError, match="holds 1 NULL"):
+        Simple.from_arrow(table, null_check=["id"])
+
+
+def test_from_arrow_strict_type_rules() -> None:
+    with pytest.raises(IncompatibleCastError, match="id: cannot convert string"):
+        Simple.from_arrow(pa.table({"id": ["1"], "score": [1.0]}))
+    with pytest.raises(LossyCastError, match="allow_lossy=\\['id'\\]"):
+        Simple.from_arrow(pa.table({"id": [1.0], "score": [1.0]}))
+    frame = Simple.from_arrow(pa.table({"id": [1.0], "score": [1.0]}), allow_lossy=["id"])
+    assert frame.to_dict()["id"] == [1]
+    truncated = Simple.from_arrow(pa.table({"id": [1.7], "score": [1.0]}), allow_lossy=["id"])
+    assert truncated.to_dict()["id"] == [1]  # asked for by name: truncation accepted
+    with pytest.raises(MissingColumnError, match="score: missing"):
+        Simple.from_arrow(pa.table({"id": [1]}))
+    with pytest.raises(UnsupportedTypeError, match="column 'id': Arrow type uint64"):
+        Simple.from_arrow(pa.table({"id": pa.array([1], pa.uint64()), "score": [1.0]}))
+
+
+def test_from_arrow_narrowing_overflow_fails_loudly() -> None:
+    class Small(DataFrameModel):
+        n: Annotated[int, dt.Int8]
+
+    with pytest.raises(RowValidationError, match="column 'n'"):
+        Small.from_arrow(pa.table({"n": [1000]}))
+
+
+def test_from_arrow_null_typed_column_takes_the_model_type(spark: SparkSession) -> None:
+    frame = Simple.from_arrow(pa.table({"id": [1], "score": pa.nulls(1)}))
+    assert frame.to_dict() == {"id": [1], "score": [None]}
+
+
+def test_from_arrow_without_a_model_derives_one(spark: SparkSession) -> None:
+    table = pa.table({"a": [1, 2], "b": ["x", None], "c": [[1], [2, None]]})
+    frame = DataFrame.from_arrow(table)
+    assert str(frame.schema) == "a: int (bigint)\nb: str | None (string)\nc: list[int | None] (array<bigint>)"
+    assert frame.collect()[1].c == [2, None]
+
+
+def test_from_arrow_nested_nullability_is_observed(spark: SparkSession) -> None:
+    class Nested(DataFrameModel):
+        tags: list[Tag]
+        m: dict[str, int]
+
+    table = pa.table(
+        {"tags": [[{"key": "a", "weight": None}]], "m": pa.array([[("k", 1)]], pa.map_(pa.string(), pa.int64()))}
+    )
+    frame = Nested.from_arrow(table)
+    assert frame.collect()[0].tags[0].key == "a"
+    bad = pa.table(
+        {"tags": [[{"key": None, "weight": None}]], "m": pa.array([[("k", 1)]], pa.map_(pa.string(), pa.int64()))}
+    )
+    with pytest.raises(NullabilityError, match=r"tags\[\]\.key"):
+        Nested.from_arrow(bad)
+
+
+def test_from_pandas(spark: SparkSession) -> None:
+    pdf = pd.DataFrame({"id": pd.array([1, 2], dtype="Int64"), "score": [0.5, float("nan")]})
+    frame = Simple.from_pandas(pdf)
+    assert frame.to_dict() == {"id": [1, 2], "score": [0.5, None]}
+    with pytest.raises(LossyCastError, match="(?s)double .* to bigint.*id: nullable in the source"):
+        Simple.from_pandas(pd.DataFrame({"id": [1.0, float("nan")], "score": [1.0, 2.0]}))
+    back = frame.to_pandas()
+    assert str(back["id"].dtype) == "Int64"
+
+
+# --- Spark --------------------------------------------------------------------------------------
+
+
+def test_from_spark_without_a_model_derives_one(spark: SparkSession) -> None:
+    sdf = spark.sql("select 1L as id, cast(null as string) as name, array(1, 2) as xs")
+    frame = DataFrame.from_spark(sdf)
+    assert str(frame.schema) == "id: int (bigint)\nname: str | None (string)\nxs: list[int] (array<int not null>)"
+    assert frame.collect()[0].xs == [1, 2]
+
+
+def test_from_spark_with_a_model_reconciles_by_name_ignoring_case(spark: SparkSession) -> None:
+    sdf = spark.sql("select 0.5D as SCORE, cast(7 as int) as Id, 'x' as other")
+    frame = Simple.from_spark(sdf)
+    assert frame.columns == ["id", "score"]
+    assert frame.to_dict() == {"id": [7], "score": [0.5]}
+    assert frame.to_spark().schema.simpleString() == "struct<id:bigint,score:double>"
+
+
+def test_from_spark_honours_case_sensitivity(spark: SparkSession) -> None:
+    sdf = spark.sql("select 1L as ID, 0.5D as score")
+    spark.conf.set("spark.sql.caseSensitive", "true")
+    try:
+        with pytest.raises(MissingColumnError, match="did you mean 'ID'"):
+            Simple.from_spark(sdf)
+    finally:
+        spark.conf.set("spark.sql.caseSensitive", "false")
+
+
+def test_from_spark_ambiguous_names(spark: SparkSession) -> None:
+    spark.conf.set("spark.sql.caseSensitive", "true")
+    try:
+        sdf = spark.sql("select 1L as id, 2L as ID, 0.5D as score")
+    finally:
+        spark.conf.set("spark.sql.caseSensitive", "false")
+    with pytest.raises(AmbiguousColumnError, match="id: matches 'id', 'ID' when case is ignored"):
+        Simple.from_spark(sdf)
+    with pytest.raises(DuplicateColumnError, match="differ only in case"):
+        DataFrame.from_spark(sdf)
+
+
+def test_from_spark_null_check(spark: SparkSession) -> None:
+    sdf = spark.sql("select * from values (1L, 0.5D), (cast(null as bigint), 1.0D) as t(id, score)")
+    with pytest.raises(NullabilityError, match="null_check=\\['id'\\]"):
+        Simple.from_spark(sdf)
+    checked = Simple.from_spark(sdf, null_check=["id"])
+    with pytest.raises(Exception, match="column 'id' holds a NULL"):
+        checked.collect()
+    clean = Simple.from_spark(sdf.where("id is not null"), null_check=True)
+    assert [r.id for r in clean.collect()] == [1]

@@ -1,0 +1,234 @@
+"""Frame operations: derived schemas, values on Spark, and every error path."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pydantable_spark import DataFrame, DataFrameModel, F
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import (
+    ColumnTypeError,
+    DuplicateColumnError,
+    MissingColumnError,
+    NullabilityError,
+    UnknownColumnError,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+class User(DataFrameModel):
+    id: int
+    name: str
+    age: int | None
+
+
+ROWS = [
+    {"id": 1, "name": "Ada", "age": 36},
+    {"id": 2, "name": "Bob", "age": None},
+    {"id": 3, "name": "Cy", "age": 17},
+    {"id": 4, "name": "Di", "age": 36},
+]
+
+
+@pytest.fixture(scope="module")
+def users(spark: SparkSession) -> DataFrame[User]:
+    return User.from_rows(ROWS)
+
+
+def test_quickstart_from_the_issue(users: Any) -> None:
+    df = User.from_rows([{"id": 1, "name": "Ada", "age": 36}, {"id": 2, "name": "Bob", "age": None}])
+    out = df.filter(User.age >= 18).select(User.id, (User.age + 1).alias("next"))
+    assert str(out.schema) == "id: int (bigint)\nnext: int | None (bigint)"
+    rows = out.collect()
+    assert [r.model_dump() for r in rows] == [{"id": 1, "next": 37}]
+    assert type(rows[0]).__name__ == "Row"
+
+
+def test_select_names_expressions_and_keywords(users: Any) -> None:
+    out = users.select("name", User.id, older=User.age + 10, one=1)
+    assert out.columns == ["name", "id", "older", "one"]
+    assert out.dtypes == {"name": "str", "id": "int", "older": "int | None", "one": "int"}
+    assert out.sort("id").to_dict() == {
+        "name": ["Ada", "Bob", "Cy", "Di"],
+        "id": [1, 2, 3, 4],
+        "older": [46, None, 27, 46],
+        "one": [1, 1, 1, 1],
+    }
+
+
+def test_select_accepts_lists(users: Any) -> None:
+    assert users.select(["id", "name"]).columns == ["id", "name"]
+
+
+def test_select_errors(users: Any) -> None:
+    with pytest.raises(UnknownColumnError, match="unknown column 'nope'.*existing columns: id, name, age"):
+        users.select("nope")
+    with pytest.raises(DuplicateColumnError, match="two output columns are named 'id'"):
+        users.select(User.id, User.id + 1)
+    with pytest.raises(ColumnTypeError, match="at least one column"):
+        users.select()
+    with pytest.raises(ColumnTypeError, match="takes column names or expressions"):
+        users.select(3)
+    with pytest.raises(DuplicateColumnError, match="differ only in case"):
+        users.select(User.id, ID=User.id + 1)
+
+
+def test_with_columns_adds_and_replaces_in_place(users: Any) -> None:
+    out = users.with_columns(User.age.fill_null(0), upper=User.name.str.upper())
+    assert out.columns == ["id", "name", "age", "upper"]
+    assert str(out.schema["age"]) == "age: bigint not null"
+    assert out.sort("id").to_dict()["age"] == [36, 0, 17, 36]
+    with pytest.raises(DuplicateColumnError, match="two expressions named 'age'"):
+        users.with_columns(User.age + 1, User.age + 2)
+
+
+def test_filter_needs_a_boolean_expression(users: Any) -> None:
+    with pytest.raises(ColumnTypeError, match=r"filter\(\) needs a boolean expression; got column 'User.age'"):
+        users.filter(User.age)
+    with pytest.raises(ColumnTypeError, match="needs at least one predicate"):
+        users.filter()
+    with pytest.raises(UnknownColumnError):
+        users.filter(F.col("agee") > 1)
+
+
+def test_filter_with_several_predicates_and_keeps_the_model(users: Any) -> None:
+    out = users.filter(User.age > 18, User.name != "Di")
+    assert out.model is User
+    assert [u.name for u in out.collect()] == ["Ada"]
+
+
+def test_sort_keys_directions_and_nulls(users: Any) -> None:
+    assert users.sort(User.age).to_dict()["age"] == [None, 17, 36, 36]
+    assert users.sort(User.age, nulls_last=True).to_dict()["age"] == [17, 36, 36, None]
+    assert users.sort(User.age, descending=True).to_dict()["age"] == [None, 36, 36, 17]
+    ordered = users.sort("age", "id", descending=[True, True], nulls_last=[True, False]).to_dict()
+    assert ordered["id"] == [4, 1, 3, 2]
+    assert users.sort(-User.id).to_dict()["id"] == [4, 3, 2, 1]
+    with pytest.raises(ValueError, match="2 key"):
+        users.sort("age", "id", descending=[True])
+    with pytest.raises(ColumnTypeError, match="at least one key"):
+        users.sort()
+
+
+def test_limit_and_head(users: Any) -> None:
+    assert users.sort("id").limit(2).to_dict()["id"] == [1, 2]
+    assert users.sort("id").head(3).count() == 3
+    assert users.head().count() == 4
+    assert users.limit(0).collect() == []
+    with pytest.raises(ValueError, match="n >= 0"):
+        users.limit(-1)
+
+
+def test_drop_and_rename(users: Any) -> None:
+    assert users.drop("age").columns == ["id", "name"]
+    assert users.drop(User.age, User.name).columns == ["id"]
+    renamed = users.rename({"age": "years", "name": "who"})
+    assert renamed.columns == ["id", "who", "years"]
+    assert renamed.sort("id").to_dict()["who"] == ["Ada", "Bob", "Cy", "Di"]
+    with pytest.raises(UnknownColumnError, match="in drop"):
+        users.drop("nope")
+    with pytest.raises(ColumnTypeError, match="every column"):
+        users.drop("id", "name", "age")
+    with pytest.raises(UnknownColumnError, match="in rename"):
+        users.rename({"nope": "x"})
+    with pytest.raises(DuplicateColumnError):
+        users.rename({"age": "id"})
+    with pytest.raises(ColumnTypeError, match="takes column names or columns"):
+        users.drop(User.age + 1)
+
+
+def test_unique(users: Any) -> None:
+    assert users.select("age").unique().count() == 3
+    assert users.unique(subset="age").count() == 3
+    assert users.unique(subset=[User.age]).count() == 3
+    assert users.unique().count() == 4
+    with pytest.raises(UnknownColumnError, match="unique"):
+        users.unique(subset="nope")
+    with pytest.raises(NotImplementedError, match="keep='first'"):
+        users.unique(keep="first")  # type: ignore[arg-type]
+
+
+def test_as_model_checks_against_the_derived_schema(users: Any) -> None:
+    class Out(DataFrameModel):
+        id: int
+        next: int | None
+
+    out = users.select(User.id, (User.age + 1).alias("next"), User.name).as_model(Out)
+    assert out.model is Out
+    assert out.columns == ["id", "next"]
+    rows = out.sort("id").collect()
+    assert isinstance(rows[0], Out)
+    assert [r.next for r in rows] == [37, None, 18, 37]
+
+    class Missing(DataFrameModel):
+        id: int
+        other: str
+
+    with pytest.raises(MissingColumnError, match=r"other: missing from the source; source has: id, name, age") as info:
+        users.as_model(Missing)
+    assert "! (missing)" in str(info.value)
+
+    class NonNull(DataFrameModel):
+        age: int
+
+    with pytest.raises(NullabilityError, match="age: nullable in the source but not null in the target"):
+        users.as_model(NonNull)
+    with pytest.raises(TypeError, match="Pydantic model class"):
+        users.as_model(dict)
+
+
+def test_as_model_with_a_null_check_fails_only_when_a_null_arrives(users: Any) -> None:
+    class NonNull(DataFrameModel):
+        id: int
+        age: int
+
+    checked = users.as_model(NonNull, null_check=["age"])
+    assert str(checked.schema["age"]) == "age: bigint not null"
+    with pytest.raises(Exception, match="column 'age' holds a NULL"):
+        checked.collect()
+    with pytest.raises(Exception, match="column 'age' holds a NULL"):
+        checked.filter(NonNull.age > 0).collect()  # the NULL is in the data the check sees
+    clean = users.filter(User.age.is_not_null()).as_model(NonNull, null_check=["age"])
+    assert len(clean.collect()) == 3
+
+
+def test_as_model_keeps_a_narrower_nullability(users: Any) -> None:
+    class Loose(DataFrameModel):
+        id: int | None
+
+    out = users.as_model(Loose)
+    assert not out.schema["id"].nullable  # Spark keeps non-null sources non-null
+    assert out.to_spark().schema["id"].nullable is False
+
+
+def test_schema_helpers_and_repr(users: Any) -> None:
+    assert users.columns == ["id", "name", "age"]
+    assert users.model is User
+    assert repr(users) == "DataFrame[User](id: int, name: str, age: int | None)"
+    assert users.schema["age"] == dt.Field("age", dt.Int64(), True)
+
+
+def test_explain_shows_plan_schema_and_fused_spark_calls(users: Any) -> None:
+    text = users.with_columns(x=User.age + 1).filter(F.col("x") > 1).select("id", "x").explain()
+    assert "logical plan:" in text
+    assert "Filter [(x > 1)]" in text
+    assert "x: int | None (bigint)" in text
+    calls = text.split("spark calls (last first):")[1].strip().splitlines()
+    assert [c.strip().split(" ")[0] for c in calls] == ["to", "selectExpr", "filter", "scan"]
+    assert "filter ((`age` + CAST(1 AS BIGINT)) > CAST(1 AS BIGINT))" in text
+
+
+def test_explain_with_spark_plan(users: Any) -> None:
+    assert "== Physical Plan ==" in users.filter(User.age > 1).explain(spark=True)
+
+
+def test_frames_are_immutable_values(users: Any) -> None:
+    before = users.schema
+    users.with_columns(x=User.id + 1)
+    users.filter(User.age > 1)
+    assert users.schema == before
+    assert users.count() == 4

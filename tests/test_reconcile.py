@@ -1,0 +1,252 @@
+"""Strict reconciliation: the rules in Python, and the ten differential cases of specs/to-schema.md on Spark."""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Annotated
+
+import pytest
+from pyspark.errors import AnalysisException
+from pyspark.sql import SparkSession
+from pyspark.sql import types as st
+
+from pydantable_spark import DataFrame, DataFrameModel, Schema
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import (
+    IncompatibleCastError,
+    LossyCastError,
+    MissingColumnError,
+    NullabilityError,
+    ReconciliationError,
+)
+from pydantable_spark.reconcile import reconcile
+
+if TYPE_CHECKING:
+    import decimal
+
+
+def schema(*fields: tuple[str, dt.DType, bool]) -> Schema:
+    return Schema(tuple(dt.Field(*f) for f in fields))
+
+
+# --- rules in Python ------------------------------------------------------------------------------
+
+
+def test_every_problem_is_reported_with_a_diff() -> None:
+    source = schema(("a", dt.Int64(), True), ("b", dt.String(), False), ("c", dt.Float64(), False))
+    target = schema(
+        ("a", dt.Int64(), False), ("b", dt.Int64(), False), ("c", dt.Float32(), False), ("d", dt.Date(), True)
+    )
+    with pytest.raises(ReconciliationError) as info:
+        reconcile(source.fields, target)
+    kinds = [p.kind.__name__ for p in info.value.problems]
+    assert kinds == ["NullabilityError", "IncompatibleCastError", "LossyCastError", "MissingColumnError"]
+    assert isinstance(info.value, NullabilityError)
+    text = str(info.value)
+    assert "cannot reconcile the schemas (4 problems)" in text
+    assert "! b: str (string)" in text
+    assert "| d: date | None (date)" in text
+
+
+@pytest.mark.parametrize(
+    ("src", "dst", "error"),
+    [
+        (dt.Float64(), dt.Float32(), LossyCastError),
+        (dt.Float64(), dt.Int64(), LossyCastError),
+        (dt.Decimal(10, 2), dt.Int64(), LossyCastError),
+        (dt.Decimal(10, 4), dt.Decimal(12, 2), LossyCastError),
+        (dt.Datetime(), dt.Date(), LossyCastError),
+        (dt.Int64(), dt.String(), IncompatibleCastError),
+        (dt.String(), dt.Int64(), IncompatibleCastError),
+        (dt.String(), dt.Date(), IncompatibleCastError),
+        (dt.Boolean(), dt.Int32(), IncompatibleCastError),
+        (dt.List(dt.Int64(), False), dt.Int64(), IncompatibleCastError),
+        (
+            dt.Struct((dt.Field("x", dt.Int64(), False),)),
+            dt.Struct((dt.Field("y", dt.Int64(), False),)),
+            MissingColumnError,
+        ),
+        (dt.List(dt.Int64(), True), dt.List(dt.Int64(), False), NullabilityError),
+        (dt.Map(dt.String(), dt.Int64(), True), dt.Map(dt.String(), dt.Int64(), False), NullabilityError),
+        (
+            dt.Struct((dt.Field("x", dt.Int64(), True),)),
+            dt.Struct((dt.Field("x", dt.Int64(), False),)),
+            NullabilityError,
+        ),
+    ],
+)
+def test_refused_conversions(src: dt.DType, dst: dt.DType, error: type[ReconciliationError]) -> None:
+    with pytest.raises(error):
+        reconcile(schema(("c", src, False)).fields, schema(("c", dst, False)))
+
+
+def test_lossy_conversions_are_accepted_when_named() -> None:
+    source = schema(("a", dt.Float64(), False), ("b", dt.Float64(), False))
+    target = schema(("a", dt.Float32(), False), ("b", dt.Float32(), False))
+    with pytest.raises(LossyCastError, match="b: converting"):
+        reconcile(source.fields, target, allow_lossy=["a"])
+    assert reconcile(source.fields, target, allow_lossy=True).schema == target
+
+
+def test_option_names_must_exist() -> None:
+    with pytest.raises(ValueError, match="allow_lossy names columns the target does not have: zz"):
+        reconcile(schema(("a", dt.Int64(), False)).fields, schema(("a", dt.Int64(), False)), allow_lossy=["zz"])
+
+
+def test_null_check_covers_atomic_columns_only() -> None:
+    nested = dt.Struct((dt.Field("x", dt.Int64(), False),))
+    with pytest.raises(NullabilityError, match="null_check covers atomic columns only"):
+        reconcile(schema(("s", nested, True)).fields, schema(("s", nested, False)), null_check=True)
+
+
+def test_result_keeps_the_source_non_nullability() -> None:
+    nested = dt.Struct((dt.Field("x", dt.Int64(), False),))
+    loose = dt.Struct((dt.Field("x", dt.Int64(), True),))
+    result = reconcile(schema(("s", nested, False)).fields, schema(("s", loose, True))).schema
+    assert result == schema(("s", nested, False))
+
+
+# --- the ten differential cases, on Spark -------------------------------------------------------
+
+
+class XYZ(DataFrameModel):
+    z: float
+    x: int
+    y: str
+
+
+def test_1_reorder(spark: SparkSession) -> None:
+    sdf = spark.createDataFrame([(1, "a", 3.0)], "x bigint not null, y string not null, z double not null")
+    frame = XYZ.from_spark(sdf)
+    assert frame.to_spark().columns == ["z", "x", "y"]
+    assert frame.collect() == [XYZ(z=3.0, x=1, y="a")]
+
+
+def test_2_widening_cast(spark: SparkSession) -> None:
+    class Value(DataFrameModel):
+        value: int
+
+    sdf = spark.createDataFrame([(1,)], "value int not null")
+    frame = Value.from_spark(sdf)
+    assert frame.to_spark().schema["value"].dataType == st.LongType()
+    assert frame.collect() == [Value(value=1)]
+
+
+def test_3_missing_column_fails_even_where_spark_would_fill_null(spark: SparkSession) -> None:
+    class XY(DataFrameModel):
+        x: int
+        y: str | None
+
+    sdf = spark.createDataFrame([(1,)], "x bigint not null")
+    filled = sdf.to(XY.spark_schema())  # Spark 4.3 fills the missing nullable column with NULL
+    assert filled.collect()[0]["y"] is None
+    with pytest.raises(MissingColumnError, match="y: missing from the source; source has: x"):
+        XY.from_spark(sdf)
+
+
+def test_4_nullable_to_non_nullable_fails(spark: SparkSession) -> None:
+    class X(DataFrameModel):
+        x: Annotated[int, dt.Int32]
+
+    sdf = spark.createDataFrame([(1,)], "x int")
+    with pytest.raises(AnalysisException):
+        sdf.to(X.spark_schema())
+    with pytest.raises(NullabilityError, match="x: nullable in the source but not null in the target"):
+        X.from_spark(sdf)
+
+
+def test_5_projection_drops_extra_columns(spark: SparkSession) -> None:
+    class XZ(DataFrameModel):
+        x: int
+        z: float
+
+    sdf = spark.createDataFrame([(1, "a", 3.0)], "x bigint not null, y string, z double not null")
+    frame = XZ.from_spark(sdf)
+    assert frame.to_spark().columns == ["x", "z"]
+    assert frame.collect() == [XZ(x=1, z=3.0)]
+
+
+def test_6_nested_struct_reordered_and_projected(spark: SparkSession) -> None:
+    class Address(DataFrameModel):
+        city: str | None
+        street: str | None
+
+    class Person(DataFrameModel):
+        id: Annotated[int, dt.Int32] | None
+        address: Address | None
+
+    sdf = spark.createDataFrame(
+        [(1, ("123 Main St", "Boston", 12345))],
+        "id int, address struct<street: string, city: string, zip: int>",
+    )
+    frame = Person.from_spark(sdf)
+    assert frame.to_spark().schema["address"].dataType.fieldNames() == ["city", "street"]
+    [row] = frame.collect()
+    assert row.address == Address(city="Boston", street="123 Main St")
+
+
+def test_7_empty_frame(spark: SparkSession) -> None:
+    class X(DataFrameModel):
+        x: int | None
+
+    sdf = spark.createDataFrame([], "x int")
+    frame = X.from_spark(sdf)
+    assert frame.count() == 0
+    assert frame.collect() == []
+    assert frame.to_spark().schema["x"].dataType == st.LongType()
+
+
+def test_8_identical_schema_is_a_no_op(spark: SparkSession) -> None:
+    class X(DataFrameModel):
+        x: Annotated[int, dt.Int32]
+
+    sdf = spark.createDataFrame([(1,)], X.spark_schema())
+    frame = X.from_spark(sdf)
+    assert frame.to_spark().schema == X.spark_schema()
+    assert "selectExpr" not in frame.explain()
+
+
+def test_9_incompatible_cast_fails_where_spark_would_cast(spark: SparkSession) -> None:
+    class X(DataFrameModel):
+        x: str
+
+    sdf = spark.createDataFrame([(1,)], "x bigint not null")
+    assert sdf.to(X.spark_schema()).collect()[0]["x"] == "1"  # Spark 4.3 turns the number into a string
+    with pytest.raises(IncompatibleCastError, match="x: cannot convert bigint .int. to string .str."):
+        X.from_spark(sdf)
+
+
+def test_10_narrowing_overflow_fails_at_run_time(spark: SparkSession) -> None:
+    class X(DataFrameModel):
+        x: Annotated[int, dt.Int32]
+
+    sdf = spark.createDataFrame([(2147483648,)], "x bigint not null")
+    frame = X.from_spark(sdf)  # narrowing is allowed by the rules...
+    with pytest.raises(Exception, match="CAST_OVERFLOW"):
+        frame.collect()  # ...and fails loudly when a value does not fit
+    fits = X.from_spark(spark.createDataFrame([(7,)], "x bigint not null"))
+    assert fits.collect() == [X(x=7)]
+
+
+def test_lossy_casts_spark_would_do_silently_are_refused(spark: SparkSession) -> None:
+    class Narrow(DataFrameModel):
+        f: Annotated[float, dt.Float32]
+        i: int
+        d: Annotated[decimal.Decimal, dt.Decimal(5, 1)]
+        day: datetime.date
+
+    sdf = spark.sql("select 1e300D as f, 1.7D as i, 1.25BD as d, timestamp_ltz'2024-01-01 10:00:00' as day")
+    silently = sdf.to(Narrow.spark_schema()).collect()[0]
+    assert silently["i"] == 1  # what Spark does without asking
+    with pytest.raises(LossyCastError) as info:
+        Narrow.from_spark(sdf)
+    assert [p.path for p in info.value.problems] == ["f", "i", "d", "day"]
+    accepted = Narrow.from_spark(sdf, allow_lossy=True).collect()[0]
+    assert accepted.i == 1
+    assert accepted.day == datetime.date(2024, 1, 1)
+
+
+def test_reconciliation_gate_at_collect_matches_derived_schema(spark: SparkSession) -> None:
+    sdf = spark.sql("select 1L as id")
+    frame = DataFrame.from_spark(sdf)
+    assert frame.to_spark().schema == sdf.schema
