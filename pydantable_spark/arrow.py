@@ -16,7 +16,7 @@ from pydantable_spark import dtypes as dt
 if TYPE_CHECKING:
     from pydantable_spark.schema import Schema
 
-__all__ = ["arrow_field", "arrow_schema", "arrow_type"]
+__all__ = ["arrow_field", "arrow_schema", "arrow_type", "needs_relaxing"]
 
 _ATOMIC: dict[type[dt.DType], pa.DataType] = {
     dt.Boolean: pa.bool_(),
@@ -64,3 +64,21 @@ def arrow_field(f: dt.Field) -> pa.Field:
 def arrow_schema(schema: Schema) -> pa.Schema:
     """The Arrow schema of a frame schema."""
     return pa.schema([arrow_field(f) for f in schema.fields])
+
+
+def needs_relaxing(dtype: dt.DType, nullable: bool) -> bool:
+    """Whether a column holds a struct that can be NULL yet has non-null fields.
+
+    Arrow cannot hold such a column when a struct value is NULL (its fields'
+    slots are NULL too), and PySpark's ``toArrow()`` fails on it; such columns
+    are fetched with their nested fields marked nullable instead.
+    """
+    if isinstance(dtype, dt.Struct):
+        if nullable and any(not f.nullable for f in dtype.fields):
+            return True
+        return any(needs_relaxing(f.dtype, f.nullable) for f in dtype.fields)
+    if isinstance(dtype, dt.List):
+        return needs_relaxing(dtype.inner, dtype.contains_null)
+    if isinstance(dtype, dt.Map):
+        return needs_relaxing(dtype.value, dtype.value_contains_null)
+    return False

@@ -446,8 +446,15 @@ class DataFrame(Generic[M]):
         return rows_from_arrow(self.to_arrow(), self._model, trusted=trusted)
 
     def to_arrow(self) -> pa.Table:
-        """The rows as an Arrow table; its schema carries the derived nullability."""
-        return self.to_spark().toArrow()
+        """The rows as an Arrow table; its schema carries the derived nullability.
+
+        One exception, forced by Arrow: the fields of a struct column that can
+        be NULL come back nullable (Arrow cannot mark them non-null when the
+        struct itself is NULL).
+        """
+        from pydantable_spark._spark.lower import arrow_ready
+
+        return arrow_ready(self._plan).toArrow()
 
     def to_dict(self) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation)."""

@@ -26,7 +26,8 @@ from pyspark.sql import functions as sf
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import resolve_session
-from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql
+from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
+from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.plan import nodes as p
@@ -37,7 +38,7 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["Step", "execute", "lower", "plan_steps", "render_steps", "spark_frame", "to_spark"]
+__all__ = ["Step", "arrow_ready", "execute", "lower", "plan_steps", "render_steps", "spark_frame", "to_spark"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -340,6 +341,23 @@ def lower(plan: p.Plan, session: Any = None) -> SparkDataFrame:
 def to_spark(plan: p.Plan, session: Any = None) -> SparkDataFrame:
     """The Spark DataFrame of ``plan``, checked against the derived schema and passed through ``to()``."""
     return execute(plan_steps(plan), session)
+
+
+def arrow_ready(plan: p.Plan, session: Any = None) -> SparkDataFrame:
+    """``to_spark(plan)``, with nested fields made nullable where ``toArrow()`` needs that.
+
+    See ``pydantable_spark.arrow.needs_relaxing``; values are unchanged, and the
+    row models still check nested non-nullability when rows are validated.
+    """
+    frame = to_spark(plan, session)
+    relaxed = [f for f in plan.schema if needs_relaxing(f.dtype, f.nullable)]
+    if not relaxed:
+        return frame
+    exprs = [
+        f"CAST({quote(f.name)} AS {type_sql(f.dtype)}) AS {quote(f.name)}" if f in relaxed else quote(f.name)
+        for f in plan.schema
+    ]
+    return frame.selectExpr(*exprs)
 
 
 def _check_gate(frame: SparkDataFrame, schema: Schema) -> None:

@@ -1,0 +1,188 @@
+"""Materialization: validated and trusted collect, Arrow, pandas, dicts, counts, the Spark frame."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+from typing import Annotated
+
+import pyarrow as pa
+import pytest
+from pydantic import BaseModel, Field, PrivateAttr
+from pyspark.sql import SparkSession
+
+from pydantable_spark import DataFrameModel, F
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import RowValidationError
+
+
+class Level(enum.Enum):
+    LOW = "low"
+    HIGH = "high"
+
+
+class Geo(BaseModel):
+    lat: float
+    lon: float
+
+
+class Place(DataFrameModel):
+    name: str
+    where: Geo | None
+    stops: list[Geo]
+    index: dict[str, Geo]
+
+
+class Everything(DataFrameModel):
+    i8: Annotated[int, dt.Int8]
+    f32: Annotated[float, dt.Float32]
+    dec: Annotated[decimal.Decimal, dt.Decimal(9, 3)]
+    text: str | None
+    raw: bytes
+    day: datetime.date
+    at: datetime.datetime
+    wall: Annotated[datetime.datetime, dt.DatetimeNTZ]
+    gap: datetime.timedelta
+    level: Level
+    tags: tuple[str, ...]
+
+
+EVERYTHING = {
+    "i8": -3,
+    "f32": 0.5,
+    "dec": decimal.Decimal("1.250"),
+    "text": None,
+    "raw": b"\x00\x01",
+    "day": datetime.date(2020, 2, 29),
+    "at": datetime.datetime(2020, 1, 1, 10, tzinfo=datetime.timezone(datetime.timedelta(hours=2))),
+    "wall": datetime.datetime(2020, 1, 1, 10),
+    "gap": datetime.timedelta(days=2, microseconds=1),
+    "level": "high",
+    "tags": ("a", "b"),
+}
+
+
+def test_collect_validates_into_the_declared_model(spark: SparkSession) -> None:
+    [row] = Everything.from_rows([EVERYTHING]).collect()
+    assert row == Everything.model_validate(EVERYTHING)
+    assert row.at == datetime.datetime(2020, 1, 1, 8, tzinfo=datetime.timezone.utc)
+    assert row.at.utcoffset() == datetime.timedelta(0)
+    assert row.wall.tzinfo is None
+    assert row.level is Level.HIGH
+    assert row.tags == ("a", "b")
+
+
+def test_trusted_collect_builds_instances_without_validation(spark: SparkSession) -> None:
+    frame = Everything.from_rows([EVERYTHING])
+    [row] = frame.collect(trusted=True)
+    assert isinstance(row, Everything)
+    assert row.i8 == -3
+    assert row.level == "high"  # what trusted mode gives up: enum members...
+    assert row.tags == ["a", "b"]  # ...and tuple/set types
+    assert row.model_fields_set == set(Everything.model_fields)
+    assert row.dec == decimal.Decimal("1.250")
+
+
+def test_nested_structs_lists_and_maps_come_back_as_models(spark: SparkSession) -> None:
+    value = {
+        "name": "x",
+        "where": {"lat": 1.0, "lon": 2.0},
+        "stops": [{"lat": 3.0, "lon": 4.0}],
+        "index": {"k": {"lat": 5.0, "lon": 6.0}},
+    }
+    frame = Place.from_rows([value, {**value, "where": None, "stops": [], "index": {}}])
+    for trusted in (False, True):
+        first, second = frame.collect(trusted=trusted)
+        assert first.where == Geo(lat=1.0, lon=2.0)
+        assert first.stops == [Geo(lat=3.0, lon=4.0)]
+        assert first.index == {"k": Geo(lat=5.0, lon=6.0)}
+        assert second.where is None
+        assert second.stops == []
+
+
+def test_derived_nested_models_from_spark(spark: SparkSession) -> None:
+    from pydantable_spark import DataFrame
+
+    sdf = spark.sql("select named_struct('a', 1L, 'b', 'x') as s, map('k', array(1.5D)) as m")
+    frame = DataFrame.from_spark(sdf)
+    for trusted in (False, True):
+        [row] = frame.collect(trusted=trusted)
+        assert row.s.a == 1
+        assert type(row.s).__name__ == "S"
+        assert row.m == {"k": [1.5]}
+
+
+def test_collect_reports_rows_that_break_model_constraints(spark: SparkSession) -> None:
+    class Loose(DataFrameModel):
+        n: int
+
+    class Positive(DataFrameModel):
+        n: int = Field(gt=0)
+
+    frame = Loose.from_rows([{"n": 1}, {"n": 5}, {"n": -2}]).sort("n").as_model(Positive)
+    with pytest.raises(RowValidationError, match="row 0, field 'n': Input should be greater than 0 .got -2.") as info:
+        frame.collect()
+    assert "in collected rows for Positive" in str(info.value)
+    assert len(frame.collect(trusted=True)) == 3  # trusted mode does not check constraints
+
+
+def test_validation_errors_count_rows_across_batches(spark: SparkSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantable_spark import materialize
+
+    class Loose(DataFrameModel):
+        n: int
+
+    class Small(DataFrameModel):
+        n: int = Field(lt=5)
+
+    monkeypatch.setattr(materialize, "BATCH_ROWS", 2)
+    frame = Loose.from_rows([{"n": i} for i in range(7)]).sort("n").as_model(Small)
+    with pytest.raises(RowValidationError, match="row 5, field 'n'"):
+        frame.collect()
+    monkeypatch.setattr(materialize, "BATCH_ROWS", 3)
+    assert [r.n for r in Loose.from_rows([{"n": i} for i in range(7)]).sort("n").collect()] == list(range(7))
+
+
+def test_models_with_private_attributes_in_trusted_mode(spark: SparkSession) -> None:
+    class Cached(DataFrameModel):
+        n: int
+        _memo: dict[str, int] = PrivateAttr(default_factory=dict)
+
+    [row] = Cached.from_rows([{"n": 1}]).collect(trusted=True)
+    assert row._memo == {}
+
+
+def test_to_arrow_keeps_nullability(spark: SparkSession) -> None:
+    class N(DataFrameModel):
+        a: int
+        b: list[int | None] | None
+
+    table = N.from_rows([{"a": 1, "b": [None]}]).to_arrow()
+    assert table.schema == pa.schema(
+        [pa.field("a", pa.int64(), False), pa.field("b", pa.list_(pa.field("element", pa.int64(), True)), True)]
+    )
+
+
+def test_to_dict_to_pandas_and_count(spark: SparkSession) -> None:
+    class N(DataFrameModel):
+        a: int | None
+        m: dict[str, int]
+
+    frame = N.from_rows([{"a": 1, "m": {"x": 1}}, {"a": None, "m": {}}])
+    assert frame.to_dict() == {"a": [1, None], "m": [{"x": 1}, {}]}
+    pdf = frame.to_pandas()
+    assert str(pdf["a"].dtype) == "Int64"
+    assert pdf["a"].isna().tolist() == [False, True]
+    assert frame.count() == 2
+    assert frame.filter(F.col("a").is_null()).count() == 1
+
+
+def test_to_spark_is_reconciled_with_the_derived_schema(spark: SparkSession) -> None:
+    class N(DataFrameModel):
+        a: int
+
+    sdf = N.from_rows([{"a": 1}]).select(b=N.a * 2).to_spark()
+    assert sdf.schema.simpleString() == "struct<b:bigint>"
+    assert not sdf.schema["b"].nullable
+    assert sdf.collect()[0]["b"] == 2
