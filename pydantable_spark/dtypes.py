@@ -310,3 +310,14 @@ def without_nullability(dtype: DType) -> DType:
     if isinstance(dtype, Struct):
         return Struct(tuple(Field(f.name, without_nullability(f.dtype), True) for f in dtype.fields))
     return dtype
+
+
+def contains_map(dtype: DType) -> bool:
+    """Whether ``dtype`` is or holds a map: Spark can neither compare nor sort nor deduplicate those."""
+    if isinstance(dtype, Map):
+        return True
+    if isinstance(dtype, List):
+        return contains_map(dtype.inner)
+    if isinstance(dtype, Struct):
+        return any(contains_map(f.dtype) for f in dtype.fields)
+    return False

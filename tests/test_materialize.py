@@ -5,16 +5,18 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import pyarrow as pa
 import pytest
 from pydantic import BaseModel, Field, PrivateAttr
-from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import RowValidationError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 class Level(enum.Enum):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated
+import decimal
+from typing import Annotated
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -13,9 +14,6 @@ from pydantable_spark import Col, DataFrameModel, Schema
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedTypeError
 from pydantable_spark.model import row_model
-
-if TYPE_CHECKING:
-    import decimal
 
 
 class Address(DataFrameModel):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Annotated
+import decimal
+from typing import Annotated
 
 import pytest
 from pyspark.errors import AnalysisException
@@ -20,9 +21,6 @@ from pydantable_spark.errors import (
     ReconciliationError,
 )
 from pydantable_spark.reconcile import reconcile
-
-if TYPE_CHECKING:
-    import decimal
 
 
 def schema(*fields: tuple[str, dt.DType, bool]) -> Schema:

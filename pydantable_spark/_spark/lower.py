@@ -27,8 +27,8 @@ from pyspark.sql import functions as sf
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import resolve_session
 from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
-from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark._spark.types import fields_of_struct, struct_of
+from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData

@@ -100,7 +100,8 @@ def comparable(a: dt.DType, b: dt.DType, *, ordering: bool) -> bool:
     if isinstance(a, _TEMPORAL) and isinstance(b, _TEMPORAL):
         return True
     if a.is_nested or b.is_nested:
-        return not ordering and dt.without_nullability(a) == dt.without_nullability(b)
+        same_shape = dt.without_nullability(a) == dt.without_nullability(b)
+        return not ordering and same_shape and not dt.contains_map(a)  # maps have no equality in Spark
     return type(a) is type(b)
 
 

@@ -164,7 +164,7 @@ class Sort(Plan):
             msg = "sort() needs at least one key"
             raise ColumnTypeError(msg)
         for key in self.keys:
-            if isinstance(key.expr.type.dtype, dt.Map):
+            if dt.contains_map(key.expr.type.dtype):
                 msg = f"cannot sort by {describe(key.expr)}: maps have no order"
                 raise ColumnTypeError(msg)
         return self.input.schema
@@ -208,6 +208,11 @@ class Distinct(Plan):
         for name in self.subset or ():
             if name not in schema:
                 raise UnknownColumnError(name, schema.names, where="unique(subset=...)")
+        keys = [schema[n] for n in self.subset] if self.subset else list(schema)
+        maps = [f.name for f in keys if dt.contains_map(f.dtype)]
+        if maps:
+            msg = f"unique() cannot compare map columns ({', '.join(maps)}); pass subset= without them"
+            raise ColumnTypeError(msg)
         return schema
 
     def inputs(self) -> tuple[Plan, ...]:

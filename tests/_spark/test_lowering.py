@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pyspark.sql import SparkSession
 
 import pydantable_spark.expr as expr_package
 from pydantable_spark import DataFrameModel, F
@@ -16,6 +15,9 @@ from pydantable_spark._spark import lower as lowering
 from pydantable_spark._spark.sql import COMPILERS, quote
 from pydantable_spark.expr import conditional, core, operators, strings, temporal
 from pydantable_spark.expr.core import Node
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 class P(DataFrameModel):
