@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import os
+
 import pytest
+from hypothesis import settings
 from pyspark.sql import SparkSession
+
+# CI explores the same examples every run (so a landing never fails by chance); local runs explore anew.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -33,7 +33,7 @@ from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, Unkno
 from pydantable_spark.expr.api import Expr, render
 from pydantable_spark.expr.core import Alias, Column, Node, bind, literal_of
 from pydantable_spark.ingest import arrow_table_from, fields_of_arrow, rows_to_arrow
-from pydantable_spark.materialize import rows_from_arrow, to_pandas
+from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.model import DataFrameModel, row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData
@@ -458,7 +458,7 @@ class DataFrame(Generic[M]):
 
     def to_dict(self) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation)."""
-        return self.to_arrow().to_pydict(maps_as_pydicts="strict")  # type: ignore[no-any-return]
+        return python_columns(self.to_arrow())
 
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import os
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -36,7 +37,7 @@ ATOMIC: list[dt.DType] = [
 ]  # fmt: skip
 CAST_TARGETS = [*ATOMIC, dt.Decimal(20, 4)]
 
-EXAMPLES = 300
+EXAMPLES = int(os.environ.get("PYDANTABLE_INVARIANT_EXAMPLES", "300"))
 
 
 def atomic_types() -> st.SearchStrategy[dt.DType]:

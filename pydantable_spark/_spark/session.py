@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 from pyspark.sql import SparkSession
@@ -19,14 +20,16 @@ __all__ = ["EMBEDDED_CONFIG", "is_case_sensitive", "resolve_session"]
 
 log = logging.getLogger("pydantable_spark")
 
+_LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+
 EMBEDDED_CONFIG: dict[str, str] = {
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "true",
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.sql.shuffle.partitions": "8",
-    "spark.log.level": "ERROR",
     "spark.driver.memory": "2g",
+    "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{_LOG_CONFIG}",
 }
 """The settings of the embedded session; ``PYDANTABLE_SPARK_MASTER`` overrides the master."""
 

@@ -59,6 +59,10 @@ class Coalesce(Node):
         return Typed(dtype, all(converted_nullable(a, dtype) for a in self.args))
 
 
+def _is_true(node: Node) -> bool:
+    return isinstance(node, Literal) and node.value is True
+
+
 @dataclass(frozen=True, slots=True)
 class When(Node):
     """``CASE WHEN c1 THEN v1 ... ELSE otherwise END``.
@@ -85,7 +89,11 @@ class When(Node):
                 raise ColumnTypeError(msg)
         branches = [*self.values, *([self.otherwise] if self.otherwise is not None else [])]
         dtype = common_type(branches, "when/otherwise")
-        nullable = self.otherwise is None or any(converted_nullable(b, dtype) for b in branches)
+        always = next((i for i, c in enumerate(self.conditions) if _is_true(c)), None)
+        if always is not None:  # later branches and otherwise are never reached (Spark's rule too)
+            nullable = any(converted_nullable(v, dtype) for v in self.values[: always + 1])
+        else:
+            nullable = self.otherwise is None or any(converted_nullable(b, dtype) for b in branches)
         return Typed(dtype, nullable)
 
     @property

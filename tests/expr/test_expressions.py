@@ -122,6 +122,8 @@ def test_types_and_nullability_are_derived() -> None:
     assert str(T.s.str.length().typed) == "int | None (int)"
     assert str(F.when(T.flag, 1).typed) == "int | None (bigint)"
     assert str(F.when(T.id > 1, 1).otherwise(0).typed) == "int (bigint)"
+    assert str(F.when(F.lit(True), T.id).typed) == "int (bigint)"  # a TRUE branch is always taken
+    assert str(F.when(T.flag, T.n).when(True, T.id).otherwise(T.n).typed) == "int | None (bigint)"
     assert str(T.s.cast(int).typed) == "int | None (bigint)"
     assert str(T.id.cast(str).typed) == "str (string)"
     assert str(T.id.cast(dt.Int8).typed) == "int (tinyint)"

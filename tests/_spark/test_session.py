@@ -1,0 +1,84 @@
+"""Which session runs a frame: the one passed, the active one, an embedded one, or Spark Connect."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pydantable_spark import DataFrameModel
+from pydantable_spark._spark.lower import spark_frame
+from pydantable_spark._spark.session import resolve_session
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHECK_EMBEDDED = """
+import runpy
+runpy.run_path("examples/quickstart.py", run_name="__main__")
+from pyspark.sql import SparkSession
+session = SparkSession.getActiveSession()
+conf = session.conf
+print("master", session.sparkContext.master if hasattr(session, "sparkContext") else "?")
+for key in ("spark.sql.session.timeZone", "spark.sql.execution.arrow.pyspark.enabled", "spark.ui.enabled"):
+    print(key, conf.get(key))
+"""
+
+
+def run(code: str, **env: str) -> str:
+    environment = {k: v for k, v in os.environ.items() if k != "SPARK_REMOTE"}
+    environment.update(env)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+class User(DataFrameModel):
+    id: int
+
+
+def test_an_explicit_session_is_used(spark: SparkSession) -> None:
+    frame = User.from_rows([{"id": 1}], session=spark)
+    assert spark_frame(frame.plan).sparkSession is spark
+    assert resolve_session(spark) is spark
+
+
+def test_the_active_session_is_used_by_default(spark: SparkSession) -> None:
+    assert resolve_session() is spark
+
+
+@pytest.mark.slow
+def test_an_embedded_local_session_starts_when_none_exists() -> None:
+    out = run(CHECK_EMBEDDED)
+    assert "Adult(id=1, name='ADA', next_age=37, member_for_days=3310)" in out
+    assert "master local[*]" in out
+    assert "spark.sql.session.timeZone UTC" in out
+    assert "spark.sql.execution.arrow.pyspark.enabled true" in out
+    assert "spark.ui.enabled false" in out
+
+
+@pytest.mark.slow
+def test_the_same_code_runs_on_spark_connect() -> None:
+    code = """
+import runpy
+runpy.run_path("examples/quickstart.py", run_name="__main__")
+from pyspark.sql import SparkSession
+print("connect", type(SparkSession.getActiveSession()).__module__)
+"""
+    out = run(code, SPARK_REMOTE="local")
+    assert "Adult(id=1, name='ADA', next_age=37, member_for_days=3310)" in out
+    assert "connect pyspark.sql.connect.session" in out

@@ -1,0 +1,68 @@
+"""Architecture rules that a test can hold: one door to Spark, immutable records."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pydantable_spark
+
+PACKAGE = Path(pydantable_spark.__file__).parent
+
+
+def _runtime_pyspark_imports(path: Path) -> list[int]:
+    tree = ast.parse(path.read_text())
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            guarded |= {id(child) for child in ast.walk(node)}
+    lines = []
+    for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "pyspark" for a in node.names):
+            lines.append(node.lineno)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pyspark":
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_spark_package_imports_pyspark_at_run_time() -> None:
+    offenders = {}
+    for path in PACKAGE.rglob("*.py"):
+        if "_spark" in path.relative_to(PACKAGE).parts:
+            continue
+        lines = _runtime_pyspark_imports(path)
+        if lines:
+            offenders[str(path.relative_to(PACKAGE))] = lines
+    assert offenders == {}
+
+
+def test_building_plans_does_not_even_import_pyspark() -> None:
+    code = (
+        "import sys\n"
+        "from pydantable_spark import DataFrameModel, F\n"
+        "class U(DataFrameModel):\n"
+        "    id: int\n"
+        "    age: int | None\n"
+        "df = U.from_rows([{'id': 1, 'age': None}]).filter(U.age > 1).with_columns(x=F.col('id') * 2)\n"
+        "print(df.schema)\n"
+        "assert not any(m.split('.')[0] == 'pyspark' for m in sys.modules), 'pyspark was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "x: int (bigint)" in done.stdout
+
+
+def test_records_are_frozen_slotted_dataclasses() -> None:
+    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="pydantable_spark."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if dataclasses.is_dataclass(value) and isinstance(value, type) and value.__module__ == module.__name__:
+                assert value.__dataclass_params__.frozen, value  # type: ignore[attr-defined]
+                assert "__slots__" in value.__dict__, value
