@@ -268,3 +268,60 @@ def test_from_spark_null_check(spark: SparkSession) -> None:
         checked.collect()
     clean = Simple.from_spark(sdf.where("id is not null"), null_check=True)
     assert [r.id for r in clean.collect()] == [1]
+
+
+@pytest.mark.parametrize(
+    ("ddl", "message"),
+    [
+        ("m map<int, string>", "map<int, ...> has no Python mapping"),
+        ("i interval year to month", "Spark type interval year to month has no mapping"),
+        ("d interval day", "Spark type interval day has no mapping"),
+        ("s struct<a: map<bigint, int>>", "column 's.a'"),
+    ],
+)
+def test_from_spark_unsupported_types_name_the_column(spark: SparkSession, ddl: str, message: str) -> None:
+    sdf = spark.createDataFrame([], ddl)
+    with pytest.raises(UnsupportedTypeError, match=message):
+        DataFrame.from_spark(sdf)
+
+
+def test_from_spark_char_and_varchar_are_strings(spark: SparkSession) -> None:
+    sdf = spark.sql("select cast('ab' as varchar(5)) as v")
+    assert DataFrame.from_spark(sdf).schema["v"].dtype == dt.String()
+
+
+def test_from_spark_drops_case_colliding_columns_the_model_does_not_use(spark: SparkSession) -> None:
+    spark.conf.set("spark.sql.caseSensitive", "true")
+    try:
+        sdf = spark.sql("select 1L as id, 0.5D as score, 'a' as x, 'b' as X")
+        frame = Simple.from_spark(sdf)
+        assert frame.collect() == [Simple(id=1, score=0.5)]
+    finally:
+        spark.conf.set("spark.sql.caseSensitive", "false")
+
+
+def test_from_arrow_maps_arrow_types(spark: SparkSession) -> None:
+    class Typed(DataFrameModel):
+        price: Annotated[decimal.Decimal, dt.Decimal(10, 2)]
+        at: datetime.datetime
+        wall: Annotated[datetime.datetime, dt.DatetimeNTZ]
+        gap: datetime.timedelta
+        kind: str
+
+    table = pa.table(
+        {
+            "price": pa.array([decimal.Decimal("1.25")], pa.decimal128(6, 2)),
+            "at": pa.array([datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)], pa.timestamp("ms", "UTC")),
+            "wall": pa.array([datetime.datetime(2024, 1, 1, 5)], pa.timestamp("s")),
+            "gap": pa.array([datetime.timedelta(seconds=3)], pa.duration("ms")),
+            "kind": pa.array(["a"]).dictionary_encode(),
+        }
+    )
+    [row] = Typed.from_arrow(table).collect()
+    assert row == Typed(
+        price=decimal.Decimal("1.25"),
+        at=datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+        wall=datetime.datetime(2024, 1, 1, 5),
+        gap=datetime.timedelta(seconds=3),
+        kind="a",
+    )

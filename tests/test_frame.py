@@ -232,3 +232,18 @@ def test_frames_are_immutable_values(users: Any) -> None:
     users.filter(User.age > 1)
     assert users.schema == before
     assert users.count() == 4
+
+
+def test_maps_cannot_be_sorted_or_deduplicated(spark: SparkSession) -> None:
+    class WithMap(DataFrameModel):
+        id: int
+        attrs: dict[str, int]
+
+    frame = WithMap.from_rows([{"id": 1, "attrs": {}}])
+    with pytest.raises(ColumnTypeError, match="cannot sort by column 'WithMap.attrs'.*maps have no order"):
+        frame.sort(WithMap.attrs)
+    with pytest.raises(ColumnTypeError, match=r"unique\(\) cannot compare map columns \(attrs\)"):
+        frame.unique()
+    assert frame.unique(subset="id").count() == 1
+    with pytest.raises(ColumnTypeError, match="cannot compare"):
+        WithMap.attrs == WithMap.attrs  # noqa: B015

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pyarrow as pa
 import pytest
@@ -188,3 +188,28 @@ def test_to_spark_is_reconciled_with_the_derived_schema(spark: SparkSession) -> 
     assert sdf.schema.simpleString() == "struct<b:bigint>"
     assert not sdf.schema["b"].nullable
     assert sdf.collect()[0]["b"] == 2
+
+
+def test_models_with_validators_are_validated_row_by_row(spark: SparkSession) -> None:
+    from pydantic import field_validator
+
+    class Loose(DataFrameModel):
+        a: int
+        b: int
+
+    class Ordered(DataFrameModel):
+        a: int
+        b: int
+
+        @field_validator("b")
+        @classmethod
+        def after_a(cls, value: int, info: Any) -> int:
+            if value < info.data["a"]:
+                raise ValueError("b must not be below a")
+            return value
+
+    good = Loose.from_rows([{"a": 1, "b": 2}]).as_model(Ordered).collect()
+    assert good == [Ordered(a=1, b=2)]
+    bad = Loose.from_rows([{"a": 1, "b": 2}, {"a": 5, "b": 3}]).sort("a").as_model(Ordered)
+    with pytest.raises(RowValidationError, match="row 1, field 'b': Value error, b must not be below a"):
+        bad.collect()

@@ -236,9 +236,6 @@ class Expr(Generic[T_co]):
             msg = f"is_in() takes a collection of values, not a single {type(values).__name__}"
             raise ColumnTypeError(msg)
         literals = tuple(_literal(v) for v in values)
-        if any(v.value is None for v in literals):
-            msg = f"is_in() on {render(self._node)} got None; SQL's IN never matches NULL: use is_null()"
-            raise ColumnTypeError(msg)
         return Expr(IsIn(self._node, literals))
 
     def between(self, lower: object, upper: object, closed: Closed = "both") -> Expr[Any]:
@@ -281,7 +278,7 @@ class Col(Expr[T_co]):
 
 def _literal(value: object) -> Literal:
     if value is None:
-        return Literal(None, dt.String())  # rejected by is_in with a clear message
+        return Literal(None, dt.String())  # IsIn rejects it, saying to use is_null()
     if isinstance(value, Expr):
         node = value.node
         if isinstance(node, Literal):
