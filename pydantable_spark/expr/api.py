@@ -297,8 +297,7 @@ def render(node: Node) -> str:
     if isinstance(node, Arithmetic | Comparison):
         return f"({render(node.left)} {node.op.value} {render(node.right)})"
     if isinstance(node, And | Or):
-        symbol = "&" if isinstance(node, And) else "|"
-        return f"({render(node.left)} {symbol} {render(node.right)})"
+        return f"({render(node.left)} {node.symbol} {render(node.right)})"
     if isinstance(node, Alias):
         return f"{render(node.child)}.alias({node.name!r})"
     if isinstance(node, When):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import ClassVar
 from typing import Literal as TypingLiteral
 
 from pydantable_spark import dtypes as dt
@@ -135,27 +136,31 @@ def _require_boolean(node: Node, what: str) -> Typed:
 
 
 @dataclass(frozen=True, slots=True)
-class And(Node):
-    """Kleene ``left AND right``: false wins over NULL."""
+class _Kleene(Node):
+    """A binary boolean operator; NULL only where the known operand does not decide."""
 
     left: Node
     right: Node
+    symbol: ClassVar[str]
 
     def derive(self) -> Typed:
-        left, right = _require_boolean(self.left, "&"), _require_boolean(self.right, "&")
+        left = _require_boolean(self.left, self.symbol)
+        right = _require_boolean(self.right, self.symbol)
         return Typed(dt.Boolean(), left.nullable or right.nullable)
 
 
 @dataclass(frozen=True, slots=True)
-class Or(Node):
+class And(_Kleene):
+    """Kleene ``left AND right``: false wins over NULL."""
+
+    symbol: ClassVar[str] = "&"
+
+
+@dataclass(frozen=True, slots=True)
+class Or(_Kleene):
     """Kleene ``left OR right``: true wins over NULL."""
 
-    left: Node
-    right: Node
-
-    def derive(self) -> Typed:
-        left, right = _require_boolean(self.left, "|"), _require_boolean(self.right, "|")
-        return Typed(dt.Boolean(), left.nullable or right.nullable)
+    symbol: ClassVar[str] = "|"
 
 
 @dataclass(frozen=True, slots=True)
