@@ -78,7 +78,12 @@ class DataFrame(Generic[M]):
     __slots__ = ("_model", "_plan")
     _bound_model: ClassVar[type[BaseModel] | None] = None
 
-    def __init__(self, plan: p.Plan, model: type[M]) -> None:
+    def __init__(self, plan: p.Plan, model: type[M] | None = None) -> None:
+        """A frame over ``plan`` whose rows are ``model`` instances (derived from the schema if None).
+
+        Frames are made by the constructors and methods; a derived row model is
+        only built when something asks for it (``model``, ``collect``).
+        """
         self._plan = plan
         self._model = model
 
@@ -169,7 +174,7 @@ class DataFrame(Generic[M]):
         chosen = cls._model_for(model, "from_arrow")
         if chosen is None:
             reconciled, rec = arrow_table_from(table, Schema(fields_of_arrow(table.schema)))
-            return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), row_model(rec.schema))
+            return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session))
         target = schema_of_model(chosen)
         reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
         return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
@@ -218,7 +223,7 @@ class DataFrame(Generic[M]):
         chosen = cls._model_for(model, "from_spark")
         if chosen is None:
             schema = Schema(fields)
-            return DataFrame(p.Source(SparkData(sdf), schema), row_model(schema))
+            return DataFrame(p.Source(SparkData(sdf), schema))
         target = schema_of_model(chosen)
         case_sensitive = is_case_sensitive(sdf.sparkSession)
         rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
@@ -249,6 +254,9 @@ class DataFrame(Generic[M]):
     @property
     def model(self) -> type[M]:
         """The Pydantic model of one row (declared or derived from the schema)."""
+        if self._model is None:
+            self._model = row_model(self._plan.schema)  # type: ignore[assignment]  # M is the derived model
+        assert self._model is not None
         return self._model
 
     @property
@@ -258,13 +266,12 @@ class DataFrame(Generic[M]):
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.schema)
-        return f"DataFrame[{self._model.__name__}]({inner})"
+        return f"DataFrame[{self.model.__name__}]({inner})"
 
     # --- building plans --------------------------------------------------------------------
 
     def _frame(self, plan: p.Plan) -> DataFrame[Any]:
-        model = self._model if plan.schema == self.schema else row_model(plan.schema)
-        return DataFrame(plan, model)
+        return DataFrame(plan, self._model if plan.schema == self.schema else None)
 
     def _node(self, item: object, what: str) -> Node:
         if isinstance(item, str):
@@ -443,7 +450,7 @@ class DataFrame(Generic[M]):
         (``gt=``, ``max_length=``...), validators and ``model_post_init`` do
         not run, enum fields hold plain values, and set/tuple fields hold lists.
         """
-        return rows_from_arrow(self.to_arrow(), self._model, trusted=trusted)
+        return rows_from_arrow(self.to_arrow(), self.model, trusted=trusted)
 
     def to_arrow(self) -> pa.Table:
         """The rows as an Arrow table; its schema carries the derived nullability.
