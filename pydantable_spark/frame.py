@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["DataFrame"]
 
 M = TypeVar("M", bound=BaseModel)
+M2 = TypeVar("M2", bound=BaseModel)
 IntoColumn = str | Expr[Any]
 
 
@@ -113,6 +114,22 @@ class DataFrame(Generic[M]):
             raise TypeError(msg)
         return chosen
 
+    @overload
+    @classmethod
+    def from_rows(
+        cls, rows: Iterable[Mapping[str, Any] | BaseModel], model: type[M2], *, session: SparkSession | None = None
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_rows(
+        cls: type[DataFrame[M2]],
+        rows: Iterable[Mapping[str, Any] | BaseModel],
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[M2]: ...
+
     @classmethod
     def from_rows(
         cls,
@@ -130,6 +147,22 @@ class DataFrame(Generic[M]):
         schema = schema_of_model(chosen)
         table = rows_to_arrow(rows, chosen, schema)
         return DataFrame(p.Source(ArrowData(table), schema, session), chosen)
+
+    @overload
+    @classmethod
+    def from_columns(
+        cls, columns: Mapping[str, Iterable[Any]], model: type[M2], *, session: SparkSession | None = None
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_columns(
+        cls: type[DataFrame[M2]],
+        columns: Mapping[str, Iterable[Any]],
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[M2]: ...
 
     @classmethod
     def from_columns(
@@ -155,6 +188,30 @@ class DataFrame(Generic[M]):
         rows = [dict(zip(names, values, strict=True)) for values in zip(*lists.values(), strict=True)]
         return cls.from_rows(rows, chosen, session=session)
 
+    @overload
+    @classmethod
+    def from_arrow(
+        cls,
+        table: pa.Table,
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_arrow(
+        cls: type[DataFrame[M2]],
+        table: pa.Table,
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
     @classmethod
     def from_arrow(
         cls,
@@ -179,6 +236,30 @@ class DataFrame(Generic[M]):
         reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
         return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
 
+    @overload
+    @classmethod
+    def from_pandas(
+        cls,
+        frame: pd.DataFrame,
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_pandas(
+        cls: type[DataFrame[M2]],
+        frame: pd.DataFrame,
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
     @classmethod
     def from_pandas(
         cls,
@@ -198,6 +279,23 @@ class DataFrame(Generic[M]):
 
         table = pa.Table.from_pandas(frame, preserve_index=False)
         return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
+
+    @overload
+    @classmethod
+    def from_spark(
+        cls, sdf: SparkDataFrame, model: type[M2], *, allow_lossy: Selection = False, null_check: Selection = False
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_spark(
+        cls: type[DataFrame[M2]],
+        sdf: SparkDataFrame,
+        model: None = None,
+        *,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
 
     @classmethod
     def from_spark(
@@ -323,7 +421,7 @@ class DataFrame(Generic[M]):
         exprs.extend(by_name.values())
         return self._frame(p.Project(self._plan, tuple(exprs)))
 
-    def filter(self, *predicates: Expr[Any]) -> DataFrame[M]:
+    def filter(self, *predicates: Expr[bool | None]) -> DataFrame[M]:
         """Rows where every predicate is exactly true (false and NULL rows are dropped)."""
         if not predicates:
             msg = "filter() needs at least one predicate"
@@ -396,8 +494,8 @@ class DataFrame(Generic[M]):
         return DataFrame(p.Distinct(self._plan, names), self._model)
 
     def as_model(
-        self, model: type[Any], *, allow_lossy: Selection = False, null_check: Selection = False
-    ) -> DataFrame[Any]:
+        self, model: type[M2], *, allow_lossy: Selection = False, null_check: Selection = False
+    ) -> DataFrame[M2]:
         """This frame typed as ``model``, checked now against the derived schema.
 
         The strict rules of ``reconcile`` apply: extra columns are dropped,

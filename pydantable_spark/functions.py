@@ -9,7 +9,7 @@ Expr[int](coalesce(None, 0))
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, Optional, TypeVar
 
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Col, Expr, dtype_of, to_node
@@ -112,8 +112,14 @@ def datediff(end: object, start: object) -> Expr[Any]:
     return Expr(DateDiff(_expr_or_name(end), _expr_or_name(start)))
 
 
-class WhenThen(Expr[Any]):
-    """A ``when`` chain under construction; an expression already (NULL where no branch holds)."""
+B = TypeVar("B")
+
+
+class WhenThen(Expr[Optional[B]], Generic[B]):  # noqa: UP045 - a base class, evaluated at run time
+    """A ``when`` chain under construction; an expression already (NULL where no branch holds).
+
+    ``B`` is the type the branches' values have in common.
+    """
 
     __slots__ = ()
 
@@ -122,7 +128,7 @@ class WhenThen(Expr[Any]):
         assert isinstance(node, When)
         return node
 
-    def when(self, condition: object, value: object) -> WhenThen:
+    def when(self, condition: object, value: object) -> WhenThen[Any]:
         """Add a branch, tried after the earlier ones."""
         node = self._chain()
         if node.otherwise is not None:
@@ -138,6 +144,6 @@ class WhenThen(Expr[Any]):
         return Expr(When(node.conditions, node.values, to_node(value)))
 
 
-def when(condition: object, value: object) -> WhenThen:
+def when(condition: object, value: object) -> WhenThen[Any]:
     """``CASE WHEN condition THEN value ...``; chain ``.when`` and ``.otherwise``."""
     return WhenThen(When((to_node(condition),), (to_node(value),)))

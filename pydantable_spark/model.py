@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.reconcile import Selection
 
-__all__ = ["DataFrameModel", "row_model"]
+__all__ = ["DataFrameModel", "attribute_name", "row_model"]
 
 M = TypeVar("M", bound="DataFrameModel")
 
@@ -64,13 +64,15 @@ class _ModelMeta(ModelMetaclass):
     runs for names the class does not otherwise have.
     """
 
-    def __getattr__(cls, name: str) -> Any:
-        columns = cls.__dict__.get("__pydantable_columns__")
-        if columns is None and not name.startswith("_") and cls.__dict__.get("__pydantic_complete__"):
-            columns = _compile(cls)
-        if columns is not None and name in columns:
-            return columns[name]
-        return super().__getattr__(name)  # type: ignore[misc]  # defined at run time only
+    if not TYPE_CHECKING:  # hidden from type checkers: the mypy plugin types ``User.age`` instead
+
+        def __getattr__(cls, name: str) -> Any:
+            columns = cls.__dict__.get("__pydantable_columns__")
+            if columns is None and not name.startswith("_") and cls.__dict__.get("__pydantic_complete__"):
+                columns = _compile(cls)
+            if columns is not None and name in columns:
+                return columns[name]
+            return super().__getattr__(name)
 
 
 def _compile(cls: Any) -> dict[str, Col[Any]]:
@@ -226,7 +228,7 @@ def _build_row_model(fields: tuple[dt.Field, ...], name: str) -> type[DataFrameM
     definitions: dict[str, Any] = {}
     used: set[str] = set()
     for f in fields:
-        attribute = _attribute_name(f.name, used)
+        attribute = attribute_name(f.name, used)
         used.add(attribute)
         annotation = annotation_for(f.dtype, f.nullable, f.name)
         default = None if f.nullable else ...
@@ -247,7 +249,8 @@ _RESERVED = (
 )
 
 
-def _attribute_name(column: str, used: set[str]) -> str:
+def attribute_name(column: str, used: set[str]) -> str:
+    """The Python attribute for a column name (a derived row model's field; the mypy plugin's too)."""
     name = re.sub(r"\W", "_", column).lstrip("_") or "column"
     if name[0].isdigit() or keyword.iskeyword(name) or name in _RESERVED:
         name = f"c_{name}"

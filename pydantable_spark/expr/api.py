@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
 
 T_co = TypeVar("T_co", covariant=True)
+S = TypeVar("S", bound=Optional[str])  # noqa: UP045 - evaluated at run time on Python 3.10
+D = TypeVar("D", bound=Optional[datetime.date])  # noqa: UP045
 
 IntoExpr = Any
 """An ``Expr`` or a Python scalar (which becomes a literal)."""
@@ -250,13 +252,13 @@ class Expr(Generic[T_co]):
         return Expr(Coalesce((self._node, to_node(value))))
 
     @property
-    def str(self) -> StringNamespace:
-        """String functions: ``upper``, ``lower``, ``length``, ``contains``, ..."""
+    def str(self: Expr[S]) -> StringNamespace[S]:
+        """String functions: ``upper``, ``lower``, ``length``, ``contains``, ... (string columns only)."""
         return StringNamespace(self)
 
     @property
-    def dt(self) -> DateTimeNamespace:
-        """Date functions: ``year``, ``month``, ``day``."""
+    def dt(self: Expr[D]) -> DateTimeNamespace[D]:
+        """Date functions: ``year``, ``month``, ``day`` (date and datetime columns only)."""
         return DateTimeNamespace(self)
 
 

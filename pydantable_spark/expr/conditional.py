@@ -22,7 +22,7 @@ def common_type(nodes: Sequence[Node], what: str) -> dt.DType:
     for node in nodes[1:]:
         merged = supertype(result, node.type.dtype)
         if merged is None:
-            msg = f"{what} mixes types with no common type: {describe(nodes[0])} and {describe(node)}"
+            msg = f"{what}: no common type for {describe(nodes[0])} and {describe(node)}"
             raise ColumnTypeError(msg)
         result = merged
     return result
@@ -38,7 +38,7 @@ def _adopt_all(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
     strong = [n for n in nodes if n.typed is not None and not (isinstance(n, Literal) and n.weak)]
     if not strong or any(n.typed is None for n in nodes):
         return nodes
-    target = common_type(strong, "the branches")
+    target = common_type(strong, "values")
     return tuple(n.adopt(target) if isinstance(n, Literal) else n for n in nodes)
 
 

@@ -9,7 +9,7 @@ Upper(child=Column(name='name', declared=None, owner=None))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
@@ -138,8 +138,11 @@ class Concat(Node):
         return Typed(dt.String(), any(p.nullable for p in parts))
 
 
-class StringNamespace:
-    """String functions of an expression, reached as ``expr.str``."""
+S_co = TypeVar("S_co", covariant=True)
+
+
+class StringNamespace(Generic[S_co]):
+    """String functions of an expression, reached as ``expr.str``; ``S_co`` is ``str`` or ``str | None``."""
 
     __slots__ = ("_expr",)
 

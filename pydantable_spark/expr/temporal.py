@@ -9,7 +9,7 @@ value to a date with a cast it marks as possibly failing, so functions of a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
@@ -89,8 +89,11 @@ class DateDiff(Node):
         return Typed(dt.Int32(), end.nullable or start.nullable)
 
 
-class DateTimeNamespace:
-    """Date functions of an expression, reached as ``expr.dt``."""
+D_co = TypeVar("D_co", covariant=True)
+
+
+class DateTimeNamespace(Generic[D_co]):
+    """Date functions of an expression, reached as ``expr.dt``; ``D_co`` is its date type."""
 
     __slots__ = ("_expr",)
 

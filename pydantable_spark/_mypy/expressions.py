@@ -1,0 +1,477 @@
+"""Typing of expression operators, methods and ``F`` functions, by the runtime's own rules.
+
+Each hook turns the call's operands into placeholder IR nodes (``statics.operand``),
+builds the node the runtime would build, and returns ``Expr[<its Python type>]``.
+A rule that rejects its operands raises ``ColumnTypeError`` here as at run time;
+the hook reports it where the call is written (operators with mypy's own
+"Unsupported operand types" message) and returns ``Expr[Any]``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mypy.checker import TypeChecker
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import CallExpr, Expression, MemberExpr, NameExpr, StrExpr
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import AnyType, FunctionLike, Instance, NoneType, Type, TypeOfAny, TypeType, get_proper_type
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.statics import (
+    Static,
+    expr_type,
+    instance_of,
+    mypy_type,
+    operand,
+    static_of,
+)
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr import conditional, operators, strings, temporal
+from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed
+from pydantable_spark.typerules import ArithmeticOp
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+__all__ = ["EXPRESSION_CLASSES", "FUNCTION_HOOKS", "METHOD_HOOKS", "SPARK_TYPE", "render_source"]
+
+SPARK_TYPE = ErrorCode("pydantable-spark", "Column type errors found by pydantable-spark", "General")
+
+CallContext = MethodContext | FunctionContext
+
+
+def render_source(expr: Expression | None) -> str:
+    """How an operand is named in messages: its source text when short, else ``expression``."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, MemberExpr):
+        inner = render_source(expr.expr)
+        return f"{inner}.{expr.name}" if inner != "expression" else expr.name
+    if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name == "col":
+        first = expr.args[0] if expr.args else None
+        return first.value if isinstance(first, StrExpr) else "expression"
+    return "expression"
+
+
+def _receiver_source(ctx: CallContext) -> Expression | None:
+    call = ctx.context
+    if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
+        return call.callee.expr
+    return None
+
+
+def _result(ctx: CallContext, node: Node, operands: Sequence[Node]) -> Type:
+    assert isinstance(ctx.api, TypeChecker)
+    typed = node.type
+    originals = [Static(o.type.dtype, o.type.nullable, AnyType(TypeOfAny.special_form)) for o in operands if o.typed]
+    return expr_type(ctx.api, mypy_type(ctx.api, typed.dtype, typed.nullable, originals))
+
+
+def _arg_types(ctx: CallContext) -> list[Type]:
+    return [t for group in ctx.arg_types for t in group]
+
+
+def _arg_exprs(ctx: CallContext) -> list[Expression]:
+    return [e for group in ctx.args for e in group]
+
+
+def _typed_or_any(ctx: CallContext, build: Callable[[], tuple[Node, Sequence[Node]] | None]) -> Type:
+    """Run ``build``; report a rule's error at the call; fall back to ``Expr[Any]`` when types are unknown."""
+    assert isinstance(ctx.api, TypeChecker)
+    fallback = expr_type(ctx.api, AnyType(TypeOfAny.from_error))
+    try:
+        built = build()
+    except ColumnTypeError as error:
+        ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
+        return fallback
+    if built is None:
+        return ctx.default_return_type
+    node, operands = built
+    return _result(ctx, node, operands)
+
+
+# --- operators --------------------------------------------------------------------------------
+
+_ARITHMETIC = {
+    "__add__": ArithmeticOp.ADD,
+    "__sub__": ArithmeticOp.SUB,
+    "__mul__": ArithmeticOp.MUL,
+    "__truediv__": ArithmeticOp.DIV,
+    "__floordiv__": ArithmeticOp.FLOORDIV,
+    "__mod__": ArithmeticOp.MOD,
+}
+_COMPARISONS = {
+    "__eq__": operators.ComparisonOp.EQ,
+    "__ne__": operators.ComparisonOp.NE,
+    "__lt__": operators.ComparisonOp.LT,
+    "__le__": operators.ComparisonOp.LE,
+    "__gt__": operators.ComparisonOp.GT,
+    "__ge__": operators.ComparisonOp.GE,
+}
+
+
+def _binary(method: str, make: Callable[[Node, Node], Node], *, reflected: bool) -> Callable[[MethodContext], Type]:
+    def hook(ctx: MethodContext) -> Type:
+        assert isinstance(ctx.api, TypeChecker)
+        other_type = _arg_types(ctx)[0]
+        me = operand(ctx.type, render_source(_receiver_source(ctx)))
+        other = operand(other_type, render_source(_arg_exprs(ctx)[0]), _arg_exprs(ctx)[0])
+        if me is None or other is None:
+            return ctx.default_return_type
+        left, right = (other, me) if reflected else (me, other)
+        try:
+            node = make(left, right)
+        except ColumnTypeError as error:
+            symbol = _SYMBOLS.get(method, method)
+            left_type, right_type = (other_type, ctx.type) if reflected else (ctx.type, other_type)
+            if "None" in str(error) or "is_null" in str(error):
+                ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
+            else:
+                ctx.api.msg.unsupported_operand_types(symbol, left_type, right_type, ctx.context)
+            return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
+        return _result(ctx, node, (left, right))
+
+    return hook
+
+
+_SYMBOLS = {
+    **{name: op.value for name, op in _ARITHMETIC.items()},
+    **{name: op.value for name, op in _COMPARISONS.items()},
+    "__and__": "&",
+    "__or__": "|",
+}
+
+
+def _comparison(op: operators.ComparisonOp) -> Callable[[Node, Node], Node]:
+    def make(left: Node, right: Node) -> Node:
+        if isinstance(right, Literal) and right.value is None:
+            method = "is_null" if op is operators.ComparisonOp.EQ else "is_not_null"
+            msg = f"comparing with None is always NULL in SQL; use .{method}()"
+            raise ColumnTypeError(msg)
+        return operators.Comparison(op, left, right)
+
+    return make
+
+
+def _unary(make: Callable[[Node], Node]) -> Callable[[MethodContext], Type]:
+    def hook(ctx: MethodContext) -> Type:
+        def build() -> tuple[Node, Sequence[Node]] | None:
+            me = operand(ctx.type, render_source(_receiver_source(ctx)))
+            return None if me is None else (make(me), (me,))
+
+        return _typed_or_any(ctx, build)
+
+    return hook
+
+
+# --- methods of Expr ---------------------------------------------------------------------------
+
+
+def dtype_of_type_argument(t: Type) -> dt.DType | None:
+    """The logical type a ``cast`` argument names: ``float``, ``dtypes.Int32``, ``dtypes.Decimal(10, 2)``."""
+    proper = get_proper_type(t)
+    if isinstance(proper, FunctionLike) and proper.is_type_obj():  # a class passed as a value
+        proper = TypeType(Instance(proper.type_object(), []))
+    if isinstance(proper, TypeType):
+        item = get_proper_type(proper.item)
+        if isinstance(item, Instance) and item.type.has_base("pydantable_spark.dtypes.DType"):
+            return _dtype_class(item.type.name)
+        return static_of(proper.item).dtype
+    if isinstance(proper, Instance) and proper.type.has_base("pydantable_spark.dtypes.DType"):
+        return _dtype_class(proper.type.name)
+    return None
+
+
+def _dtype_class(name: str) -> dt.DType | None:
+    cls = getattr(dt, name, None)
+    if isinstance(cls, type) and issubclass(cls, dt.DType):
+        try:
+            return cls()
+        except TypeError:
+            return None
+    return None
+
+
+def _cast(ctx: MethodContext) -> Type:
+    def build() -> tuple[Node, Sequence[Node]] | None:
+        me = operand(ctx.type, render_source(_receiver_source(ctx)))
+        target = dtype_of_type_argument(_arg_types(ctx)[0])
+        if me is None or target is None:
+            return None
+        return Cast(me, target), (me,)
+
+    return _typed_or_any(ctx, build)
+
+
+def _iterable_element(t: Type) -> Type | None:
+    proper = get_proper_type(t)
+    if isinstance(proper, Instance) and proper.args:
+        return proper.args[0]
+    return None
+
+
+def _is_in(ctx: MethodContext) -> Type:
+    def build() -> tuple[Node, Sequence[Node]] | None:
+        me = operand(ctx.type, render_source(_receiver_source(ctx)))
+        element = _iterable_element(_arg_types(ctx)[0])
+        value = operand(element, "value") if element is not None else None
+        if me is None or value is None:
+            return None
+        if not isinstance(value, Literal):
+            msg = "is_in() takes Python values, not expressions"
+            raise ColumnTypeError(msg)
+        return operators.IsIn(me, (value,)), (me,)
+
+    return _typed_or_any(ctx, build)
+
+
+def _between(ctx: MethodContext) -> Type:
+    def build() -> tuple[Node, Sequence[Node]] | None:
+        me = operand(ctx.type, render_source(_receiver_source(ctx)))
+        types, exprs = _arg_types(ctx), _arg_exprs(ctx)
+        low = operand(types[0], render_source(exprs[0]), exprs[0])
+        high = operand(types[1], render_source(exprs[1]), exprs[1])
+        if me is None or low is None or high is None:
+            return None
+        return operators.Between(me, low, high), (me, low, high)
+
+    return _typed_or_any(ctx, build)
+
+
+def _fill_null(ctx: MethodContext) -> Type:
+    def build() -> tuple[Node, Sequence[Node]] | None:
+        me = operand(ctx.type, render_source(_receiver_source(ctx)))
+        value = operand(_arg_types(ctx)[0], render_source(_arg_exprs(ctx)[0]), _arg_exprs(ctx)[0])
+        if me is None or value is None:
+            return None
+        if isinstance(value, Literal) and value.value is None:
+            msg = "fill_null() needs a value, not None"
+            raise ColumnTypeError(msg)
+        return conditional.Coalesce((me, value)), (me, value)
+
+    return _typed_or_any(ctx, build)
+
+
+# --- namespaces -------------------------------------------------------------------------------
+
+
+def _namespace_owner(ctx: MethodContext) -> Node | None:
+    """The placeholder for the expression a ``.str`` / ``.dt`` namespace belongs to."""
+    proper = get_proper_type(ctx.type)
+    if not isinstance(proper, Instance) or not proper.args:
+        return None
+    static = static_of(proper.args[0])
+    if static.dtype is None:
+        return None
+    call = ctx.context
+    owner_source = None
+    if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
+        namespace = call.callee.expr
+        owner_source = namespace.expr if isinstance(namespace, MemberExpr) else None
+    return Column(render_source(owner_source), Typed(static.dtype, static.nullable))
+
+
+def _namespace(make: Callable[[Node, list[Node | None]], Node | None]) -> Callable[[MethodContext], Type]:
+    def hook(ctx: MethodContext) -> Type:
+        def build() -> tuple[Node, Sequence[Node]] | None:
+            owner = _namespace_owner(ctx)
+            if owner is None:
+                return None
+            args = [operand(t, render_source(e), e) for t, e in zip(_arg_types(ctx), _arg_exprs(ctx), strict=False)]
+            node = make(owner, args)
+            return None if node is None else (node, (owner,))
+
+        return _typed_or_any(ctx, build)
+
+    return hook
+
+
+def _pattern(cls: Callable[[Node, Node], Node]) -> Callable[[Node, list[Node | None]], Node | None]:
+    def make(owner: Node, args: list[Node | None]) -> Node | None:
+        return None if not args or args[0] is None else cls(owner, args[0])
+
+    return make
+
+
+_NAMESPACE_MODULES = {
+    "StringNamespace": "pydantable_spark.expr.strings",
+    "DateTimeNamespace": "pydantable_spark.expr.temporal",
+}
+_NAMESPACE_METHODS: dict[str, Callable[[Node, list[Node | None]], Node | None]] = {
+    "StringNamespace.upper": lambda owner, _: strings.Upper(owner),
+    "StringNamespace.lower": lambda owner, _: strings.Lower(owner),
+    "StringNamespace.length": lambda owner, _: strings.Length(owner),
+    "StringNamespace.strip": lambda owner, _: strings.Strip(owner),
+    "StringNamespace.slice": lambda owner, _: strings.Slice(owner, 0),
+    "StringNamespace.contains": _pattern(strings.Contains),
+    "StringNamespace.starts_with": _pattern(strings.StartsWith),
+    "StringNamespace.ends_with": _pattern(strings.EndsWith),
+    "DateTimeNamespace.year": lambda owner, _: temporal.Year(owner),
+    "DateTimeNamespace.month": lambda owner, _: temporal.Month(owner),
+    "DateTimeNamespace.day": lambda owner, _: temporal.Day(owner),
+}
+
+# --- F functions ------------------------------------------------------------------------------
+
+
+def _function(make: Callable[[list[Node | None]], Node | None]) -> Callable[[FunctionContext], Type]:
+    def hook(ctx: FunctionContext) -> Type:
+        def build() -> tuple[Node, Sequence[Node]] | None:
+            args = []
+            for t, e in zip(_arg_types(ctx), _arg_exprs(ctx), strict=False):
+                # F.* functions take column names as strings, whose types only the frame knows
+                args.append(None if isinstance(e, StrExpr) else operand(t, render_source(e), e))
+            node = make(args)
+            return None if node is None else (node, [a for a in args if a is not None])
+
+        return _typed_or_any(ctx, build)
+
+    return hook
+
+
+def _all_known(make: Callable[[list[Node]], Node]) -> Callable[[list[Node | None]], Node | None]:
+    def build(args: list[Node | None]) -> Node | None:
+        known = [a for a in args if a is not None]
+        return make(known) if args and len(known) == len(args) else None
+
+    return build
+
+
+def _lit(ctx: FunctionContext) -> Type:
+    assert isinstance(ctx.api, TypeChecker)
+    types = ctx.arg_types
+    value_type = types[0][0] if types and types[0] else None
+    dtype_type = types[1][0] if len(types) > 1 and types[1] else None
+    if dtype_type is not None:
+        target = dtype_of_type_argument(dtype_type)
+        if target is None:
+            return ctx.default_return_type
+        nullable = value_type is None or isinstance(get_proper_type(value_type), NoneType)
+        return expr_type(ctx.api, mypy_type(ctx.api, target, nullable))
+    if value_type is None:
+        return ctx.default_return_type
+    if isinstance(get_proper_type(value_type), NoneType):
+        ctx.api.fail("a null literal needs a type: F.lit(None, dtype=...)", ctx.context, code=SPARK_TYPE)
+        return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
+    static = static_of(value_type)
+    if static.dtype is None:
+        return ctx.default_return_type
+    return expr_type(ctx.api, mypy_type(ctx.api, static.dtype, static.nullable))
+
+
+WHEN_THEN = "pydantable_spark.functions.WhenThen"
+
+
+def _when_then(api: TypeChecker, values: Sequence[Node]) -> Type:
+    """``WhenThen[B]`` where ``B`` is what the branch values have in common."""
+    dtype = conditional.common_type(values, "when/otherwise")
+    nullable = any(conditional.converted_nullable(v, dtype) for v in values)
+    return instance_of(api, WHEN_THEN, [mypy_type(api, dtype, nullable, [_static(v) for v in values])])
+
+
+def _static(node: Node) -> Static:
+    return Static(node.type.dtype, node.type.nullable, AnyType(TypeOfAny.special_form))
+
+
+def _branches(ctx: MethodContext) -> Column | None:
+    """A placeholder standing for the values of the branches a ``WhenThen`` already has."""
+    proper = get_proper_type(ctx.type)
+    if not isinstance(proper, Instance) or not proper.args:
+        return None
+    static = static_of(proper.args[0])
+    return None if static.dtype is None else Column("branch", Typed(static.dtype, static.nullable))
+
+
+_CONDITION = Column("condition", Typed(dt.Boolean(), True))
+
+
+def _when_start(ctx: FunctionContext) -> Type:
+    assert isinstance(ctx.api, TypeChecker)
+    types, exprs = _arg_types(ctx), _arg_exprs(ctx)
+    condition, value = (operand(t, render_source(e), e) for t, e in zip(types, exprs, strict=False))
+    if condition is None or value is None:
+        return ctx.default_return_type
+    try:
+        conditional.When((condition,), (value,))
+        return _when_then(ctx.api, [value])
+    except ColumnTypeError as error:
+        ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
+        return ctx.default_return_type
+
+
+def _when_more(ctx: MethodContext) -> Type:
+    assert isinstance(ctx.api, TypeChecker)
+    previous = _branches(ctx)
+    types, exprs = _arg_types(ctx), _arg_exprs(ctx)
+    condition, value = (operand(t, render_source(e), e) for t, e in zip(types, exprs, strict=False))
+    if previous is None or condition is None or value is None:
+        return ctx.default_return_type
+    try:
+        conditional.When((_CONDITION, condition), (previous, value))
+        return _when_then(ctx.api, [previous, value])
+    except ColumnTypeError as error:
+        ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
+        return ctx.default_return_type
+
+
+def _otherwise(ctx: MethodContext) -> Type:
+    def build() -> tuple[Node, Sequence[Node]] | None:
+        previous = _branches(ctx)
+        value = operand(_arg_types(ctx)[0], render_source(_arg_exprs(ctx)[0]), _arg_exprs(ctx)[0])
+        if previous is None or value is None:
+            return None
+        if isinstance(value, Literal) and value.value is None:
+            return conditional.When((_CONDITION,), (previous,)), (previous,)
+        return conditional.When((_CONDITION,), (previous,), value), (previous, value)
+
+    return _typed_or_any(ctx, build)
+
+
+F = "pydantable_spark.functions"
+
+FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
+    f"{F}.lit": _lit,
+    f"{F}.when": _when_start,
+    f"{F}.coalesce": _function(_all_known(lambda a: conditional.Coalesce(tuple(a)))),
+    f"{F}.concat": _function(_all_known(lambda a: strings.Concat(tuple(a)))),
+    f"{F}.upper": _function(_all_known(lambda a: strings.Upper(a[0]))),
+    f"{F}.lower": _function(_all_known(lambda a: strings.Lower(a[0]))),
+    f"{F}.length": _function(_all_known(lambda a: strings.Length(a[0]))),
+    f"{F}.year": _function(_all_known(lambda a: temporal.Year(a[0]))),
+    f"{F}.month": _function(_all_known(lambda a: temporal.Month(a[0]))),
+    f"{F}.dayofmonth": _function(_all_known(lambda a: temporal.Day(a[0]))),
+    f"{F}.day": _function(_all_known(lambda a: temporal.Day(a[0]))),
+    f"{F}.date_add": _function(_all_known(lambda a: temporal.DateAdd(a[0], a[1]))),
+    f"{F}.datediff": _function(_all_known(lambda a: temporal.DateDiff(a[0], a[1]))),
+}
+
+E = "pydantable_spark.expr.api.Expr"
+EXPRESSION_CLASSES = {E, "pydantable_spark.expr.api.Col", "pydantable_spark.functions.WhenThen"}
+
+
+def _arithmetic(op: ArithmeticOp) -> Callable[[Node, Node], Node]:
+    return lambda left, right: operators.Arithmetic(op, left, right)
+
+
+METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
+    **{f"{E}.{m}": _binary(m, _arithmetic(op), reflected=False) for m, op in _ARITHMETIC.items()},
+    **{f"{E}.__r{m[2:]}": _binary(m, _arithmetic(op), reflected=True) for m, op in _ARITHMETIC.items()},
+    **{f"{E}.{m}": _binary(m, _comparison(op), reflected=False) for m, op in _COMPARISONS.items()},
+    f"{E}.__and__": _binary("__and__", operators.And, reflected=False),
+    f"{E}.__rand__": _binary("__and__", operators.And, reflected=True),
+    f"{E}.__or__": _binary("__or__", operators.Or, reflected=False),
+    f"{E}.__ror__": _binary("__or__", operators.Or, reflected=True),
+    f"{E}.__invert__": _unary(operators.Not),
+    f"{E}.__neg__": _unary(operators.Negate),
+    f"{E}.cast": _cast,
+    f"{E}.is_in": _is_in,
+    f"{E}.between": _between,
+    f"{E}.fill_null": _fill_null,
+    f"{E}.when": _when_more,
+    f"{E}.otherwise": _otherwise,
+    **{
+        f"{_NAMESPACE_MODULES[name.split('.')[0]]}.{name}": _namespace(make)
+        for name, make in _NAMESPACE_METHODS.items()
+    },
+}

@@ -1,0 +1,239 @@
+"""What mypy knows of a value, in the runtime's terms, and back.
+
+The plugin types expressions with the *runtime's own rules*: it maps each
+operand's static type to a logical type (``int`` → ``bigint``, ``str | None``
+→ nullable ``string``, ...), builds the same IR node the runtime would build
+over placeholder columns of those types, and maps the node's derived type back
+to a Python type. Static and runtime rules therefore cannot drift apart;
+``tests/typing/test_parity.py`` checks it on a corpus.
+
+Static types are coarser than runtime ones: every integer is ``int``, every
+decimal ``Decimal``, so results are typed by the widest member of each family
+(``bigint``, ``double``, ``decimal(38,18)``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mypy.nodes import Expression, FloatExpr, IntExpr, StrExpr, TypeInfo
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    NoneType,
+    ProperType,
+    Type,
+    TypeOfAny,
+    UnionType,
+    get_proper_type,
+)
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.core import Column, Literal, Node, Typed, literal_of
+
+if TYPE_CHECKING:
+    from mypy.checker import TypeChecker
+
+__all__ = [
+    "EXPR",
+    "Static",
+    "expr_type",
+    "instance_of",
+    "mypy_type",
+    "operand",
+    "static_of",
+    "static_of_expr",
+]
+
+EXPR = "pydantable_spark.expr.api.Expr"
+COL = "pydantable_spark.expr.api.Col"
+BASE_MODEL = "pydantic.main.BaseModel"
+
+_FROM_PYTHON: dict[str, dt.DType] = {
+    "builtins.bool": dt.Boolean(),
+    "builtins.int": dt.Int64(),
+    "builtins.float": dt.Float64(),
+    "builtins.str": dt.String(),
+    "builtins.bytes": dt.Binary(),
+    "decimal.Decimal": dt.Decimal(),
+    "datetime.date": dt.Date(),
+    "datetime.datetime": dt.Datetime(),
+    "datetime.timedelta": dt.Duration(),
+}
+_SAMPLES: dict[type[dt.DType], object] = {
+    dt.Boolean: False,
+    dt.Int64: 0,
+    dt.Float64: 0.0,
+    dt.String: "",
+    dt.Binary: b"",
+    dt.Decimal: decimal.Decimal(0),
+    dt.Date: datetime.date(1970, 1, 1),
+    dt.Datetime: datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc),
+    dt.Duration: datetime.timedelta(0),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Static:
+    """A value's logical type as mypy knows it; ``dtype`` None means unknown (``Any``).
+
+    ``original`` keeps mypy's own type of the non-null part, for types the
+    logical type does not fully describe (a nested model, an enum).
+    """
+
+    dtype: dt.DType | None
+    nullable: bool
+    original: Type
+
+    @property
+    def known(self) -> bool:
+        return self.dtype is not None
+
+
+def _unknown(t: Type) -> Static:
+    return Static(None, True, t)
+
+
+def static_of(t: Type) -> Static:
+    """The logical type of values of mypy type ``t`` (not an ``Expr``; see ``static_of_expr``)."""
+    proper = get_proper_type(t)
+    if isinstance(proper, UnionType):
+        members = [m for m in proper.items if not isinstance(get_proper_type(m), NoneType)]
+        if len(members) != 1:
+            return _unknown(t)
+        inner = static_of(members[0])
+        return Static(inner.dtype, True, inner.original)
+    if isinstance(proper, LiteralType):
+        return static_of(proper.fallback)
+    if not isinstance(proper, Instance):
+        return _unknown(t)
+    return Static(_dtype_of_instance(proper), False, proper)
+
+
+def _dtype_of_instance(instance: Instance) -> dt.DType | None:
+    info = instance.type
+    if info.fullname in _FROM_PYTHON:
+        return _FROM_PYTHON[info.fullname]
+    if info.is_enum:
+        values = {type(v) for v in _enum_values(info)}
+        return dt.String() if values <= {str} else dt.Int64() if values <= {int} else None
+    if info.fullname in ("builtins.list", "builtins.tuple", "builtins.set", "builtins.frozenset"):
+        element = static_of(instance.args[0]) if instance.args else None
+        if element is None or element.dtype is None:
+            return None
+        return dt.List(element.dtype, element.nullable)
+    if info.fullname == "builtins.dict" and len(instance.args) == 2:
+        key, value = static_of(instance.args[0]), static_of(instance.args[1])
+        if not isinstance(key.dtype, dt.String) or value.dtype is None:
+            return None
+        return dt.Map(dt.String(), value.dtype, value.nullable)
+    if info.has_base(BASE_MODEL):  # its fields do not matter here, only which model it is
+        return dt.Struct((dt.Field(info.fullname, dt.Boolean(), False),), model=info.fullname)
+    for base in info.mro[1:]:  # a subclass of a known type (e.g. an enum of str) counts as that type
+        if base.fullname in _FROM_PYTHON and base.fullname != "builtins.object":
+            return _FROM_PYTHON[base.fullname]
+    return None
+
+
+def _enum_values(info: TypeInfo) -> list[object]:
+    values: list[object] = []
+    for name, symbol in info.names.items():
+        node = symbol.node
+        if name.startswith("_") or node is None or not hasattr(node, "final_value"):
+            continue
+        values.append(getattr(node, "final_value", None))
+    return [v for v in values if v is not None]
+
+
+def static_of_expr(t: Type) -> Static | None:
+    """The logical type of an ``Expr[T]``'s values, or None when ``t`` is not an expression."""
+    proper = get_proper_type(t)
+    if isinstance(proper, Instance) and proper.type.has_base(EXPR):
+        expr = next(b for b in proper.type.mro if b.fullname == EXPR)
+        mapped = _map_to(proper, expr)
+        return static_of(mapped.args[0]) if mapped.args else _unknown(t)
+    return None
+
+
+def _map_to(instance: Instance, target: TypeInfo) -> Instance:
+    from mypy.maptype import map_instance_to_supertype
+
+    return map_instance_to_supertype(instance, target)
+
+
+def operand(t: Type, name: str, source: Expression | None = None) -> Node | None:
+    """A placeholder IR node for an operand of mypy type ``t``, or None when its type is unknown.
+
+    An ``Expr`` becomes a typed column called ``name``; a Python value a weak
+    literal of its type, as the runtime makes it (with the written value when
+    ``source`` is a literal, so that messages show it).
+    """
+    static = static_of_expr(t)
+    if static is not None:
+        if static.dtype is None:
+            return None
+        return Column(name, Typed(static.dtype, static.nullable))
+    proper = get_proper_type(t)
+    if isinstance(proper, NoneType):
+        return Literal(None, dt.String())
+    value = static_of(t)
+    if value.dtype is None or value.nullable or type(value.dtype) not in _SAMPLES:
+        return None
+    if isinstance(source, IntExpr | FloatExpr | StrExpr) and literal_of(source.value).dtype == value.dtype:
+        return literal_of(source.value, weak=True)
+    return literal_of(_SAMPLES[type(value.dtype)], weak=True)
+
+
+_TO_PYTHON: dict[type[dt.DType], str] = {
+    dt.Boolean: "builtins.bool",
+    dt.Int8: "builtins.int",
+    dt.Int16: "builtins.int",
+    dt.Int32: "builtins.int",
+    dt.Int64: "builtins.int",
+    dt.Float32: "builtins.float",
+    dt.Float64: "builtins.float",
+    dt.Decimal: "decimal.Decimal",
+    dt.String: "builtins.str",
+    dt.Binary: "builtins.bytes",
+    dt.Date: "datetime.date",
+    dt.Datetime: "datetime.datetime",
+    dt.DatetimeNTZ: "datetime.datetime",
+    dt.Duration: "datetime.timedelta",
+}
+
+
+def mypy_type(api: TypeChecker, dtype: dt.DType, nullable: bool, originals: list[Static] | None = None) -> Type:
+    """The Python type of values of ``dtype`` (``| None`` when nullable).
+
+    A struct keeps the model type of the operand it came from, as at run time;
+    an enum becomes its value type, as in a derived row model.
+    """
+    base: Type
+    if type(dtype) in _TO_PYTHON:
+        base = api.named_generic_type(_TO_PYTHON[type(dtype)], [])
+    elif isinstance(dtype, dt.List):
+        base = api.named_generic_type("builtins.list", [mypy_type(api, dtype.inner, dtype.contains_null)])
+    elif isinstance(dtype, dt.Map):
+        value = mypy_type(api, dtype.value, dtype.value_contains_null)
+        base = api.named_generic_type("builtins.dict", [api.named_generic_type("builtins.str", []), value])
+    else:
+        found = next((s.original for s in originals or [] if s.dtype == dtype), None)
+        base = found if found is not None else AnyType(TypeOfAny.special_form)
+    return UnionType.make_union([base, NoneType()]) if nullable else base
+
+
+def instance_of(api: TypeChecker, fullname: str, args: list[Type]) -> Instance:
+    """An instance of a class named by its full name (looked up in its module, loaded or not by name)."""
+    module, _, name = fullname.rpartition(".")
+    symbol = api.modules[module].names[name]
+    assert isinstance(symbol.node, TypeInfo), fullname
+    return Instance(symbol.node, args)
+
+
+def expr_type(api: TypeChecker, value: Type) -> ProperType:
+    """``Expr[value]``."""
+    return instance_of(api, EXPR, [value])

@@ -1,0 +1,73 @@
+"""The mypy plugin: ``plugins = ["pydantic.mypy", "pydantable_spark.mypy"]``.
+
+It types what plain annotations cannot say:
+
+* class access to a model field, ``User.age``, is a column, ``Col[int | None]``
+  (instance access, ``user.age``, stays ``int | None``);
+* operators and expression methods follow the runtime's type rules
+  (``User.age + 1`` is ``Expr[int | None]``; ``User.name + 1`` is an error);
+* ``select``, ``with_columns``, ``drop`` and ``rename`` give frames of
+  synthesized row types, and ``as_model(Out)`` is checked against them.
+
+This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mypy.nodes import TypeInfo
+from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin, ReportConfigContext
+
+from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
+from pydantable_spark._mypy.frames import FRAME_HOOKS, column_attribute, is_column_of_model
+from pydantable_spark._mypy.statics import EXPR
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mypy.types import Type
+
+__all__ = ["PydantableSparkPlugin", "plugin"]
+
+
+def _rules_digest() -> str:
+    """A digest of the package's sources: the typing rules live all over it (type rules, IR nodes)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class PydantableSparkPlugin(Plugin):
+    """Routes mypy's hooks to the typing logic of pydantable-spark."""
+
+    def report_config_data(self, ctx: ReportConfigContext) -> dict[str, str]:
+        """Invalidate mypy's cache when the rules change (mypy only hashes this entry module)."""
+        return {"pydantable_spark": _RULES}
+
+    def get_class_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        owner, _, name = fullname.rpartition(".")
+        symbol = self.lookup_fully_qualified(owner)
+        if symbol is not None and isinstance(symbol.node, TypeInfo) and is_column_of_model(symbol.node, name):
+            return column_attribute
+        return None
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        owner, _, method = fullname.rpartition(".")
+        if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
+            return METHOD_HOOKS.get(f"{EXPR}.{method}")
+        return METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname)
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return FUNCTION_HOOKS.get(fullname)
+
+
+_RULES = _rules_digest()
+
+
+def plugin(version: str) -> type[Plugin]:
+    """Mypy's entry point."""
+    return PydantableSparkPlugin
