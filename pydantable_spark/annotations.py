@@ -241,7 +241,8 @@ def python_name(dtype: dt.DType, *, nullable: bool) -> str:
         value = python_name(dtype.value, nullable=dtype.value_contains_null)
         base = f"dict[{python_name(dtype.key, nullable=False)}, {value}]"
     elif isinstance(dtype, dt.Struct):
-        base = dtype.model.__name__ if dtype.model is not None else "struct"
+        model = dtype.model
+        base = "struct" if model is None else getattr(model, "__name__", str(model).rpartition(".")[2])
     else:
         base = _PYTHON_NAMES[type(dtype)]
     return f"{base} | None" if nullable else base

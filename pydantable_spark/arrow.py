@@ -49,14 +49,15 @@ def arrow_type(dtype: dt.DType) -> pa.DataType:
         return pa.list_(pa.field("element", arrow_type(dtype.inner), dtype.contains_null))
     if isinstance(dtype, dt.Map):
         value = pa.field("value", arrow_type(dtype.value), dtype.value_contains_null)
-        return pa.map_(pa.field("key", arrow_type(dtype.key), False), value)
+        key = pa.field("key", arrow_type(dtype.key), False)
+        return pa.map_(key, value)  # type: ignore[call-overload,no-any-return]  # the stubs miss the Field form
     if isinstance(dtype, dt.Struct):
         return pa.struct([arrow_field(f) for f in dtype.fields])
     msg = f"no Arrow type for {dtype}"  # pragma: no cover - every DType is handled above
     raise TypeError(msg)
 
 
-def arrow_field(f: dt.Field) -> pa.Field:
+def arrow_field(f: dt.Field) -> pa.Field[pa.DataType]:
     """The Arrow field for a column, nullability included."""
     return pa.field(f.name, arrow_type(f.dtype), f.nullable)
 

@@ -165,20 +165,20 @@ def _dtype_of_arrow(t: pa.DataType, path: str, hint: dt.DType | None = None) -> 
     raise UnsupportedTypeError(msg)
 
 
-def _observed(f: dt.Field, column: pa.ChunkedArray | pa.Array) -> dt.Field:
+def _observed(f: dt.Field, column: pa.ChunkedArray[Any] | pa.Array[Any]) -> dt.Field:
     """``f`` with nullability narrowed to what the data shows (no NULLs → not nullable)."""
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     nullable = f.nullable and array.null_count > 0
     dtype = f.dtype
-    if isinstance(dtype, dt.Struct) and pa.types.is_struct(array.type):
-        flat = array.flatten()
-        dtype = dt.Struct(tuple(_observed(sub, part) for sub, part in zip(dtype.fields, flat, strict=True)))
-    elif isinstance(dtype, dt.List) and not pa.types.is_dictionary(array.type):
-        inner = _observed(dt.Field("", dtype.inner, dtype.contains_null), array.flatten())
-        dtype = dt.List(inner.dtype, inner.nullable)
-    elif isinstance(dtype, dt.Map):
+    if isinstance(dtype, dt.Struct) and isinstance(array, pa.StructArray):
+        parts = array.flatten()
+        dtype = dt.Struct(tuple(_observed(sub, part) for sub, part in zip(dtype.fields, parts, strict=True)))
+    elif isinstance(dtype, dt.Map) and isinstance(array, pa.MapArray):
         value = _observed(dt.Field("", dtype.value, dtype.value_contains_null), array.items)
         dtype = dt.Map(dtype.key, value.dtype, value.nullable)
+    elif isinstance(dtype, dt.List) and isinstance(array, pa.ListArray | pa.LargeListArray | pa.FixedSizeListArray):
+        inner = _observed(dt.Field("", dtype.inner, dtype.contains_null), array.flatten())
+        dtype = dt.List(inner.dtype, inner.nullable)
     return dt.Field(f.name, dtype, nullable)
 
 

@@ -74,20 +74,20 @@ def _has_map(t: pa.DataType) -> bool:
     return False
 
 
-def python_values(column: pa.ChunkedArray | pa.Array) -> list[Any]:
+def python_values(column: pa.ChunkedArray[Any] | pa.Array[Any]) -> list[Any]:
     """The column's values as Python objects (maps as dicts, timestamps aware in UTC)."""
     t = column.type
     if pa.types.is_date32(t):
         return column.to_numpy(zero_copy_only=False).tolist()  # type: ignore[no-any-return]
     if pa.types.is_timestamp(t):
-        wall = column.cast(pa.timestamp("us")).to_numpy(zero_copy_only=False).tolist()
+        wall: list[Any] = column.cast(pa.timestamp("us")).to_numpy(zero_copy_only=False).tolist()
         if t.tz is None:
-            return wall  # type: ignore[no-any-return]
+            return wall
         utc = datetime.timezone.utc  # Spark sends instants in UTC
         return [None if v is None else v.replace(tzinfo=utc) for v in wall]
     if _has_map(t):
-        return column.to_pylist(maps_as_pydicts="strict")  # type: ignore[no-any-return]
-    return column.to_pylist()  # type: ignore[no-any-return]
+        return column.to_pylist(maps_as_pydicts="strict")
+    return column.to_pylist()
 
 
 def python_columns(table: pa.Table) -> dict[str, list[Any]]:

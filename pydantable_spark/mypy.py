@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from mypy.nodes import TypeInfo
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin, ReportConfigContext
@@ -31,6 +31,25 @@ if TYPE_CHECKING:
     from mypy.types import Type
 
 __all__ = ["PydantableSparkPlugin", "plugin"]
+
+
+Context = TypeVar("Context", MethodContext, FunctionContext)
+
+
+def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type] | None:
+    """``hook``, reporting an unexpected failure at the call instead of crashing mypy."""
+    if hook is None:
+        return None
+    checked = hook
+
+    def run(ctx: Context) -> Type:
+        try:
+            return checked(ctx)
+        except Exception as error:
+            ctx.api.fail(f"pydantable-spark could not type this call ({error!r}); please report it", ctx.context)
+            return ctx.default_return_type
+
+    return run
 
 
 def _rules_digest() -> str:
@@ -58,11 +77,11 @@ class PydantableSparkPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
-            return METHOD_HOOKS.get(f"{EXPR}.{method}")
-        return METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname)
+            return _guarded(METHOD_HOOKS.get(f"{EXPR}.{method}"))
+        return _guarded(METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname))
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return FUNCTION_HOOKS.get(fullname)
+        return _guarded(FUNCTION_HOOKS.get(fullname))
 
 
 _RULES = _rules_digest()

@@ -13,7 +13,18 @@ from typing import TYPE_CHECKING
 
 from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Expression, MemberExpr, NameExpr, StrExpr
+from mypy.nodes import (
+    CallExpr,
+    Expression,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    SetExpr,
+    StrExpr,
+    TupleExpr,
+    UnaryExpr,
+)
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import AnyType, FunctionLike, Instance, NoneType, Type, TypeOfAny, TypeType, get_proper_type
 
@@ -55,9 +66,14 @@ def render_source(expr: Expression | None) -> str:
 
 
 def _receiver_source(ctx: CallContext) -> Expression | None:
+    """The expression a method is called on (``x`` in ``x.cast(...)``, ``-x``, ``x + 1``)."""
     call = ctx.context
     if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
         return call.callee.expr
+    if isinstance(call, UnaryExpr):
+        return call.expr
+    if isinstance(call, OpExpr):
+        return call.left
     return None
 
 
@@ -204,24 +220,29 @@ def _cast(ctx: MethodContext) -> Type:
     return _typed_or_any(ctx, build)
 
 
-def _iterable_element(t: Type) -> Type | None:
+def _collection_items(api: TypeChecker, expr: Expression, t: Type) -> list[Node] | None:
+    """Placeholders for the values of an ``is_in`` argument (a literal collection, or by its type)."""
+    if isinstance(expr, ListExpr | TupleExpr | SetExpr):
+        items = [operand(api.lookup_type(item), "value", item) for item in expr.items]
+        return None if any(i is None for i in items) else [i for i in items if i is not None]
     proper = get_proper_type(t)
     if isinstance(proper, Instance) and proper.args:
-        return proper.args[0]
+        item = operand(proper.args[0], "value")
+        return None if item is None else [item]
     return None
 
 
 def _is_in(ctx: MethodContext) -> Type:
     def build() -> tuple[Node, Sequence[Node]] | None:
+        assert isinstance(ctx.api, TypeChecker)
         me = operand(ctx.type, render_source(_receiver_source(ctx)))
-        element = _iterable_element(_arg_types(ctx)[0])
-        value = operand(element, "value") if element is not None else None
-        if me is None or value is None:
+        values = _collection_items(ctx.api, _arg_exprs(ctx)[0], _arg_types(ctx)[0])
+        if me is None or values is None:
             return None
-        if not isinstance(value, Literal):
+        if not all(isinstance(v, Literal) for v in values):
             msg = "is_in() takes Python values, not expressions"
             raise ColumnTypeError(msg)
-        return operators.IsIn(me, (value,)), (me,)
+        return operators.IsIn(me, tuple(v for v in values if isinstance(v, Literal))), (me,)
 
     return _typed_or_any(ctx, build)
 

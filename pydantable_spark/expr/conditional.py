@@ -34,11 +34,11 @@ def converted_nullable(node: Node, target: dt.DType) -> bool:
     return typed.nullable or cast_forces_nullable(typed.dtype, target)
 
 
-def _adopt_all(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+def _adopt_all(nodes: tuple[Node, ...], what: str) -> tuple[Node, ...]:
     strong = [n for n in nodes if n.typed is not None and not (isinstance(n, Literal) and n.weak)]
     if not strong or any(n.typed is None for n in nodes):
         return nodes
-    target = common_type(strong, "values")
+    target = common_type(strong, what)
     return tuple(n.adopt(target) if isinstance(n, Literal) else n for n in nodes)
 
 
@@ -52,7 +52,7 @@ class Coalesce(Node):
         if not self.args:
             msg = "coalesce() needs at least one expression"
             raise ColumnTypeError(msg)
-        object.__setattr__(self, "args", _adopt_all(self.args))
+        object.__setattr__(self, "args", _adopt_all(self.args, "coalesce()"))
 
     def derive(self) -> Typed:
         dtype = common_type(self.args, "coalesce()")
@@ -77,7 +77,7 @@ class When(Node):
 
     def prepare(self) -> None:
         branches = (*self.values, *([self.otherwise] if self.otherwise is not None else []))
-        adopted = _adopt_all(tuple(branches))
+        adopted = _adopt_all(tuple(branches), "when/otherwise")
         object.__setattr__(self, "values", adopted[: len(self.values)])
         if self.otherwise is not None:
             object.__setattr__(self, "otherwise", adopted[-1])

@@ -1,0 +1,39 @@
+"""Column and expression mistakes mypy must report (expected messages after "# E:")."""
+
+from __future__ import annotations
+
+import datetime
+
+from models import User
+
+from pydantable_spark import F
+
+User.agee  # E: "type[User]" has no attribute "agee"
+User.name + 1  # E: Unsupported operand types for + ("Col[str]" and "int")
+1 + User.name  # E: Unsupported operand types for + ("int" and "Col[str]")
+User.name - User.id  # E: Unsupported operand types for - ("Col[str]" and "Col[int]")
+User.score // 2  # E: Unsupported operand types for // ("Col[float]" and "int")
+User.joined * 2  # E: Unsupported operand types for * ("Col[date]" and "int")
+User.active + 1  # E: Unsupported operand types for + ("Col[bool]" and "int")
+User.name > 1  # E: Unsupported operand types for > ("Col[str]" and "int")
+User.id & User.active  # E: Unsupported operand types for & ("Col[int]" and "Col[bool]")
+User.active | "x"  # E: Unsupported operand types for | ("Col[bool]" and "str")
+-User.name  # E: unary minus needs a number; got column 'User.name'
+~User.id  # E: ~ needs boolean operands; got column 'User.id'
+User.id.str.upper()  # E: str.upper() needs a string; got column 'User.id' of type int
+User.name.dt.year()  # E: dt.year() needs a date or datetime; got column 'User.name'
+User.name.str.contains(1)  # E: Argument 1 to "contains" of "StringNamespace" has incompatible type "int"
+User.joined.cast(int)  # E: cannot cast column 'User.joined' of type date (date) to int (bigint)
+User.active.cast(datetime.date)  # E: cannot cast column 'User.active'
+User.age.is_in(["a"])  # E: is_in() value literal 'a' of type str (string) cannot be compared
+User.name.between(1, 2)  # E: between() bound literal 1 of type int (bigint) cannot be compared
+User.age.fill_null("x")  # E: coalesce(): no common type for column 'User.age'
+F.coalesce(User.name, User.id)  # E: coalesce(): no common type
+F.when(User.id, 1)  # E: when() needs a boolean condition; got column 'User.id'
+F.when(User.active, 1).otherwise("x")  # E: when/otherwise: no common type
+F.when(User.active, 1).when(User.active, "x")  # E: when/otherwise: no common type
+F.concat(User.name, User.id)  # E: concat() needs a string; got column 'User.id'
+F.date_add(User.joined, 1.5)  # E: date_add() needs an integer number of days
+F.datediff(User.joined, User.id)  # E: datediff() needs a date or datetime; got column 'User.id'
+F.upper(User.id)  # E: str.upper() needs a string
+F.lit(None)  # E: a null literal needs a type

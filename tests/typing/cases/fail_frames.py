@@ -1,0 +1,53 @@
+"""Frame mistakes mypy must report (expected messages after "# E:")."""
+
+from __future__ import annotations
+
+from models import Out, User
+
+from pydantable_spark import DataFrameModel
+
+users = User.from_rows([])
+users.filter(User.age)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "Col[int | None]"
+users.filter(User.name.str.length())  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "Expr[int]"
+# == and != between incomparable types fall back to Python's bool (mypy tries the other operand's
+# __eq__ when ours reports an error), which the frame then refuses:
+users.filter(User.joined == 1)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "bool"
+users.filter(User.age == None)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "bool"
+users.select("nope")  # E: unknown column "nope" in select(); existing columns: id, name, age
+users.select("agee")  # E: did you mean 'age'?
+users.with_columns(x=User.id, y=User.id).select("z")  # E: unknown column "z" in select()
+users.drop("nope")  # E: unknown column "nope" in drop()
+users.rename({"nope": "x"})  # E: unknown column "nope" in rename()
+users.select(User.id, User.id + 1)  # E: select() produces two columns named "id"
+users.rename({"age": "id"})  # E: rename() produces two columns named "id"
+
+out = users.select(User.id, (User.age + 1).alias("next"))
+out.collect()[0].missing  # E: "Row[id: int, next: int | None]" has no attribute "missing"
+out.collect()[0].age  # E: "Row[id: int, next: int | None]" has no attribute "age"
+
+
+class Wrong(DataFrameModel):
+    id: str
+    next: int | None
+
+
+class Missing(DataFrameModel):
+    id: int
+    other: int
+
+
+class Stricter(DataFrameModel):
+    id: int
+    next: int
+
+
+class Lossy(DataFrameModel):
+    id: int
+    score: int
+
+
+out.as_model(Out)
+out.as_model(Wrong)  # E: as_model(Wrong): id: cannot convert bigint (int) to string (str)
+out.as_model(Missing)  # E: as_model(Missing): other: missing from the source; source has: id, next
+out.as_model(Stricter)  # E: as_model(Stricter): next: nullable in the source but not null in the target
+users.as_model(Lossy)  # E: as_model(Lossy): score: converting double (float) to bigint (int) can silently

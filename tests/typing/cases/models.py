@@ -1,0 +1,34 @@
+"""Models shared by the typing cases."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+from typing import Annotated
+
+from pydantable_spark import DataFrameModel
+from pydantable_spark import dtypes as dt
+
+
+class Address(DataFrameModel):
+    city: str
+    zip: str | None
+
+
+class User(DataFrameModel):
+    id: int
+    name: str
+    age: int | None
+    score: float
+    joined: datetime.date
+    seen: datetime.datetime | None
+    price: decimal.Decimal
+    active: bool
+    small: Annotated[int, dt.Int32]
+    address: Address | None
+    tags: list[str]
+
+
+class Out(DataFrameModel):
+    id: int
+    next: int | None

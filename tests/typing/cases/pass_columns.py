@@ -1,0 +1,85 @@
+"""Columns, operators and expression methods that must type-check, with their exact types."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+from typing import Any
+
+from models import Address, User
+from typing_extensions import assert_type
+
+from pydantable_spark import F
+from pydantable_spark.expr import Col, Expr
+from pydantable_spark.functions import WhenThen
+
+assert_type(User.age, Col[int | None])
+assert_type(User.id, Col[int])
+assert_type(User.address, Col[Address | None])
+assert_type(User.tags, Col[list[str]])
+assert_type(User(id=1, name="a", age=None, score=1.0, joined=datetime.date(2020, 1, 1), seen=None,
+                 price=decimal.Decimal(1), active=True, small=1, address=None, tags=[]).age, int | None)  # fmt: skip
+
+# arithmetic: promotion and nullability as at run time
+assert_type(User.age + 1, Expr[int | None])
+assert_type(User.id + 1, Expr[int])
+assert_type(1 + User.id, Expr[int])
+assert_type(User.id + User.score, Expr[float])
+assert_type(User.id - User.age, Expr[int | None])
+assert_type(User.id * 2.5, Expr[float])
+assert_type(User.id / 2, Expr[float | None])
+assert_type(User.id // 2, Expr[int | None])
+assert_type(User.id % 3, Expr[int | None])
+assert_type(User.price * 2, Expr[decimal.Decimal])
+assert_type(User.price + User.score, Expr[float])
+assert_type(-User.age, Expr[int | None])
+assert_type(User.small + User.id, Expr[int])
+
+# comparisons and Kleene logic
+assert_type(User.age > 3, Expr[bool | None])
+assert_type(User.id == 3, Expr[bool])
+assert_type(User.name != "x", Expr[bool])
+assert_type(User.joined < datetime.date(2020, 1, 1), Expr[bool])
+assert_type((User.id > 1) & User.active, Expr[bool])
+assert_type((User.age > 1) | User.active, Expr[bool | None])
+assert_type(~User.active, Expr[bool])
+assert_type(User.active & True, Expr[bool])
+
+# methods
+assert_type(User.age.is_null(), Expr[bool])
+assert_type(User.age.is_not_null(), Expr[bool])
+assert_type(User.age.is_in([1, 2]), Expr[bool | None])
+assert_type(User.id.is_in([1, 2]), Expr[bool])
+assert_type(User.id.between(1, 5), Expr[bool])
+assert_type(User.age.between(1, 5), Expr[bool | None])
+assert_type(User.age.fill_null(0), Expr[int])
+assert_type(User.age.fill_null(User.age), Expr[int | None])
+assert_type(User.age.cast(float), Expr[float | None])
+assert_type(User.id.cast(str), Expr[str])
+assert_type(User.name.cast(int), Expr[int | None])
+assert_type(User.age.alias("years"), Expr[int | None])
+
+# namespaces
+assert_type(User.name.str.upper(), Expr[str])
+assert_type(User.name.str.length(), Expr[int])
+assert_type(User.name.str.contains("a"), Expr[bool])
+assert_type(User.name.str.slice(0, 2), Expr[str])
+assert_type(User.joined.dt.year(), Expr[int])
+assert_type(User.seen.dt.month(), Expr[int | None])
+
+# F functions
+assert_type(F.lit(1), Expr[int])
+assert_type(F.lit("a"), Expr[str])
+assert_type(F.lit(None, dtype=int), Expr[int | None])
+assert_type(F.coalesce(User.age, 0), Expr[int])
+assert_type(F.coalesce(User.age, User.score), Expr[float])
+assert_type(F.concat(User.name, F.lit("!")), Expr[str])
+assert_type(F.upper(User.name), Expr[str])
+assert_type(F.date_add(User.joined, 1), Expr[datetime.date])
+assert_type(F.datediff(User.joined, User.joined), Expr[int])
+assert_type(F.when(User.active, 1), WhenThen[int])
+assert_type(F.when(User.active, 1).otherwise(0), Expr[int])
+assert_type(F.when(User.active, User.age).otherwise(0), Expr[int | None])
+assert_type(F.when(User.active, 1).when(User.id > 2, 2.5).otherwise(0), Expr[float])
+assert_type(F.when(User.active, 1).otherwise(None), Expr[int | None])
+assert_type(F.col("anything"), Col[Any])

@@ -1,0 +1,80 @@
+"""Typing claims, checked by running mypy with the plugin on files that must pass or must fail.
+
+``cases/pass_*.py`` must type-check without any error (``assert_type`` states each
+claim); in ``cases/fail_*.py`` every line ending in ``# E: <text>`` must get an
+error containing ``<text>``, and no other line may get one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mypy import api
+
+CASES = Path(__file__).parent / "cases"
+CONFIG = """\
+[mypy]
+plugins = pydantic.mypy, pydantable_spark.mypy
+mypy_path = {cases}
+show_error_codes = True
+show_column_numbers = False
+warn_unused_ignores = True
+"""
+
+
+def run_mypy(tmp_path: Path, files: list[Path]) -> dict[tuple[str, int], list[str]]:
+    config = tmp_path / "mypy.ini"
+    config.write_text(CONFIG.format(cases=CASES))
+    args = ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), *map(str, files)]
+    stdout, stderr, _ = api.run(args)
+    assert not stderr, stderr
+    errors: dict[tuple[str, int], list[str]] = {}
+    for line in stdout.splitlines():
+        found = re.match(r"(.+?\.py):(\d+): error: (.*)$", line)
+        if found:
+            errors.setdefault((Path(found[1]).name, int(found[2])), []).append(found[3])
+    return errors
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], list[str]]:
+    return run_mypy(tmp_path_factory.mktemp("mypy"), sorted(CASES.glob("*.py")))
+
+
+def expectations() -> Iterator[tuple[str, int, str]]:
+    for path in sorted(CASES.glob("fail_*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if "  # E: " in line:
+                yield path.name, number, line.split("  # E: ", 1)[1]
+
+
+def pass_files() -> list[str]:
+    return [p.name for p in sorted(CASES.glob("pass_*.py"))] + ["models.py"]
+
+
+@pytest.mark.parametrize("name", pass_files())
+def test_file_type_checks_cleanly(results: dict[tuple[str, int], list[str]], name: str) -> None:
+    problems = {key: value for key, value in results.items() if key[0] == name}
+    assert problems == {}
+
+
+@pytest.mark.parametrize(("name", "line", "expected"), list(expectations()), ids=lambda v: str(v)[:40])
+def test_expected_error(results: dict[tuple[str, int], list[str]], name: str, line: int, expected: str) -> None:
+    messages = results.get((name, line), [])
+    assert any(expected in message for message in messages), messages
+
+
+def test_no_unexpected_errors(results: dict[tuple[str, int], list[str]]) -> None:
+    expected = {(name, line) for name, line, _ in expectations()}
+    unexpected = {key: value for key, value in results.items() if key[0].startswith("fail_") and key not in expected}
+    assert unexpected == {}
+
+
+def test_there_are_at_least_sixty_claims() -> None:
+    claims = len(list(expectations()))
+    for path in CASES.glob("pass_*.py"):
+        claims += path.read_text().count("assert_type(")
+    assert claims >= 60

@@ -1,0 +1,152 @@
+"""Static and runtime rules agree: what mypy reveals equals what the runtime derives.
+
+Each expression and pipeline below is evaluated at run time (its derived type or
+schema) and revealed by mypy with the plugin; both must name the same Python
+types, column names and nullability.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mypy import api
+
+from pydantable_spark.annotations import python_name
+
+MODEL = """\
+from __future__ import annotations
+
+import datetime
+import decimal
+
+from pydantable_spark import DataFrameModel, F
+from pydantable_spark import dtypes as dt
+
+
+class P(DataFrameModel):
+    i: int
+    n: int | None
+    f: float
+    fn: float | None
+    d: decimal.Decimal
+    s: str
+    sn: str | None
+    b: bool
+    bn: bool | None
+    day: datetime.date
+    dayn: datetime.date | None
+    ts: datetime.datetime
+    td: datetime.timedelta
+
+
+df = P.from_rows([])
+"""
+
+EXPRESSIONS = [
+    "P.i + 1", "P.n + 1", "P.i + P.f", "P.n * P.fn", "P.i - 2.5", "P.d + 1", "P.d * P.f", "P.d / P.i",
+    "P.i / 2", "P.f / P.f", "P.i // 2", "P.n // P.i", "P.i % 2", "P.f % 2", "-P.n", "-P.d", "1 + P.i",
+    "2.5 * P.n", "P.i > 1", "P.n > 1", "P.s == 'x'", "P.sn != 'x'", "P.day < P.day", "P.ts >= P.ts",
+    "P.i == P.f", "(P.i > 1) & P.b", "(P.n > 1) & P.b", "P.b | P.bn", "~P.b", "~P.bn", "P.b & True",
+    "P.n.is_null()", "P.n.is_not_null()", "P.n.is_in([1, 2])", "P.i.is_in([1])", "P.s.is_in(['a'])",
+    "P.i.between(1, 2)", "P.fn.between(0, 1.5)", "P.n.fill_null(0)", "P.fn.fill_null(P.f)",
+    "P.sn.fill_null('')", "P.i.cast(str)", "P.s.cast(int)", "P.f.cast(int)", "P.i.cast(float)",
+    "P.day.cast(str)", "P.ts.cast(datetime.date)", "P.s.cast(datetime.date)", "P.b.cast(int)",
+    "P.i.cast(dt.Int32)", "P.d.cast(float)", "P.n.alias('m')", "P.s.str.upper()", "P.sn.str.lower()",
+    "P.sn.str.length()", "P.s.str.strip()", "P.s.str.slice(1, 2)", "P.sn.str.contains('a')",
+    "P.s.str.starts_with(P.sn)", "P.s.str.ends_with('z')", "P.day.dt.year()", "P.dayn.dt.month()",
+    "P.ts.dt.day()", "F.lit(1)", "F.lit(2.5)", "F.lit('a')", "F.lit(True)", "F.lit(None, dtype=int)",
+    "F.coalesce(P.n, 0)", "F.coalesce(P.n, P.fn)", "F.coalesce(P.n, P.f)", "F.concat(P.s, P.sn)",
+    "F.upper(P.s)", "F.lower(P.sn)", "F.length(P.s)", "F.year(P.dayn)", "F.date_add(P.day, 1)",
+    "F.date_add(P.ts, P.n)", "F.datediff(P.day, P.dayn)", "F.when(P.b, 1).otherwise(0)",
+    "F.when(P.b, P.n).otherwise(0)", "F.when(P.bn, 1)", "F.when(P.b, 1).when(P.i > 1, 2.5).otherwise(0)",
+    "F.when(P.b, P.s).otherwise(None)", "F.when(P.b, P.day).otherwise(P.ts)",
+]  # fmt: skip
+
+PIPELINES = [
+    "df.select(P.i, (P.n + 1).alias('next'))",
+    "df.select('s', 'n', doubled=P.i * 2, one=1)",
+    "df.select(P.n + 1, P.s.str.upper(), F.coalesce(P.fn, 0.0))",
+    "df.with_columns(P.n.fill_null(0), flag=P.f > 1)",
+    "df.with_columns(x=P.i + 1).select('x', F.col('s'))",
+    "df.drop('n', P.f)",
+    "df.rename({'n': 'm', 's': 't'})",
+    "df.filter(P.b).sort(P.i).select(P.day.dt.year(), F.when(P.b, P.d).otherwise(0))",
+    "df.select(P.ts.cast(datetime.date), x=P.s.cast(int))",
+    "df.with_columns(P.i.cast(float), d=P.d * P.i)",
+]
+
+
+def _normalize(shown: str) -> str:
+    """mypy's spelling of a type, reduced to the short names ``python_name`` uses."""
+    shown = re.sub(r"\b(?:builtins|decimal|datetime)\.", "", shown)
+    return shown.replace("Union[", "").replace("Optional[", "")
+
+
+def runtime_types() -> tuple[list[str], list[str]]:
+    module = types.ModuleType("parity_corpus")
+    sys.modules[module.__name__] = module  # pydantic resolves the annotations in the class's module
+    namespace = module.__dict__
+    exec(compile(MODEL, "parity_corpus", "exec"), namespace)
+    expressions = []
+    for source in EXPRESSIONS:
+        typed = eval(source, namespace).typed
+        expressions.append(python_name(typed.dtype, nullable=typed.nullable))
+    pipelines = []
+    for source in PIPELINES:
+        schema = eval(source, namespace).schema
+        pipelines.append(", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in schema))
+    return expressions, pipelines
+
+
+def static_types(tmp_path: Path) -> tuple[list[str], list[str]]:
+    lines = [MODEL]
+    lines += [f"reveal_type({source})" for source in EXPRESSIONS]
+    lines += [f"reveal_type(({source}).collect()[0])" for source in PIPELINES]
+    module = tmp_path / "corpus.py"
+    module.write_text("\n".join(lines) + "\n")
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\n")
+    stdout, _, _ = api.run(["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(module)])
+    assert " error: " not in stdout, stdout
+    revealed = re.findall(r'Revealed type is "(.*)"', stdout)
+    assert len(revealed) == len(EXPRESSIONS) + len(PIPELINES), stdout
+    expressions = []
+    for shown in revealed[: len(EXPRESSIONS)]:
+        inner = re.fullmatch(r"pydantable_spark\.(?:expr\.api\.Expr|functions\.WhenThen)\[(.*)\]", shown)
+        assert inner, shown
+        value = _normalize(inner[1])
+        expressions.append(f"{value} | None" if "WhenThen" in shown and "None" not in value else value)
+    pipelines = []
+    for shown in revealed[len(EXPRESSIONS) :]:
+        inner = re.fullmatch(r"corpus\.Row\[(.*)\]", shown)
+        assert inner, shown
+        pipelines.append(_normalize(inner[1]))
+    return expressions, pipelines
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    return runtime_types(), static_types(tmp_path_factory.mktemp("parity"))
+
+
+@pytest.mark.parametrize("index", range(len(EXPRESSIONS)), ids=lambda i: EXPRESSIONS[i])
+def test_expression_type(both: tuple[Any, Any], index: int) -> None:
+    (runtime, _), (static, _) = both
+    assert static[index] == runtime[index]
+
+
+@pytest.mark.parametrize("index", range(len(PIPELINES)), ids=lambda i: PIPELINES[i])
+def test_pipeline_row_type(both: tuple[Any, Any], index: int) -> None:
+    (_, runtime), (_, static) = both
+    assert static[index] == runtime[index]
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len(EXPRESSIONS) + len(PIPELINES) >= 90
+    assert textwrap.dedent(MODEL)  # the model itself type-checks as part of the corpus
