@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mypy import api
 
-HEADER = '''\
+HEADER = """\
 from __future__ import annotations
 
 import datetime
@@ -39,7 +39,7 @@ class Out(DataFrameModel):
 
 
 users = User.from_rows([])
-'''
+"""
 
 BODY = [
     "e{i} = (User.age + {i}) * User.score",
