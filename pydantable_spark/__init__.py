@@ -16,10 +16,12 @@ expressions, and collect validated Pydantic rows::
 
 from pydantable_spark import dtypes, errors
 from pydantable_spark import functions as F
+from pydantable_spark import selectors as cs
 from pydantable_spark.expr import Col, Expr
+from pydantable_spark.expr.window import Window
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.schema import Field, Schema
 
-__all__ = ["Col", "DataFrame", "DataFrameModel", "Expr", "F", "Field", "Schema", "dtypes", "errors"]
+__all__ = ["Col", "DataFrame", "DataFrameModel", "Expr", "F", "Field", "Schema", "Window", "cs", "dtypes", "errors"]
 __version__ = "0.1.0"

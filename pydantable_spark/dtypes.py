@@ -20,6 +20,8 @@ annotation would give by default::
 
 from __future__ import annotations
 
+import datetime as _datetime
+import decimal as _decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -321,3 +323,29 @@ def contains_map(dtype: DType) -> bool:
     if isinstance(dtype, Struct):
         return any(contains_map(f.dtype) for f in dtype.fields)
     return False
+
+
+_EPOCH = _datetime.datetime(1970, 1, 1)
+_EXAMPLES: dict[type[DType], tuple[Any, Any]] = {
+    Boolean: (False, True),
+    String: ("", "x"),
+    Binary: (b"", b"\x00"),
+    Date: (_EPOCH.date(), _datetime.date(1970, 1, 2)),
+    Datetime: (_EPOCH.replace(tzinfo=_datetime.timezone.utc), _EPOCH.replace(second=1, tzinfo=_datetime.timezone.utc)),
+    DatetimeNTZ: (_EPOCH, _EPOCH.replace(second=1)),
+    Duration: (_datetime.timedelta(0), _datetime.timedelta(seconds=1)),
+}
+
+
+def example_values(dtype: DType) -> tuple[Any, Any]:
+    """Two different values of an atomic type (stand-ins where Spark needs a typed constant)."""
+    if isinstance(dtype, Decimal):
+        return _decimal.Decimal(0), _decimal.Decimal(1).scaleb(-dtype.scale)
+    if isinstance(dtype, Integral):
+        return 0, 1
+    if isinstance(dtype, Floating):
+        return 0.0, 1.0
+    if type(dtype) in _EXAMPLES:
+        return _EXAMPLES[type(dtype)]
+    msg = f"{dtype} has no example values (it is nested)"
+    raise TypeError(msg)

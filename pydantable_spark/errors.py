@@ -14,7 +14,8 @@ The hierarchy is small on purpose::
     │   ├── IncompatibleCastError
     │   ├── LossyCastError
     │   └── NullabilityError
-    └── RowValidationError (ValueError)  a row failed Pydantic validation
+    ├── RowValidationError (ValueError)  a row failed Pydantic validation
+    └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AmbiguousColumnError",
+    "CardinalityError",
     "ColumnTypeError",
     "DuplicateColumnError",
     "IncompatibleCastError",
@@ -134,6 +136,10 @@ class RowValidationError(PydantableSparkError, ValueError):
     def __init__(self, message: str, errors: Sequence[Any] = ()) -> None:
         self.errors = tuple(errors)
         super().__init__(message)
+
+
+class CardinalityError(PydantableSparkError, ValueError):
+    """A join's ``validate=`` check found a key that repeats where it must be unique."""
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str:

@@ -24,24 +24,31 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
 from pydantable_spark.annotations import fields_of_model, python_name
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.expr.aggregates import contains_aggregate
 from pydantable_spark.expr.api import Expr, render
 from pydantable_spark.expr.core import Alias, Column, Node, bind, literal_of
+from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.ingest import arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.model import DataFrameModel, row_model
 from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import Aggregate
+from pydantable_spark.plan.joins import HOWS, Join, JoinHow, Validate
 from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.schema import Schema
+from pydantable_spark.selectors import Selector, names_of
+from pydantable_spark.selectors import all as cs_all
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Mapping
 
     import pandas as pd
     import pyarrow as pa
@@ -388,13 +395,27 @@ class DataFrame(Generic[M]):
     def _items(self, items: Sequence[object], named: Mapping[str, object], what: str) -> list[Node]:
         flat: list[object] = []
         for item in items:
-            flat.extend(item if isinstance(item, list | tuple) else [item])
+            if isinstance(item, list | tuple):
+                flat.extend(item)
+            elif isinstance(item, Selector):
+                flat.extend(item.resolve(self.schema))
+            else:
+                flat.append(item)
         nodes = [self._node(item, what) for item in flat]
         nodes += [self._named(name, value) for name, value in named.items()]
         return nodes
 
-    def select(self, *columns: IntoColumn | Sequence[IntoColumn], **named: object) -> DataFrame[Any]:
+    def select(
+        self,
+        *columns: IntoColumn | Selector | Sequence[IntoColumn],
+        exclude: IntoColumn | Selector | Sequence[IntoColumn | Selector] | None = None,
+        **named: object,
+    ) -> DataFrame[Any]:
         """Only the given columns or expressions, in order; keywords name them.
+
+        Selectors (``cs.numeric()``) expand to their columns. ``exclude=``
+        removes columns; alone, it means "every column but these". A select of
+        aggregates only (``F.sum``, ``F.count``, ...) gives a one-row frame.
 
         >>> from pydantable_spark import DataFrameModel
         >>> class P(DataFrameModel):
@@ -403,12 +424,27 @@ class DataFrame(Generic[M]):
         >>> print(P.from_rows([]).select("y", double=P.x * 2).schema)
         y: float | None (double)
         double: int (bigint)
+        >>> print(P.from_rows([]).select(total=F.sum(P.y), rows=F.count()).schema)
+        total: float | None (double)
+        rows: int (bigint)
         """
-        return self._frame(p.Project(self._plan, tuple(self._items(columns, named, "select()"))))
+        if exclude is not None and not columns and not named:
+            columns = (cs_all(),)
+        nodes = self._items(columns, named, "select()")
+        if exclude is not None:
+            dropped = set(names_of(_as_items(exclude), self.schema, "select(exclude=...)"))
+            nodes = [n for n in nodes if n.output_name not in dropped]
+        if any(contains_aggregate(n) for n in nodes):
+            return self._frame(Aggregate(self._plan, (), tuple(nodes)))
+        return self._frame(p.Project(self._plan, tuple(nodes)))
 
     def with_columns(self, *columns: Expr[Any] | Sequence[Expr[Any]], **named: object) -> DataFrame[Any]:
-        """Add columns, or replace those with the same name (keeping their position)."""
-        new = self._items(columns, named, "with_columns()")
+        """Add columns, or replace those with the same name (keeping their position).
+
+        An aggregate here is computed over the whole frame and repeated on every
+        row (``F.sum(x)`` next to ``x``); windows work as usual.
+        """
+        new = [broadcast(node) for node in self._items(columns, named, "with_columns()")]
         by_name: dict[str, Node] = {}
         for node in new:
             if node.output_name in by_name:
@@ -493,6 +529,96 @@ class DataFrame(Generic[M]):
             names = tuple(_column_name(c, "unique()") for c in items)
         return DataFrame(p.Distinct(self._plan, names), self._model)
 
+    def group_by(self, *keys: IntoColumn | Selector, drop_nulls: bool = True, maintain_order: bool = False) -> GroupBy:
+        """Groups of rows with equal keys; ``.agg(...)`` makes one row per group.
+
+        Rows whose keys are NULL are left out unless ``drop_nulls=False``
+        (then they form their own groups); with the default, key columns are
+        not nullable. ``maintain_order=True`` returns groups in the order of
+        their first rows (an extra sort).
+        """
+        nodes = self._items(keys, {}, "group_by()")
+        if not nodes:
+            msg = "group_by() needs at least one key"
+            raise ColumnTypeError(msg)
+        return GroupBy(self, tuple(nodes), drop_nulls, maintain_order)
+
+    def join(
+        self,
+        other: DataFrame[Any],
+        on: JoinKeys | None = None,
+        *,
+        left_on: JoinKeys | None = None,
+        right_on: JoinKeys | None = None,
+        how: JoinHow = "inner",
+        suffix: str = "_right",
+        coalesce: bool | None = None,
+        join_nulls: bool = False,
+        validate: str = "m:m",
+        maintain_order: bool | Literal["none", "left", "right"] | None = None,
+    ) -> DataFrame[Any]:
+        """Join with ``other`` (the interface contract's semantics; see ``plan.joins``).
+
+        Keys are names, columns, selectors (``on=``: resolved against this
+        frame, and each must exist in ``other``), or expressions (``left_on`` /
+        ``right_on``, each bound to its own side). ``join_nulls=True`` matches
+        NULL keys to each other. ``validate="1:1" | "1:m" | "m:1"`` checks that
+        the keys are unique on the sides it names, with one extra Spark job
+        when the plan runs, and raises ``CardinalityError`` naming a repeated
+        key. ``maintain_order="left"`` (or True) keeps this frame's row order.
+
+        >>> from pydantable_spark import DataFrameModel
+        >>> class U(DataFrameModel):
+        ...     id: int
+        ...     name: str
+        >>> class D(DataFrameModel):
+        ...     id: int
+        ...     name: str
+        ...     budget: float
+        >>> print(U.from_rows([]).join(D.from_rows([]), on="id", how="left").schema)
+        id: int (bigint)
+        name: str (string)
+        name_right: str | None (string)
+        budget: float | None (double)
+        """
+        if how not in HOWS:
+            msg = f"join(how={how!r}) is not a join kind; use one of {', '.join(HOWS)}"
+            raise ValueError(msg)
+        order = _join_order(maintain_order)
+        check = _VALIDATE.get(validate)
+        if check is None:
+            msg = f"join(validate={validate!r}) is not known; use one of {', '.join(_VALIDATE)}"
+            raise ValueError(msg)
+        if how == "cross":
+            if on is not None or left_on is not None or right_on is not None:
+                msg = "a cross join takes no keys (on=, left_on=, right_on=)"
+                raise ColumnTypeError(msg)
+            plan = Join(self._plan, other._plan, how, (), (), False, suffix, join_nulls, check, order)
+            return self._frame(plan)
+        if on is not None:
+            if left_on is not None or right_on is not None:
+                msg = "join() takes either on= or left_on=/right_on=, not both"
+                raise ColumnTypeError(msg)
+            names = names_of(_as_items(on), self.schema, "join(on=...)")
+            for name in names:
+                if name not in other.schema:
+                    raise UnknownColumnError(name, other.schema.names, where="the right frame (join on=)")
+            left_keys = tuple(bind(Column(n), self.schema) for n in names)
+            right_keys = tuple(bind(Column(n), other.schema) for n in names)
+            merge = True
+        else:
+            if left_on is None or right_on is None:
+                msg = "join() needs on=, or both left_on= and right_on="
+                raise ColumnTypeError(msg)
+            left_keys = _key_nodes(left_on, self.schema, "left_on")
+            right_keys = _key_nodes(right_on, other.schema, "right_on")
+            merge = bool(coalesce)
+            if merge and not all(isinstance(k, Column) for k in (*left_keys, *right_keys)):
+                msg = "join(coalesce=True) merges column keys only; computed key expressions are kept apart"
+                raise NotImplementedError(msg)
+        plan = Join(self._plan, other._plan, how, left_keys, right_keys, merge, suffix, join_nulls, check, order)
+        return self._frame(plan)
+
     def as_model(
         self, model: type[M2], *, allow_lossy: Selection = False, null_check: Selection = False
     ) -> DataFrame[M2]:
@@ -574,6 +700,42 @@ class DataFrame(Generic[M]):
         from pydantable_spark._spark.lower import lower
 
         return lower(self._plan).count()
+
+
+JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
+_VALIDATE: dict[str, Validate] = {
+    "m:m": "m:m", "1:1": "1:1", "1:m": "1:m", "m:1": "m:1",
+    "many_to_many": "m:m", "one_to_one": "1:1", "one_to_many": "1:m", "many_to_one": "m:1",
+}  # fmt: skip
+
+
+def _as_items(keys: JoinKeys) -> list[object]:
+    return [keys] if isinstance(keys, str | Expr | Selector) else list(keys)
+
+
+def _key_nodes(keys: JoinKeys, schema: Schema, what: str) -> tuple[Node, ...]:
+    """Join keys bound to one side: names and selectors become columns, expressions stay."""
+    nodes: list[Node] = []
+    for item in _as_items(keys):
+        if isinstance(item, Selector | str):
+            nodes.extend(bind(Column(n), schema) for n in names_of([item], schema, f"join({what}=...)"))
+        elif isinstance(item, Expr):
+            nodes.append(bind(item.node, schema))
+        else:
+            msg = f"join({what}=...) takes names, columns, expressions or selectors, not {item!r}"
+            raise ColumnTypeError(msg)
+    return tuple(nodes)
+
+
+def _join_order(value: bool | str | None) -> Literal["none", "left", "right"]:
+    if value is None or value is False or value == "none":
+        return "none"
+    if value is True or value == "left":
+        return "left"
+    if value == "right":
+        return "right"
+    msg = f"join(maintain_order={value!r}) must be None, True, False, 'none', 'left' or 'right'"
+    raise ValueError(msg)
 
 
 def _per_key(value: bool | Sequence[bool], count: int, name: str) -> list[bool]:

@@ -14,8 +14,6 @@ non-trivial expression twice in it.
 
 from __future__ import annotations
 
-import datetime
-import decimal
 import logging
 from collections import Counter
 from dataclasses import dataclass
@@ -29,14 +27,18 @@ from pydantable_spark._spark.session import resolve_session
 from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.arrow import needs_relaxing
+from pydantable_spark.errors import CardinalityError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
+from pydantable_spark.expr.window import contains_window
 from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import Aggregate, narrowable
+from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import ColumnMatch, reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
 __all__ = ["Step", "arrow_ready", "execute", "lower", "plan_steps", "render_steps", "spark_frame", "to_spark"]
 
@@ -141,6 +143,50 @@ class Dedup(Step):
 
 
 @dataclass(frozen=True, slots=True)
+class JoinStep(Step):
+    """``left.join(right renamed, condition, how)``, then the output projection.
+
+    The right side's columns are renamed to private names first, so that no
+    output name is ambiguous; ``outputs`` names them back (None: keep the left
+    columns, for semi and anti joins).
+    """
+
+    left: Step
+    right: Step
+    right_renames: tuple[str, ...]
+    how: str
+    condition: str | None
+    outputs: tuple[str, ...] | None
+    order: str
+    unique: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.left, self.right)
+
+    def describe(self) -> str:
+        on = f" on {self.condition}" if self.condition else ""
+        return f"join {self.how}{on}"
+
+
+@dataclass(frozen=True, slots=True)
+class AggregateStep(Step):
+    """``groupBy(keys).agg(aggs)`` (``selectExpr(aggs)`` without keys), after an optional filter."""
+
+    input: Step
+    where: str | None
+    keys: tuple[str, ...]
+    aggs: tuple[str, ...]
+    ordered: bool
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        where = f" where {self.where}" if self.where else ""
+        return f"groupBy {', '.join(self.keys) or '()'} agg {', '.join(self.aggs)}{where}"
+
+
+@dataclass(frozen=True, slots=True)
 class ToSchema(Step):
     """``df.to(struct)``; with ``gate`` the actual schema is first checked against ``schema``."""
 
@@ -176,16 +222,24 @@ def _trivial(node: Node) -> bool:
     return isinstance(node, Column | Literal)
 
 
-def _substitute(node: Node, columns: dict[str, Node]) -> Node:
+def _substitute(node: Node, columns: Mapping[str, Node]) -> Node:
     if isinstance(node, Column):
         return columns[node.name]
     return node.map_children(lambda child: _substitute(child, columns))
 
 
-def _would_repeat(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
-    """Whether inlining ``columns`` into ``exprs`` would compute one expression twice."""
+def _cannot_inline(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
+    """Whether ``exprs`` must read ``columns`` from a projection instead of inlining them.
+
+    Inlining is refused where it would compute one expression twice, or move a
+    window into another expression or into a filter (Spark allows neither).
+    """
     uses = Counter(n.name for e in exprs for n in e.walk() if isinstance(n, Column))
-    return any(count > 1 and not _trivial(columns[name]) for name, count in uses.items())
+    for name, count in uses.items():
+        inlined = columns[name]
+        if contains_window(inlined) or (count > 1 and not _trivial(inlined)):
+            return True
+    return False
 
 
 def _flush(rel: _Relation, schema: Schema) -> _Relation:
@@ -206,17 +260,102 @@ def _flush(rel: _Relation, schema: Schema) -> _Relation:
     return _Relation(step, schema.names, _references(schema))
 
 
+_RIGHT = "__pydantable_r"
+_ORDER = "__pydantable_order"
+_SPARK_HOW = {
+    "inner": "inner",
+    "left": "left_outer",
+    "right": "right_outer",
+    "full": "full_outer",
+    "semi": "left_semi",
+    "anti": "left_anti",
+    "cross": "cross",
+}
+
+
+def _join_step(plan: Join) -> Step:
+    left = _flush(_relation(plan.left), plan.left.schema)
+    right = _flush(_relation(plan.right), plan.right.schema)
+    renamed = {f.name: f"{_RIGHT}{i}" for i, f in enumerate(plan.right.schema)}
+    right_refs = {
+        n: Column(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
+    }
+    equal = "<=>" if plan.join_nulls else "="
+    pairs = []
+    right_sql = []
+    for lk, rk in zip(plan.left_keys, plan.right_keys, strict=True):
+        r = to_sql(_substitute(rk, right_refs))
+        right_sql.append(r)
+        pairs.append(f"({to_sql(lk)} {equal} {r})")
+    outputs = None
+    if plan.how not in ("semi", "anti"):
+        outputs = tuple(_join_output(o, renamed) for o in plan.outputs())
+    unique = []
+    if plan.validate in ("1:1", "1:m"):
+        unique.append(("left", tuple(to_sql(k) for k in plan.left_keys)))
+    if plan.validate in ("1:1", "m:1"):
+        unique.append(("right", tuple(right_sql)))
+    return JoinStep(
+        left.step,
+        right.step,
+        tuple(f"{quote(n)} AS {quote(r)}" for n, r in renamed.items()),
+        _SPARK_HOW[plan.how],
+        " AND ".join(pairs) or None,
+        outputs,
+        plan.maintain_order,
+        tuple(unique),
+    )
+
+
+def _join_output(output: JoinOutput, renamed: dict[str, str]) -> str:
+    name = quote(output.field.name)
+    if output.left is not None and output.right is not None:
+        return f"coalesce({quote(output.left)}, {quote(renamed[output.right])}) AS {name}"
+    if output.left is not None:
+        return output_sql(quote(output.left), output.field.name)
+    assert output.right is not None
+    return f"{quote(renamed[output.right])} AS {name}"
+
+
+def output_sql(sql: str, name: str) -> str:
+    """``sql AS `name```, or just the column when it already has that name."""
+    return sql if sql == quote(name) else f"{sql} AS {quote(name)}"
+
+
+def _aggregate_step(plan: Aggregate) -> Step:
+    rel = _flush(_relation(plan.input), plan.input.schema)
+    nullable_keys = [k for k in plan.keys if k.type.nullable]
+    where = None
+    if plan.drop_null_keys and nullable_keys:
+        where = " AND ".join(f"({to_sql(k)} IS NOT NULL)" for k in nullable_keys)
+    keys = []
+    for key in plan.keys:
+        sql = to_sql(key)
+        if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype):
+            # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
+            sql = f"coalesce({sql}, {_two_values(key.type.dtype)[0]})"
+        keys.append(f"{sql} AS {quote(key.output_name)}")
+    aggs = tuple(f"{to_sql(a)} AS {quote(a.output_name)}" for a in plan.aggs)
+    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order)
+
+
 def _relation(plan: p.Plan) -> _Relation:
+    if isinstance(plan, Join):
+        return _Relation(_join_step(plan), plan.schema.names, _references(plan.schema))
+    if isinstance(plan, Aggregate):
+        return _Relation(_aggregate_step(plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, p.Source):
         return _Relation(Scan(plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, p.Project):
         rel = _relation(plan.input)
-        if _would_repeat(plan.exprs, rel.columns):
+        if _cannot_inline(plan.exprs, rel.columns):
             rel = _flush(rel, plan.input.schema)
         columns = {e.output_name: _substitute(e, rel.columns) for e in plan.exprs}
         return _Relation(rel.step, rel.base, columns, rel.conditions)
     if isinstance(plan, p.Filter):
         rel = _relation(plan.input)
+        if _cannot_inline((plan.predicate,), rel.columns):
+            rel = _flush(rel, plan.input.schema)
         condition = _substitute(plan.predicate, rel.columns)
         return _Relation(rel.step, rel.base, rel.columns, (*rel.conditions, condition))
     rel = _flush(_relation(plan.inputs()[0]), plan.inputs()[0].schema)
@@ -239,27 +378,10 @@ def _single_step(plan: p.Plan, step: Step) -> Step:
     raise NotImplementedError(msg)
 
 
-_EPOCH = datetime.datetime(1970, 1, 1)
-_SAMPLES: dict[type[dt.DType], tuple[Any, Any]] = {
-    dt.Boolean: (False, True),
-    dt.String: ("", "x"),
-    dt.Binary: (b"", b"\x00"),
-    dt.Date: (_EPOCH.date(), datetime.date(1970, 1, 2)),
-    dt.Datetime: (_EPOCH, _EPOCH + datetime.timedelta(seconds=1)),
-    dt.DatetimeNTZ: (_EPOCH, _EPOCH + datetime.timedelta(seconds=1)),
-    dt.Duration: (datetime.timedelta(0), datetime.timedelta(seconds=1)),
-}
-
-
 def _two_values(dtype: dt.DType) -> tuple[str, str]:
     """Two different non-null literals of ``dtype`` (so Spark cannot fold an IF over them)."""
-    if isinstance(dtype, dt.Decimal):
-        pair: tuple[Any, Any] = (decimal.Decimal(0), decimal.Decimal(1).scaleb(-dtype.scale))
-    elif isinstance(dtype, dt.Numeric):
-        pair = (0, 1)
-    else:
-        pair = _SAMPLES[type(dtype)]
-    return literal_sql(pair[0], dtype), literal_sql(pair[1], dtype)
+    first, second = dt.example_values(dtype)
+    return literal_sql(first, dtype), literal_sql(second, dtype)
 
 
 def _reconciled_column(match: ColumnMatch) -> str:
@@ -318,10 +440,69 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
         return frame.limit(step.n)
     if isinstance(step, Dedup):
         return frame.dropDuplicates(list(step.subset)) if step.subset else frame.distinct()
+    if isinstance(step, JoinStep):
+        return _join(frame, execute(step.right, session), step)
+    if isinstance(step, AggregateStep):
+        return _aggregate(frame, step)
     assert isinstance(step, ToSchema)
     if step.gate:
         _check_gate(frame, step.schema)
     return frame.to(struct_of(step.schema))
+
+
+def _join(left: SparkDataFrame, right: SparkDataFrame, step: JoinStep) -> SparkDataFrame:
+    right = right.selectExpr(*step.right_renames)
+    if step.unique:
+        _check_unique(left, right, step.unique)
+    if step.order == "left":
+        left = left.selectExpr("*", f"monotonically_increasing_id() AS {quote(_ORDER)}")
+    elif step.order == "right":
+        right = right.selectExpr("*", f"monotonically_increasing_id() AS {quote(_ORDER)}")
+    if step.how == "cross":
+        joined = left.crossJoin(right)
+    else:
+        assert step.condition is not None
+        joined = left.join(right, sf.expr(step.condition), step.how)
+    if step.order != "none":
+        joined = joined.sort(sf.col(_ORDER).asc_nulls_last())
+    if step.outputs is None:
+        return joined.drop(_ORDER) if step.order != "none" else joined
+    return joined.selectExpr(*step.outputs)
+
+
+def _aggregate(frame: SparkDataFrame, step: AggregateStep) -> SparkDataFrame:
+    if step.where:
+        frame = frame.filter(step.where)
+    if not step.keys:
+        return frame.selectExpr(*step.aggs)
+    if step.ordered:  # groups in the order their first rows appear
+        frame = frame.selectExpr("*", f"monotonically_increasing_id() AS {quote(_ORDER)}")
+    aggs = [sf.expr(a) for a in step.aggs]
+    if step.ordered:
+        aggs.append(sf.expr(f"min({quote(_ORDER)}) AS {quote(_ORDER)}"))
+    grouped = frame.groupBy(*[sf.expr(k) for k in step.keys]).agg(*aggs)
+    return grouped.sort(_ORDER).drop(_ORDER) if step.ordered else grouped
+
+
+def _check_unique(left: SparkDataFrame, right: SparkDataFrame, checks: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """One Spark job: a key that repeats on a side ``validate=`` says is unique raises ``CardinalityError``."""
+    found = None
+    for side, keys in checks:
+        frame = left if side == "left" else right
+        grouped = frame.groupBy(*[sf.expr(k).alias(f"k{i}") for i, k in enumerate(keys)]).count()
+        repeated = grouped.where("count > 1").selectExpr(
+            f"'{side}' AS side", f"to_json(struct({', '.join(f'k{i}' for i in range(len(keys)))})) AS key", "count"
+        )
+        found = repeated if found is None else found.unionAll(repeated)
+    assert found is not None
+    rows = found.limit(1).collect()
+    if rows:
+        side, key, count = rows[0]
+        msg = (
+            f"join validate= check failed: the {side} side has {count} rows with key {key}; "
+            f"validate says its keys are unique"
+        )
+        raise CardinalityError(msg)
 
 
 def _sort_column(sql: str, descending: bool, nulls_last: bool) -> Any:

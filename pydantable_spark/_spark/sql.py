@@ -21,11 +21,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import strings as strs
 from pydantable_spark.expr import temporal as tmp
+from pydantable_spark.expr import window as win
 from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
 
 if TYPE_CHECKING:
@@ -319,3 +321,77 @@ def _date_add(node: tmp.DateAdd) -> str:
 @compiles(tmp.DateDiff)
 def _date_diff(node: tmp.DateDiff) -> str:
     return f"datediff({to_sql(node.end)}, {to_sql(node.start)})"
+
+
+# --- aggregates and windows ------------------------------------------------------------------------
+
+
+@compiles(agg.Count)
+def _count(node: agg.Count) -> str:
+    return "count(1)" if node.child is None else f"count({to_sql(node.child)})"
+
+
+@compiles(agg.CountDistinct)
+def _count_distinct(node: agg.CountDistinct) -> str:
+    return f"count(DISTINCT {', '.join(to_sql(a) for a in node.args)})"
+
+
+@compiles(agg.Sum, agg.Mean, agg.Median, agg.Std, agg.Var, agg.Min, agg.Max, agg.CollectList, agg.CollectSet)
+def _aggregate(node: agg.Sum) -> str:
+    return f"{node.sql_name}({to_sql(node.child)})"
+
+
+@compiles(agg.First, agg.Last)
+def _first_last(node: agg.First) -> str:
+    return f"{node.sql_name}({to_sql(node.child)}, {'true' if node.ignore_nulls else 'false'})"
+
+
+@compiles(win.RowNumber, win.Rank, win.DenseRank, win.PercentRank, win.CumeDist)
+def _ranking(node: win.RowNumber) -> str:
+    return f"{node.sql_name}()"
+
+
+@compiles(win.Ntile)
+def _ntile(node: win.Ntile) -> str:
+    return f"ntile({node.n})"
+
+
+@compiles(win.Lag, win.Lead)
+def _offset(node: win.Lag) -> str:
+    default = "NULL" if node.default is None else to_sql(node.default)
+    return f"{node.sql_name}({to_sql(node.child)}, {node.offset}, {default})"
+
+
+@compiles(win.FirstValue, win.LastValue)
+def _frame_value(node: win.FirstValue) -> str:
+    return f"{node.sql_name}({to_sql(node.child)}, {'true' if node.ignore_nulls else 'false'})"
+
+
+@compiles(win.NthValue)
+def _nth_value(node: win.NthValue) -> str:
+    return f"nth_value({to_sql(node.child)}, {node.n})"
+
+
+def _bound(offset: int | None, *, start: bool) -> str:
+    if offset is None:
+        return "UNBOUNDED PRECEDING" if start else "UNBOUNDED FOLLOWING"
+    if offset == 0:
+        return "CURRENT ROW"
+    return f"{abs(offset)} {'PRECEDING' if offset < 0 else 'FOLLOWING'}"
+
+
+@compiles(win.Over)
+def _over(node: win.Over) -> str:
+    parts = []
+    if node.partition_by:
+        parts.append("PARTITION BY " + ", ".join(to_sql(p) for p in node.partition_by))
+    if node.order_by:
+        keys = [
+            f"{to_sql(k)} {'DESC' if d else 'ASC'} NULLS {'LAST' if last else 'FIRST'}"
+            for k, d, last in zip(node.order_by, node.descending, node.nulls_last, strict=True)
+        ]
+        parts.append("ORDER BY " + ", ".join(keys))
+    if node.frame is not None:
+        start, end = _bound(node.frame.start, start=True), _bound(node.frame.end, start=False)
+        parts.append(f"{node.frame.kind.upper()} BETWEEN {start} AND {end}")
+    return f"{to_sql(node.child)} OVER ({' '.join(parts)})"

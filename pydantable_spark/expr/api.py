@@ -48,6 +48,8 @@ from pydantable_spark.expr.temporal import DateTimeNamespace
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from pydantable_spark.expr.window import WindowSpec
+
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
 
 T_co = TypeVar("T_co", covariant=True)
@@ -251,6 +253,10 @@ class Expr(Generic[T_co]):
             raise ColumnTypeError(msg)
         return Expr(Coalesce((self._node, to_node(value))))
 
+    def over(self, window: WindowSpec) -> Expr[T_co]:
+        """This window function or aggregate evaluated over ``window`` (see ``Window``)."""
+        return Expr(window.over(self._node))
+
     @property
     def str(self: Expr[S]) -> StringNamespace[S]:
         """String functions: ``upper``, ``lower``, ``length``, ``contains``, ... (string columns only)."""
@@ -304,5 +310,11 @@ def render(node: Node) -> str:
         return f"{render(node.child)}.alias({node.name!r})"
     if isinstance(node, When):
         return "when(...)"
+    from pydantable_spark.expr.window import Over, WindowFunction
+
+    if isinstance(node, Over):
+        return f"{render(node.child)}.over(...)"
+    if isinstance(node, WindowFunction):
+        return f"{node.sql_name}({', '.join(render(child) for child in node.children())})"
     args = ", ".join(render(child) for child in node.children())
     return f"{type(node).__name__.lower()}({args})"

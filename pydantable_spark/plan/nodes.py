@@ -94,6 +94,7 @@ class Project(Plan):
         seen: dict[str, Node] = {}
         fields = []
         for expr in self.exprs:
+            check_row_expression(expr, "select()")
             name = expr.output_name
             if name in seen:
                 msg = (
@@ -113,6 +114,26 @@ class Project(Plan):
         return f"Project [{', '.join(_named(e) for e in self.exprs)}]"
 
 
+def check_row_expression(expr: Node, what: str, *, windows: bool = True) -> None:
+    """An expression computed row by row: no bare window function, no aggregate outside a window."""
+    from pydantable_spark.expr.aggregates import contains_aggregate
+    from pydantable_spark.expr.window import bare_window_function, contains_window
+
+    function = bare_window_function(expr)
+    if function is not None:
+        msg = f"{what}: {function.sql_name}() needs a window: F.{function.sql_name}(...).over(Window...)"
+        raise ColumnTypeError(msg)
+    if contains_aggregate(expr):
+        msg = (
+            f"{what}: {render(expr)} aggregates rows; use group_by().agg(), select() with aggregates only "
+            "(one row), with_columns() (the total on every row) or .over(window)"
+        )
+        raise ColumnTypeError(msg)
+    if not windows and contains_window(expr):
+        msg = f"{what}: {render(expr)} uses a window; compute it with with_columns() first, then use that column"
+        raise ColumnTypeError(msg)
+
+
 def _named(expr: Node) -> str:
     shown = render(expr.child if isinstance(expr, Alias) else expr)
     return shown if shown == expr.output_name else f"{shown} AS {expr.output_name}"
@@ -126,6 +147,7 @@ class Filter(Plan):
     predicate: Node
 
     def derive(self) -> Schema:
+        check_row_expression(self.predicate, "filter()", windows=False)
         if not isinstance(self.predicate.type.dtype, dt.Boolean):
             msg = f"filter() needs a boolean expression; got {describe(self.predicate)}"
             raise ColumnTypeError(msg)
@@ -164,6 +186,7 @@ class Sort(Plan):
             msg = "sort() needs at least one key"
             raise ColumnTypeError(msg)
         for key in self.keys:
+            check_row_expression(key.expr, "sort()", windows=False)
             if dt.contains_map(key.expr.type.dtype):
                 msg = f"cannot sort by {describe(key.expr)}: maps have no order"
                 raise ColumnTypeError(msg)

@@ -1,0 +1,101 @@
+"""``group_by(...).agg(...)``: one row per group of equal keys.
+
+>>> from pydantable_spark import DataFrameModel, F
+>>> class Sale(DataFrameModel):
+...     shop: str
+...     amount: float | None
+>>> g = Sale.from_rows([]).group_by("shop").agg(n=F.count(), total=F.sum(Sale.amount), most=("max", "amount"))
+>>> print(g.schema)
+shop: str (string)
+n: int (bigint)
+total: float | None (double)
+most: float | None (double)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr import aggregates as agg
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.core import Alias, Column, Node, bind
+from pydantable_spark.expr.window import Over
+from pydantable_spark.plan.aggregate import Aggregate
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pydantable_spark.frame import DataFrame
+
+__all__ = ["AGGREGATIONS", "GroupBy", "broadcast"]
+
+AGGREGATIONS: dict[str, Callable[[Node], Node]] = {
+    "count": lambda n: agg.Count(n),
+    "sum": agg.Sum,
+    "mean": agg.Mean,
+    "avg": agg.Mean,
+    "min": agg.Min,
+    "max": agg.Max,
+    "median": agg.Median,
+    "std": agg.Std,
+    "var": agg.Var,
+    "first": agg.First,
+    "last": agg.Last,
+    "n_unique": lambda n: agg.CountDistinct((n,)),
+    "count_distinct": lambda n: agg.CountDistinct((n,)),
+    "collect_list": agg.CollectList,
+    "collect_set": agg.CollectSet,
+}
+"""The names the tuple form ``agg(total=("sum", "amount"))`` accepts."""
+
+
+class GroupBy:
+    """A frame grouped by keys; ``agg`` turns each group into one row."""
+
+    __slots__ = ("_drop_nulls", "_frame", "_keys", "_maintain_order")
+
+    def __init__(self, frame: DataFrame[Any], keys: tuple[Node, ...], drop_nulls: bool, maintain_order: bool) -> None:
+        self._frame = frame
+        self._keys = keys
+        self._drop_nulls = drop_nulls
+        self._maintain_order = maintain_order
+
+    def agg(self, *exprs: Expr[Any], **named: Expr[Any] | tuple[str, str]) -> DataFrame[Any]:
+        """The keys, then one column per aggregate; keywords name them.
+
+        Every column an expression reads must be inside an aggregate function.
+        A keyword may also be ``("sum", "column")``, naming one of ``AGGREGATIONS``.
+        """
+        schema = self._frame.schema
+        nodes = [bind(e.node, schema) for e in exprs]
+        for name, value in named.items():
+            node = _tuple_form(name, value) if isinstance(value, tuple) else value.node
+            nodes.append(bind(Alias(node, name), schema))
+        plan = Aggregate(self._frame.plan, self._keys, tuple(nodes), self._drop_nulls, self._maintain_order)
+        return self._frame._frame(plan)
+
+    def count(self) -> DataFrame[Any]:
+        """Rows per group, in a column ``count``."""
+        return self.agg(count=Expr(agg.Count()))
+
+
+def _tuple_form(name: str, value: tuple[str, str]) -> Node:
+    if len(value) != 2 or not all(isinstance(v, str) for v in value):
+        msg = f"agg({name}=...) takes an expression or a pair like ('sum', 'column'), not {value!r}"
+        raise ColumnTypeError(msg)
+    function, column = value
+    make = AGGREGATIONS.get(function)
+    if make is None:
+        msg = f"agg({name}=({function!r}, ...)): unknown aggregation; use one of {', '.join(AGGREGATIONS)}"
+        raise ColumnTypeError(msg)
+    return make(Column(column))
+
+
+def broadcast(node: Node) -> Node:
+    """``node`` with each aggregate outside a window evaluated over the whole frame."""
+    if isinstance(node, agg.AggregateFunction):
+        return Over(node)
+    if isinstance(node, Over):
+        return node
+    return node.map_children(broadcast)

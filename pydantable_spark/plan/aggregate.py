@@ -1,0 +1,91 @@
+"""Grouped and global aggregation: the ``Aggregate`` plan node.
+
+Output: the group keys, then one column per aggregate expression. With
+``drop_null_keys`` (the default, as in the interface contract) rows whose keys
+are NULL are left out, so the key columns are not nullable; the lowering makes
+Spark agree. A global aggregate (no keys) has exactly one row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.aggregates import AggregateFunction, contains_aggregate
+from pydantable_spark.expr.api import render
+from pydantable_spark.expr.core import Column, Node, describe
+from pydantable_spark.expr.window import contains_window
+from pydantable_spark.plan.nodes import Plan
+from pydantable_spark.schema import Schema
+
+__all__ = ["Aggregate", "check_aggregation", "narrowable"]
+
+
+def check_aggregation(node: Node, what: str) -> None:
+    """An aggregation expression must aggregate every column it reads, once, without windows."""
+    if contains_window(node):
+        msg = f"{what}: {render(node)} uses a window; aggregate first, or use with_columns() for windows"
+        raise ColumnTypeError(msg)
+    if not contains_aggregate(node):
+        msg = f"{what}: {render(node)} is not an aggregate; use F.sum, F.count, F.first, ... on its columns"
+        raise ColumnTypeError(msg)
+    _check_columns(node, what, inside=False)
+
+
+def _check_columns(node: Node, what: str, *, inside: bool) -> None:
+    if isinstance(node, AggregateFunction):
+        if inside:
+            msg = f"{what}: aggregates cannot be nested ({render(node)} inside another aggregate)"
+            raise ColumnTypeError(msg)
+        inside = True
+    elif isinstance(node, Column) and not inside:
+        msg = f"{what}: column {node.name!r} is used outside an aggregate function; wrap it (F.first, F.max, ...)"
+        raise ColumnTypeError(msg)
+    for child in node.children():
+        _check_columns(child, what, inside=inside)
+
+
+def narrowable(dtype: dt.DType) -> bool:
+    """Whether a key of this type can be made non-null in Spark's eyes (atomic types only)."""
+    return not dtype.is_nested
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate(Plan):
+    """``input`` grouped by ``keys`` (none: one group), with one output per aggregate in ``aggs``."""
+
+    input: Plan
+    keys: tuple[Node, ...]
+    aggs: tuple[Node, ...]
+    drop_null_keys: bool = True
+    maintain_order: bool = False
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        keys = ", ".join(render(k) for k in self.keys) or "(all rows)"
+        aggs = ", ".join(f"{render(a)} AS {a.output_name}" for a in self.aggs)
+        return f"Aggregate [by {keys}: {aggs}]"
+
+    def derive(self) -> Schema:
+        fields = []
+        for key in self.keys:
+            typed = key.type
+            if dt.contains_map(typed.dtype):
+                msg = f"cannot group by {describe(key)}: maps have no equality"
+                raise ColumnTypeError(msg)
+            if contains_aggregate(key) or contains_window(key):
+                msg = f"cannot group by {render(key)}: it aggregates or uses a window"
+                raise ColumnTypeError(msg)
+            nullable = typed.nullable and not (self.drop_null_keys and narrowable(typed.dtype))
+            fields.append(dt.Field(key.output_name, typed.dtype, nullable))
+        if not self.aggs:
+            msg = "agg() needs at least one aggregate expression"
+            raise ColumnTypeError(msg)
+        for expr in self.aggs:
+            check_aggregation(expr, "agg()" if self.keys else "select()")
+            typed = expr.type
+            fields.append(dt.Field(expr.output_name, typed.dtype, typed.nullable))
+        return Schema(tuple(fields))

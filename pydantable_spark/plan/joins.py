@@ -1,0 +1,133 @@
+"""Joins: the ``Join`` plan node and the rules that shape its output.
+
+Output columns, as the interface contract says: the left columns in order, then
+the right columns that are not merged keys. A key given by name (``on=``), or a
+``left_on``/``right_on`` pair with ``coalesce=True``, is one column: the left
+key for inner and left joins, the right key for right joins, the two keys
+coalesced for full joins. A right column whose name the left already has gets
+the suffix. Outer joins make the other side nullable; semi and anti joins return
+the left columns only; a cross join takes no keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError
+from pydantable_spark.expr.core import Column, Node, describe
+from pydantable_spark.expr.operators import comparable
+from pydantable_spark.plan.nodes import Plan
+from pydantable_spark.schema import Schema
+
+__all__ = ["HOWS", "Join", "JoinHow", "JoinOutput", "Validate"]
+
+JoinHow = Literal["inner", "left", "right", "full", "semi", "anti", "cross"]
+HOWS: tuple[str, ...] = ("inner", "left", "right", "full", "semi", "anti", "cross")
+Validate = Literal["1:1", "1:m", "m:1", "m:m"]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinOutput:
+    """One output column of a join: where its values come from."""
+
+    field: dt.Field
+    left: str | None  # the left column it takes, if any
+    right: str | None  # the right column it takes, if any (both: a coalesced key)
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Plan):
+    """``left`` joined with ``right``; keys are bound to their own side's schema."""
+
+    left: Plan
+    right: Plan
+    how: JoinHow
+    left_keys: tuple[Node, ...]
+    right_keys: tuple[Node, ...]
+    merge_keys: bool
+    suffix: str = "_right"
+    join_nulls: bool = False
+    validate: Validate = "m:m"
+    maintain_order: Literal["none", "left", "right"] = "none"
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.left, self.right)
+
+    def describe(self) -> str:
+        pairs = zip(self.left_keys, self.right_keys, strict=True)
+        keys = ", ".join(f"{left.output_name} = {right.output_name}" for left, right in pairs)
+        return f"Join [{self.how}{': ' + keys if keys else ''}]"
+
+    def derive(self) -> Schema:
+        self._check_keys()
+        return Schema(tuple(o.field for o in self.outputs()))
+
+    def _check_keys(self) -> None:
+        if self.how == "cross":
+            if self.left_keys or self.right_keys:
+                msg = "a cross join takes no keys (on=, left_on=, right_on=)"
+                raise ColumnTypeError(msg)
+            return
+        if not self.left_keys:
+            msg = f"a {self.how} join needs at least one key: on=, or left_on= and right_on="
+            raise ColumnTypeError(msg)
+        if len(self.left_keys) != len(self.right_keys):
+            msg = f"left_on has {len(self.left_keys)} key(s) but right_on has {len(self.right_keys)}"
+            raise ColumnTypeError(msg)
+        for left, right in zip(self.left_keys, self.right_keys, strict=True):
+            if not comparable(left.type.dtype, right.type.dtype, ordering=False) or dt.contains_map(left.type.dtype):
+                msg = f"join keys cannot be compared: {describe(left)} and {describe(right)}"
+                raise ColumnTypeError(msg)
+            if self.merge_keys and left.type.dtype != right.type.dtype:
+                msg = (
+                    f"join key {describe(left)} and {describe(right)} must have the same type to be "
+                    "merged into one column; cast one of them"
+                )
+                raise ColumnTypeError(msg)
+
+    def merged_pairs(self) -> dict[str, str]:
+        """Left key column → right key column, for the key pairs output as one column."""
+        if not self.merge_keys:
+            return {}
+        pairs = {}
+        for left, right in zip(self.left_keys, self.right_keys, strict=True):
+            if isinstance(left, Column) and isinstance(right, Column):
+                pairs[left.name] = right.name
+        return pairs
+
+    def outputs(self) -> list[JoinOutput]:
+        """The output columns, in order, and where each comes from."""
+        if self.how in ("semi", "anti"):
+            return [JoinOutput(f, f.name, None) for f in self.left.schema]
+        left_nullable = self.how in ("right", "full")
+        right_nullable = self.how in ("left", "full")
+        merged = self.merged_pairs()
+        right_schema = self.right.schema
+        out = []
+        for f in self.left.schema:
+            if f.name in merged:
+                partner = right_schema[merged[f.name]]
+                out.append(self._merged_key(f, partner))
+            else:
+                out.append(JoinOutput(dt.Field(f.name, f.dtype, f.nullable or left_nullable), f.name, None))
+        taken = {o.field.name for o in out}
+        merged_right = set(merged.values())
+        for f in right_schema:
+            if f.name in merged_right:
+                continue
+            name = f.name if f.name not in taken else f"{f.name}{self.suffix}"
+            if name in taken:
+                msg = f"right column {f.name!r} collides with {name!r} even with suffix {self.suffix!r}; rename it"
+                raise DuplicateColumnError(msg)
+            taken.add(name)
+            out.append(JoinOutput(dt.Field(name, f.dtype, f.nullable or right_nullable), None, f.name))
+        return out
+
+    def _merged_key(self, left: dt.Field, right: dt.Field) -> JoinOutput:
+        if self.how == "full":
+            return JoinOutput(dt.Field(left.name, left.dtype, True), left.name, right.name)
+        if self.how == "right":
+            return JoinOutput(dt.Field(left.name, right.dtype, right.nullable), None, right.name)
+        return JoinOutput(dt.Field(left.name, left.dtype, left.nullable), left.name, None)
