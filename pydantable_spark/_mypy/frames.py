@@ -266,17 +266,32 @@ def _frame_of(api: TypeChecker, columns: Sequence[Output] | None) -> Type:
 # --- hooks -----------------------------------------------------------------------------------------
 
 
+def _argument(ctx: MethodContext, name: str) -> int | None:
+    """The index of the method's parameter called ``name``."""
+    return ctx.callee_arg_names.index(name) if name in ctx.callee_arg_names else None
+
+
 def _positional(ctx: MethodContext) -> list[Expression]:
+    index = 0 if ctx.args else None
     items: list[Expression] = []
-    for expr in ctx.args[0] if ctx.args else []:
+    for expr in ctx.args[index] if index is not None else []:
         items.extend(expr.items if isinstance(expr, ListExpr | TupleExpr) else [expr])
     return items
 
 
 def _named(ctx: MethodContext) -> list[tuple[str, Expression]]:
-    if len(ctx.args) < 2:
+    index = _argument(ctx, "named")
+    if index is None:
         return []
-    return [(name, expr) for name, expr in zip(ctx.arg_names[1], ctx.args[1], strict=True) if name]
+    return [(name, expr) for name, expr in zip(ctx.arg_names[index], ctx.args[index], strict=True) if name]
+
+
+def _excluded(ctx: MethodContext) -> list[Expression] | None:
+    index = _argument(ctx, "exclude")
+    if index is None or not ctx.args[index]:
+        return None
+    expr = ctx.args[index][0]
+    return list(expr.items) if isinstance(expr, ListExpr | TupleExpr) else [expr]
 
 
 def _unknown_column(ctx: MethodContext, name: str, columns: Sequence[Output], where: str) -> None:
@@ -343,9 +358,21 @@ def select(ctx: MethodContext) -> Type:
     assert isinstance(ctx.api, TypeChecker)
     columns = _frame_columns(ctx.type)
     outputs = _outputs(ctx, columns, "select()")
+    excluded = _excluded(ctx)
+    if excluded is not None:
+        names = [e.value if isinstance(e, StrExpr) else e.name if isinstance(e, MemberExpr) else None for e in excluded]
+        if None in names or columns is None:
+            return _frame_of(ctx.api, None)
+        if not _positional(ctx) and not _named(ctx):
+            outputs = [_as_output(ctx.api, c) for c in columns]
+        outputs = None if outputs is None else [o for o in outputs if o.name not in names]
     if outputs is None or not outputs or _duplicates(ctx, outputs, "select()"):
         return _frame_of(ctx.api, None)
     return _frame_of(ctx.api, outputs)
+
+
+def _as_output(api: TypeChecker, column: Output) -> Output:
+    return Output(column.name, _normalized(api, column.type))
 
 
 def with_columns(ctx: MethodContext) -> Type:
