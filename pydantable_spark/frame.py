@@ -417,7 +417,7 @@ class DataFrame(Generic[M]):
         removes columns; alone, it means "every column but these". A select of
         aggregates only (``F.sum``, ``F.count``, ...) gives a one-row frame.
 
-        >>> from pydantable_spark import DataFrameModel
+        >>> from pydantable_spark import DataFrameModel, F
         >>> class P(DataFrameModel):
         ...     x: int
         ...     y: float | None
