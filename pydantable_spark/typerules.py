@@ -92,7 +92,7 @@ def arithmetic_result(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> dt.D
     decimal(21,13)
     """
     if not (isinstance(left, dt.Numeric) and isinstance(right, dt.Numeric)):
-        return None
+        return _temporal_arithmetic(op, left, right)
     if op is ArithmeticOp.FLOORDIV:
         both_integral = isinstance(left, dt.Integral) and isinstance(right, dt.Integral)
         return dt.Int64() if both_integral else None
@@ -109,6 +109,25 @@ def arithmetic_result(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> dt.D
     assert isinstance(left, dt.Integral)
     assert isinstance(right, dt.Integral)
     return _wider_integral(left, right)
+
+
+_INSTANTS = (dt.Datetime, dt.DatetimeNTZ)
+
+
+def _temporal_arithmetic(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> dt.DType | None:
+    """Timestamps and dates shifted by durations, durations between timestamps, sums of durations.
+
+    A date plus a duration stays a date (Spark adds the whole days).
+    """
+    if op not in (ArithmeticOp.ADD, ArithmeticOp.SUB):
+        return None
+    if isinstance(right, dt.Duration) and isinstance(left, (*_INSTANTS, dt.Date, dt.Duration)):
+        return left
+    if op is ArithmeticOp.ADD and isinstance(left, dt.Duration) and isinstance(right, (*_INSTANTS, dt.Date)):
+        return right
+    if op is ArithmeticOp.SUB and isinstance(left, _INSTANTS) and type(left) is type(right):
+        return dt.Duration()
+    return None
 
 
 def supertype(a: dt.DType, b: dt.DType) -> dt.DType | None:

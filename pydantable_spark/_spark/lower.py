@@ -28,11 +28,13 @@ from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, 
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.errors import CardinalityError
-from pydantable_spark.expr.core import Column, Literal, Node, Typed
+from pydantable_spark.expr.core import Column, Literal, Node, RowId, Typed
 from pydantable_spark.expr.window import contains_window
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
 from pydantable_spark.plan.joins import Join, JoinOutput
+from pydantable_spark.plan.reshape import Explode, Unpivot
+from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import ColumnMatch, reconcile
 from pydantable_spark.schema import Schema
@@ -187,6 +189,53 @@ class AggregateStep(Step):
 
 
 @dataclass(frozen=True, slots=True)
+class UnionStep(Step):
+    """``union`` / ``unionByName`` of several frames."""
+
+    frames: tuple[Step, ...]
+    by_name: bool
+    allow_missing: bool
+
+    def inputs(self) -> tuple[Step, ...]:
+        return self.frames
+
+    def describe(self) -> str:
+        return "unionByName" if self.by_name else "union"
+
+
+@dataclass(frozen=True, slots=True)
+class SetStep(Step):
+    """``intersect``, ``intersectAll``, ``subtract`` or ``exceptAll``."""
+
+    left: Step
+    right: Step
+    method: str
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.left, self.right)
+
+    def describe(self) -> str:
+        return self.method
+
+
+@dataclass(frozen=True, slots=True)
+class UnpivotStep(Step):
+    """``unpivot(ids, values, variable, value)``."""
+
+    input: Step
+    ids: tuple[str, ...]
+    values: tuple[str, ...]
+    variable: str
+    value: str
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"unpivot ids {list(self.ids)} values {list(self.values)}"
+
+
+@dataclass(frozen=True, slots=True)
 class ToSchema(Step):
     """``df.to(struct)``; with ``gate`` the actual schema is first checked against ``schema``."""
 
@@ -237,7 +286,8 @@ def _cannot_inline(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
     uses = Counter(n.name for e in exprs for n in e.walk() if isinstance(n, Column))
     for name, count in uses.items():
         inlined = columns[name]
-        if contains_window(inlined) or (count > 1 and not _trivial(inlined)):
+        barrier = contains_window(inlined) or any(isinstance(n, RowId) for n in inlined.walk())
+        if barrier or (count > 1 and not _trivial(inlined)):
             return True
     return False
 
@@ -339,7 +389,61 @@ def _aggregate_step(plan: Aggregate) -> Step:
     return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order)
 
 
+_SET_METHODS = {
+    "intersect": "intersect",
+    "intersect_all": "intersectAll",
+    "subtract": "subtract",
+    "except_all": "exceptAll",
+}
+
+
+def _explode_step(plan: Explode) -> Step:
+    rel = _flush(_relation(plan.input), plan.input.schema)
+    generator = "explode_outer" if plan.outer else "explode"
+    if len(plan.columns) == 1:
+        (column,) = plan.columns
+        exprs = []
+        for f in plan.input.schema:
+            if f.name != column:
+                exprs.append(quote(f.name))
+            elif plan.position is not None:
+                exprs.append(f"pos{generator}({quote(column)}) AS ({quote(plan.position)}, {quote(column)})")
+            else:
+                exprs.append(f"{generator}({quote(column)}) AS {quote(column)}")
+        return SelectExprs(rel.step, tuple(exprs))
+    arrays = [quote(c) for c in plan.columns]
+    same = " AND ".join(f"coalesce(size({arrays[0]}) = size({a}), true)" for a in arrays[1:])
+    message = string_sql(f"explode(): the arrays {', '.join(plan.columns)} differ in length in a row")
+    zipped = f"IF({same}, arrays_zip({', '.join(arrays)}), raise_error({message}))"
+    kept = [quote(f.name) for f in plan.input.schema if f.name not in plan.columns]
+    step = SelectExprs(rel.step, (*kept, f"{generator}({zipped}) AS {quote(_ZIPPED)}"))
+    fields = [
+        quote(f.name) if f.name not in plan.columns else f"{quote(_ZIPPED)}.{quote(f.name)} AS {quote(f.name)}"
+        for f in plan.input.schema
+    ]
+    return SelectExprs(step, tuple(fields))
+
+
+_ZIPPED = "__pydantable_zipped"
+
+
 def _relation(plan: p.Plan) -> _Relation:
+    if isinstance(plan, Union):
+        steps = tuple(_flush(_relation(f), f.schema).step for f in plan.frames)
+        return _Relation(
+            UnionStep(steps, plan.by_name, plan.allow_missing), plan.schema.names, _references(plan.schema)
+        )
+    if isinstance(plan, SetOperation):
+        left = _flush(_relation(plan.left), plan.left.schema).step
+        right = _flush(_relation(plan.right), plan.right.schema).step
+        step: Step = SetStep(left, right, _SET_METHODS[plan.kind])
+        return _Relation(step, plan.schema.names, _references(plan.schema))
+    if isinstance(plan, Unpivot):
+        rel = _flush(_relation(plan.input), plan.input.schema)
+        step = UnpivotStep(rel.step, plan.ids, plan.values, plan.variable_name, plan.value_name)
+        return _Relation(step, plan.schema.names, _references(plan.schema))
+    if isinstance(plan, Explode):
+        return _Relation(_explode_step(plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, Join):
         return _Relation(_join_step(plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, Aggregate):
@@ -429,6 +533,12 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
     """Make the Spark calls of ``step`` and return the resulting DataFrame."""
     if isinstance(step, Scan):
         return spark_frame(step.source, session)
+    if isinstance(step, UnionStep):
+        frames = [execute(s, session) for s in step.frames]
+        result = frames[0]
+        for other in frames[1:]:
+            result = result.unionByName(other, step.allow_missing) if step.by_name else result.union(other)
+        return result
     frame = execute(step.inputs()[0], session)
     if isinstance(step, Where):
         return frame.filter(step.condition)
@@ -444,6 +554,10 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
         return _join(frame, execute(step.right, session), step)
     if isinstance(step, AggregateStep):
         return _aggregate(frame, step)
+    if isinstance(step, SetStep):
+        return getattr(frame, step.method)(execute(step.right, session))  # type: ignore[no-any-return]
+    if isinstance(step, UnpivotStep):
+        return frame.unpivot(list(step.ids), list(step.values), step.variable, step.value)
     assert isinstance(step, ToSchema)
     if step.gate:
         _check_gate(frame, step.schema)

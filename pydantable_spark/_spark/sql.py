@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr import conditional as cond
-from pydantable_spark.expr import core
+from pydantable_spark.expr import core, nested
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import strings as strs
 from pydantable_spark.expr import temporal as tmp
@@ -154,6 +154,11 @@ def _column(node: core.Column) -> str:
 @compiles(core.Literal)
 def _literal(node: core.Literal) -> str:
     return literal_sql(node.value, node.dtype)
+
+
+@compiles(core.RowId)
+def _row_id(node: core.RowId) -> str:
+    return "monotonically_increasing_id()"
 
 
 @compiles(core.Alias)
@@ -395,3 +400,106 @@ def _over(node: win.Over) -> str:
         start, end = _bound(node.frame.start, start=True), _bound(node.frame.end, start=False)
         parts.append(f"{node.frame.kind.upper()} BETWEEN {start} AND {end}")
     return f"{to_sql(node.child)} OVER ({' '.join(parts)})"
+
+
+# --- structs, lists, maps -----------------------------------------------------------------------------
+
+
+@compiles(nested.StructField)
+def _struct_field(node: nested.StructField) -> str:
+    return f"({to_sql(node.child)}).{quote(node.name)}"
+
+
+@compiles(nested.ListLen)
+def _list_len(node: nested.ListLen) -> str:
+    return f"size({to_sql(node.child)})"
+
+
+@compiles(nested.ListGet)
+def _list_get(node: nested.ListGet) -> str:
+    index = node.index
+    if isinstance(index, core.Literal) and isinstance(index.value, int):
+        position = str(index.value + 1 if index.value >= 0 else index.value)
+    else:
+        raw = to_sql(index)
+        position = f"IF({raw} >= 0, {raw} + 1, {raw})"
+    return f"try_element_at({to_sql(node.child)}, {position})"
+
+
+@compiles(nested.ListContains)
+def _list_contains(node: nested.ListContains) -> str:
+    return f"array_contains({to_sql(node.child)}, {to_sql(node.value)})"
+
+
+@compiles(nested.ListJoin)
+def _list_join(node: nested.ListJoin) -> str:
+    return f"array_join({to_sql(node.child)}, {string_sql(node.separator)})"
+
+
+@compiles(nested.ListSort)
+def _list_sort(node: nested.ListSort) -> str:
+    return f"sort_array({to_sql(node.child)}, {'false' if node.descending else 'true'})"
+
+
+@compiles(nested.ListUnique)
+def _list_unique(node: nested.ListUnique) -> str:
+    return f"array_distinct({to_sql(node.child)})"
+
+
+@compiles(nested.MapKeys)
+def _map_keys(node: nested.MapKeys) -> str:
+    return f"map_keys({to_sql(node.child)})"
+
+
+@compiles(nested.MapValues)
+def _map_values(node: nested.MapValues) -> str:
+    return f"map_values({to_sql(node.child)})"
+
+
+@compiles(nested.MapGet)
+def _map_get(node: nested.MapGet) -> str:
+    return f"try_element_at({to_sql(node.child)}, {to_sql(node.key)})"
+
+
+@compiles(strs.Extract)
+def _extract(node: strs.Extract) -> str:
+    child, pattern = to_sql(node.child), string_sql(node.pattern)
+    return f"IF({child} RLIKE {pattern}, regexp_extract({child}, {pattern}, {node.group}), CAST(NULL AS STRING))"
+
+
+@compiles(strs.Replace)
+def _replace(node: strs.Replace) -> str:
+    function = "replace" if node.literal else "regexp_replace"
+    return f"{function}({to_sql(node.child)}, {string_sql(node.pattern)}, {string_sql(node.value)})"
+
+
+@compiles(strs.Split)
+def _split(node: strs.Split) -> str:
+    quoted = "\\Q" + node.separator.replace("\\E", "\\E\\\\E\\Q") + "\\E"  # Spark splits on a regex
+    return f"split({to_sql(node.child)}, {string_sql(quoted)}, -1)"
+
+
+@compiles(strs.Pad)
+def _pad(node: strs.Pad) -> str:
+    child = to_sql(node.child)
+    function = "lpad" if node.at_start else "rpad"
+    padded = f"{function}({child}, {node.width}, {string_sql(node.fill)})"
+    return f"IF(length({child}) >= {node.width}, {child}, {padded})"
+
+
+@compiles(strs.Like)
+def _like(node: strs.Like) -> str:
+    return f"({to_sql(node.child)} LIKE {string_sql(node.pattern)})"
+
+
+@compiles(tmp.Truncate)
+def _truncate(node: tmp.Truncate) -> str:
+    child = to_sql(node.child)
+    if isinstance(node.child.type.dtype, dt.Date):
+        return f"trunc({child}, {string_sql(node.unit)})"
+    return f"date_trunc({string_sql(node.unit)}, {child})"
+
+
+@compiles(tmp.Strftime)
+def _strftime(node: tmp.Strftime) -> str:
+    return f"date_format({to_sql(node.child)}, {string_sql(tmp.spark_pattern(node.format))})"

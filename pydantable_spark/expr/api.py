@@ -27,6 +27,7 @@ from pydantable_spark.annotations import field_of_annotation, python_name
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Alias, Cast, Column, Literal, Node, Typed, literal_of
+from pydantable_spark.expr.nested import ListNamespace, MapNamespace, StructNamespace
 from pydantable_spark.expr.operators import (
     And,
     Arithmetic,
@@ -261,6 +262,21 @@ class Expr(Generic[T_co]):
     def str(self: Expr[S]) -> StringNamespace[S]:
         """String functions: ``upper``, ``lower``, ``length``, ``contains``, ... (string columns only)."""
         return StringNamespace(self)
+
+    @property
+    def struct(self) -> StructNamespace[T_co]:
+        """Struct functions: ``field`` (struct columns only)."""
+        return StructNamespace(self)
+
+    @property
+    def list(self) -> ListNamespace[T_co]:
+        """List functions: ``len``, ``get``, ``contains``, ``join``, ``sort``, ``unique``."""
+        return ListNamespace(self)
+
+    @property
+    def map(self) -> MapNamespace[T_co]:
+        """Map functions: ``keys``, ``values``, ``get``."""
+        return MapNamespace(self)
 
     @property
     def dt(self: Expr[D]) -> DateTimeNamespace[D]:

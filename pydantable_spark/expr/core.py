@@ -293,6 +293,26 @@ def _check_fits(value: Any, dtype: dt.DType) -> None:
         raise ColumnTypeError(msg)
 
 
+@dataclass(frozen=True, slots=True)
+class RowId(Node):
+    """A unique, increasing (not consecutive) id per row, in the frame's current order.
+
+    Spark's ``monotonically_increasing_id()``; it depends on partitioning, so
+    plans read it once from a projection rather than recomputing it.
+    """
+
+    def derive(self) -> Typed:
+        return Typed(dt.Int64(), False)
+
+    @property
+    def output_name(self) -> str:
+        return "row_id"
+
+    @property
+    def is_constant(self) -> bool:
+        return False
+
+
 # --- naming and conversion -------------------------------------------------------------
 
 

@@ -141,6 +141,70 @@ class Concat(Node):
 S_co = TypeVar("S_co", covariant=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Extract(Node):
+    """The regex group matched (Java regex syntax); NULL when the pattern does not match."""
+
+    child: Node
+    pattern: str
+    group: int = 1
+
+    def derive(self) -> Typed:
+        _require_string(self.child, "str.extract()")
+        return Typed(dt.String(), True)
+
+
+@dataclass(frozen=True, slots=True)
+class Replace(Node):
+    """Every match of ``pattern`` replaced (a regex unless ``literal``)."""
+
+    child: Node
+    pattern: str
+    value: str
+    literal: bool = False
+
+    def derive(self) -> Typed:
+        return _require_string(self.child, "str.replace()")
+
+
+@dataclass(frozen=True, slots=True)
+class Split(Node):
+    """The parts between occurrences of ``separator`` (a plain string), as a list."""
+
+    child: Node
+    separator: str
+
+    def derive(self) -> Typed:
+        return Typed(dt.List(dt.String(), False), _require_string(self.child, "str.split()").nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Pad(Node):
+    """Padded with ``fill`` to ``width`` characters at the start or the end; longer strings stay."""
+
+    child: Node
+    width: int
+    fill: str = " "
+    at_start: bool = True
+
+    def derive(self) -> Typed:
+        if len(self.fill) != 1:
+            msg = f"str.pad_start()/pad_end() need a single fill character, got {self.fill!r}"
+            raise ColumnTypeError(msg)
+        return _require_string(self.child, "str.pad_start()" if self.at_start else "str.pad_end()")
+
+
+@dataclass(frozen=True, slots=True)
+class Like(Node):
+    """SQL ``LIKE``: ``%`` any run of characters, ``_`` one character."""
+
+    child: Node
+    pattern: str
+
+    def derive(self) -> Typed:
+        return Typed(dt.Boolean(), _require_string(self.child, "str.like()").nullable)
+
+
 class StringNamespace(Generic[S_co]):
     """String functions of an expression, reached as ``expr.str``; ``S_co`` is ``str`` or ``str | None``."""
 
@@ -183,3 +247,27 @@ class StringNamespace(Generic[S_co]):
     def ends_with(self, suffix: str | Expr[Any]) -> Expr[Any]:
         """Whether the string ends with ``suffix``."""
         return self._make(EndsWith(self._expr.node, self._expr._operand(suffix)))
+
+    def extract(self, pattern: str, group: int = 1) -> Expr[Any]:
+        """The ``group``-th group of the first match of ``pattern`` (Java regex); NULL without a match."""
+        return self._make(Extract(self._expr.node, pattern, group))
+
+    def replace(self, pattern: str, value: str, *, literal: bool = False) -> Expr[Any]:
+        """Every match of ``pattern`` (a regex unless ``literal=True``) replaced by ``value``."""
+        return self._make(Replace(self._expr.node, pattern, value, literal))
+
+    def split(self, separator: str) -> Expr[Any]:
+        """The parts between occurrences of ``separator`` (plain text, not a regex)."""
+        return self._make(Split(self._expr.node, separator))
+
+    def pad_start(self, width: int, fill: str = " ") -> Expr[Any]:
+        """Left-padded to ``width`` characters; longer strings are kept whole."""
+        return self._make(Pad(self._expr.node, width, fill, at_start=True))
+
+    def pad_end(self, width: int, fill: str = " ") -> Expr[Any]:
+        """Right-padded to ``width`` characters; longer strings are kept whole."""
+        return self._make(Pad(self._expr.node, width, fill, at_start=False))
+
+    def like(self, pattern: str) -> Expr[Any]:
+        """SQL ``LIKE`` matching (``%`` and ``_`` wildcards)."""
+        return self._make(Like(self._expr.node, pattern))

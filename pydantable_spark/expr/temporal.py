@@ -92,6 +92,69 @@ class DateDiff(Node):
 D_co = TypeVar("D_co", covariant=True)
 
 
+_DATE_UNITS = ("year", "quarter", "month", "week")
+_TIME_UNITS = (*_DATE_UNITS, "day", "hour", "minute", "second")
+
+
+@dataclass(frozen=True, slots=True)
+class Truncate(Node):
+    """The start of the ``unit`` the value falls in (a date stays a date)."""
+
+    child: Node
+    unit: str
+
+    def derive(self) -> Typed:
+        source = _require_date(self.child, "dt.truncate()")
+        units = _DATE_UNITS if isinstance(source.dtype, dt.Date) else _TIME_UNITS
+        if self.unit not in units:
+            msg = f"dt.truncate({self.unit!r}) on {describe(self.child)}: use one of {', '.join(units)}"
+            raise ColumnTypeError(msg)
+        return Typed(source.dtype, True)  # Spark marks truncation nullable (the unit could be invalid)
+
+
+_STRFTIME = {
+    "%Y": "yyyy", "%y": "yy", "%m": "MM", "%d": "dd", "%H": "HH", "%I": "hh", "%M": "mm", "%S": "ss",
+    "%f": "SSSSSS", "%b": "MMM", "%B": "MMMM", "%a": "EEE", "%A": "EEEE", "%j": "DDD", "%p": "a", "%z": "xx",
+    "%Z": "z", "%%": "%",
+}  # fmt: skip
+
+
+def spark_pattern(fmt: str) -> str:
+    """A Python ``strftime`` format as a Spark datetime pattern (literal text quoted)."""
+    out: list[str] = []
+    text: list[str] = []
+    i = 0
+    while i < len(fmt):
+        code = fmt[i : i + 2]
+        if fmt[i] == "%":
+            if code not in _STRFTIME:
+                msg = f"dt.strftime(): {code!r} has no Spark equivalent; supported: {' '.join(_STRFTIME)}"
+                raise ColumnTypeError(msg)
+            if text:
+                out.append("'" + "".join(text).replace("'", "''") + "'")
+                text = []
+            out.append(_STRFTIME[code])
+            i += 2
+        else:
+            text.append(fmt[i])
+            i += 1
+    if text:
+        out.append("'" + "".join(text).replace("'", "''") + "'")
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Strftime(Node):
+    """The value formatted as text with a Python ``strftime`` format."""
+
+    child: Node
+    format: str
+
+    def derive(self) -> Typed:
+        spark_pattern(self.format)
+        return Typed(dt.String(), _require_date(self.child, "dt.strftime()").nullable)
+
+
 class DateTimeNamespace(Generic[D_co]):
     """Date functions of an expression, reached as ``expr.dt``; ``D_co`` is its date type."""
 
@@ -111,3 +174,11 @@ class DateTimeNamespace(Generic[D_co]):
     def day(self) -> Expr[Any]:
         """The day of the month, 1-31 (``dayofmonth``)."""
         return self._expr._derived(Day(self._expr.node))
+
+    def truncate(self, unit: str) -> Expr[Any]:
+        """The start of the year, quarter, month, week (dates) or also day, hour, minute, second."""
+        return self._expr._derived(Truncate(self._expr.node, unit))
+
+    def strftime(self, format: str) -> Expr[Any]:
+        """Text formatted with Python ``strftime`` codes (``"%Y-%m-%d"``)."""
+        return self._expr._derived(Strftime(self._expr.node, format))
