@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, over
 
 from pydantic import BaseModel
 
+from pydantable_spark import reshaping
 from pydantable_spark.annotations import fields_of_model, python_name
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
 from pydantable_spark.expr.aggregates import contains_aggregate
@@ -41,6 +42,8 @@ from pydantable_spark.model import DataFrameModel, row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
 from pydantable_spark.plan.joins import HOWS, Join, JoinHow, Validate
+from pydantable_spark.plan.reshape import Explode, Unpivot
+from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.schema import Schema
@@ -512,22 +515,180 @@ class DataFrame(Generic[M]):
             exprs.append(Alias(ref, renames[f.name]) if f.name in renames else ref)
         return self._frame(p.Project(self._plan, tuple(exprs)))
 
+    def _subset(self, subset: Subset | None, what: str) -> tuple[str, ...]:
+        if subset is None:
+            return self.schema.names
+        return names_of(_as_items(subset), self.schema, what)
+
     def unique(
-        self, subset: IntoColumn | Sequence[IntoColumn] | None = None, *, keep: Literal["any"] = "any"
+        self,
+        subset: Subset | None = None,
+        *,
+        keep: Literal["any", "first", "last", "none"] = "any",
+        maintain_order: bool = False,
     ) -> DataFrame[M]:
         """One row per distinct value of ``subset`` (all columns by default).
 
-        Which duplicate is kept is unspecified (``keep="any"``); ``"first"`` and
-        ``"last"`` need an ordering and are not implemented yet.
+        ``keep="any"`` keeps some row (a plain ``DISTINCT``); ``"first"`` and
+        ``"last"`` keep the first or last row in the frame's current order (a
+        window over a row id); ``"none"`` keeps only values that occur once.
+        ``maintain_order=True`` keeps the frame's order (first/last only).
         """
-        if keep != "any":
-            msg = f"unique(keep={keep!r}) is not implemented yet; only keep='any' is"
-            raise NotImplementedError(msg)
-        names = None
-        if subset is not None:
-            items = [subset] if isinstance(subset, str | Expr) else list(subset)
-            names = tuple(_column_name(c, "unique()") for c in items)
-        return DataFrame(p.Distinct(self._plan, names), self._model)
+        names = self._subset(subset, "unique(subset=...)")
+        if keep == "any":
+            return DataFrame(p.Distinct(self._plan, names if subset is not None else None), self._model)
+        if keep == "none":
+            return DataFrame(reshaping.only_unique(self, names).plan, self._model)
+        if keep not in ("first", "last"):
+            msg = f"unique(keep={keep!r}) must be 'any', 'first', 'last' or 'none'"
+            raise ValueError(msg)
+        return DataFrame(reshaping.keep_one(self, names, keep, maintain_order).plan, self._model)
+
+    def duplicated(
+        self, subset: Subset | None = None, *, keep: Literal["first", "last"] | bool = "first"
+    ) -> DataFrame[Any]:
+        """One boolean column ``duplicated`` per row, as pandas' ``duplicated`` (``keep=False``: all repeats)."""
+        return reshaping.duplicated(self, self._subset(subset, "duplicated(subset=...)"), keep)
+
+    def drop_duplicate_groups(self, subset: Subset | None = None) -> DataFrame[M]:
+        """Only the rows whose ``subset`` values occur once (``unique(keep="none")``)."""
+        return self.unique(subset, keep="none")
+
+    # --- set operations --------------------------------------------------------------------
+
+    def union(self, other: DataFrame[Any]) -> DataFrame[Any]:
+        """All rows of both frames, matched by position (types must match; names are this frame's)."""
+        return self._frame(Union((self._plan, other._plan)))
+
+    def union_by_name(self, other: DataFrame[Any], *, allow_missing_columns: bool = False) -> DataFrame[Any]:
+        """All rows of both frames, matched by column name; missing columns as typed NULLs if allowed."""
+        return self._frame(Union((self._plan, other._plan), by_name=True, allow_missing=allow_missing_columns))
+
+    def concat(self, *others: DataFrame[Any], how: Literal["vertical", "diagonal"] = "vertical") -> DataFrame[Any]:
+        """All rows of this and the other frames: ``vertical`` by position, ``diagonal`` by name with NULLs."""
+        if how not in ("vertical", "diagonal"):
+            msg = f"concat(how={how!r}) must be 'vertical' or 'diagonal'"
+            raise ValueError(msg)
+        plans = (self._plan, *(o._plan for o in others))
+        return self._frame(Union(plans, by_name=how == "diagonal", allow_missing=how == "diagonal"))
+
+    def intersect(self, other: DataFrame[Any]) -> DataFrame[M]:
+        """Distinct rows present in both frames."""
+        return DataFrame(SetOperation(self._plan, other._plan, "intersect"), None)
+
+    def intersect_all(self, other: DataFrame[Any]) -> DataFrame[M]:
+        """Rows present in both frames, as many times as in both (multiset)."""
+        return DataFrame(SetOperation(self._plan, other._plan, "intersect_all"), None)
+
+    def subtract(self, other: DataFrame[Any]) -> DataFrame[M]:
+        """Distinct rows of this frame that are not in ``other``."""
+        return DataFrame(SetOperation(self._plan, other._plan, "subtract"), self._model)
+
+    def except_all(self, other: DataFrame[Any]) -> DataFrame[M]:
+        """This frame's rows minus ``other``'s, counting duplicates (a true multiset difference)."""
+        return DataFrame(SetOperation(self._plan, other._plan, "except_all"), self._model)
+
+    # --- reshaping -------------------------------------------------------------------------
+
+    def melt(
+        self,
+        id_vars: Subset | None = None,
+        value_vars: Subset | None = None,
+        *,
+        variable_name: str = "variable",
+        value_name: str = "value",
+    ) -> DataFrame[Any]:
+        """Long format: the id columns, the value column's name, its value (types must agree)."""
+        ids = self._subset(id_vars, "melt(id_vars=...)") if id_vars is not None else ()
+        values = (
+            self._subset(value_vars, "melt(value_vars=...)")
+            if value_vars is not None
+            else tuple(n for n in self.columns if n not in ids)
+        )
+        return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name))
+
+    unpivot = melt
+
+    def pivot(
+        self,
+        index: Subset,
+        columns: IntoColumn | Selector,
+        values: Subset,
+        aggregate_function: str = "first",
+        *,
+        pivot_values: Sequence[object] | None = None,
+        sort_columns: bool = False,
+        separator: str = "_",
+    ) -> DataFrame[Any]:
+        """Wide format: one row per ``index`` value, one column per value of ``columns``.
+
+        Output columns are ``<value><separator><aggregate>`` (one value column)
+        or ``<value><separator><value column><separator><aggregate>``. Without
+        ``pivot_values`` the distinct values of ``columns`` are fetched with a
+        Spark job *when this method is called* (the schema depends on them);
+        pass them to keep plan building free of Spark.
+        """
+        index_names = self._subset(index, "pivot(index=...)")
+        (pivot_name,) = self._subset(_single(columns), "pivot(columns=...)")
+        value_names = self._subset(values, "pivot(values=...)")
+        if pivot_values is None:
+            found = self.select(pivot_name).unique().to_dict()[pivot_name]
+            pivot_values = sorted(found, key=lambda v: (v is not None, v)) if sort_columns else found
+        return reshaping.pivot(self, index_names, pivot_name, value_names, aggregate_function, pivot_values, separator)
+
+    def explode(self, columns: Subset) -> DataFrame[Any]:
+        """One row per array element (several columns: zipped, equal lengths); empty arrays give no row."""
+        return self._frame(Explode(self._plan, self._subset(columns, "explode()")))
+
+    def explode_outer(self, columns: Subset) -> DataFrame[Any]:
+        """As ``explode``, but an empty or NULL array gives one row with NULL."""
+        return self._frame(Explode(self._plan, self._subset(columns, "explode_outer()"), outer=True))
+
+    def posexplode(self, column: IntoColumn, *, position: str = "pos") -> DataFrame[Any]:
+        """As ``explode`` of one column, with the element's 0-based index in ``position``."""
+        names = self._subset(_single(column), "posexplode()")
+        return self._frame(Explode(self._plan, names, position=position))
+
+    def unnest(self, columns: Subset, *, separator: str = "_") -> DataFrame[Any]:
+        """Struct columns replaced by their fields, named ``{parent}{separator}{field}``."""
+        return reshaping.unnest(self, self._subset(columns, "unnest()"), separator)
+
+    def with_row_count(self, name: str = "row_nr", offset: int = 0) -> DataFrame[Any]:
+        """A first column numbering the rows from ``offset`` (a non-null ``int``)."""
+        return reshaping.with_row_count(self, name, offset)
+
+    def drop_nulls(
+        self, subset: Subset | None = None, *, how: Literal["any", "all"] = "any", threshold: int | None = None
+    ) -> DataFrame[Any]:
+        """Rows without NULLs (in ``subset``); with ``how="any"`` those columns become non-nullable."""
+        return reshaping.drop_nulls(self, self._subset(subset, "drop_nulls(subset=...)"), how, threshold)
+
+    def fill_null(self, value: object, *, subset: Subset | None = None) -> DataFrame[Any]:
+        """NULLs replaced by ``value`` (in ``subset``, or in every column whose type takes it)."""
+        names = None if subset is None else self._subset(subset, "fill_null(subset=...)")
+        return reshaping.fill_null(self, value, names)
+
+    def clip(self, lower: object = None, upper: object = None, *, subset: Subset | None = None) -> DataFrame[Any]:
+        """Numeric columns limited to ``[lower, upper]``; a non-numeric column in ``subset`` is an error."""
+        names = None if subset is None else self._subset(subset, "clip(subset=...)")
+        return reshaping.clip(self, lower, upper, names)
+
+    # --- discovery -------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """Per-column statistics (counts, NULLs, mean/std/min/max, ...) from one Spark job."""
+        return reshaping.describe(self)
+
+    def value_counts(self, column: IntoColumn, *, normalize: bool = False) -> dict[Any, Any]:
+        """Value → number of rows (or fraction with ``normalize``), from one Spark job."""
+        (name,) = self._subset(_single(column), "value_counts()")
+        return reshaping.value_counts(self, name, normalize)
+
+    def info(self) -> str:
+        """The row model, the columns with their types and the row count (one Spark job: ``count()``)."""
+        lines = [f"DataFrame[{self.model.__name__}]: {self.count()} rows, {len(self.schema)} columns"]
+        lines += [f"  {line}" for line in str(self.schema).splitlines()]
+        return "\n".join(lines)
 
     def group_by(self, *keys: IntoColumn | Selector, drop_nulls: bool = True, maintain_order: bool = False) -> GroupBy:
         """Groups of rows with equal keys; ``.agg(...)`` makes one row per group.
@@ -703,6 +864,13 @@ class DataFrame(Generic[M]):
 
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
+Subset = JoinKeys
+
+
+def _single(item: str | Expr[Any] | Selector) -> list[str | Expr[Any] | Selector]:
+    return [item]
+
+
 _VALIDATE: dict[str, Validate] = {
     "m:m": "m:m", "1:1": "1:1", "1:m": "1:m", "m:1": "m:1",
     "many_to_many": "m:m", "one_to_one": "1:1", "one_to_many": "1:m", "many_to_one": "m:1",

@@ -1,0 +1,320 @@
+"""Frame transformations built from the plan's own nodes (projections, filters, windows, aggregates).
+
+``DataFrame`` delegates here for pivoting, duplicate handling, row numbers,
+``unnest``, ``drop_nulls``, ``fill_null``, ``clip`` and the discovery helpers,
+so that each of them derives its schema, and lowers, like any other plan.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr import aggregates as agg
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.conditional import Coalesce, When
+from pydantable_spark.expr.core import Alias, Cast, Column, Node, RowId, bind, literal_of
+from pydantable_spark.expr.core import Literal as Lit
+from pydantable_spark.expr.nested import StructField
+from pydantable_spark.expr.operators import (
+    And,
+    Arithmetic,
+    ArithmeticOp,
+    Comparison,
+    ComparisonOp,
+    IsNotNull,
+    IsNull,
+    Or,
+)
+from pydantable_spark.expr.window import Over, RowNumber
+from pydantable_spark.groupby import AGGREGATIONS
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import Aggregate
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pydantable_spark.frame import DataFrame
+
+__all__ = [
+    "clip",
+    "describe",
+    "drop_nulls",
+    "duplicated",
+    "fill_null",
+    "keep_one",
+    "only_unique",
+    "pivot",
+    "unnest",
+    "value_counts",
+    "with_row_count",
+]
+
+_ID = "__pydantable_id"
+_RANK = "__pydantable_rank"
+
+
+def _column(frame: DataFrame[Any], name: str) -> Node:
+    return bind(Column(name), frame.schema)
+
+
+def _project(frame: DataFrame[Any], exprs: Sequence[Node]) -> DataFrame[Any]:
+    return frame._frame(p.Project(frame.plan, tuple(exprs)))
+
+
+def _filter(frame: DataFrame[Any], predicate: Node) -> DataFrame[Any]:
+    return frame._frame(p.Filter(frame.plan, predicate))
+
+
+def _with(frame: DataFrame[Any], name: str, node: Node) -> DataFrame[Any]:
+    exprs = [_column(frame, n) for n in frame.columns if n != name]
+    return _project(frame, [*exprs, bind(Alias(node, name), frame.schema)])
+
+
+def _ranked(frame: DataFrame[Any], subset: Sequence[str], *, last: bool) -> DataFrame[Any]:
+    """The frame with a row id and each row's rank among rows with the same ``subset`` values."""
+    with_id = _with(frame, _ID, RowId())
+    partition = tuple(_column(with_id, n) for n in subset)
+    order = (_column(with_id, _ID),)
+    rank = Over(RowNumber(), partition, order, (last,), (False,))
+    return _with(with_id, _RANK, rank)
+
+
+def keep_one(
+    frame: DataFrame[Any], subset: Sequence[str], keep: Literal["first", "last"], maintain_order: bool
+) -> DataFrame[Any]:
+    """One row per ``subset`` value: the first or last in the frame's current order."""
+    ranked = _ranked(frame, subset, last=keep == "last")
+    kept = _filter(ranked, Comparison(ComparisonOp.EQ, _column(ranked, _RANK), literal_of(1, weak=True)))
+    if maintain_order:
+        kept = kept._frame(p.Sort(kept.plan, (p.SortKey(_column(kept, _ID)),)))
+    return _project(kept, [_column(kept, n) for n in frame.columns])
+
+
+def _group_sizes(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
+    partition = tuple(_column(frame, n) for n in subset)
+    return _with(frame, _RANK, Over(agg.Count(), partition))
+
+
+def only_unique(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
+    """The rows whose ``subset`` values appear exactly once."""
+    sized = _group_sizes(frame, subset)
+    kept = _filter(sized, Comparison(ComparisonOp.EQ, _column(sized, _RANK), literal_of(1, weak=True)))
+    return _project(kept, [_column(kept, n) for n in frame.columns])
+
+
+def duplicated(frame: DataFrame[Any], subset: Sequence[str], keep: Literal["first", "last"] | bool) -> DataFrame[Any]:
+    """A single boolean column ``duplicated``, as pandas defines it for ``keep``."""
+    if keep is False:
+        counted = _group_sizes(frame, subset)
+        flag = Comparison(ComparisonOp.GT, _column(counted, _RANK), literal_of(1, weak=True))
+        return _project(counted, [Alias(flag, "duplicated")])
+    if keep not in ("first", "last"):
+        msg = f"duplicated(keep={keep!r}) must be 'first', 'last' or False"
+        raise ValueError(msg)
+    ranked = _ranked(frame, subset, last=keep == "last")
+    flag = Comparison(ComparisonOp.GT, _column(ranked, _RANK), literal_of(1, weak=True))
+    return _project(ranked, [Alias(flag, "duplicated")])
+
+
+def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[Any]:
+    """A first column numbering the rows 0, 1, 2, ... (plus ``offset``) in the current order.
+
+    The numbering runs in a single Spark partition (a window over the whole frame).
+    """
+    if offset < 0:
+        msg = f"with_row_count(offset={offset}) must be >= 0"
+        raise ValueError(msg)
+    number = Over(RowNumber(), (), (RowId(),), (False,), (False,))
+    value = Cast(Arithmetic(ArithmeticOp.ADD, number, literal_of(offset - 1, weak=True)), dt.Int64())
+    exprs = [bind(Alias(value, name), frame.schema), *(_column(frame, n) for n in frame.columns)]
+    return _project(frame, exprs)
+
+
+def unnest(frame: DataFrame[Any], columns: Sequence[str], separator: str) -> DataFrame[Any]:
+    """Each struct column replaced by its fields, named ``{parent}{separator}{field}``."""
+    exprs: list[Node] = []
+    for f in frame.schema:
+        if f.name not in columns:
+            exprs.append(_column(frame, f.name))
+            continue
+        if not isinstance(f.dtype, dt.Struct):
+            msg = f"unnest() needs struct columns; {f.name!r} is {f.dtype}"
+            raise ColumnTypeError(msg)
+        for inner in f.dtype.fields:
+            exprs.append(Alias(StructField(_column(frame, f.name), inner.name), f"{f.name}{separator}{inner.name}"))
+    return _project(frame, exprs)
+
+
+def _placeholder(dtype: dt.DType) -> Lit:
+    return literal_of(dt.example_values(dtype)[0], dtype)
+
+
+def drop_nulls(
+    frame: DataFrame[Any], subset: Sequence[str], how: Literal["any", "all"], threshold: int | None
+) -> DataFrame[Any]:
+    """Rows without NULLs in ``subset`` (``how="any"``), not all NULL (``"all"``), or with enough values.
+
+    With ``how="any"`` the subset's columns become non-nullable (atomic ones:
+    Spark is told so by coalescing them with a typed constant it never uses).
+    """
+    columns = [_column(frame, n) for n in subset]
+    if threshold is not None:
+        counts: Node = literal_of(0, dt.Int32())
+        for c in columns:
+            counts = Arithmetic(
+                ArithmeticOp.ADD, counts, When((IsNotNull(c),), (literal_of(1, dt.Int32()),), literal_of(0, dt.Int32()))
+            )
+        return _filter(frame, Comparison(ComparisonOp.GE, counts, literal_of(threshold, weak=True)))
+    if how not in ("any", "all"):
+        msg = f"drop_nulls(how={how!r}) must be 'any' or 'all'"
+        raise ValueError(msg)
+    nullable = [c for c in columns if c.type.nullable]
+    if not nullable:
+        return frame
+    tests = [IsNotNull(c) for c in nullable]
+    predicate: Node = tests[0]
+    for test in tests[1:]:
+        predicate = And(predicate, test) if how == "any" else Or(predicate, test)
+    filtered = _filter(frame, predicate)
+    if how == "all":
+        return filtered
+    names = {c.output_name for c in nullable if not c.type.dtype.is_nested}
+    exprs = [
+        Alias(Coalesce((_column(filtered, f.name), _placeholder(f.dtype))), f.name)
+        if f.name in names
+        else _column(filtered, f.name)
+        for f in filtered.schema
+    ]
+    return _project(filtered, exprs)
+
+
+def fill_null(frame: DataFrame[Any], value: object, subset: Sequence[str] | None) -> DataFrame[Any]:
+    """NULLs replaced by ``value`` in ``subset``, or in every column whose type takes it."""
+    if value is None:
+        msg = "fill_null() needs a value, not None"
+        raise ColumnTypeError(msg)
+    exprs = []
+    for f in frame.schema:
+        column = _column(frame, f.name)
+        chosen = subset is None or f.name in subset
+        if not chosen or not f.nullable:
+            exprs.append(column)
+            continue
+        filled = _try_fill(column, value, explicit=subset is not None)
+        exprs.append(Alias(filled, f.name) if filled is not None else column)
+    return _project(frame, exprs)
+
+
+def _try_fill(column: Node, value: object, *, explicit: bool) -> Node | None:
+    fill = value.node if isinstance(value, Expr) else literal_of(value, weak=True)
+    try:
+        filled = Coalesce((column, fill))
+    except ColumnTypeError:
+        if explicit:
+            raise
+        return None
+    if filled.type.dtype != column.type.dtype:  # a fill value that would change the column's type
+        if explicit:
+            change = f"from {column.type.dtype} to {filled.type.dtype}"
+            msg = f"fill_null({value!r}) would change column {column.output_name!r} {change}"
+            raise ColumnTypeError(msg)
+        return None
+    return filled
+
+
+def clip(frame: DataFrame[Any], lower: object, upper: object, subset: Sequence[str] | None) -> DataFrame[Any]:
+    """Numeric values limited to ``[lower, upper]`` (either may be None); NULL stays NULL."""
+    if lower is None and upper is None:
+        return frame
+    exprs = []
+    for f in frame.schema:
+        column = _column(frame, f.name)
+        chosen = isinstance(f.dtype, dt.Numeric) if subset is None else f.name in subset
+        if not chosen:
+            exprs.append(column)
+            continue
+        if not isinstance(f.dtype, dt.Numeric):
+            msg = f"clip() needs numeric columns; {f.name!r} is {f.dtype}"
+            raise ColumnTypeError(msg)
+        conditions, values = [], []
+        for bound, op in ((lower, ComparisonOp.LT), (upper, ComparisonOp.GT)):
+            if bound is not None:
+                node = literal_of(bound, weak=True).adopt(f.dtype)
+                conditions.append(Comparison(op, column, node))
+                values.append(node)
+        exprs.append(Alias(When(tuple(conditions), tuple(values), column), f.name))
+    return _project(frame, exprs)
+
+
+def _pivot_name(value: object) -> str:
+    return "null" if value is None else str(value)
+
+
+def pivot(
+    frame: DataFrame[Any],
+    index: Sequence[str],
+    column: str,
+    values: Sequence[str],
+    function: str,
+    pivot_values: Sequence[object],
+    separator: str,
+) -> DataFrame[Any]:
+    """One row per ``index`` value, one column per pivot value (and value column), aggregated."""
+    make = AGGREGATIONS.get(function)
+    if make is None:
+        msg = f"pivot(aggregate_function={function!r}): use one of {', '.join(AGGREGATIONS)}"
+        raise ColumnTypeError(msg)
+    pivot_column = _column(frame, column)
+    aggs: list[Node] = []
+    for pv in pivot_values:
+        test: Node = (
+            IsNull(pivot_column) if pv is None else Comparison(ComparisonOp.EQ, pivot_column, literal_of(pv, weak=True))
+        )
+        for name in values:
+            picked = When((test,), (_column(frame, name),))
+            aggregate = make(picked)
+            if isinstance(aggregate, agg.First | agg.Last):
+                aggregate = type(aggregate)(picked, ignore_nulls=True)
+            label = _pivot_name(pv) if len(values) == 1 else f"{_pivot_name(pv)}{separator}{name}"
+            aggs.append(bind(Alias(aggregate, f"{label}{separator}{function}"), frame.schema))
+    keys = tuple(_column(frame, n) for n in index)
+    return frame._frame(Aggregate(frame.plan, keys, tuple(aggs), drop_null_keys=False))
+
+
+def value_counts(frame: DataFrame[Any], column: str, normalize: bool) -> dict[Any, Any]:
+    """Value → count (or fraction) of one column, NULL included, from one Spark job."""
+    counted = frame.group_by(column, drop_nulls=False).agg(count=Expr(agg.Count())).to_dict()
+    pairs = dict(zip(counted[column], counted["count"], strict=True))
+    if not normalize:
+        return pairs
+    total = sum(pairs.values())
+    return {k: (v / total if total else 0.0) for k, v in pairs.items()}
+
+
+def describe(frame: DataFrame[Any]) -> str:
+    """Summary statistics per column from one Spark job (one aggregate query)."""
+    stats: dict[str, Node] = {"__rows": agg.Count()}
+    for f in frame.schema:
+        column = _column(frame, f.name)
+        stats[f"{f.name}|nulls"] = agg.Count(When((IsNull(column),), (literal_of(1, dt.Int32()),)))
+        if isinstance(f.dtype, dt.Numeric):
+            stats[f"{f.name}|mean"] = agg.Mean(column)
+            stats[f"{f.name}|std"] = agg.Std(column)
+        if isinstance(f.dtype, dt.Numeric | dt.Temporal | dt.String):
+            stats[f"{f.name}|min"] = agg.Min(column)
+            stats[f"{f.name}|max"] = agg.Max(column)
+        if isinstance(f.dtype, dt.Boolean):
+            stats[f"{f.name}|true"] = agg.Count(When((column,), (literal_of(1, dt.Int32()),)))
+        if isinstance(f.dtype, dt.String):
+            stats[f"{f.name}|n_unique"] = agg.CountDistinct((column,))
+    nodes = tuple(bind(Alias(node, name), frame.schema) for name, node in stats.items())
+    row = frame._frame(Aggregate(frame.plan, (), nodes)).to_dict()
+    values = {name: row[name][0] for name in stats}
+    lines = [f"rows: {values['__rows']}"]
+    for f in frame.schema:
+        parts = [f"{key.split('|')[1]}={values[key]!r}" for key in values if key.startswith(f"{f.name}|")]
+        lines.append(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)}): {', '.join(parts)}")
+    return "\n".join(lines)
