@@ -540,7 +540,7 @@ class DataFrame(Generic[M]):
         if keep == "none":
             return DataFrame(reshaping.only_unique(self, names).plan, self._model)
         if keep not in ("first", "last"):
-            msg = f"unique(keep={keep!r}) must be 'any', 'first', 'last' or 'none'"
+            msg = f"unique(keep={keep!r}): keep must be 'any', 'first', 'last' or 'none'"
             raise ValueError(msg)
         return DataFrame(reshaping.keep_one(self, names, keep, maintain_order).plan, self._model)
 

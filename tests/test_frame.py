@@ -148,8 +148,8 @@ def test_unique(users: Any) -> None:
     assert users.unique().count() == 4
     with pytest.raises(UnknownColumnError, match="unique"):
         users.unique(subset="nope")
-    with pytest.raises(NotImplementedError, match="keep='first'"):
-        users.unique(keep="first")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="keep='some'"):
+        users.unique(keep="some")  # type: ignore[arg-type]
 
 
 def test_as_model_checks_against_the_derived_schema(users: Any) -> None:
