@@ -72,6 +72,12 @@ class _ModelMeta(ModelMetaclass):
                 columns = _compile(cls)
             if columns is not None and name in columns:
                 return columns[name]
+            if columns is None and name in cls.__dict__.get("__pydantic_fields__", {}):
+                msg = (
+                    f"{cls.__name__}.{name}: {cls.__name__} is not fully defined yet (a forward reference is "
+                    f"unresolved); define the models it uses, then call {cls.__name__}.model_rebuild()"
+                )
+                raise AttributeError(msg)
             return super().__getattr__(name)
 
 

@@ -7,6 +7,7 @@
 ...     address: Address | None
 ...     tags: list[str]
 ...     scores: dict[str, float]
+>>> _ = User.model_rebuild()  # resolve ``Address`` (the doctest's names are not the module's)
 >>> User.address.struct.field("city")
 Expr[str | None](field(address))
 >>> User.tags.list.len()
