@@ -32,3 +32,20 @@ def spark() -> Iterator[SparkSession]:
     )
     yield session
     session.stop()
+
+
+def assert_spark_agrees(frame: object) -> None:
+    """The frame's derived schema equals what Spark's analyzer reports for its lowered plan."""
+    from pydantable_spark import Schema
+    from pydantable_spark._spark.lower import lower
+    from pydantable_spark._spark.types import fields_of_struct
+
+    plan = frame.plan  # type: ignore[attr-defined]
+    spark_schema = Schema(fields_of_struct(lower(plan).schema))
+    assert spark_schema == plan.schema, spark_schema.diff(plan.schema, left="spark", right="derived")
+
+
+@pytest.fixture
+def agrees() -> object:
+    """``assert_spark_agrees`` as a fixture, for the tests."""
+    return assert_spark_agrees

@@ -742,6 +742,7 @@ class DataFrame(Generic[M]):
         name_right: str | None (string)
         budget: float | None (double)
         """
+        how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
         if how not in HOWS:
             msg = f"join(how={how!r}) is not a join kind; use one of {', '.join(HOWS)}"
             raise ValueError(msg)
@@ -865,6 +866,8 @@ class DataFrame(Generic[M]):
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
 Subset = JoinKeys
+_HOW_ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
+_HOW_ALIASES |= {"left_semi": "semi", "left_anti": "anti"}
 
 
 def _single(item: str | Expr[Any] | Selector) -> list[str | Expr[Any] | Selector]:

@@ -115,16 +115,20 @@ _INSTANTS = (dt.Datetime, dt.DatetimeNTZ)
 
 
 def _temporal_arithmetic(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> dt.DType | None:
-    """Timestamps and dates shifted by durations, durations between timestamps, sums of durations.
+    """Timestamps shifted by durations, durations between timestamps, sums of durations.
 
-    A date plus a duration stays a date (Spark adds the whole days).
+    A date shifted by a (day-to-second) duration becomes a timestamp, as in Spark.
     """
     if op not in (ArithmeticOp.ADD, ArithmeticOp.SUB):
         return None
-    if isinstance(right, dt.Duration) and isinstance(left, (*_INSTANTS, dt.Date, dt.Duration)):
+    if isinstance(right, dt.Duration) and isinstance(left, (*_INSTANTS, dt.Duration)):
         return left
-    if op is ArithmeticOp.ADD and isinstance(left, dt.Duration) and isinstance(right, (*_INSTANTS, dt.Date)):
+    if isinstance(right, dt.Duration) and isinstance(left, dt.Date):
+        return dt.Datetime()
+    if op is ArithmeticOp.ADD and isinstance(left, dt.Duration) and isinstance(right, _INSTANTS):
         return right
+    if op is ArithmeticOp.ADD and isinstance(left, dt.Duration) and isinstance(right, dt.Date):
+        return dt.Datetime()
     if op is ArithmeticOp.SUB and isinstance(left, _INSTANTS) and type(left) is type(right):
         return dt.Duration()
     return None

@@ -9,11 +9,11 @@
 ...     scores: dict[str, float]
 >>> _ = User.model_rebuild()  # resolve ``Address`` (the doctest's names are not the module's)
 >>> User.address.struct.field("city")
-Expr[str | None](field(address))
+Expr[str | None](structfield(address))
 >>> User.tags.list.len()
-Expr[int](len(tags))
+Expr[int](listlen(tags))
 >>> User.scores.map.get("math")
-Expr[float | None](get(scores, 'math'))
+Expr[float | None](mapget(scores, 'math'))
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ class MapKeys(Node):
     def derive(self) -> Typed:
         mapping = _require(self.child, dt.Map, "map.keys()")
         assert isinstance(mapping.dtype, dt.Map)
-        return Typed(dt.List(mapping.dtype.key, False), mapping.nullable)
+        return Typed(dt.List(mapping.dtype.key, True), mapping.nullable)  # Spark 4.3 marks the elements nullable
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +199,7 @@ class MapValues(Node):
     def derive(self) -> Typed:
         mapping = _require(self.child, dt.Map, "map.values()")
         assert isinstance(mapping.dtype, dt.Map)
-        return Typed(dt.List(mapping.dtype.value, mapping.dtype.value_contains_null), mapping.nullable)
+        return Typed(dt.List(mapping.dtype.value, True), mapping.nullable)  # Spark 4.3 marks the elements nullable
 
 
 @dataclass(frozen=True, slots=True)

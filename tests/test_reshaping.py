@@ -1,0 +1,148 @@
+"""Reshaping: melt, pivot, explode, unnest, row numbers, drop_nulls, fill_null, clip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+from pyspark.sql import SparkSession
+
+from pydantable_spark import DataFrameModel, cs
+from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError
+
+
+class Point(BaseModel):
+    x: int
+    y: int | None
+
+
+class W(DataFrameModel):
+    id: int
+    a: int | None
+    b: float
+    label: str | None
+    tags: list[str]
+    nums: list[int | None] | None
+    at: Point | None
+
+
+ROWS = [
+    {"id": 1, "a": 10, "b": 1.5, "label": "x", "tags": ["p", "q"], "nums": [1, None], "at": {"x": 1, "y": 2}},
+    {"id": 2, "a": None, "b": 2.5, "label": None, "tags": [], "nums": None, "at": None},
+    {"id": 3, "a": 30, "b": 3.5, "label": "x", "tags": ["r"], "nums": [3], "at": {"x": 3, "y": None}},
+]
+
+
+@pytest.fixture(scope="module")
+def wide(spark: SparkSession) -> Any:
+    return W.from_rows(ROWS)
+
+
+def test_melt(wide: Any, agrees: Any) -> None:
+    long = wide.melt("id", ["a", "b"])
+    assert str(long.schema).splitlines()[1:] == ["variable: str (string)", "value: float | None (double)"]
+    assert long.sort("id", "variable").to_dict()["value"] == [10.0, 1.5, None, 2.5, 30.0, 3.5]
+    agrees(long)
+    assert wide.melt(id_vars=cs.by_name("id"), value_vars=cs.float(), value_name="v").columns == ["id", "variable", "v"]
+    with pytest.raises(ColumnTypeError, match="value columns must share a type"):
+        wide.melt("id", ["a", "label"])
+    with pytest.raises(ColumnTypeError, match="both id and value"):
+        wide.melt("id", ["id", "a"])
+
+
+def test_pivot(wide: Any, agrees: Any) -> None:
+    wide_b = wide.pivot("id", "label", "b", "sum", sort_columns=True)
+    assert wide_b.columns == ["id", "null_sum", "x_sum"]
+    assert wide_b.sort("id").to_dict() == {"id": [1, 2, 3], "null_sum": [None, 2.5, None], "x_sum": [1.5, None, 3.5]}
+    agrees(wide_b)
+    fixed = wide.pivot("label", "id", ["a", "b"], "count", pivot_values=[1, 3])
+    assert fixed.columns == ["label", "1_a_count", "1_b_count", "3_a_count", "3_b_count"]
+    agrees(fixed)
+    with pytest.raises(ColumnTypeError, match="unknown aggregation|use one of"):
+        wide.pivot("id", "label", "b", "mode", pivot_values=["x"])
+
+
+def test_explode(wide: Any, agrees: Any) -> None:
+    exploded = wide.explode("tags")
+    assert exploded.to_dict()["tags"] == ["p", "q", "r"]
+    assert not exploded.schema["tags"].nullable
+    agrees(exploded)
+    outer = wide.explode_outer("nums")
+    got = outer.to_dict()
+    assert sorted(zip(got["id"], got["nums"], strict=True), key=lambda p: (p[0], p[1] is None, p[1])) == [
+        (1, 1),
+        (1, None),
+        (2, None),  # a NULL array gives one row with NULL
+        (3, 3),
+    ]
+    assert outer.schema["nums"].nullable
+    agrees(outer)
+    positioned = wide.posexplode("tags", position="i")
+    assert positioned.columns[:5] == ["id", "a", "b", "label", "i"]
+    assert positioned.to_dict()["i"] == [0, 1, 0]
+    agrees(positioned)
+    with pytest.raises(ColumnTypeError, match="needs array columns; 'label'"):
+        wide.explode("label")
+    with pytest.raises(DuplicateColumnError, match="already exists"):
+        wide.posexplode("tags", position="id")
+
+
+def test_explode_several_columns_zips_them(spark: SparkSession, agrees: Any) -> None:
+    class Z(DataFrameModel):
+        k: int
+        xs: list[int]
+        ys: list[str]
+
+    zipped = Z.from_rows([{"k": 1, "xs": [1, 2], "ys": ["a", "b"]}]).explode(["xs", "ys"])
+    assert zipped.to_dict() == {"k": [1, 1], "xs": [1, 2], "ys": ["a", "b"]}
+    agrees(zipped)
+    uneven = Z.from_rows([{"k": 1, "xs": [1, 2], "ys": ["a"]}]).explode(["xs", "ys"])
+    with pytest.raises(Exception, match="differ in length"):
+        uneven.collect()
+
+
+def test_unnest_and_row_count(wide: Any, agrees: Any) -> None:
+    flat = wide.unnest("at")
+    assert flat.columns[-2:] == ["at_x", "at_y"]
+    assert flat.schema["at_x"].nullable  # the struct itself can be NULL
+    agrees(flat)
+    numbered = wide.sort("id").with_row_count("n", offset=1)
+    assert numbered.columns[0] == "n"
+    assert not numbered.schema["n"].nullable
+    assert numbered.to_dict()["n"] == [1, 2, 3]
+    agrees(numbered)
+    with pytest.raises(ColumnTypeError, match="needs struct columns"):
+        wide.unnest("id")
+    with pytest.raises(ValueError, match="offset"):
+        wide.with_row_count(offset=-1)
+
+
+def test_drop_nulls_narrows_nullability(wide: Any, agrees: Any) -> None:
+    kept = wide.drop_nulls(["a", "label"])
+    assert [kept.schema[c].nullable for c in ("a", "label")] == [False, False]
+    assert sorted(kept.to_dict()["id"]) == [1, 3]
+    agrees(kept)
+    assert wide.drop_nulls(how="all", subset=["a", "label"]).count() == 2
+    assert wide.drop_nulls(threshold=6).count() == 2
+    everything = wide.drop_nulls()
+    assert everything.count() == 2
+    agrees(everything)
+
+
+def test_fill_null_and_clip(wide: Any, agrees: Any) -> None:
+    filled = wide.fill_null(0)
+    assert not filled.schema["a"].nullable
+    assert filled.schema["label"].nullable  # a string column does not take 0
+    assert sorted(filled.to_dict()["a"]) == [0, 10, 30]
+    agrees(filled)
+    named = wide.fill_null("?", subset="label")
+    assert named.sort("id").to_dict()["label"] == ["x", "?", "x"]
+    with pytest.raises(ColumnTypeError, match="no common type"):
+        wide.fill_null("?", subset=["a"])
+    clipped = wide.clip(15, 25)
+    assert clipped.sort("id").to_dict()["a"] == [15, None, 25]
+    assert clipped.sort("id").to_dict()["b"] == [15.0, 15.0, 15.0]
+    agrees(clipped)
+    with pytest.raises(ColumnTypeError, match="clip.. needs numeric columns; 'label'"):
+        wide.clip(0, 1, subset="label")
