@@ -35,8 +35,8 @@ ROWS = [
     {"id": 1, "where": {"lat": 1.5, "name": "x"}, "tags": ["b", "a", "b"], "nums": [3, None, 1], "attrs": {"k": 1},
      "text": "a1-b22", "at": datetime.datetime(2024, 5, 17, 13, 45, tzinfo=UTC), "day": datetime.date(2024, 5, 17),
      "gap": datetime.timedelta(days=1, hours=2)},
-    {"id": 2, "where": None, "tags": [], "nums": [], "attrs": {}, "text": "zz", "at": datetime.datetime(2023, 1, 1, tzinfo=UTC),
-     "day": datetime.date(2023, 1, 1), "gap": datetime.timedelta(0)},
+    {"id": 2, "where": None, "tags": [], "nums": [], "attrs": {}, "text": "zz",
+     "at": datetime.datetime(2023, 1, 1, tzinfo=UTC), "day": datetime.date(2023, 1, 1), "gap": datetime.timedelta(0)},
 ]  # fmt: skip
 
 
