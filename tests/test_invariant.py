@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pydantable_spark import F, Schema
+from pydantable_spark import F, Schema, Window
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.lower import lower
 from pydantable_spark._spark.types import fields_of_struct, struct_of
@@ -224,12 +224,9 @@ def widened(field: dt.Field, draw: st.DrawFn) -> dt.Field:
 @st.composite
 def pipelines(draw: st.DrawFn, frame: DataFrame[Any]) -> DataFrame[Any]:
     for step in range(draw(st.integers(1, 6))):
-        kind = draw(
-            st.sampled_from(
-                ["with", "with", "select", "filter", "sort", "limit", "drop", "rename", "unique", "as_model"]
-            )
-        )
+        kind = draw(st.sampled_from(STEPS))
         columns = frame.columns
+        comparable_keys = [c for c in columns if not dt.contains_map(frame.schema[c].dtype)]
         if kind == "with":
             expr = draw(expressions(frame))
             name = draw(st.sampled_from([*columns, f"n{step}"]))
@@ -262,6 +259,96 @@ def pipelines(draw: st.DrawFn, frame: DataFrame[Any]) -> DataFrame[Any]:
             fields = draw(st.permutations(frame.schema.fields))
             kept = fields[: draw(st.integers(1, len(fields)))]
             frame = frame.as_model(row_model(Schema(tuple(widened(f, draw) for f in kept)), "Target"))
+        else:
+            frame = relational_step(draw, frame, kind, step, comparable_keys)
+    return frame
+
+
+STEPS = [
+    "with", "with", "select", "filter", "sort", "limit", "drop", "rename", "unique", "as_model",
+    "join", "join", "group_by", "global_agg", "window", "window", "union", "keep_first", "explode", "explode",
+    "unnest", "melt", "drop_nulls", "fill_null", "row_count",
+]  # fmt: skip
+AGGREGATES = [F.count, F.first, F.last, F.collect_list, F.min, F.max]
+NUMERIC_AGGREGATES = [F.sum, F.mean, F.median, F.std, F.var]
+
+
+def _aggregates(draw: st.DrawFn, frame: DataFrame[Any]) -> dict[str, Expr[Any]]:
+    out: dict[str, Expr[Any]] = {"n": F.count()}
+    for i, name in enumerate(draw(st.lists(st.sampled_from(frame.columns), min_size=1, max_size=3))):
+        dtype = frame.schema[name].dtype
+        choices = list(AGGREGATES) if not dt.contains_map(dtype) else [F.count, F.first, F.collect_list]
+        if isinstance(dtype, dt.Numeric):
+            choices += NUMERIC_AGGREGATES
+        out[f"agg{i}"] = draw(st.sampled_from(choices))(F.col(name))
+    return out
+
+
+def relational_step(draw: st.DrawFn, frame: DataFrame[Any], kind: str, step: int, keys: list[str]) -> DataFrame[Any]:
+    """One of the relational operations of the relational issue, where the schema allows it."""
+    schema = frame.schema
+    if kind == "join" and keys:
+        key = draw(st.sampled_from(keys))
+        how = draw(st.sampled_from(["inner", "left", "right", "full", "semi", "anti", "cross"]))
+        if how == "cross":
+            return frame.join(frame, how="cross", suffix=f"_j{step}")
+        other = frame.select(*[c for c in frame.columns if c == key or draw(st.booleans())])
+        if draw(st.booleans()):
+            return frame.join(other, on=key, how=how, suffix=f"_j{step}", join_nulls=draw(st.booleans()))
+        return frame.join(other, left_on=key, right_on=key, how=how, suffix=f"_j{step}")
+    if kind == "group_by" and keys:
+        key = draw(st.sampled_from(keys))
+        grouped = frame.group_by(key, drop_nulls=draw(st.booleans()))
+        return grouped.agg(**{k: v for k, v in _aggregates(draw, frame).items() if k != key})
+    if kind == "global_agg":
+        return frame.select(**_aggregates(draw, frame))
+    if kind == "window" and keys:
+        partition = draw(st.lists(st.sampled_from(keys), max_size=2, unique=True))
+        order = draw(st.lists(st.sampled_from(keys), min_size=1, max_size=2, unique=True))
+        window = Window.partition_by(*partition).order_by(*order, descending=draw(st.booleans()))
+        target = draw(st.sampled_from(frame.columns))
+        function = draw(
+            st.sampled_from(
+                [
+                    F.row_number().over(window),
+                    F.rank().over(window),
+                    F.lag(F.col(target)).over(window),
+                    F.first_value(F.col(target)).over(window),
+                    F.count(F.col(target)).over(window),
+                    F.count().over(Window.partition_by(*partition)),
+                ]
+            )
+        )
+        return frame.with_columns(**{f"w{step}": function})
+    if kind == "union":
+        return frame.union(frame)
+    if kind == "keep_first" and keys:
+        subset = draw(st.lists(st.sampled_from(keys), min_size=1, max_size=2, unique=True))
+        return frame.unique(subset=subset, keep=draw(st.sampled_from(["first", "last", "none"])))
+    lists = [f.name for f in schema if isinstance(f.dtype, dt.List)]
+    if kind == "explode" and lists:
+        how = draw(st.sampled_from(["explode", "explode_outer"]))
+        return getattr(frame, how)(draw(st.sampled_from(lists)))  # type: ignore[no-any-return]
+    structs = [f.name for f in schema if isinstance(f.dtype, dt.Struct)]
+    if kind == "unnest" and structs:
+        return frame.unnest(draw(st.sampled_from(structs)), separator=f"_u{step}_")
+    if kind == "melt":
+        by_type: dict[dt.DType, list[str]] = {}
+        for f in schema:
+            if not f.dtype.is_nested:
+                by_type.setdefault(f.dtype, []).append(f.name)
+        if not by_type:
+            return frame
+        values = draw(st.sampled_from(sorted(by_type.values())))
+        ids = [c for c in frame.columns if c not in values and draw(st.booleans())]
+        return frame.melt(ids, values, variable_name=f"var{step}", value_name=f"val{step}") if values else frame
+    if kind == "drop_nulls":
+        subset = draw(st.lists(st.sampled_from(frame.columns), min_size=1, unique=True))
+        return frame.drop_nulls(subset, how=draw(st.sampled_from(["any", "all"])))
+    if kind == "fill_null":
+        return frame.fill_null(draw(st.sampled_from([0, 1.5, "x", True])))
+    if kind == "row_count":
+        return frame.with_row_count(f"rn{step}")
     return frame
 
 
