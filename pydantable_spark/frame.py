@@ -690,7 +690,9 @@ class DataFrame(Generic[M]):
         lines += [f"  {line}" for line in str(self.schema).splitlines()]
         return "\n".join(lines)
 
-    def group_by(self, *keys: IntoColumn | Selector, drop_nulls: bool = True, maintain_order: bool = False) -> GroupBy:
+    def group_by(
+        self, *keys: IntoColumn | Selector, drop_nulls: bool = True, maintain_order: bool = False
+    ) -> GroupBy[Any]:
         """Groups of rows with equal keys; ``.agg(...)`` makes one row per group.
 
         Rows whose keys are NULL are left out unless ``drop_nulls=False``

@@ -14,7 +14,7 @@ most: float | None (double)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr import aggregates as agg
@@ -50,8 +50,15 @@ AGGREGATIONS: dict[str, Callable[[Node], Node]] = {
 """The names the tuple form ``agg(total=("sum", "amount"))`` accepts."""
 
 
-class GroupBy:
-    """A frame grouped by keys; ``agg`` turns each group into one row."""
+K_co = TypeVar("K_co", covariant=True)
+
+
+class GroupBy(Generic[K_co]):
+    """A frame grouped by keys; ``agg`` turns each group into one row.
+
+    ``K_co`` is, for type checkers, the row type of the key columns alone (the
+    mypy plugin fills it in); it plays no part at run time.
+    """
 
     __slots__ = ("_drop_nulls", "_frame", "_keys", "_maintain_order")
 

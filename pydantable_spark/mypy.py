@@ -22,7 +22,8 @@ from mypy.nodes import TypeInfo
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin, ReportConfigContext
 
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
-from pydantable_spark._mypy.frames import FRAME_HOOKS, column_attribute, is_column_of_model
+from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, column_attribute, is_column_of_model
+from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
 
 if TYPE_CHECKING:
@@ -52,6 +53,9 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
     return run
 
 
+RELATIONAL_HOOKS = {f"{FRAME}.join": join, f"{FRAME}.group_by": group_by, f"{GROUP_BY}.agg": agg}
+
+
 def _rules_digest() -> str:
     """A digest of the package's sources: the typing rules live all over it (type rules, IR nodes)."""
     digest = hashlib.sha256()
@@ -78,7 +82,7 @@ class PydantableSparkPlugin(Plugin):
         owner, _, method = fullname.rpartition(".")
         if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
             return _guarded(METHOD_HOOKS.get(f"{EXPR}.{method}"))
-        return _guarded(METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname))
+        return _guarded(METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname))
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return _guarded(FUNCTION_HOOKS.get(fullname))

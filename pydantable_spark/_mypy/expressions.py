@@ -38,7 +38,8 @@ from pydantable_spark._mypy.statics import (
     static_of,
 )
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr import conditional, operators, strings, temporal
+from pydantable_spark.expr import aggregates as agg
+from pydantable_spark.expr import conditional, operators, strings, temporal, window
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed
 from pydantable_spark.typerules import ArithmeticOp
 
@@ -450,6 +451,21 @@ def _otherwise(ctx: MethodContext) -> Type:
 
 
 F = "pydantable_spark.functions"
+_AGGREGATES: dict[str, Callable[[Node], Node]] = {
+    "sum": agg.Sum, "mean": agg.Mean, "avg": agg.Mean, "min": agg.Min, "max": agg.Max, "median": agg.Median,
+    "std": agg.Std, "stddev": agg.Std, "var": agg.Var, "variance": agg.Var, "first": agg.First, "last": agg.Last,
+    "collect_list": agg.CollectList, "collect_set": agg.CollectSet,
+}  # fmt: skip
+_DISTINCT = ("count_distinct", "countDistinct", "n_unique")
+
+
+def _first_argument(make: Callable[[Node], Node]) -> Callable[[list[Node]], Node]:
+    return lambda args: make(args[0])
+
+
+def _distinct(args: list[Node]) -> Node:
+    return agg.CountDistinct(tuple(args))
+
 
 FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
     f"{F}.lit": _lit,
@@ -465,6 +481,13 @@ FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
     f"{F}.day": _function(_all_known(lambda a: temporal.Day(a[0]))),
     f"{F}.date_add": _function(_all_known(lambda a: temporal.DateAdd(a[0], a[1]))),
     f"{F}.datediff": _function(_all_known(lambda a: temporal.DateDiff(a[0], a[1]))),
+    **{f"{F}.{name}": _function(_all_known(_first_argument(make))) for name, make in _AGGREGATES.items()},
+    **{f"{F}.{name}": _function(_all_known(_distinct)) for name in _DISTINCT},
+    f"{F}.lag": _function(_all_known(lambda a: window.Lag(a[0], 1, a[2] if len(a) > 2 else None))),
+    f"{F}.lead": _function(_all_known(lambda a: window.Lead(a[0], 1, a[2] if len(a) > 2 else None))),
+    f"{F}.first_value": _function(_all_known(lambda a: window.FirstValue(a[0]))),
+    f"{F}.last_value": _function(_all_known(lambda a: window.LastValue(a[0]))),
+    f"{F}.nth_value": _function(_all_known(lambda a: window.NthValue(a[0]))),
 }
 
 E = "pydantable_spark.expr.api.Expr"

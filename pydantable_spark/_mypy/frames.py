@@ -56,7 +56,19 @@ if TYPE_CHECKING:
 
     from mypy.plugin import AttributeContext, MethodContext
 
-__all__ = ["FRAME", "FRAME_HOOKS", "MODEL", "column_attribute", "model_columns"]
+__all__ = [
+    "FRAME",
+    "FRAME_HOOKS",
+    "MODEL",
+    "Output",
+    "column_attribute",
+    "frame_columns",
+    "frame_of",
+    "model_columns",
+    "output_name",
+    "row_instance",
+    "value_type",
+]
 
 FRAME = "pydantable_spark.frame.DataFrame"
 MODEL = "pydantable_spark.model.DataFrameModel"
@@ -127,7 +139,7 @@ def is_column_of_model(info: TypeInfo, name: str) -> bool:
 # --- the frame's current columns ------------------------------------------------------------------
 
 
-def _frame_columns(frame_type: Type) -> list[Output] | None:
+def frame_columns(frame_type: Type) -> list[Output] | None:
     """The columns of ``DataFrame[M]``, or None when M is not known statically."""
     proper = get_proper_type(frame_type)
     if not isinstance(proper, Instance) or not proper.args:
@@ -149,6 +161,12 @@ def _normalized(api: TypeChecker, t: Type) -> Type:
 # --- naming expressions as the runtime does -----------------------------------------------------
 
 _FUNCTIONS_TAKING_NAMES = {"coalesce", "concat", "upper", "lower", "length", "year", "month", "dayofmonth", "day"}
+_FUNCTIONS_TAKING_NAMES |= {"sum", "mean", "avg", "min", "max", "median", "std", "stddev", "var", "variance"}
+_FUNCTIONS_TAKING_NAMES |= {"first", "last", "collect_list", "collect_set", "count_distinct", "countDistinct"}
+_FUNCTIONS_TAKING_NAMES |= {"n_unique", "lag", "lead", "first_value", "last_value", "nth_value"}
+
+
+_WINDOW_NAMES = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist"}
 
 
 def _is_constant(expr: Expression) -> bool:
@@ -197,6 +215,10 @@ def _call_name(call: CallExpr) -> str | None:
         return call.args[0].value if call.args and isinstance(call.args[0], StrExpr) else None
     if name == "lit":
         return "literal"
+    if name == "count" and not _is_method_of_expression(callee) if isinstance(callee, NameExpr | MemberExpr) else False:
+        return "count" if not call.args else _first_name(call.args)
+    if name in _WINDOW_NAMES and not call.args:
+        return name
     if not isinstance(callee, NameExpr | MemberExpr):
         return None
     if name == "when" and not _is_method_of_expression(callee):
@@ -258,7 +280,7 @@ def row_instance(api: TypeChecker, columns: Sequence[Output]) -> Instance:
     return Instance(info, [])
 
 
-def _frame_of(api: TypeChecker, columns: Sequence[Output] | None) -> Type:
+def frame_of(api: TypeChecker, columns: Sequence[Output] | None) -> Type:
     row: Type = AnyType(TypeOfAny.special_form) if columns is None else row_instance(api, columns)
     return instance_of(api, FRAME, [row])
 
@@ -321,13 +343,13 @@ def _outputs(ctx: MethodContext, columns: list[Output] | None, what: str) -> lis
         if name is None:
             known = False
             continue
-        outputs.append(Output(name, _value_type(api, expr, name, columns)))
+        outputs.append(Output(name, value_type(api, expr, name, columns)))
     for name, expr in _named(ctx):
-        outputs.append(Output(name, _value_type(api, expr, name, columns)))
+        outputs.append(Output(name, value_type(api, expr, name, columns)))
     return outputs if known else None
 
 
-def _value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None) -> Type:
+def value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None) -> Type:
     """The Python type of an output column computed by ``expr``."""
     t = api.lookup_type(expr)
     static = static_of_expr(t)
@@ -356,19 +378,19 @@ def _duplicates(ctx: MethodContext, outputs: Sequence[Output], what: str) -> boo
 def select(ctx: MethodContext) -> Type:
     """``select(...)``: exactly the given columns."""
     assert isinstance(ctx.api, TypeChecker)
-    columns = _frame_columns(ctx.type)
+    columns = frame_columns(ctx.type)
     outputs = _outputs(ctx, columns, "select()")
     excluded = _excluded(ctx)
     if excluded is not None:
         names = [e.value if isinstance(e, StrExpr) else e.name if isinstance(e, MemberExpr) else None for e in excluded]
         if None in names or columns is None:
-            return _frame_of(ctx.api, None)
+            return frame_of(ctx.api, None)
         if not _positional(ctx) and not _named(ctx):
             outputs = [_as_output(ctx.api, c) for c in columns]
         outputs = None if outputs is None else [o for o in outputs if o.name not in names]
     if outputs is None or not outputs or _duplicates(ctx, outputs, "select()"):
-        return _frame_of(ctx.api, None)
-    return _frame_of(ctx.api, outputs)
+        return frame_of(ctx.api, None)
+    return frame_of(ctx.api, outputs)
 
 
 def _as_output(api: TypeChecker, column: Output) -> Output:
@@ -378,59 +400,59 @@ def _as_output(api: TypeChecker, column: Output) -> Output:
 def with_columns(ctx: MethodContext) -> Type:
     """``with_columns(...)``: replaced columns keep their place, new ones are appended."""
     assert isinstance(ctx.api, TypeChecker)
-    columns = _frame_columns(ctx.type)
+    columns = frame_columns(ctx.type)
     added = _outputs(ctx, columns, "with_columns()")
     if columns is None or added is None or _duplicates(ctx, added, "with_columns()"):
-        return _frame_of(ctx.api, None)
+        return frame_of(ctx.api, None)
     by_name = {c.name: c for c in added}
     merged = [by_name.pop(c.name, c) for c in columns]
-    return _frame_of(ctx.api, [*merged, *by_name.values()])
+    return frame_of(ctx.api, [*merged, *by_name.values()])
 
 
 def drop(ctx: MethodContext) -> Type:
     """``drop(...)``: every column but the named ones."""
     assert isinstance(ctx.api, TypeChecker)
-    columns = _frame_columns(ctx.type)
+    columns = frame_columns(ctx.type)
     names = []
     for expr in _positional(ctx):
         name = expr.value if isinstance(expr, StrExpr) else expr.name if isinstance(expr, MemberExpr) else None
         if name is None:
-            return _frame_of(ctx.api, None)
+            return frame_of(ctx.api, None)
         names.append(name)
     if columns is None:
-        return _frame_of(ctx.api, None)
+        return frame_of(ctx.api, None)
     for name in names:
         if all(c.name != name for c in columns):
             _unknown_column(ctx, name, columns, "drop()")
-            return _frame_of(ctx.api, None)
-    return _frame_of(ctx.api, [c for c in columns if c.name not in names])
+            return frame_of(ctx.api, None)
+    return frame_of(ctx.api, [c for c in columns if c.name not in names])
 
 
 def rename(ctx: MethodContext) -> Type:
     """``rename({"old": "new"})`` with a literal mapping."""
     assert isinstance(ctx.api, TypeChecker)
-    columns = _frame_columns(ctx.type)
+    columns = frame_columns(ctx.type)
     mapping = ctx.args[0][0] if ctx.args and ctx.args[0] else None
     if columns is None or not isinstance(mapping, DictExpr):
-        return _frame_of(ctx.api, None)
+        return frame_of(ctx.api, None)
     renames = {}
     for key, value in mapping.items:
         if not isinstance(key, StrExpr) or not isinstance(value, StrExpr):
-            return _frame_of(ctx.api, None)
+            return frame_of(ctx.api, None)
         if all(c.name != key.value for c in columns):
             _unknown_column(ctx, key.value, columns, "rename()")
-            return _frame_of(ctx.api, None)
+            return frame_of(ctx.api, None)
         renames[key.value] = value.value
     outputs = [Output(renames.get(c.name, c.name), c.type) for c in columns]
     if _duplicates(ctx, outputs, "rename()"):
-        return _frame_of(ctx.api, None)
-    return _frame_of(ctx.api, outputs)
+        return frame_of(ctx.api, None)
+    return frame_of(ctx.api, outputs)
 
 
 def as_model(ctx: MethodContext) -> Type:
     """``as_model(Out)``: Out's columns must reconcile with the frame's, by the runtime's rules."""
     assert isinstance(ctx.api, TypeChecker)
-    columns = _frame_columns(ctx.type)
+    columns = frame_columns(ctx.type)
     target = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types and ctx.arg_types[0] else None
     item: Type | None = None
     if isinstance(target, TypeType):

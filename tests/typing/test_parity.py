@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 import decimal
 
-from pydantable_spark import DataFrameModel, F
+from pydantable_spark import DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
 
 
@@ -45,7 +45,14 @@ class P(DataFrameModel):
     td: datetime.timedelta
 
 
+class Q(DataFrameModel):
+    i: int
+    s: str
+    extra: float | None
+
+
 df = P.from_rows([])
+dq = Q.from_rows([])
 """
 
 EXPRESSIONS = [
@@ -79,6 +86,18 @@ PIPELINES = [
     "df.filter(P.b).sort(P.i).select(P.day.dt.year(), F.when(P.b, P.d).otherwise(0))",
     "df.select(P.ts.cast(datetime.date), x=P.s.cast(int))",
     "df.with_columns(P.i.cast(float), d=P.d * P.i)",
+    "df.join(dq, on='i')",
+    "df.join(dq, on='i', how='left')",
+    "df.join(dq, on=['i', 's'], how='right')",
+    "df.join(dq, left_on='n', right_on='i', how='full')",
+    "df.join(dq, left_on='n', right_on='i', how='inner', coalesce=True, suffix='_q')",
+    "df.join(dq, on='i', how='semi')",
+    "df.join(dq, how='cross')",
+    "df.group_by(P.s).agg(n=F.count(), total=F.sum(P.n), top=F.max(P.f), avg=F.mean(P.d))",
+    "df.group_by('sn', 'b').agg(F.first(P.fn), F.collect_list(P.i), F.count_distinct(P.s))",
+    "df.group_by('sn', drop_nulls=False).agg(m=F.median(P.i), v=F.var(P.f))",
+    "df.select(F.sum(P.i), F.count(), F.min(P.day))",
+    "df.with_columns(r=F.rank().over(Window.order_by('i')), g=F.lag(P.s).over(Window.order_by('i')))",
 ]
 
 

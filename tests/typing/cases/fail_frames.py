@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from models import Out, User
+from models import Dept, Out, User
 
-from pydantable_spark import DataFrameModel
+from pydantable_spark import DataFrameModel, F
 
 users = User.from_rows([])
 users.filter(User.age)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "Col[int | None]"
@@ -51,3 +51,9 @@ out.as_model(Wrong)  # E: as_model(Wrong): id: cannot convert bigint (int) to st
 out.as_model(Missing)  # E: as_model(Missing): other: missing from the source; source has: id, next
 out.as_model(Stricter)  # E: as_model(Stricter): next: nullable in the source but not null in the target
 users.as_model(Lossy)  # E: as_model(Lossy): score: converting double (float) to bigint (int) can silently
+
+users.join(Dept.from_rows([]), on="age")  # E: join(): unknown column 'age' in the right frame
+users.join(Dept.from_rows([]), left_on="name", right_on="budget")  # E: join keys cannot be compared
+users.group_by("nope").agg(n=F.count())  # E: unknown column "nope" in group_by()
+users.group_by("name").agg(n=F.count(), name=F.count())  # E: agg() produces two columns named "name"
+F.sum(User.name)  # E: sum() needs a number; got column 'User.name'

@@ -32,3 +32,9 @@ class User(DataFrameModel):
 class Out(DataFrameModel):
     id: int
     next: int | None
+
+
+class Dept(DataFrameModel):
+    id: int
+    name: str
+    budget: float

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from models import Out, User
+from models import Dept, Out, User
 from typing_extensions import assert_type
 
-from pydantable_spark import DataFrame, F
+from pydantable_spark import DataFrame, F, Window
 
 users = User.from_rows([])
 assert_type(users, DataFrame[User])
@@ -56,3 +56,32 @@ assert_type(chained.collect()[0].x, int)
 expression: Any = User.age + 1
 unknown = users.select(expression)
 assert_type(unknown, DataFrame[Any])  # a name mypy cannot know: an unchecked frame, never a wrong one
+
+# joins: outer sides become Optional, keys are merged, collisions get the suffix
+depts = Dept.from_rows([])
+joined = users.join(depts, left_on="id", right_on="id", how="left")
+assert_type(joined.collect()[0].budget, float | None)
+assert_type(joined.collect()[0].id_right, int | None)
+merged = users.join(depts, on="id", how="full")
+assert_type(merged.collect()[0].id, int | None)
+assert_type(merged.collect()[0].name_right, str | None)
+assert_type(users.join(depts, on="id", how="anti").collect()[0].name, str)
+
+# aggregation: counts are never NULL, other aggregates are
+grouped = users.group_by(User.name).agg(n=F.count(), total=F.sum(User.age), top=F.max(User.score))
+assert_type(grouped.collect()[0].name, str)
+assert_type(grouped.collect()[0].n, int)
+assert_type(grouped.collect()[0].total, int | None)
+assert_type(grouped.collect()[0].top, float | None)
+keyed = users.group_by("age").agg(F.count_distinct(User.name))
+assert_type(keyed.collect()[0].age, int)  # NULL keys are dropped by default
+kept = users.group_by("age", drop_nulls=False).agg(F.collect_list(User.id))
+assert_type(kept.collect()[0].age, int | None)
+assert_type(kept.collect()[0].id, list[int])
+totals = users.select(F.sum(User.age), F.count())
+assert_type(totals.collect()[0].count, int)
+windowed = users.with_columns(
+    rn=F.row_number().over(Window.order_by("id")), prev=F.lag(User.age).over(Window.order_by("id"))
+)
+assert_type(windowed.collect()[0].rn, int)
+assert_type(windowed.collect()[0].prev, int | None)

@@ -1,0 +1,212 @@
+"""Typing of joins and aggregations, by the runtime's own plan nodes.
+
+The frames' static columns become placeholder ``Source`` plans; the hook builds
+the ``Join`` the runtime would build (or computes the group keys as
+``Aggregate`` does) and reads the output schema back as a row type. Right-side
+columns thus become Optional in a left join, key columns are de-duplicated,
+colliding names get the suffix, exactly as at run time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mypy.checker import TypeChecker
+from mypy.nodes import CallExpr, Expression, ListExpr, MemberExpr, NameExpr, StrExpr, TupleExpr
+from mypy.types import AnyType, Instance, NoneType, Type, TypeOfAny, UnionType, get_proper_type
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.expressions import SPARK_TYPE
+from pydantable_spark._mypy.frames import (
+    Output,
+    frame_columns,
+    frame_of,
+    model_columns,
+    output_name,
+    row_instance,
+    value_type,
+)
+from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
+from pydantable_spark.errors import SchemaError, UnknownColumnError
+from pydantable_spark.expr.core import Column, Node, Typed
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import narrowable
+from pydantable_spark.plan.joins import HOWS, Join
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from mypy.plugin import MethodContext
+
+__all__ = ["agg", "group_by", "join"]
+
+GROUP_BY = "pydantable_spark.groupby.GroupBy"
+_ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
+_ALIASES |= {"left_semi": "semi", "left_anti": "anti"}
+
+
+def _argument(ctx: MethodContext, name: str) -> Expression | None:
+    if name not in ctx.callee_arg_names:
+        return None
+    group = ctx.args[ctx.callee_arg_names.index(name)]
+    return group[0] if group else None
+
+
+def _names(expr: Expression | None) -> list[str] | None:
+    """Literal column names: ``"a"``, ``User.a``, or a list of those (None otherwise)."""
+    if expr is None:
+        return []
+    items = expr.items if isinstance(expr, ListExpr | TupleExpr) else [expr]
+    names = []
+    for item in items:
+        if isinstance(item, StrExpr):
+            names.append(item.value)
+        elif isinstance(item, MemberExpr) and not isinstance(item.expr, CallExpr):
+            names.append(item.name)
+        else:
+            return None
+    return names
+
+
+def _literal(expr: Expression | None, default: str) -> str | None:
+    if expr is None:
+        return default
+    return expr.value if isinstance(expr, StrExpr) else None
+
+
+def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | None:
+    """A plan standing for a frame with these static columns, and the columns' original types."""
+    fields = []
+    for column in columns:
+        static = static_of(column.type)
+        if static.dtype is None:
+            return None
+        fields.append(dt.Field(column.name, static.dtype, static.nullable))
+    originals = {c.name: c.type for c in columns}
+    return p.Source(None, Schema(tuple(fields))), originals
+
+
+def _back(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:
+    """A field's Python type; a struct keeps the model type it had."""
+    if isinstance(field.dtype, dt.Struct) and original is not None:
+        proper = get_proper_type(original)
+        inner = proper
+        if isinstance(proper, UnionType):
+            inner = next(
+                (get_proper_type(i) for i in proper.items if not isinstance(get_proper_type(i), NoneType)), proper
+            )
+        return UnionType.make_union([inner, NoneType()]) if field.nullable else inner
+    return mypy_type(api, field.dtype, field.nullable)
+
+
+def join(ctx: MethodContext) -> Type:
+    """``join(other, on=... | left_on=/right_on=, how=..., suffix=..., coalesce=...)``."""
+    assert isinstance(ctx.api, TypeChecker)
+    left_columns = frame_columns(ctx.type)
+    right_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
+    right_columns = frame_columns(right_type) if right_type is not None else None
+    how = _literal(_argument(ctx, "how"), "inner")
+    suffix = _literal(_argument(ctx, "suffix"), "_right")
+    if left_columns is None or right_columns is None or how is None or suffix is None:
+        return frame_of(ctx.api, None)
+    how = _ALIASES.get(how, how)
+    left, right = _placeholder(left_columns), _placeholder(right_columns)
+    on, left_on, right_on = (_names(_argument(ctx, n)) for n in ("on", "left_on", "right_on"))
+    if left is None or right is None or on is None or left_on is None or right_on is None or how not in HOWS:
+        return frame_of(ctx.api, None)
+    coalesce = _argument(ctx, "coalesce")
+    merge = bool(on) or (isinstance(coalesce, NameExpr) and coalesce.fullname == "builtins.True")
+    left_keys, right_keys = (on, on) if on else (left_on, right_on)
+    try:
+        plan = Join(
+            left[0],
+            right[0],
+            how,  # type: ignore[arg-type]
+            tuple(_key(left[0], k, "the left frame") for k in left_keys),
+            tuple(_key(right[0], k, "the right frame") for k in right_keys),
+            merge,
+            suffix,
+        )
+        outputs = plan.outputs()
+    except SchemaError as error:
+        ctx.api.fail(f"join(): {error}", ctx.context, code=SPARK_TYPE)
+        return frame_of(ctx.api, None)
+    typed = []
+    for output in outputs:
+        original = left[1].get(output.left) if output.left else right[1].get(output.right or "")
+        typed.append(Output(output.field.name, _back(ctx.api, output.field, original)))
+    return frame_of(ctx.api, typed)
+
+
+def _key(plan: p.Source, name: str, where: str) -> Node:
+    found = plan.schema.get(name)
+    if found is None:
+        raise UnknownColumnError(name, plan.schema.names, where=where)
+    return Column(name, Typed(found.dtype, found.nullable))
+
+
+def group_by(ctx: MethodContext) -> Type:
+    """``group_by(keys...)`` is ``GroupBy[Row[<keys>]]``: the key columns, narrowed as the runtime narrows them."""
+    assert isinstance(ctx.api, TypeChecker)
+    columns = frame_columns(ctx.type)
+    drop = _argument(ctx, "drop_nulls")
+    drop_nulls = not (isinstance(drop, NameExpr) and drop.fullname == "builtins.False")
+    keys = []
+    for expr in ctx.args[0] if ctx.args else []:
+        if isinstance(expr, StrExpr):
+            found = next((c for c in columns or [] if c.name == expr.value), None)
+            if columns is not None and found is None:
+                ctx.api.fail(f'unknown column "{expr.value}" in group_by()', ctx.context, code=SPARK_TYPE)
+                return _group_of(ctx.api, None)
+            key = Output(expr.value, found.type if found else AnyType(TypeOfAny.special_form))
+        else:
+            name = output_name(expr)
+            if name is None:
+                return _group_of(ctx.api, None)
+            key = Output(name, value_type(ctx.api, expr, name, columns))
+        static = static_of(key.type)
+        if drop_nulls and static.nullable and static.dtype is not None and narrowable(static.dtype):
+            key = Output(key.name, _without_none(key.type))
+        keys.append(key)
+    return _group_of(ctx.api, keys)
+
+
+def _without_none(t: Type) -> Type:
+    proper = get_proper_type(t)
+    if isinstance(proper, UnionType):
+        return UnionType.make_union([i for i in proper.items if not isinstance(get_proper_type(i), NoneType)])
+    return t
+
+
+def _group_of(api: TypeChecker, keys: list[Output] | None) -> Type:
+    row: Type = AnyType(TypeOfAny.special_form) if keys is None else row_instance(api, keys)
+    return instance_of(api, GROUP_BY, [row])
+
+
+def agg(ctx: MethodContext) -> Type:
+    """``agg(...)``: the key columns, then one column per aggregate (typed by its expression)."""
+    assert isinstance(ctx.api, TypeChecker)
+    proper = get_proper_type(ctx.type)
+    keys_row = get_proper_type(proper.args[0]) if isinstance(proper, Instance) and proper.args else None
+    if not isinstance(keys_row, Instance):
+        return frame_of(ctx.api, None)
+    outputs = list(model_columns(keys_row.type))
+    for expr in ctx.args[0] if ctx.args else []:
+        name = output_name(expr)
+        if name is None:
+            return frame_of(ctx.api, None)
+        outputs.append(Output(name, value_type(ctx.api, expr, name, None)))
+    named = ctx.args[1] if len(ctx.args) > 1 else []
+    for name, expr in zip(ctx.arg_names[1] if len(ctx.arg_names) > 1 else [], named, strict=True):
+        if name is None:
+            return frame_of(ctx.api, None)
+        is_pair = isinstance(expr, TupleExpr)
+        outputs.append(
+            Output(name, AnyType(TypeOfAny.special_form) if is_pair else value_type(ctx.api, expr, name, None))
+        )
+    seen: set[str] = set()
+    for output in outputs:
+        if output.name.lower() in seen:
+            ctx.api.fail(f'agg() produces two columns named "{output.name}"', ctx.context, code=SPARK_TYPE)
+            return frame_of(ctx.api, None)
+        seen.add(output.name.lower())
+    return frame_of(ctx.api, outputs)
