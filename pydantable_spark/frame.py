@@ -472,11 +472,12 @@ class DataFrame(Generic[M]):
 
     def sort(
         self,
-        *by: IntoColumn,
+        *by: IntoColumn | Selector,
         descending: bool | Sequence[bool] = False,
         nulls_last: bool | Sequence[bool] = False,
     ) -> DataFrame[M]:
-        """Rows ordered by the keys; NULLs come first unless ``nulls_last``."""
+        """Rows ordered by the keys (a selector stands for its columns); NULLs first unless ``nulls_last``."""
+        by = tuple(item for key in by for item in (key.resolve(self.schema) if isinstance(key, Selector) else (key,)))
         count = len(by)
         desc = _per_key(descending, count, "descending")
         last = _per_key(nulls_last, count, "nulls_last")
@@ -491,12 +492,12 @@ class DataFrame(Generic[M]):
         """The first ``n`` rows; the same as ``limit(n)``."""
         return self.limit(n)
 
-    def drop(self, *columns: IntoColumn) -> DataFrame[Any]:
-        """All columns but the given ones; an unknown name is an error."""
-        names = {_column_name(c, "drop()") for c in columns}
-        for name in names:
-            if name not in self.schema:
-                raise UnknownColumnError(name, self.schema.names, where="drop()")
+    def drop(self, *columns: IntoColumn | Selector) -> DataFrame[Any]:
+        """All columns but the given ones (names, columns or selectors); an unknown name is an error."""
+        for column in columns:
+            if isinstance(column, Expr) and not isinstance(column.node, Column):
+                _column_name(column, "drop()")  # raises: an expression is not a column
+        names = set(names_of(columns, self.schema, "drop()"))
         kept = [f.name for f in self.schema if f.name not in names]
         if not kept:
             msg = "drop() would remove every column"

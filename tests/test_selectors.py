@@ -62,6 +62,8 @@ def test_selectors_in_frame_methods(frame: Any) -> None:
     assert frame.select("id", "name", exclude="name").columns == ["id"]
     assert frame.drop_nulls(cs.string()).schema["name_short"].nullable is False
     assert frame.unique(subset=cs.numeric()).schema == frame.schema
+    assert frame.drop(cs.string(), "ok").columns == ["id", "price", "day", "tags", "extra"]
+    assert frame.sort(cs.numeric(), descending=[True, False]).schema == frame.schema
 
 
 def test_a_selector_that_matches_nothing_is_an_error(frame: Any) -> None:
