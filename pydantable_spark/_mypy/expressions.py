@@ -26,7 +26,17 @@ from mypy.nodes import (
     UnaryExpr,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import AnyType, FunctionLike, Instance, NoneType, Type, TypeOfAny, TypeType, get_proper_type
+from mypy.typeops import make_simplified_union
+from mypy.types import (
+    AnyType,
+    FunctionLike,
+    Instance,
+    NoneType,
+    Type,
+    TypeOfAny,
+    TypeType,
+    get_proper_type,
+)
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.statics import (
@@ -39,7 +49,7 @@ from pydantable_spark._mypy.statics import (
 )
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr import aggregates as agg
-from pydantable_spark.expr import conditional, operators, strings, temporal, window
+from pydantable_spark.expr import conditional, nested, operators, strings, temporal, window
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed
 from pydantable_spark.typerules import ArithmeticOp
 
@@ -319,7 +329,24 @@ def _pattern(cls: Callable[[Node, Node], Node]) -> Callable[[Node, list[Node | N
 _NAMESPACE_MODULES = {
     "StringNamespace": "pydantable_spark.expr.strings",
     "DateTimeNamespace": "pydantable_spark.expr.temporal",
+    "ListNamespace": "pydantable_spark.expr.nested",
+    "MapNamespace": "pydantable_spark.expr.nested",
 }
+
+
+def _text(args: list[Node | None], default: str) -> str:
+    """The value of a string literal argument (the runtime's check needs it), else ``default``."""
+    first = args[0] if args else None
+    return first.value if isinstance(first, Literal) and isinstance(first.value, str) else default
+
+
+def _with_argument(make: Callable[[Node, Node], Node]) -> Callable[[Node, list[Node | None]], Node | None]:
+    def build(owner: Node, args: list[Node | None]) -> Node | None:
+        return None if not args or args[0] is None else make(owner, args[0])
+
+    return build
+
+
 _NAMESPACE_METHODS: dict[str, Callable[[Node, list[Node | None]], Node | None]] = {
     "StringNamespace.upper": lambda owner, _: strings.Upper(owner),
     "StringNamespace.lower": lambda owner, _: strings.Lower(owner),
@@ -332,7 +359,52 @@ _NAMESPACE_METHODS: dict[str, Callable[[Node, list[Node | None]], Node | None]] 
     "DateTimeNamespace.year": lambda owner, _: temporal.Year(owner),
     "DateTimeNamespace.month": lambda owner, _: temporal.Month(owner),
     "DateTimeNamespace.day": lambda owner, _: temporal.Day(owner),
+    "StringNamespace.extract": lambda owner, _: strings.Extract(owner, "."),
+    "StringNamespace.replace": lambda owner, _: strings.Replace(owner, ".", ""),
+    "StringNamespace.split": lambda owner, _: strings.Split(owner, ","),
+    "StringNamespace.pad_start": lambda owner, _: strings.Pad(owner, 1),
+    "StringNamespace.pad_end": lambda owner, _: strings.Pad(owner, 1, at_start=False),
+    "StringNamespace.like": lambda owner, _: strings.Like(owner, "%"),
+    "DateTimeNamespace.truncate": lambda owner, args: temporal.Truncate(owner, _text(args, "month")),
+    "DateTimeNamespace.strftime": lambda owner, args: temporal.Strftime(owner, _text(args, "%Y")),
+    "ListNamespace.len": lambda owner, _: nested.ListLen(owner),
+    "ListNamespace.get": _with_argument(nested.ListGet),
+    "ListNamespace.contains": _with_argument(nested.ListContains),
+    "ListNamespace.join": lambda owner, _: nested.ListJoin(owner, ","),
+    "ListNamespace.sort": lambda owner, _: nested.ListSort(owner),
+    "ListNamespace.unique": lambda owner, _: nested.ListUnique(owner),
+    "MapNamespace.keys": lambda owner, _: nested.MapKeys(owner),
+    "MapNamespace.values": lambda owner, _: nested.MapValues(owner),
+    "MapNamespace.get": _with_argument(nested.MapGet),
 }
+
+
+def struct_field(ctx: MethodContext) -> Type:
+    """``x.struct.field("name")``: the field's type (Optional where the struct is)."""
+    from pydantable_spark._mypy.frames import model_columns
+
+    assert isinstance(ctx.api, TypeChecker)
+    proper = get_proper_type(ctx.type)
+    name_expr = _arg_exprs(ctx)[0] if _arg_exprs(ctx) else None
+    if not isinstance(proper, Instance) or not proper.args or not isinstance(name_expr, StrExpr):
+        return ctx.default_return_type
+    static = static_of(proper.args[0])
+    owner = get_proper_type(static.original)
+    if not isinstance(owner, Instance) or not owner.type.has_base("pydantic.main.BaseModel"):
+        if static.dtype is not None:
+            ctx.api.fail(f"struct.field() needs a struct column; got {proper.args[0]}", ctx.context, code=SPARK_TYPE)
+        return ctx.default_return_type
+    fields = {c.name: c.type for c in model_columns(owner.type)}
+    found = fields.get(name_expr.value)
+    if found is None:
+        known = ", ".join(fields)
+        ctx.api.fail(
+            f'struct.field(): unknown field "{name_expr.value}"; fields: {known}', ctx.context, code=SPARK_TYPE
+        )
+        return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
+    value = make_simplified_union([found, NoneType()]) if static.nullable else found
+    return expr_type(ctx.api, value)
+
 
 # --- F functions ------------------------------------------------------------------------------
 
@@ -512,6 +584,7 @@ METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
     f"{E}.is_in": _is_in,
     f"{E}.between": _between,
     f"{E}.fill_null": _fill_null,
+    "pydantable_spark.expr.nested.StructNamespace.field": struct_field,
     f"{E}.when": _when_more,
     f"{E}.otherwise": _otherwise,
     **{

@@ -234,7 +234,11 @@ def _call_name(call: CallExpr) -> str | None:
         return _first_name(call.args)
     if isinstance(callee, MemberExpr):  # a method: named after the expression it is called on
         owner = callee.expr
-        if isinstance(owner, MemberExpr) and owner.name in ("str", "dt"):
+        if isinstance(owner, MemberExpr) and owner.name in ("str", "dt", "list", "map"):
+            owner = owner.expr
+        if isinstance(owner, MemberExpr) and owner.name == "struct" and name == "field":
+            return call.args[0].value if call.args and isinstance(call.args[0], StrExpr) else None
+        if isinstance(owner, MemberExpr) and owner.name == "struct":
             owner = owner.expr
         return output_name(owner)
     return None

@@ -29,7 +29,15 @@ from pydantable_spark import DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
 
 
+class Addr(DataFrameModel):
+    city: str
+    zip: int | None
+
+
 class P(DataFrameModel):
+    tags: list[str]
+    mp: dict[str, float]
+    addr: Addr | None
     i: int
     n: int | None
     f: float
@@ -73,6 +81,12 @@ EXPRESSIONS = [
     "F.date_add(P.ts, P.n)", "F.datediff(P.day, P.dayn)", "F.when(P.b, 1).otherwise(0)",
     "F.when(P.b, P.n).otherwise(0)", "F.when(P.bn, 1)", "F.when(P.b, 1).when(P.i > 1, 2.5).otherwise(0)",
     "F.when(P.b, P.s).otherwise(None)", "F.when(P.b, P.day).otherwise(P.ts)",
+    "P.tags.list.len()", "P.tags.list.get(-1)", "P.tags.list.contains('a')", "P.tags.list.join(',')",
+    "P.tags.list.sort()", "P.tags.list.unique()", "P.mp.map.keys()", "P.mp.map.values()", "P.mp.map.get('k')",
+    "P.addr.struct.field('city')", "P.addr.struct.field('zip')", "P.s.str.split('-')", "P.sn.str.extract('a')",
+    "P.s.str.replace('a', 'b')", "P.sn.str.pad_start(3, '0')", "P.s.str.like('a%')", "P.day.dt.truncate('month')",
+    "P.ts.dt.truncate('hour')", "P.ts.dt.strftime('%Y')", "P.ts + P.td", "P.day + P.td", "P.ts - P.ts",
+    "F.sum(P.i)", "F.mean(P.d)", "F.max(P.s)", "F.collect_set(P.i)", "F.count_distinct(P.s, P.i)",
 ]  # fmt: skip
 
 PIPELINES = [
@@ -98,6 +112,7 @@ PIPELINES = [
     "df.group_by('sn', drop_nulls=False).agg(m=F.median(P.i), v=F.var(P.f))",
     "df.select(F.sum(P.i), F.count(), F.min(P.day))",
     "df.with_columns(r=F.rank().over(Window.order_by('i')), g=F.lag(P.s).over(Window.order_by('i')))",
+    "df.select(P.addr, P.tags.list.len(), city=P.addr.struct.field('city'))",
 ]
 
 

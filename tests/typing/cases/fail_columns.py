@@ -37,3 +37,6 @@ F.date_add(User.joined, 1.5)  # E: date_add() needs an integer number of days
 F.datediff(User.joined, User.id)  # E: datediff() needs a date or datetime; got column 'User.id'
 F.upper(User.id)  # E: str.upper() needs a string
 F.lit(None)  # E: a null literal needs a type
+User.address.struct.field("nope")  # E: struct.field(): unknown field "nope"; fields: city, zip
+User.tags.list.contains(1)  # E: list.contains() value literal 1 of type int (bigint) cannot be compared
+User.id.list.len()  # E: list.len() needs a list column; got column 'User.id'
