@@ -14,6 +14,8 @@ The hierarchy is small on purpose::
     │   ├── IncompatibleCastError
     │   ├── LossyCastError
     │   └── NullabilityError
+    │       └── NullCheckError           a run-time NULL check failed (at collect/write)
+    ├── MalformedDataError (ValueError)  a file record that does not parse as the model's types
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
 """
@@ -34,7 +36,9 @@ __all__ = [
     "DuplicateColumnError",
     "IncompatibleCastError",
     "LossyCastError",
+    "MalformedDataError",
     "MissingColumnError",
+    "NullCheckError",
     "NullabilityError",
     "Problem",
     "PydantableSparkError",
@@ -101,6 +105,10 @@ class ReconciliationError(PydantableSparkError):
         self.problems = tuple(problems)
         super().__init__(message)
 
+    def within(self, context: str) -> ReconciliationError:
+        """The same error (class and problems) with ``context`` in front of the message."""
+        return type(self)(f"{context}: {self}", self.problems)
+
     @classmethod
     def from_problems(cls, problems: Sequence[Problem], diff: str) -> ReconciliationError:
         """One error for all ``problems``; its class is that of the first problem."""
@@ -128,6 +136,27 @@ class LossyCastError(ReconciliationError):
 
 class NullabilityError(ReconciliationError):
     """A nullable source for a non-nullable target."""
+
+
+class NullCheckError(NullabilityError):
+    """A NULL reached a column (or nested value) checked at run time, while Spark ran the plan.
+
+    ``column`` is the path of the value (``"age"``, ``"address.city"``,
+    ``"tags[]"``); the Spark error is the ``__cause__``.
+    """
+
+    def __init__(self, column: str, action: str) -> None:
+        self.column = column
+        message = (
+            f"{action}: column {column!r} holds a NULL, but the model declares it non-null "
+            "(checked at run time because the source may hold NULLs there); declare it Optional "
+            "in the model, or filter or fill the NULLs first"
+        )
+        super().__init__(message)
+
+
+class MalformedDataError(PydantableSparkError, ValueError):
+    """A record in a file that does not parse as the model's types (CSV/JSON read with ``FAILFAST``)."""
 
 
 class RowValidationError(PydantableSparkError, ValueError):

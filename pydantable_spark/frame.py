@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import io
+import io as _stdio
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
-from pydantable_spark import reshaping
+from pydantable_spark import io, reshaping
 from pydantable_spark.annotations import fields_of_model, python_name
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
 from pydantable_spark.expr.aggregates import contains_aggregate
@@ -324,23 +325,100 @@ class DataFrame(Generic[M]):
         anyway, failing the Spark job if a NULL shows up.
         """
         from pydantable_spark._spark.session import is_case_sensitive
-        from pydantable_spark._spark.sql import quote
         from pydantable_spark._spark.types import fields_of_struct
 
-        fields = fields_of_struct(sdf.schema)
         chosen = cls._model_for(model, "from_spark")
         if chosen is None:
-            schema = Schema(fields)
-            return DataFrame(p.Source(SparkData(sdf), schema))
+            return DataFrame(p.Source(SparkData(sdf), Schema(fields_of_struct(sdf.schema))))
+        plan = io.spark_source(
+            sdf,
+            schema_of_model(chosen),
+            label="from_spark",
+            allow_lossy=allow_lossy,
+            null_check=null_check,
+            case_sensitive=is_case_sensitive(sdf.sparkSession),
+        )
+        return DataFrame(plan, chosen)
+
+    # --- reading files and tables ------------------------------------------------------------
+
+    @classmethod
+    def _read(
+        cls, fmt: io.FileFormat, path: io.Paths, model: type[Any] | None, session: Any, allow_lossy: Selection,
+        options: Mapping[str, Any],
+    ) -> DataFrame[Any]:  # fmt: skip
+        chosen = cls._require_model(model, f"read_{fmt}")
         target = schema_of_model(chosen)
-        case_sensitive = is_case_sensitive(sdf.sparkSession)
-        rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
-        names = [c.source.name for c in rec.columns]
-        if len({n.lower() for n in (f.name for f in fields)}) < len(fields):
-            sdf = sdf.select(*[quote(n) for n in names])  # drop case-colliding columns the model does not use
-            fields = fields_of_struct(sdf.schema)
-        source = p.Source(SparkData(sdf), Schema(fields))
-        return DataFrame(p.Reconcile(source, rec), chosen)
+        plan = io.read_files(fmt, path, target, session=session, allow_lossy=allow_lossy, options=options)
+        return DataFrame(plan, chosen)
+
+    @classmethod
+    def read_parquet(
+        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """Parquet files, reconciled strictly with the model (see ``pydantable_spark.io``).
+
+        A file column of the wrong type or a missing column raises here, naming
+        it; a NULL in a column the model declares non-null raises
+        ``NullCheckError`` when the frame is collected or written.
+        ``options`` go to Spark's reader (``mergeSchema=True``, ...).
+        """
+        return cls._read("parquet", path, model, session, allow_lossy, options)
+
+    @classmethod
+    def read_orc(
+        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """ORC files, reconciled strictly with the model, like ``read_parquet``."""
+        return cls._read("orc", path, model, session, allow_lossy, options)
+
+    @classmethod
+    def read_csv(
+        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """CSV files read with the model's schema: no inference, ``mode=FAILFAST``.
+
+        With a header (the default) columns match the model by name and a
+        missing one raises here; extra columns are dropped. A value that does
+        not parse as its column's type raises ``MalformedDataError`` when the
+        frame runs; an empty value in a non-null column raises
+        ``NullCheckError``. Other ``options`` (``sep=";"``, ``dateFormat=...``)
+        go to Spark's reader.
+        """
+        return cls._read("csv", path, model, session, False, options)
+
+    @classmethod
+    def read_json(
+        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """JSON Lines files (``multiLine=True`` for documents) read with the model's schema, ``mode=FAILFAST``.
+
+        A key absent from a record reads as NULL, so it fails at run time for a
+        non-null column and is None for an Optional one; unknown keys are ignored.
+        """
+        return cls._read("json", path, model, session, False, options)
+
+    @classmethod
+    def read_delta(
+        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A Delta Lake table at ``path``, like ``read_parquet`` (needs Delta on the session's classpath)."""
+        return cls._read("delta", path, model, session, allow_lossy, options)
+
+    @classmethod
+    def read_table(
+        cls: type[DataFrame[M2]], name: str, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``."""
+        chosen: Any = cls._require_model(model, "read_table")
+        plan = io.read_table(name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy)
+        return DataFrame(plan, chosen)
 
     # --- schema ----------------------------------------------------------------------------
 
@@ -815,7 +893,7 @@ class DataFrame(Generic[M]):
         lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
         text = "\n".join(lines)
         if spark:
-            buffer = io.StringIO()
+            buffer = _stdio.StringIO()
             with contextlib.redirect_stdout(buffer):
                 self.to_spark().explain(extended=True)
             text += "\nspark plan:\n" + buffer.getvalue()
@@ -839,7 +917,7 @@ class DataFrame(Generic[M]):
         (``gt=``, ``max_length=``...), validators and ``model_post_init`` do
         not run, enum fields hold plain values, and set/tuple fields hold lists.
         """
-        return rows_from_arrow(self.to_arrow(), self.model, trusted=trusted)
+        return rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
 
     def to_arrow(self) -> pa.Table:
         """The rows as an Arrow table; its schema carries the derived nullability.
@@ -848,23 +926,87 @@ class DataFrame(Generic[M]):
         be NULL come back nullable (Arrow cannot mark them non-null when the
         struct itself is NULL).
         """
+        return self._arrow("to_arrow()")
+
+    def _arrow(self, action: str) -> pa.Table:
+        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
 
-        return arrow_ready(self._plan).toArrow()
+        with spark_errors(action):
+            return arrow_ready(self._plan).toArrow()
 
     def to_dict(self) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation)."""
-        return python_columns(self.to_arrow())
+        return python_columns(self._arrow("to_dict()"))
 
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
-        return to_pandas(self.to_arrow())
+        return to_pandas(self._arrow("to_pandas()"))
 
     def count(self) -> int:
         """The number of rows (one Spark job)."""
+        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import lower
 
-        return lower(self._plan).count()
+        with spark_errors("count()"):
+            return lower(self._plan).count()
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _write(
+        self, fmt: str, target: str | os.PathLike[str], mode: io.WriteMode, partition_by: str | Sequence[str] | None,
+        options: Mapping[str, Any], *, table: bool = False,
+    ) -> None:  # fmt: skip
+        io.write(
+            self.to_spark(), self.schema, fmt, os.fspath(target),
+            mode=mode, partition_by=partition_by, options=options, table=table,
+        )  # fmt: skip
+
+    def write_parquet(
+        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        partition_by: str | Sequence[str] | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """Write Parquet files (Spark's writer; ``mode`` as in Spark, ``"error"`` if the path exists).
+
+        The whole plan runs, NULL checks included: a failing one raises
+        ``NullCheckError`` and Spark aborts the write.
+        """
+        self._write("parquet", path, mode, partition_by, options)
+
+    def write_orc(
+        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        partition_by: str | Sequence[str] | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """Write ORC files, like ``write_parquet``."""
+        self._write("orc", path, mode, partition_by, options)
+
+    def write_csv(
+        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        partition_by: str | Sequence[str] | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """Write CSV files with a header line; nested columns cannot be written as CSV (an error names them)."""
+        self._write("csv", path, mode, partition_by, options)
+
+    def write_json(
+        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        partition_by: str | Sequence[str] | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """Write JSON Lines files (NULL fields are left out of a record, as Spark does)."""
+        self._write("json", path, mode, partition_by, options)
+
+    def write_delta(
+        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        partition_by: str | Sequence[str] | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath)."""
+        self._write("delta", path, mode, partition_by, options)
+
+    def save_as_table(
+        self, name: str, *, mode: io.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
+        format: str | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet)."""
+        self._write(format or "", name, mode, partition_by, options, table=True)
 
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from pyspark.sql.types import StructType
 
     from pydantable_spark.frame import DataFrame
+    from pydantable_spark.io import Paths
     from pydantable_spark.reconcile import Selection
 
 __all__ = ["DataFrameModel", "attribute_name", "row_model"]
@@ -181,6 +182,59 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         from pydantable_spark.frame import DataFrame
 
         return DataFrame.from_spark(sdf, cls, allow_lossy=allow_lossy, null_check=null_check)
+
+    @classmethod
+    def read_parquet(
+        cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
+        **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """Parquet files as a frame of this model (see ``DataFrame.read_parquet``)."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.read_parquet(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+
+    @classmethod
+    def read_orc(
+        cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
+        **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """ORC files as a frame of this model (see ``DataFrame.read_orc``)."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.read_orc(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+
+    @classmethod
+    def read_csv(cls: type[M], path: Paths, *, session: SparkSession | None = None, **options: Any) -> DataFrame[M]:
+        """CSV files as a frame of this model (see ``DataFrame.read_csv``)."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.read_csv(path, model=cls, session=session, **options)
+
+    @classmethod
+    def read_json(cls: type[M], path: Paths, *, session: SparkSession | None = None, **options: Any) -> DataFrame[M]:
+        """JSON files as a frame of this model (see ``DataFrame.read_json``)."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.read_json(path, model=cls, session=session, **options)
+
+    @classmethod
+    def read_delta(
+        cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
+        **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """A Delta table as a frame of this model (see ``DataFrame.read_delta``)."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.read_delta(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+
+    @classmethod
+    def read_table(
+        cls: type[M], name: str, *, session: SparkSession | None = None, allow_lossy: Selection = False
+    ) -> DataFrame[M]:
+        """A catalog table as a frame of this model (see ``DataFrame.read_table``)."""
+        from pydantable_spark.frame import DataFrame
+
+        return DataFrame.read_table(name, model=cls, session=session, allow_lossy=allow_lossy)
 
 
 # --- row models derived from a schema ---------------------------------------------------

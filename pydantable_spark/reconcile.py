@@ -15,7 +15,7 @@ in Python, before Spark is asked anything, and reports every problem at once:
 * numbers ↔ strings, strings → dates and the like are refused;
 * a nullable source for a non-null target is refused unless ``null_check``
   names the column, in which case a NULL fails the Spark job with an error
-  naming the column.
+  naming the column (nested fields, list elements and map values too).
 
 >>> from pydantable_spark import dtypes as dt
 >>> from pydantable_spark.schema import Schema
@@ -127,25 +127,16 @@ def reconcile(
         if found is None:
             continue
         lossy_ok = selected(allow_lossy, wanted.name)
-        dtype = _convert(wanted.name, found.dtype, wanted.dtype, lossy_ok, problems)
-        check = False
-        if found.nullable and not wanted.nullable:
-            check = selected(null_check, wanted.name)
-            if check and found.dtype.is_nested:
-                problems.append(
-                    Problem(
-                        NullabilityError,
-                        wanted.name,
-                        f"null_check covers atomic columns only; {python_name(found.dtype, nullable=True)} "
-                        "is nested: filter its NULLs in the plan first",
-                    )
-                )
-            elif not check:
-                problems.append(_nullability_problem(wanted.name, top_level=True))
+        check = selected(null_check, wanted.name)
+        dtype = _convert(wanted.name, found.dtype, wanted.dtype, _Options(lossy_ok, check), problems)
+        if found.nullable and not wanted.nullable and not check:
+            problems.append(_nullability_problem(wanted.name, top_level=True))
         # Spark keeps a non-null source non-null, and marks a cast that can fail nullable whatever the target
-        nullable = (found.nullable and not check) or cast_forces_nullable(found.dtype, wanted.dtype)
+        checks_top = found.nullable and not wanted.nullable and check
+        nullable = (found.nullable and not checks_top) or cast_forces_nullable(found.dtype, wanted.dtype)
         if dtype is not None:
-            columns.append(ColumnMatch(found, dt.Field(wanted.name, dtype, nullable), check))
+            result = dt.Field(wanted.name, dtype, nullable)
+            columns.append(ColumnMatch(found, result, check and _checks_nulls(found, wanted)))
     if problems:
         diff = render_diff(source, target.fields, left="source", right="target")
         raise ReconciliationError.from_problems(problems, diff)
@@ -198,35 +189,46 @@ def _nullability_problem(path: str, *, top_level: bool) -> Problem:
     remedy = (
         f"declare it Optional, filter or fill the NULLs first, or pass null_check=[{path!r}] to check at run time"
         if top_level
-        else "declare it Optional in the target, or fill the NULLs in the plan first"
+        else "declare it Optional in the target, fill the NULLs in the plan first, "
+        "or pass null_check for its column to check at run time"
     )
     return Problem(NullabilityError, path, f"nullable in the source but not null in the target; {remedy}")
 
 
-def _convert(path: str, src: dt.DType, dst: dt.DType, lossy_ok: bool, problems: list[Problem]) -> dt.DType | None:
-    """The reconciled type at ``path`` (target shape, source non-nullability), recording problems."""
+@dataclass(frozen=True, slots=True)
+class _Options:
+    lossy_ok: bool
+    null_check: bool
+
+
+def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problems: list[Problem]) -> dt.DType | None:
+    """The reconciled type at ``path`` (target shape, source non-nullability), recording problems.
+
+    With ``null_check`` a nested NULL the target forbids is checked at run
+    time instead of refused, and the result takes the target's non-nullability.
+    """
     if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
-        return _convert_struct(path, src, dst, lossy_ok, problems)
+        return _convert_struct(path, src, dst, options, problems)
     if isinstance(src, dt.List) and isinstance(dst, dt.List):
-        inner = _convert(f"{path}[]", src.inner, dst.inner, lossy_ok, problems)
-        if src.contains_null and not dst.contains_null:
-            problems.append(_nullability_problem(f"{path}[]", top_level=False))
-        contains_null = src.contains_null or cast_forces_nullable(src.inner, dst.inner)
+        inner = _convert(f"{path}[]", src.inner, dst.inner, options, problems)
+        contains_null = _nested_nullable(f"{path}[]", src.contains_null, dst.contains_null, options, problems)
+        contains_null = contains_null or cast_forces_nullable(src.inner, dst.inner)
         return None if inner is None else dt.List(inner, contains_null)
     if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
-        key = _convert(f"{path}{{key}}", src.key, dst.key, lossy_ok, problems)
-        value = _convert(f"{path}{{value}}", src.value, dst.value, lossy_ok, problems)
-        if src.value_contains_null and not dst.value_contains_null:
-            problems.append(_nullability_problem(f"{path}{{value}}", top_level=False))
+        key = _convert(f"{path}{{key}}", src.key, dst.key, options, problems)
+        value = _convert(f"{path}{{value}}", src.value, dst.value, options, problems)
+        nullable = _nested_nullable(
+            f"{path}{{value}}", src.value_contains_null, dst.value_contains_null, options, problems
+        )
         if key is None or value is None:
             return None
-        return dt.Map(key, value, src.value_contains_null or cast_forces_nullable(src.value, dst.value))
+        return dt.Map(key, value, nullable or cast_forces_nullable(src.value, dst.value))
     kind = classify_conversion(src, dst)
     shown = f"{src} ({python_name(src, nullable=False)}) to {dst} ({python_name(dst, nullable=False)})"
     if kind is Conversion.INCOMPATIBLE:
         problems.append(Problem(IncompatibleCastError, path, f"cannot convert {shown}: {_why(src, dst)}"))
         return None
-    if kind is Conversion.LOSSY and not lossy_ok:
+    if kind is Conversion.LOSSY and not options.lossy_ok:
         problems.append(
             Problem(
                 LossyCastError,
@@ -240,7 +242,7 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, lossy_ok: bool, problems: 
 
 
 def _convert_struct(
-    path: str, src: dt.Struct, dst: dt.Struct, lossy_ok: bool, problems: list[Problem]
+    path: str, src: dt.Struct, dst: dt.Struct, options: _Options, problems: list[Problem]
 ) -> dt.DType | None:
     fields = []
     ok = True
@@ -250,14 +252,38 @@ def _convert_struct(
         if found is None:
             ok = False
             continue
-        dtype = _convert(nested_path, found.dtype, wanted.dtype, lossy_ok, problems)
-        if found.nullable and not wanted.nullable:
-            problems.append(_nullability_problem(nested_path, top_level=False))
+        dtype = _convert(nested_path, found.dtype, wanted.dtype, options, problems)
+        nullable = _nested_nullable(nested_path, found.nullable, wanted.nullable, options, problems)
         if dtype is None:
             ok = False
             continue
-        fields.append(dt.Field(wanted.name, dtype, found.nullable or cast_forces_nullable(found.dtype, wanted.dtype)))
+        fields.append(dt.Field(wanted.name, dtype, nullable or cast_forces_nullable(found.dtype, wanted.dtype)))
     return dt.Struct(tuple(fields), dst.model) if ok else None
+
+
+def _nested_nullable(path: str, src: bool, dst: bool, options: _Options, problems: list[Problem]) -> bool:
+    """The reconciled nullability of a nested value, recording a problem if it cannot be had."""
+    if src and not dst:
+        if options.null_check:
+            return False
+        problems.append(_nullability_problem(path, top_level=False))
+    return src
+
+
+def _checks_nulls(src: dt.Field, dst: dt.Field) -> bool:
+    """Whether reaching ``dst`` from ``src`` needs a run-time NULL check somewhere inside."""
+    return (src.nullable and not dst.nullable) or _checks_inside(src.dtype, dst.dtype)
+
+
+def _checks_inside(src: dt.DType, dst: dt.DType) -> bool:
+    if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
+        by_name = {f.name.lower(): f for f in src.fields}
+        return any(_checks_nulls(by_name[f.name.lower()], f) for f in dst.fields if f.name.lower() in by_name)
+    if isinstance(src, dt.List) and isinstance(dst, dt.List):
+        return (src.contains_null and not dst.contains_null) or _checks_inside(src.inner, dst.inner)
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
+        return (src.value_contains_null and not dst.value_contains_null) or _checks_inside(src.value, dst.value)
+    return False
 
 
 def _why(src: dt.DType, dst: dt.DType) -> str:

@@ -91,10 +91,18 @@ def test_option_names_must_exist() -> None:
         reconcile(schema(("a", dt.Int64(), False)).fields, schema(("a", dt.Int64(), False)), allow_lossy=["zz"])
 
 
-def test_null_check_covers_atomic_columns_only() -> None:
-    nested = dt.Struct((dt.Field("x", dt.Int64(), False),))
-    with pytest.raises(NullabilityError, match="null_check covers atomic columns only"):
-        reconcile(schema(("s", nested, True)).fields, schema(("s", nested, False)), null_check=True)
+def test_null_check_reaches_nested_values_and_takes_the_target_nullability() -> None:
+    loose = dt.Struct((dt.Field("x", dt.Int64(), True), dt.Field("xs", dt.List(dt.Int64(), True), True)))
+    tight = dt.Struct((dt.Field("x", dt.Int64(), False), dt.Field("xs", dt.List(dt.Int64(), False), False)))
+    with pytest.raises(NullabilityError) as info:
+        reconcile(schema(("s", loose, False)).fields, schema(("s", tight, False)))
+    assert {p.path for p in info.value.problems} == {"s.x", "s.xs", "s.xs[]"}
+    assert "or pass null_check for its column" in str(info.value)
+    rec = reconcile(schema(("s", loose, True)).fields, schema(("s", tight, False)), null_check=["s"])
+    assert rec.schema == schema(("s", tight, False))
+    assert rec.columns[0].null_check
+    same = reconcile(schema(("s", tight, False)).fields, schema(("s", tight, False)), null_check=True)
+    assert not same.columns[0].null_check  # nothing to check: no run-time cost
 
 
 def test_result_keeps_the_source_non_nullability() -> None:

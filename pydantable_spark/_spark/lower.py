@@ -23,6 +23,7 @@ from pyspark.sql import DataFrame as SparkDataFrame
 from pyspark.sql import functions as sf
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.checks import checked_sql
 from pydantable_spark._spark.session import resolve_session
 from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
 from pydantable_spark._spark.types import fields_of_struct, struct_of
@@ -383,7 +384,7 @@ def _aggregate_step(plan: Aggregate) -> Step:
         sql = to_sql(key)
         if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype):
             # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
-            sql = f"coalesce({sql}, {_two_values(key.type.dtype)[0]})"
+            sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
         keys.append(f"{sql} AS {quote(key.output_name)}")
     aggs = tuple(f"{to_sql(a)} AS {quote(a.output_name)}" for a in plan.aggs)
     return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order)
@@ -476,26 +477,16 @@ def _single_step(plan: p.Plan, step: Step) -> Step:
     if isinstance(plan, p.Reconcile):
         rec = plan.reconciliation
         if rec.renames_or_checks:
-            step = SelectExprs(step, tuple(_reconciled_column(c) for c in rec.columns))
+            step = SelectExprs(step, tuple(_reconciled_column(c, rec.target[c.result.name]) for c in rec.columns))
         return ToSchema(step, rec.target)
     msg = f"no Spark lowering for plan node {type(plan).__name__}"
     raise NotImplementedError(msg)
 
 
-def _two_values(dtype: dt.DType) -> tuple[str, str]:
-    """Two different non-null literals of ``dtype`` (so Spark cannot fold an IF over them)."""
-    first, second = dt.example_values(dtype)
-    return literal_sql(first, dtype), literal_sql(second, dtype)
-
-
-def _reconciled_column(match: ColumnMatch) -> str:
+def _reconciled_column(match: ColumnMatch, target: dt.Field) -> str:
     source = quote(match.source.name)
     if match.null_check:
-        message = string_sql(
-            f"column {match.result.name!r} holds a NULL, but the target declares it non-null (null_check)"
-        )
-        first, second = _two_values(match.source.dtype)
-        source = f"coalesce({source}, IF(raise_error({message}) IS NULL, {first}, {second}))"
+        source = checked_sql(source, match.source, target, match.result.name)
     return f"{source} AS {quote(match.result.name)}"
 
 

@@ -28,9 +28,10 @@ class ArrowData:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class SparkData:
-    """An existing Spark DataFrame (``from_spark``)."""
+    """An existing Spark DataFrame (``from_spark``, or a reader's); ``label`` says where it came from."""
 
     frame: Any
+    label: str = "Spark DataFrame"
 
     def describe(self) -> str:
-        return "Spark DataFrame"
+        return self.label

@@ -1,0 +1,101 @@
+"""Run-time NULL checks: SQL that passes a value through, failing the job where a NULL is not allowed.
+
+A reconciled column with ``null_check`` may hold NULLs that its target
+declares impossible, at the top or deep inside (a struct field, a list element,
+a map value). ``checked_sql`` rebuilds just enough of the value that Spark's
+analyzer sees the target's non-nullability, and a NULL met at run time raises
+an error naming its path::
+
+    coalesce(v, IF(raise_error('... v ...') IS NULL, <one value>, <another>))
+
+The two different stand-in values keep Spark from folding the ``IF`` away;
+``coalesce`` with a non-null argument is non-null to the analyzer.
+"""
+
+from __future__ import annotations
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.sql import literal_sql, quote, string_sql
+
+__all__ = ["checked_sql"]
+
+
+def checked_sql(sql: str, source: dt.Field, target: dt.Field, path: str, depth: int = 0) -> str:
+    """``sql`` (a value of ``source``'s type) with every NULL that ``target`` forbids turned into an error."""
+    inner = _checked_inside(sql, source.dtype, target.dtype, path, depth)
+    if not (source.nullable and not target.nullable):
+        return inner
+    message = string_sql(f"column {path!r} holds a NULL, but the target declares it non-null (null_check)")
+    first, second = _stand_ins(_inner_type(source.dtype, target.dtype))
+    return f"coalesce({inner}, IF(raise_error({message}) IS NULL, {first}, {second}))"
+
+
+def _checked_inside(sql: str, src: dt.DType, dst: dt.DType, path: str, depth: int) -> str:
+    if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
+        parts = []
+        for wanted, found in _matched(src, dst):
+            value = checked_sql(f"{sql}.{quote(found.name)}", found, wanted, f"{path}.{wanted.name}", depth)
+            parts += [string_sql(wanted.name), value]
+        return f"IF({sql} IS NULL, NULL, named_struct({', '.join(parts)}))"
+    if isinstance(src, dt.List) and isinstance(dst, dt.List) and _needs_check(src, dst):
+        x = f"x{depth}"
+        element = checked_sql(
+            x, dt.Field(x, src.inner, src.contains_null), dt.Field(x, dst.inner, dst.contains_null),
+            f"{path}[]", depth + 1,
+        )  # fmt: skip
+        return f"transform({sql}, {x} -> {element})"
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map) and _needs_check(src, dst):
+        k, v = f"k{depth}", f"v{depth}"
+        value = checked_sql(
+            v, dt.Field(v, src.value, src.value_contains_null), dt.Field(v, dst.value, dst.value_contains_null),
+            f"{path}{{value}}", depth + 1,
+        )  # fmt: skip
+        return f"transform_values({sql}, ({k}, {v}) -> {value})"
+    return sql
+
+
+def _matched(src: dt.Struct, dst: dt.Struct) -> list[tuple[dt.Field, dt.Field]]:
+    """Each target field with the source field it comes from (names match ignoring case)."""
+    by_name = {f.name.lower(): f for f in src.fields}
+    return [(f, by_name[f.name.lower()]) for f in dst.fields if f.name.lower() in by_name]
+
+
+def _needs_check(src: dt.DType, dst: dt.DType) -> bool:
+    if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
+        return True  # structs are rebuilt with the target's fields
+    if isinstance(src, dt.List) and isinstance(dst, dt.List):
+        return (src.contains_null and not dst.contains_null) or _needs_check(src.inner, dst.inner)
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
+        return (src.value_contains_null and not dst.value_contains_null) or _needs_check(src.value, dst.value)
+    return False
+
+
+def _inner_type(src: dt.DType, dst: dt.DType) -> dt.DType:
+    """The type ``_checked_inside`` produces: the source's types, the target's struct fields."""
+    if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
+        fields = [dt.Field(w.name, _inner_type(f.dtype, w.dtype), False) for w, f in _matched(src, dst)]
+        return dt.Struct(tuple(fields))
+    if isinstance(src, dt.List) and isinstance(dst, dt.List):
+        return dt.List(_inner_type(src.inner, dst.inner), False)
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
+        return dt.Map(src.key, _inner_type(src.value, dst.value), False)
+    return src
+
+
+def _stand_ins(dtype: dt.DType) -> tuple[str, str]:
+    """Two different non-null SQL values of ``dtype`` (nested ones built from atomic stand-ins)."""
+    if isinstance(dtype, dt.Struct):
+        firsts = [_stand_ins(f.dtype) for f in dtype.fields]
+        names = [string_sql(f.name) for f in dtype.fields]
+        one = ", ".join(f"{n}, {a}" for n, (a, _) in zip(names, firsts, strict=True))
+        other = ", ".join(f"{n}, {b if i == 0 else a}" for i, (n, (a, b)) in enumerate(zip(names, firsts, strict=True)))
+        return f"named_struct({one})", f"named_struct({other})"
+    if isinstance(dtype, dt.List):
+        element, _ = _stand_ins(dtype.inner)
+        return f"array_repeat({element}, 0)", f"array({element})"
+    if isinstance(dtype, dt.Map):
+        key, _ = _stand_ins(dtype.key)
+        value, _ = _stand_ins(dtype.value)
+        return f"map_from_arrays(array_repeat({key}, 0), array_repeat({value}, 0))", f"map({key}, {value})"
+    first, second = dt.example_values(dtype)
+    return literal_sql(first, dtype), literal_sql(second, dtype)

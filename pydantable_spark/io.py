@@ -1,0 +1,198 @@
+"""Typed IO: files and tables read with the model's schema and reconciled strictly; writers.
+
+Readers never infer a schema. CSV and JSON are read with the model's
+``StructType`` and ``mode=FAILFAST`` (a value that does not parse is an
+error, not a NULL); a CSV header is read first so columns match by name and a
+missing one is reported before any data is read. Parquet, ORC, Delta and
+catalog tables carry their own schema, which is reconciled with the model by
+the strict rules of ``reconcile``: a file column of the wrong type or a
+missing column raises ``ReconciliationError`` naming it, when the frame is
+built. Spark reads every file column as nullable, so a column (or nested
+value) the model declares non-null gets a run-time NULL check; a NULL then
+raises ``NullCheckError`` naming the column at ``collect()`` or write time.
+
+>>> import tempfile
+>>> from pydantable_spark import DataFrameModel
+>>> class Point(DataFrameModel):
+...     id: int
+...     label: str | None
+>>> path = tempfile.mkdtemp() + "/points"
+>>> Point.from_rows([{"id": 1, "label": "a"}, {"id": 2, "label": None}]).write_parquet(path)
+>>> Point.read_parquet(path).sort(Point.id).collect()
+[Point(id=1, label='a'), Point(id=2, label=None)]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
+from pydantable_spark.errors import ColumnTypeError, ReconciliationError, UnknownColumnError
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.sources import SparkData
+from pydantable_spark.reconcile import Selection, reconcile
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+__all__ = ["FileFormat", "Paths", "WriteMode", "read_files", "read_table", "spark_source", "write"]
+
+FileFormat = Literal["parquet", "orc", "csv", "json", "delta"]
+WriteMode = Literal["error", "errorifexists", "append", "overwrite", "ignore"]
+Paths = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+_MODES = ("error", "errorifexists", "append", "overwrite", "ignore")
+_TEXT_FORMATS = ("csv", "json")
+
+
+def _paths(paths: Paths) -> list[str]:
+    items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
+    if not items:
+        msg = "no path given"
+        raise ValueError(msg)
+    return [os.fspath(item) for item in items]
+
+
+def _spark_options(options: Mapping[str, Any]) -> dict[str, str]:
+    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+
+
+def spark_source(
+    sdf: SparkDataFrame,
+    target: Schema,
+    *,
+    label: str,
+    allow_lossy: Selection,
+    null_check: Selection,
+    case_sensitive: bool,
+) -> p.Plan:
+    """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``)."""
+    from pydantable_spark._spark.sql import quote
+    from pydantable_spark._spark.types import fields_of_struct
+
+    fields = fields_of_struct(sdf.schema)
+    try:
+        rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
+    except ReconciliationError as error:
+        raise error.within(label) from None
+    if len({f.name.lower() for f in fields}) < len(fields):
+        sdf = sdf.select(*[quote(c.source.name) for c in rec.columns])  # drop case-colliding unused columns
+        fields = fields_of_struct(sdf.schema)
+    source = p.Source(SparkData(sdf, label), Schema(fields))
+    return p.Reconcile(source, rec)
+
+
+def read_files(
+    fmt: FileFormat,
+    paths: Paths,
+    target: Schema,
+    *,
+    session: Any,
+    allow_lossy: Selection,
+    options: Mapping[str, Any],
+) -> p.Plan:
+    """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring)."""
+    from pydantable_spark._spark import io
+    from pydantable_spark._spark.session import is_case_sensitive, resolve_session
+
+    spark = resolve_session(session)
+    case_sensitive = is_case_sensitive(spark)
+    files = _paths(paths)
+    label = f"read_{fmt}({files[0]!r}{', ...' if len(files) > 1 else ''})"
+    opts = _spark_options(options)
+    if fmt in _TEXT_FORMATS:
+        read_schema = target
+        if fmt == "csv":
+            _csv_atomic_only(target, label)
+            opts.setdefault("header", "true")
+            if opts["header"] == "true":
+                header = io.csv_header(files, opts, spark)
+                read_schema = _csv_read_schema(header, target, case_sensitive)
+                opts.setdefault("enforceSchema", "false")
+        if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
+            msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
+            raise ValueError(msg)
+        with io.spark_errors(label):
+            sdf = io.read(fmt, files, opts, read_schema, spark)
+    else:
+        with io.spark_errors(label):
+            sdf = io.read(fmt, files, opts, None, spark)
+    return spark_source(
+        sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=case_sensitive
+    )
+
+
+def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selection) -> p.Plan:
+    """The plan of reading catalog table ``name`` into ``target``."""
+    from pydantable_spark._spark import io
+    from pydantable_spark._spark.session import is_case_sensitive, resolve_session
+
+    spark = resolve_session(session)
+    sdf = io.read_table(name, spark)
+    return spark_source(
+        sdf,
+        target,
+        label=f"read_table({name!r})",
+        allow_lossy=allow_lossy,
+        null_check=True,
+        case_sensitive=is_case_sensitive(spark),
+    )
+
+
+def _csv_read_schema(header: Sequence[str], target: Schema, case_sensitive: bool) -> Schema:
+    """The schema to read a CSV with: the header's columns in order, typed by the model where it names them."""
+    by_name = {(f.name if case_sensitive else f.name.lower()): f for f in target}
+    fields = []
+    for column in header:
+        wanted = by_name.get(column if case_sensitive else column.lower())
+        fields.append(dt.Field(column, wanted.dtype if wanted else dt.String(), True))
+    return Schema(tuple(fields))
+
+
+def _csv_atomic_only(schema: Schema, action: str) -> None:
+    nested = [f for f in schema if f.dtype.is_nested]
+    if nested:
+        listing = ", ".join(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)})" for f in nested)
+        msg = f"{action}: CSV holds atomic columns only, not {listing}; use Parquet, ORC or JSON, or select them out"
+        raise ColumnTypeError(msg)
+
+
+def write(
+    frame: SparkDataFrame,
+    schema: Schema,
+    fmt: str,
+    target: str,
+    *,
+    mode: str,
+    partition_by: str | Sequence[str] | None,
+    options: Mapping[str, Any],
+    table: bool = False,
+) -> None:
+    """Write a lowered frame; ``mode`` and ``partition_by`` are checked first, NULL checks fail the write."""
+    from pydantable_spark._spark import io
+
+    action = f"save_as_table({target!r})" if table else f"write_{fmt}({target!r})"
+    if mode not in _MODES:
+        msg = f"{action}: mode={mode!r} is not one of {', '.join(map(repr, _MODES))}"
+        raise ValueError(msg)
+    columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())
+    for name in columns:
+        found = schema.get(name)
+        if found is None:
+            raise UnknownColumnError(name, schema.names, where=f"{action}'s partition_by")
+        if found.dtype.is_nested:
+            shown = python_name(found.dtype, nullable=found.nullable)
+            msg = f"{action}: cannot partition by {name!r} of type {shown}; partition columns must be atomic"
+            raise ColumnTypeError(msg)
+    opts = _spark_options(options)
+    if fmt == "csv":
+        _csv_atomic_only(schema, action)
+        opts.setdefault("header", "true")
+    with io.spark_errors(action):
+        io.write(frame, fmt, target, mode=mode, partition_by=columns, options=opts, table=table)
