@@ -17,21 +17,34 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
+CONNECT = os.environ.get("PYDANTABLE_TEST_CONNECT", "") not in ("", "0")
+"""``PYDANTABLE_TEST_CONNECT=1`` runs the whole suite on a Spark Connect session (a local server)."""
+
+_CONFIG = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.shuffle.partitions": "2",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.log.level": "ERROR",
+}
+
+
 @pytest.fixture(scope="session", autouse=True)
 def spark() -> Iterator[SparkSession]:
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("pydantable-spark-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .config("spark.log.level", "ERROR")
-        .getOrCreate()
-    )
+    builder = SparkSession.builder.appName("pydantable-spark-tests")
+    # remote("local[2]") starts a Spark Connect server in a local JVM and connects to it over gRPC
+    builder = builder.remote("local[2]") if CONNECT else builder.master("local[2]")
+    for key, value in _CONFIG.items():
+        if not CONNECT or key.startswith("spark.sql."):  # a Connect client may set runtime SQL settings only
+            builder = builder.config(key, value)
+    session = builder.getOrCreate()
     yield session
     session.stop()
+
+
+def pytest_report_header() -> str:
+    return f"spark session: {'Spark Connect (local server)' if CONNECT else 'classic local[2]'}"
 
 
 def assert_spark_agrees(frame: object) -> None:

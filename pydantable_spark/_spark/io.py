@@ -27,12 +27,16 @@ def read(
     reader = resolve_session(session).read.format(fmt).options(**options)
     if schema is not None:
         reader = reader.schema(struct_of(schema))
-    return reader.load(list(paths))
+    frame = reader.load(list(paths))
+    frame.schema  # noqa: B018  -- a Connect reader is lazy: resolve it now, so errors surface at the read
+    return frame
 
 
 def read_table(name: str, session: Any) -> SparkDataFrame:
     """``spark.read.table(name)``."""
-    return resolve_session(session).read.table(name)
+    frame = resolve_session(session).read.table(name)
+    frame.schema  # noqa: B018  -- resolved now on Connect too
+    return frame
 
 
 def csv_header(paths: Sequence[str], options: Mapping[str, Any], session: Any) -> list[str]:

@@ -24,7 +24,7 @@ from pyspark.sql import functions as sf
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.checks import checked_sql
-from pydantable_spark._spark.session import resolve_session
+from pydantable_spark._spark.session import is_connect, resolve_session
 from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.arrow import needs_relaxing
@@ -552,7 +552,12 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
     assert isinstance(step, ToSchema)
     if step.gate:
         _check_gate(frame, step.schema)
-    return frame.to(struct_of(step.schema))
+    result = frame.to(struct_of(step.schema))
+    if not step.gate and is_connect(result):
+        # a Connect client reports to()'s target as the schema without asking the server, whose
+        # result keeps a non-null source non-null; a projection makes the client ask
+        result = result.select("*")
+    return result
 
 
 def _join(left: SparkDataFrame, right: SparkDataFrame, step: JoinStep) -> SparkDataFrame:

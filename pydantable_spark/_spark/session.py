@@ -16,7 +16,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
-__all__ = ["EMBEDDED_CONFIG", "is_case_sensitive", "resolve_session"]
+__all__ = ["EMBEDDED_CONFIG", "is_case_sensitive", "is_connect", "resolve_session"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -66,3 +66,8 @@ def is_case_sensitive(session: Any) -> bool:
     """The session's ``spark.sql.caseSensitive`` setting."""
     value = session.conf.get("spark.sql.caseSensitive", "false")
     return str(value).lower() == "true"
+
+
+def is_connect(obj: Any) -> bool:
+    """Whether a session or DataFrame belongs to Spark Connect (rather than a classic JVM session)."""
+    return type(obj).__module__.startswith("pyspark.sql.connect")
