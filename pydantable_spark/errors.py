@@ -17,6 +17,7 @@ The hierarchy is small on purpose::
     │       └── NullCheckError           a run-time NULL check failed (at collect/write)
     ├── MalformedDataError (ValueError)  a file record that does not parse as the model's types
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
+    ├── JobCancelledError                a submitted job was cancelled
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
 """
 
@@ -35,6 +36,7 @@ __all__ = [
     "ColumnTypeError",
     "DuplicateColumnError",
     "IncompatibleCastError",
+    "JobCancelledError",
     "LossyCastError",
     "MalformedDataError",
     "MissingColumnError",
@@ -153,6 +155,14 @@ class NullCheckError(NullabilityError):
             "in the model, or filter or fill the NULLs first"
         )
         super().__init__(message)
+
+
+class JobCancelledError(PydantableSparkError):
+    """A job from ``DataFrame.submit()`` (or an ``a*`` method) was cancelled; it delivers no result."""
+
+    def __init__(self, description: str, tag: str) -> None:
+        self.tag = tag
+        super().__init__(f"{description} was cancelled (Spark job tag {tag!r})")
 
 
 class MalformedDataError(PydantableSparkError, ValueError):

@@ -21,6 +21,7 @@ next: int | None (bigint)
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import io as _stdio
@@ -38,6 +39,7 @@ from pydantable_spark.expr.api import Expr, render
 from pydantable_spark.expr.core import Alias, Column, Node, bind, literal_of
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.ingest import arrow_table_from, fields_of_arrow, rows_to_arrow
+from pydantable_spark.jobs import Job
 from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.model import DataFrameModel, row_model
 from pydantable_spark.plan import nodes as p
@@ -52,7 +54,7 @@ from pydantable_spark.selectors import Selector, names_of
 from pydantable_spark.selectors import all as cs_all
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import AsyncIterator, Callable, Generator, Iterable, Mapping
 
     import pandas as pd
     import pyarrow as pa
@@ -942,6 +944,83 @@ class DataFrame(Generic[M]):
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
         return to_pandas(self._arrow("to_pandas()"))
+
+    # --- streaming and asynchronous results ---------------------------------------------------
+
+    def stream(self, batch_size: int = 10_000, *, trusted: bool = False) -> Generator[list[M], None, None]:
+        """Validated rows in lists of ``batch_size``, without holding the whole result in Python.
+
+        Spark sends one partition at a time (see ``pydantable_spark._spark.stream``);
+        each batch is validated like ``collect()``, and an invalid row is
+        reported with its index in the whole stream.
+        """
+        from pydantable_spark._spark.io import spark_errors
+        from pydantable_spark._spark.lower import arrow_ready
+        from pydantable_spark._spark.stream import arrow_tables
+
+        if batch_size < 1:
+            msg = f"stream(batch_size={batch_size}) needs a positive batch size"
+            raise ValueError(msg)
+        model = self.model
+        seen = 0
+        with spark_errors("stream()"):
+            for table in arrow_tables(arrow_ready(self._plan), batch_size):
+                yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
+                seen += table.num_rows
+
+    async def astream(self, batch_size: int = 10_000, *, trusted: bool = False) -> AsyncIterator[list[M]]:
+        """``stream()`` for asyncio: each batch is fetched in a worker thread."""
+        batches = self.stream(batch_size, trusted=trusted)
+        try:
+            while True:
+                batch = await asyncio.to_thread(next, batches, None)
+                if batch is None:
+                    return
+                yield batch
+        finally:
+            batches.close()
+
+    @overload
+    def submit(self, action: Literal["collect"] = "collect") -> Job[list[M]]: ...
+    @overload
+    def submit(self, action: Literal["to_arrow"]) -> Job[pa.Table]: ...
+    @overload
+    def submit(self, action: Literal["to_dict"]) -> Job[dict[str, list[Any]]]: ...
+    @overload
+    def submit(self, action: Literal["to_pandas"]) -> Job[pd.DataFrame]: ...
+    @overload
+    def submit(self, action: Literal["count"]) -> Job[int]: ...
+
+    def submit(self, action: str = "collect") -> Job[Any]:
+        """Start ``action`` in the background and return its ``Job`` at once (see ``pydantable_spark.jobs``)."""
+        from pydantable_spark._spark.lower import arrow_ready, lower
+
+        plan, model = self._plan, self.model
+        converters: dict[str, Callable[[pa.Table], Any]] = {
+            "collect": lambda table: rows_from_arrow(table, model),
+            "to_arrow": lambda table: table,
+            "to_dict": python_columns,
+            "to_pandas": to_pandas,
+        }
+        if action == "count":
+            return Job(lambda: lower(plan), lambda frame: frame.count(), "count()")
+        if action not in converters:
+            msg = f"submit({action!r}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
+            raise ValueError(msg)
+        convert = converters[action]
+        return Job(lambda: arrow_ready(plan), lambda frame: convert(frame.toArrow()), f"{action}()")
+
+    async def acollect(self) -> list[M]:
+        """``collect()`` without blocking the event loop; cancelling the awaiting task cancels the Spark job."""
+        return await self.submit("collect").result()
+
+    async def ato_arrow(self) -> pa.Table:
+        """``to_arrow()`` without blocking the event loop (cancellable like ``acollect``)."""
+        return await self.submit("to_arrow").result()
+
+    async def ato_dict(self) -> dict[str, list[Any]]:
+        """``to_dict()`` without blocking the event loop (cancellable like ``acollect``)."""
+        return await self.submit("to_dict").result()
 
     def count(self) -> int:
         """The number of rows (one Spark job)."""

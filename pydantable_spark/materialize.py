@@ -242,10 +242,11 @@ def _field_type(info: FieldInfo) -> Any:
     return Annotated.__class_getitem__((info.annotation, *info.metadata))  # type: ignore[attr-defined]
 
 
-def rows_from_arrow(table: pa.Table, model: type[BaseModel], *, trusted: bool = False) -> list[Any]:
+def rows_from_arrow(table: pa.Table, model: type[BaseModel], *, trusted: bool = False, first_row: int = 0) -> list[Any]:
     """Instances of ``model`` for every row of ``table`` (columns named as the model's columns).
 
-    Validated by Pydantic unless ``trusted``; see ``DataFrame.collect``.
+    Validated by Pydantic unless ``trusted``; see ``DataFrame.collect``. Errors
+    number rows from ``first_row`` (the table's place in a stream).
     """
     plan = _row_plan(model, tuple(table.column_names))
     out: list[Any] = []
@@ -253,7 +254,7 @@ def rows_from_arrow(table: pa.Table, model: type[BaseModel], *, trusted: bool = 
         for offset in range(0, table.num_rows, BATCH_ROWS):
             batch = table.slice(offset, BATCH_ROWS)
             columns = [python_values(column) for column in batch.columns]
-            out.extend(plan.trusted(columns) if trusted else plan.validated(columns, offset))
+            out.extend(plan.trusted(columns) if trusted else plan.validated(columns, first_row + offset))
     return out
 
 

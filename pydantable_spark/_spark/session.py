@@ -11,12 +11,16 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyspark.sql import SparkSession
 
-__all__ = ["EMBEDDED_CONFIG", "is_case_sensitive", "is_connect", "resolve_session"]
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["EMBEDDED_CONFIG", "interrupt_tag", "is_case_sensitive", "is_connect", "resolve_session", "tagged_jobs"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -71,3 +75,36 @@ def is_case_sensitive(session: Any) -> bool:
 def is_connect(obj: Any) -> bool:
     """Whether a session or DataFrame belongs to Spark Connect (rather than a classic JVM session)."""
     return type(obj).__module__.startswith("pyspark.sql.connect")
+
+
+@contextmanager
+def tagged_jobs(session: Any, tag: str) -> Iterator[None]:
+    """Tag the Spark work this thread starts in ``session``, so ``interrupt_tag`` can cancel it.
+
+    Spark Connect tags operations of the session (``SparkSession.addTag``); a
+    classic session tags the SparkContext's jobs (``addJobTag``) and asks for
+    task threads to be interrupted on cancel. Both are thread-local.
+    """
+    if is_connect(session):
+        session.addTag(tag)
+        try:
+            yield
+        finally:
+            session.removeTag(tag)
+        return
+    context = session.sparkContext
+    context.addJobTag(tag)
+    context.setInterruptOnCancel(True)
+    try:
+        yield
+    finally:
+        context.removeJobTag(tag)
+        context.setInterruptOnCancel(False)
+
+
+def interrupt_tag(session: Any, tag: str) -> None:
+    """Cancel the Spark work tagged ``tag`` by ``tagged_jobs`` (from any thread)."""
+    if is_connect(session):
+        session.interruptTag(tag)
+    else:
+        session.sparkContext.cancelJobsWithTag(tag)
