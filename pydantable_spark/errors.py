@@ -18,6 +18,8 @@ The hierarchy is small on purpose::
     ├── MalformedDataError (ValueError)  a file record that does not parse as the model's types
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
     ├── JobCancelledError                a submitted job was cancelled
+    ├── PlanFormatError (ValueError)     a plan document that cannot be read or written
+    │   └── UnsupportedPlanError (NotImplementedError)  a part the plan reader/writer does not do yet
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
 """
 
@@ -42,12 +44,14 @@ __all__ = [
     "MissingColumnError",
     "NullCheckError",
     "NullabilityError",
+    "PlanFormatError",
     "Problem",
     "PydantableSparkError",
     "ReconciliationError",
     "RowValidationError",
     "SchemaError",
     "UnknownColumnError",
+    "UnsupportedPlanError",
     "UnsupportedTypeError",
 ]
 
@@ -163,6 +167,14 @@ class JobCancelledError(PydantableSparkError):
     def __init__(self, description: str, tag: str) -> None:
         self.tag = tag
         super().__init__(f"{description} was cancelled (Spark job tag {tag!r})")
+
+
+class PlanFormatError(PydantableSparkError, ValueError):
+    """A plan document (``pydantable_spark.plan_format``) that cannot be read, or a frame it cannot express."""
+
+
+class UnsupportedPlanError(PlanFormatError, NotImplementedError):
+    """A part of the plan format that pydantable-spark does not read or write yet."""
 
 
 class MalformedDataError(PydantableSparkError, ValueError):

@@ -568,6 +568,10 @@ class DataFrame(Generic[M]):
         """At most ``n`` rows (which ones is unspecified unless the frame is sorted)."""
         return DataFrame(p.Limit(self._plan, n), self._model)
 
+    def offset(self, n: int) -> DataFrame[M]:
+        """All rows but the first ``n`` (Spark's ``offset``; meaningful after ``sort``)."""
+        return DataFrame(p.Offset(self._plan, n), self._model)
+
     def head(self, n: int = 5) -> DataFrame[M]:
         """The first ``n`` rows; the same as ``limit(n)``."""
         return self.limit(n)

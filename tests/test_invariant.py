@@ -150,6 +150,8 @@ def draw_operation(draw: st.DrawFn, pool: list[Expr[Any]], op: str) -> Expr[Any]
         integral = all(isinstance(e.typed.dtype, dt.Integral) for e in (number, other))  # type: ignore[union-attr]
         if arith is ArithmeticOp.FLOORDIV and not integral:
             arith = ArithmeticOp.SUB
+        if draw(st.integers(0, 5)) == 0:
+            return number ** draw(st.sampled_from([2, 0.5, other]))
         if draw(st.booleans()):
             scalars = [1, 2] if arith is ArithmeticOp.FLOORDIV else [1, 2, 1.5]
             return number._arith(arith, draw(st.sampled_from(scalars)))
@@ -247,6 +249,8 @@ def pipelines(draw: st.DrawFn, frame: DataFrame[Any]) -> DataFrame[Any]:
                 frame = frame.sort(*chosen, descending=draw(st.booleans()), nulls_last=draw(st.booleans()))
         elif kind == "limit":
             frame = frame.limit(draw(st.integers(0, 5)))
+        elif kind == "offset":
+            frame = frame.offset(draw(st.integers(0, 3)))
         elif kind == "drop" and len(columns) > 1:
             frame = frame.drop(draw(st.sampled_from(columns)))
         elif kind == "rename":
@@ -265,7 +269,7 @@ def pipelines(draw: st.DrawFn, frame: DataFrame[Any]) -> DataFrame[Any]:
 
 
 STEPS = [
-    "with", "with", "select", "filter", "sort", "limit", "drop", "rename", "unique", "as_model",
+    "with", "with", "select", "filter", "sort", "limit", "offset", "drop", "rename", "unique", "as_model",
     "join", "join", "group_by", "global_agg", "window", "window", "union", "keep_first", "explode", "explode",
     "unnest", "melt", "drop_nulls", "fill_null", "row_count",
 ]  # fmt: skip

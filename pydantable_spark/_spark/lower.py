@@ -132,6 +132,20 @@ class Take(Step):
 
 
 @dataclass(frozen=True, slots=True)
+class Skip(Step):
+    """``df.offset(n)``."""
+
+    input: Step
+    n: int
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"offset {self.n}"
+
+
+@dataclass(frozen=True, slots=True)
 class Dedup(Step):
     """``df.distinct()`` or ``df.dropDuplicates(subset)``."""
 
@@ -472,6 +486,8 @@ def _single_step(plan: p.Plan, step: Step) -> Step:
         return OrderBy(step, tuple((to_sql(k.expr), k.descending, k.nulls_last) for k in plan.keys))
     if isinstance(plan, p.Limit):
         return Take(step, plan.n)
+    if isinstance(plan, p.Offset):
+        return Skip(step, plan.n)
     if isinstance(plan, p.Distinct):
         return Dedup(step, plan.subset)
     if isinstance(plan, p.Reconcile):
@@ -539,6 +555,8 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
         return frame.sort(*[_sort_column(*key) for key in step.keys])
     if isinstance(step, Take):
         return frame.limit(step.n)
+    if isinstance(step, Skip):
+        return frame.offset(step.n)
     if isinstance(step, Dedup):
         return frame.dropDuplicates(list(step.subset)) if step.subset else frame.distinct()
     if isinstance(step, JoinStep):

@@ -194,6 +194,11 @@ def _python_mod(left: str, right: str, dtype: dt.DType) -> str:
     return f"CASE WHEN {rem} <> 0 AND ({rem} < 0) <> ({right} < 0) THEN {adjusted} ELSE {rem} END"
 
 
+@compiles(ops.Power)
+def _power(node: ops.Power) -> str:
+    return f"power({to_sql(node.left)}, {to_sql(node.right)})"
+
+
 @compiles(ops.Negate)
 def _negate(node: ops.Negate) -> str:
     return f"(- {to_sql(node.child)})"

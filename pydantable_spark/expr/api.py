@@ -42,6 +42,7 @@ from pydantable_spark.expr.operators import (
     Negate,
     Not,
     Or,
+    Power,
 )
 from pydantable_spark.expr.strings import StringNamespace
 from pydantable_spark.expr.temporal import DateTimeNamespace
@@ -166,6 +167,12 @@ class Expr(Generic[T_co]):
 
     def __rmod__(self, other: object) -> Expr[Any]:
         return self._arith(ArithmeticOp.MOD, other, reflected=True)
+
+    def __pow__(self, other: object) -> Expr[Any]:
+        return self._derived(Power(self.node, self._operand(other)))
+
+    def __rpow__(self, other: object) -> Expr[Any]:
+        return self._derived(Power(self._operand(other), self.node))
 
     def __neg__(self) -> Expr[Any]:
         return Expr(Negate(self._node))

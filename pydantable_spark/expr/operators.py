@@ -29,6 +29,7 @@ __all__ = [
     "Negate",
     "Not",
     "Or",
+    "Power",
     "comparable",
 ]
 
@@ -64,6 +65,21 @@ class Arithmetic(Node):
             raise ColumnTypeError(msg)
         always_nullable = self.op in (ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD)
         return Typed(result, always_nullable or left.nullable or right.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Power(Node):
+    """``left ** right``: Spark's ``power``, a double whatever the numeric operands."""
+
+    left: Node
+    right: Node
+
+    def derive(self) -> Typed:
+        for side in (self.left, self.right):
+            if not isinstance(side.type.dtype, dt.Numeric):
+                msg = f"unsupported operand types for **: {describe(self.left)} and {describe(self.right)}"
+                raise ColumnTypeError(msg)
+        return Typed(dt.Float64(), self.left.type.nullable or self.right.type.nullable)
 
 
 @dataclass(frozen=True, slots=True)

@@ -220,6 +220,26 @@ class Limit(Plan):
 
 
 @dataclass(frozen=True, slots=True)
+class Offset(Plan):
+    """All rows but the first ``n`` (in the frame's current order)."""
+
+    input: Plan
+    n: int
+
+    def derive(self) -> Schema:
+        if self.n < 0:
+            msg = f"offset() needs n >= 0, got {self.n}"
+            raise ValueError(msg)
+        return self.input.schema
+
+    def inputs(self) -> tuple[Plan, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"Offset [{self.n}]"
+
+
+@dataclass(frozen=True, slots=True)
 class Distinct(Plan):
     """One row per distinct value of ``subset`` (all columns when None); which row is kept is unspecified."""
 
