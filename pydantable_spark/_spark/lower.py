@@ -88,10 +88,11 @@ class Where(Step):
 
 @dataclass(frozen=True, slots=True)
 class SelectExprs(Step):
-    """``df.selectExpr(*exprs)``."""
+    """``df.selectExpr(*exprs)``; ``metadata_from`` pairs (output, input) columns whose Spark metadata is kept."""
 
     input: Step
     exprs: tuple[str, ...]
+    metadata_from: tuple[tuple[str, str], ...] = ()
 
     def inputs(self) -> tuple[Step, ...]:
         return (self.input,)
@@ -194,6 +195,7 @@ class AggregateStep(Step):
     keys: tuple[str, ...]
     aggs: tuple[str, ...]
     ordered: bool
+    metadata_from: tuple[tuple[str, str], ...] = ()
 
     def inputs(self) -> tuple[Step, ...]:
         return (self.input,)
@@ -401,7 +403,8 @@ def _aggregate_step(plan: Aggregate) -> Step:
             sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
         keys.append(f"{sql} AS {quote(key.output_name)}")
     aggs = tuple(f"{to_sql(a)} AS {quote(a.output_name)}" for a in plan.aggs)
-    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order)
+    kept = tuple((k.output_name, k.name) for k in plan.keys if isinstance(k, Column))
+    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, kept)
 
 
 _SET_METHODS = {
@@ -493,7 +496,9 @@ def _single_step(plan: p.Plan, step: Step) -> Step:
     if isinstance(plan, p.Reconcile):
         rec = plan.reconciliation
         if rec.renames_or_checks:
-            step = SelectExprs(step, tuple(_reconciled_column(c, rec.target[c.result.name]) for c in rec.columns))
+            exprs = tuple(_reconciled_column(c, rec.target[c.result.name]) for c in rec.columns)
+            kept = tuple((c.result.name, c.source.name) for c in rec.columns if c.null_check)
+            step = SelectExprs(step, exprs, kept)
         return ToSchema(step, rec.target)
     msg = f"no Spark lowering for plan node {type(plan).__name__}"
     raise NotImplementedError(msg)
@@ -550,7 +555,7 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
     if isinstance(step, Where):
         return frame.filter(step.condition)
     if isinstance(step, SelectExprs):
-        return frame.selectExpr(*step.exprs)
+        return _keep_metadata(frame.selectExpr(*step.exprs), frame, step.metadata_from)
     if isinstance(step, OrderBy):
         return frame.sort(*[_sort_column(*key) for key in step.keys])
     if isinstance(step, Take):
@@ -562,7 +567,7 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
     if isinstance(step, JoinStep):
         return _join(frame, execute(step.right, session), step)
     if isinstance(step, AggregateStep):
-        return _aggregate(frame, step)
+        return _keep_metadata(_aggregate(frame, step), frame, step.metadata_from)
     if isinstance(step, SetStep):
         return getattr(frame, step.method)(execute(step.right, session))  # type: ignore[no-any-return]
     if isinstance(step, UnpivotStep):
@@ -575,6 +580,19 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
         # a Connect client reports to()'s target as the schema without asking the server, whose
         # result keeps a non-null source non-null; a projection makes the client ask
         result = result.select("*")
+    return result
+
+
+def _keep_metadata(
+    result: SparkDataFrame, source: SparkDataFrame, pairs: tuple[tuple[str, str], ...]
+) -> SparkDataFrame:
+    """Put back the Spark metadata (comments, ...) of columns that a wrapping expression dropped."""
+    if not pairs:
+        return result
+    metadata = {f.name: f.metadata for f in source.schema.fields}
+    for output, column in pairs:
+        if metadata.get(column):
+            result = result.withMetadata(output, metadata[column])
     return result
 
 
