@@ -958,23 +958,32 @@ class DataFrame(Generic[M]):
         each batch is validated like ``collect()``, and an invalid row is
         reported with its index in the whole stream.
         """
+        if batch_size < 1:
+            msg = f"stream(batch_size={batch_size}) needs a positive batch size"
+            raise ValueError(msg)
+        return self._stream(batch_size, trusted, None)
+
+    def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.stream import arrow_tables
 
-        if batch_size < 1:
-            msg = f"stream(batch_size={batch_size}) needs a positive batch size"
-            raise ValueError(msg)
         model = self.model
         seen = 0
         with spark_errors("stream()"):
-            for table in arrow_tables(arrow_ready(self._plan), batch_size):
+            for table in arrow_tables(arrow_ready(self._plan, session), batch_size):
                 yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
                 seen += table.num_rows
 
     async def astream(self, batch_size: int = 10_000, *, trusted: bool = False) -> AsyncIterator[list[M]]:
         """``stream()`` for asyncio: each batch is fetched in a worker thread."""
-        batches = self.stream(batch_size, trusted=trusted)
+        from pydantable_spark._spark.session import resolve_session
+
+        if batch_size < 1:
+            msg = f"astream(batch_size={batch_size}) needs a positive batch size"
+            raise ValueError(msg)
+        # the session is found here: a Spark Connect session is only "active" in the thread that made it
+        batches = self._stream(batch_size, trusted, resolve_session())
         try:
             while True:
                 batch = await asyncio.to_thread(next, batches, None)
@@ -998,8 +1007,10 @@ class DataFrame(Generic[M]):
     def submit(self, action: str = "collect") -> Job[Any]:
         """Start ``action`` in the background and return its ``Job`` at once (see ``pydantable_spark.jobs``)."""
         from pydantable_spark._spark.lower import arrow_ready, lower
+        from pydantable_spark._spark.session import resolve_session
 
         plan, model = self._plan, self.model
+        session = resolve_session()  # here: a Spark Connect session is only "active" in the thread that made it
         converters: dict[str, Callable[[pa.Table], Any]] = {
             "collect": lambda table: rows_from_arrow(table, model),
             "to_arrow": lambda table: table,
@@ -1007,12 +1018,12 @@ class DataFrame(Generic[M]):
             "to_pandas": to_pandas,
         }
         if action == "count":
-            return Job(lambda: lower(plan), lambda frame: frame.count(), "count()")
+            return Job(lambda: lower(plan, session), lambda frame: frame.count(), "count()")
         if action not in converters:
             msg = f"submit({action!r}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
             raise ValueError(msg)
         convert = converters[action]
-        return Job(lambda: arrow_ready(plan), lambda frame: convert(frame.toArrow()), f"{action}()")
+        return Job(lambda: arrow_ready(plan, session), lambda frame: convert(frame.toArrow()), f"{action}()")
 
     async def acollect(self) -> list[M]:
         """``collect()`` without blocking the event loop; cancelling the awaiting task cancels the Spark job."""

@@ -575,12 +575,28 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
     assert isinstance(step, ToSchema)
     if step.gate:
         _check_gate(frame, step.schema)
-    result = frame.to(struct_of(step.schema))
+    result = frame.to(_target_struct(step.schema, frame))
     if not step.gate and is_connect(result):
         # a Connect client reports to()'s target as the schema without asking the server, whose
         # result keeps a non-null source non-null; a projection makes the client ask
         result = result.select("*")
     return result
+
+
+def _target_struct(schema: Schema, frame: SparkDataFrame) -> Any:
+    """``schema`` as a StructType carrying the metadata of ``frame``'s columns of the same names.
+
+    Spark's ``to()`` keeps a source column's metadata anyway; stating it in the
+    target also makes a Spark Connect client, which reports the target as the
+    result's schema, show it.
+    """
+    struct = struct_of(schema)
+    metadata = {f.name.lower(): f.metadata for f in frame.schema.fields if f.metadata}
+    if not metadata:
+        return struct
+    for spark_field in struct.fields:
+        spark_field.metadata = metadata.get(spark_field.name.lower(), {})
+    return struct
 
 
 def _keep_metadata(
