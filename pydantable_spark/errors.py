@@ -18,6 +18,7 @@ The hierarchy is small on purpose::
     ├── MalformedDataError (ValueError)  a file record that does not parse as the model's types
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
     ├── JobCancelledError                a submitted job was cancelled
+    ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
     ├── PlanFormatError (ValueError)     a plan document that cannot be read or written
     │   └── UnsupportedPlanError (NotImplementedError)  a part the plan reader/writer does not do yet
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
@@ -50,6 +51,7 @@ __all__ = [
     "ReconciliationError",
     "RowValidationError",
     "SchemaError",
+    "SparkAnalysisError",
     "UnknownColumnError",
     "UnsupportedPlanError",
     "UnsupportedTypeError",
@@ -175,6 +177,29 @@ class PlanFormatError(PydantableSparkError, ValueError):
 
 class UnsupportedPlanError(PlanFormatError, NotImplementedError):
     """A part of the plan format that pydantable-spark does not read or write yet."""
+
+
+class SparkAnalysisError(PydantableSparkError):
+    """Spark's analyzer refused a step of a lowered plan that the façade had typed without error.
+
+    Names the Spark call (``spark_call``) and shows the façade's logical plan
+    (``plan``); Spark's ``AnalysisException`` is the ``__cause__``.
+    """
+
+    def __init__(self, spark_call: str, spark_message: str, plan: str = "") -> None:
+        self.spark_call = spark_call
+        self.spark_message = spark_message
+        self.plan = plan
+        super().__init__(spark_call)
+
+    def __str__(self) -> str:
+        said = self.spark_message.strip().splitlines()[0] if self.spark_message.strip() else "(no message)"
+        text = f"Spark refused the lowered call `{self.spark_call}`: {said}"
+        if self.plan:
+            text += "\nfaçade plan (last operation first):\n" + "\n".join(
+                f"  {line}" for line in self.plan.splitlines()
+            )
+        return text + "\n(the façade typed this plan without error, so its rules missed what Spark checks here)"
 
 
 class MalformedDataError(PydantableSparkError, ValueError):

@@ -453,8 +453,40 @@ class DataFrame(Generic[M]):
         return self._plan
 
     def __repr__(self) -> str:
+        """Names and types only: ``repr()`` never runs a Spark job."""
         inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.schema)
         return f"DataFrame[{self.model.__name__}]({inner})"
+
+    def _preview(self, n: int) -> tuple[list[tuple[Any, ...]], bool]:
+        """The first ``n`` rows (one Spark job, ``limit(n + 1)``) and whether more exist."""
+        columns = self.limit(n + 1).to_dict()
+        rows = list(zip(*columns.values(), strict=True)) if columns else []
+        return rows[:n], len(rows) > n
+
+    def show(self, n: int = 20, truncate: bool | int = True) -> None:
+        """Print the first ``n`` rows as a table with each column's type under its name.
+
+        ``truncate=True`` cuts cells at 20 characters, an int at that many,
+        ``False`` not at all. One Spark job, bounded by ``limit(n + 1)``.
+        """
+        from pydantable_spark.display import text_table
+
+        if n < 0:
+            msg = f"show(n={n}) needs n >= 0"
+            raise ValueError(msg)
+        width = (20 if truncate else None) if isinstance(truncate, bool) else truncate
+        rows, more = self._preview(n)
+        print(text_table(self.schema, rows, more=more, truncate=width))
+
+    def _repr_html_(self) -> str:
+        """The notebook view: schema, and a preview of ``display.PREVIEW_ROWS`` rows (one bounded job)."""
+        from pydantable_spark import display
+
+        title = f"DataFrame[{self.model.__name__}]"
+        if display.PREVIEW_ROWS <= 0:
+            return display.html_table(title, self.schema, None, more=False, limit=0)
+        rows, more = self._preview(display.PREVIEW_ROWS)
+        return display.html_table(title, self.schema, rows, more=more, limit=display.PREVIEW_ROWS + 1)
 
     # --- building plans --------------------------------------------------------------------
 
@@ -894,7 +926,7 @@ class DataFrame(Generic[M]):
         from pydantable_spark._spark.lower import plan_steps, render_steps
 
         lines = ["logical plan:"]
-        lines += [f"  {line}" for line in _render_plan(self._plan)]
+        lines += [f"  {line}" for line in p.render_plan(self._plan)]
         lines += ["schema:"] + [f"  {line}" for line in str(self.schema).splitlines()]
         lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
         text = "\n".join(lines)
@@ -1166,10 +1198,3 @@ def _column_name(item: object, what: str) -> str:
     shown = render(item.node) if isinstance(item, Expr) else repr(item)
     msg = f"{what} takes column names or columns, not {shown}"
     raise ColumnTypeError(msg)
-
-
-def _render_plan(plan: p.Plan, indent: int = 0) -> list[str]:
-    lines = ["  " * indent + plan.describe()]
-    for child in plan.inputs():
-        lines += _render_plan(child, indent + 1)
-    return lines

@@ -88,7 +88,21 @@ class Schema:
         return dt.Struct(self.fields)
 
     def __str__(self) -> str:
-        return "\n".join(_describe(f) for f in self.fields)
+        """One line per column; the fields of struct columns (also inside lists and maps) as a tree.
+
+        >>> address = dt.Struct((dt.Field("city", dt.String(), False), dt.Field("zip", dt.String(), True)))
+        >>> print(Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("homes", dt.List(address, False), True)))
+        id: int (bigint)
+        homes: list[struct] | None (array<struct>)
+        └── []: struct
+            ├── city: str (string)
+            └── zip: str | None (string)
+        """
+        lines: list[str] = []
+        for f in self.fields:
+            lines.append(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)} ({_short(f.dtype)})")
+            lines += _tree(f.dtype, "")
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.fields)
@@ -120,6 +134,50 @@ def render_diff(
         mark = " " if a == b else "!"
         rows.append(f"{mark} {a:<{width}}| {b}")
     return "\n".join(rows)
+
+
+def _short(dtype: dt.DType) -> str:
+    """The Spark type with struct fields left to the tree below it."""
+    if isinstance(dtype, dt.Struct):
+        return "struct"
+    if isinstance(dtype, dt.List):
+        return f"array<{_short(dtype.inner)}>"
+    if isinstance(dtype, dt.Map):
+        return f"map<{_short(dtype.key)},{_short(dtype.value)}>"
+    return str(dtype)
+
+
+def _children(dtype: dt.DType) -> list[tuple[str, dt.DType, bool]]:
+    """The named parts of a nested type that hold structs: struct fields, ``[]`` elements, ``{value}``s."""
+    if isinstance(dtype, dt.Struct):
+        return [(f.name, f.dtype, f.nullable) for f in dtype.fields]
+    if isinstance(dtype, dt.List) and _holds_struct(dtype.inner):
+        return [("[]", dtype.inner, dtype.contains_null)]
+    if isinstance(dtype, dt.Map) and _holds_struct(dtype.value):
+        return [("{value}", dtype.value, dtype.value_contains_null)]
+    return []
+
+
+def _holds_struct(dtype: dt.DType) -> bool:
+    if isinstance(dtype, dt.Struct):
+        return True
+    if isinstance(dtype, dt.List):
+        return _holds_struct(dtype.inner)
+    if isinstance(dtype, dt.Map):
+        return _holds_struct(dtype.value)
+    return False
+
+
+def _tree(dtype: dt.DType, indent: str) -> list[str]:
+    parts = _children(dtype)
+    lines = []
+    for i, (name, child, nullable) in enumerate(parts):
+        last = i == len(parts) - 1
+        shown = python_name(child, nullable=nullable)
+        detail = "" if name in ("[]", "{value}") else f" ({_short(child)})"
+        lines.append(f"{indent}{'└── ' if last else '├── '}{name}: {shown}{detail}")
+        lines += _tree(child, indent + ("    " if last else "│   "))
+    return lines
 
 
 def _describe(f: Field) -> str:

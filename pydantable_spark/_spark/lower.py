@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame as SparkDataFrame
 from pyspark.sql import functions as sf
 
@@ -28,7 +30,7 @@ from pydantable_spark._spark.session import is_connect, resolve_session
 from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.arrow import needs_relaxing
-from pydantable_spark.errors import CardinalityError
+from pydantable_spark.errors import CardinalityError, SparkAnalysisError
 from pydantable_spark.expr.core import Column, Literal, Node, RowId, Typed
 from pydantable_spark.expr.window import contains_window
 from pydantable_spark.plan import nodes as p
@@ -542,16 +544,27 @@ def spark_frame(source: p.Source, session: Any = None) -> SparkDataFrame:
 
 
 def execute(step: Step, session: Any = None) -> SparkDataFrame:
-    """Make the Spark calls of ``step`` and return the resulting DataFrame."""
+    """Make the Spark calls of ``step`` and return the resulting DataFrame.
+
+    An ``AnalysisException`` from Spark becomes ``SparkAnalysisError`` naming the
+    Spark call that failed (the plan is added by ``to_spark``/``lower``).
+    """
     if isinstance(step, Scan):
         return spark_frame(step.source, session)
+    inputs = [execute(s, session) for s in (step.frames if isinstance(step, UnionStep) else step.inputs()[:1])]
+    try:
+        return _apply(step, inputs, session)
+    except AnalysisException as error:
+        raise SparkAnalysisError(step.describe(), str(error)) from error
+
+
+def _apply(step: Step, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    """The Spark calls of one step, on its (first) input frame(s)."""
+    frame = inputs[0]
     if isinstance(step, UnionStep):
-        frames = [execute(s, session) for s in step.frames]
-        result = frames[0]
-        for other in frames[1:]:
-            result = result.unionByName(other, step.allow_missing) if step.by_name else result.union(other)
-        return result
-    frame = execute(step.inputs()[0], session)
+        for other in inputs[1:]:
+            frame = frame.unionByName(other, step.allow_missing) if step.by_name else frame.union(other)
+        return frame
     if isinstance(step, Where):
         return frame.filter(step.condition)
     if isinstance(step, SelectExprs):
@@ -678,12 +691,25 @@ def lower(plan: p.Plan, session: Any = None) -> SparkDataFrame:
     """The Spark DataFrame of ``plan`` as lowered, before the final reconciliation gate."""
     gate = plan_steps(plan)
     assert isinstance(gate, ToSchema)
-    return execute(gate.input, session)
+    with _in_plan(plan):
+        return execute(gate.input, session)
 
 
 def to_spark(plan: p.Plan, session: Any = None) -> SparkDataFrame:
     """The Spark DataFrame of ``plan``, checked against the derived schema and passed through ``to()``."""
-    return execute(plan_steps(plan), session)
+    with _in_plan(plan):
+        return execute(plan_steps(plan), session)
+
+
+@contextmanager
+def _in_plan(plan: p.Plan) -> Iterator[None]:
+    """Add the façade's logical plan to a ``SparkAnalysisError``, so it names the operations involved."""
+    try:
+        yield
+    except SparkAnalysisError as error:
+        if not error.plan:
+            error.plan = "\n".join(p.render_plan(plan))
+        raise
 
 
 def arrow_ready(plan: p.Plan, session: Any = None) -> SparkDataFrame:

@@ -280,3 +280,11 @@ class Reconcile(Plan):
 
     def describe(self) -> str:
         return f"Reconcile [{self.reconciliation.describe()}]"
+
+
+def render_plan(plan: Plan, indent: int = 0) -> list[str]:
+    """The plan as indented lines, the last operation first (``explain()``'s logical plan)."""
+    lines = ["  " * indent + plan.describe()]
+    for child in plan.inputs():
+        lines += render_plan(child, indent + 1)
+    return lines
