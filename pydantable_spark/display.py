@@ -6,6 +6,7 @@ when nullable) under its name. Rows come from one bounded Spark job
 never run one. ``PREVIEW_ROWS`` sets the notebook preview's length; 0 shows
 the schema only, without a job.
 
+```pycon
 >>> from pydantable_spark import dtypes as dt
 >>> from pydantable_spark.schema import Schema
 >>> schema = Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("name", dt.String(), True))
@@ -17,6 +18,8 @@ the schema only, without a job.
 │   1 ┆ Ada        │
 │   2 ┆ null       │
 └─────┴────────────┘
+
+```
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ once: an unknown column, a type error or a non-boolean filter raises there,
 before any Spark call. Terminal methods (``collect``, ``to_arrow``, ...) lower
 the plan to Spark, reconcile the result with the derived schema and fetch it.
 
+```pycon
 >>> from pydantable_spark import DataFrame, DataFrameModel
 >>> class User(DataFrameModel):
 ...     id: int
@@ -17,6 +18,8 @@ id: int (bigint)
 next: int | None (bigint)
 >>> out.collect()
 [Row(id=1, next=37)]
+
+```
 """
 
 from __future__ import annotations
@@ -532,6 +535,7 @@ class DataFrame(Generic[M]):
         removes columns; alone, it means "every column but these". A select of
         aggregates only (``F.sum``, ``F.count``, ...) gives a one-row frame.
 
+        ```pycon
         >>> from pydantable_spark import DataFrameModel, F
         >>> class P(DataFrameModel):
         ...     x: int
@@ -542,6 +546,8 @@ class DataFrame(Generic[M]):
         >>> print(P.from_rows([]).select(total=F.sum(P.y), rows=F.count()).schema)
         total: float | None (double)
         rows: int (bigint)
+
+        ```
         """
         if exclude is not None and not columns and not named:
             columns = (cs_all(),)
@@ -847,6 +853,7 @@ class DataFrame(Generic[M]):
         when the plan runs, and raises ``CardinalityError`` naming a repeated
         key. ``maintain_order="left"`` (or True) keeps this frame's row order.
 
+        ```pycon
         >>> from pydantable_spark import DataFrameModel
         >>> class U(DataFrameModel):
         ...     id: int
@@ -860,6 +867,8 @@ class DataFrame(Generic[M]):
         name: str (string)
         name_right: str | None (string)
         budget: float | None (double)
+
+        ```
         """
         how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
         if how not in HOWS:

@@ -1,10 +1,13 @@
 """``F``: typed functions under the names of ``pyspark.sql.functions``.
 
+```pycon
 >>> from pydantable_spark import F
 >>> F.when(F.col("age") >= 18, "adult").otherwise("minor")
 Expr[?](when(...))
 >>> F.coalesce(F.lit(None, dtype=int), 0)
 Expr[int](coalesce(None, 0))
+
+```
 """
 
 from __future__ import annotations

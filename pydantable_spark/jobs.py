@@ -9,6 +9,7 @@ interrupt arrived. Cancelling the task that awaits ``result()`` cancels the
 job too, so ``asyncio.wait_for(df.acollect(), 10)`` stops the Spark work when
 it times out.
 
+```pycon
 >>> import asyncio
 >>> from pydantable_spark import DataFrameModel
 >>> class N(DataFrameModel):
@@ -16,6 +17,8 @@ it times out.
 >>> job = N.from_rows([{"n": 1}, {"n": 2}]).submit("count")
 >>> asyncio.run(job.result())
 2
+
+```
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ An instance is one validated row. The class is the schema: ``User.age`` is a
 typed column, ``User.frame_schema()`` the façade schema and
 ``User.spark_schema()`` Spark's ``StructType``::
 
+    ```pycon
     >>> class User(DataFrameModel):
     ...     id: int
     ...     name: str
@@ -16,6 +17,8 @@ typed column, ``User.frame_schema()`` the façade schema and
     age: int | None (bigint)
     >>> User(id=1, name="Ada")
     User(id=1, name='Ada', age=None)
+
+    ```
 
 Row models for frames whose schema no declared model describes are built by
 ``row_model`` from the schema.
@@ -257,12 +260,15 @@ def row_model(schema: Schema, name: str = "Row") -> type[DataFrameModel]:
     attribute names (``"unit price"`` → ``unit_price``). Models are cached by
     schema.
 
+    ```pycon
     >>> s = Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("unit price", dt.Float64(), True))
     >>> Row = row_model(s)
     >>> Row.model_validate({"id": 1, "unit price": 2.5})
     Row(id=1, unit_price=2.5)
     >>> Row.frame_schema() == s
     True
+
+    ```
     """
     key = (schema, _nested_models(schema.fields), name)
     with _cache_lock:

@@ -14,6 +14,7 @@ The format follows PySpark where it is silent: names resolve ignoring case,
 ascending and last when descending, and columns are nullable (the format has
 no nullability).
 
+```pycon
 >>> frame = load({
 ...     "input": {"schema": [{"name": "id", "type": "bigint"}, {"name": "age", "type": "bigint"}],
 ...               "rows": [[1, 25], [2, 40]]},
@@ -23,6 +24,8 @@ no nullability).
 {'id': [2], 'age': [40]}
 >>> to_plan(frame)["plan"]
 [{'op': 'filter', 'payload': {'op': 'gt', 'left': {'col': 'age'}, 'right': {'lit': 30}}}]
+
+```
 """
 
 from __future__ import annotations

@@ -23,12 +23,15 @@ class Schema:
     Names are unique even when case is ignored, because Spark resolves names
     case-insensitively by default.
 
+    ```pycon
     >>> s = Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("age", dt.Int64(), True))
     >>> print(s)
     id: int (bigint)
     age: int | None (bigint)
     >>> s.names
     ('id', 'age')
+
+    ```
     """
 
     fields: tuple[Field, ...]
@@ -90,6 +93,7 @@ class Schema:
     def __str__(self) -> str:
         """One line per column; the fields of struct columns (also inside lists and maps) as a tree.
 
+        ```pycon
         >>> address = dt.Struct((dt.Field("city", dt.String(), False), dt.Field("zip", dt.String(), True)))
         >>> print(Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("homes", dt.List(address, False), True)))
         id: int (bigint)
@@ -97,6 +101,8 @@ class Schema:
         └── []: struct
             ├── city: str (string)
             └── zip: str | None (string)
+
+        ```
         """
         lines: list[str] = []
         for f in self.fields:
@@ -111,11 +117,14 @@ class Schema:
     def diff(self, other: Schema, *, left: str = "actual", right: str = "expected") -> str:
         """A side-by-side view of two schemas; ``!`` marks lines that differ.
 
+        ```pycon
         >>> a = Schema.of(dt.Field("id", dt.Int64(), False))
         >>> b = Schema.of(dt.Field("id", dt.String(), False))
         >>> print(a.diff(b))
           actual                      | expected
         ! id: int (bigint)            | id: str (string)
+
+        ```
         """
         return render_diff(self.fields, other.fields, left=left, right=right)
 

@@ -6,6 +6,7 @@ combine with ``|`` (union), ``&`` (intersection), ``-`` (difference) and ``~``
 (complement); the result is again a selector. One that matches nothing is an
 error naming the columns that exist.
 
+```pycon
 >>> from pydantable_spark import Schema, cs, dtypes as dt
 >>> s = Schema.of(
 ...     dt.Field("id", dt.Int64(), False),
@@ -16,6 +17,8 @@ error naming the columns that exist.
 ('score',)
 >>> (cs.starts_with("n") | cs.float()).resolve(s)
 ('name', 'score')
+
+```
 """
 
 from __future__ import annotations

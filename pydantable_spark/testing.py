@@ -7,6 +7,7 @@ frame, a list of dicts or model instances (then only the rows are compared,
 with the actual frame's column order), or a Spark DataFrame. The failure
 message shows the schema diff, or the rows found only on one side.
 
+```pycon
 >>> from pydantable_spark import DataFrameModel
 >>> class P(DataFrameModel):
 ...     id: int
@@ -19,6 +20,8 @@ Traceback (most recent call last):
 AssertionError: the frames hold different rows (2 actual, 1 expected):
   only in actual (1):
     {'id': 2, 'w': 0.3}
+
+```
 """
 
 from __future__ import annotations

@@ -165,6 +165,7 @@ def _binary(method: str, make: Callable[[Node, Node], Node], *, reflected: bool)
 _SYMBOLS = {
     **{name: op.value for name, op in _ARITHMETIC.items()},
     **{name: op.value for name, op in _COMPARISONS.items()},
+    "__pow__": "**",
     "__and__": "&",
     "__or__": "|",
 }
@@ -574,6 +575,8 @@ METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
     **{f"{E}.{m}": _binary(m, _arithmetic(op), reflected=False) for m, op in _ARITHMETIC.items()},
     **{f"{E}.__r{m[2:]}": _binary(m, _arithmetic(op), reflected=True) for m, op in _ARITHMETIC.items()},
     **{f"{E}.{m}": _binary(m, _comparison(op), reflected=False) for m, op in _COMPARISONS.items()},
+    f"{E}.__pow__": _binary("__pow__", operators.Power, reflected=False),
+    f"{E}.__rpow__": _binary("__pow__", operators.Power, reflected=True),
     f"{E}.__and__": _binary("__and__", operators.And, reflected=False),
     f"{E}.__rand__": _binary("__and__", operators.And, reflected=True),
     f"{E}.__or__": _binary("__or__", operators.Or, reflected=False),

@@ -3,6 +3,7 @@
 An ``Expr`` wraps one IR node. Operators build new nodes, whose type rules run
 at once when the operand types are known::
 
+    ```pycon
     >>> from pydantable_spark import DataFrameModel
     >>> class User(DataFrameModel):
     ...     id: int
@@ -14,6 +15,8 @@ at once when the operand types are known::
     Traceback (most recent call last):
     ...
     pydantable_spark.errors.ColumnTypeError: unsupported operand types for +: column 'User.name' of type str ...
+
+    ```
 """
 
 from __future__ import annotations

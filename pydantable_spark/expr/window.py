@@ -2,10 +2,13 @@
 
 A window is built as ``Window.partition_by(...).order_by(...).rows_between(a, b)``.
 
+```pycon
 >>> from pydantable_spark import F, Window
 >>> w = Window.partition_by("dept").order_by("salary", descending=True)
 >>> F.row_number().over(w)
 Expr[?](row_number().over(...))
+
+```
 """
 
 from __future__ import annotations
