@@ -12,6 +12,7 @@ import pytest
 import pydantable_spark
 from pydantable_spark import DataFrameModel, display
 from pydantable_spark._spark import lower as lowering
+from pydantable_spark._spark.session import is_connect, resolve_session
 from pydantable_spark.errors import SparkAnalysisError
 
 
@@ -101,6 +102,10 @@ def test_repr_and_schema_never_run_a_job(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "schema only" in frame._repr_html_()
 
 
+def _session() -> Any:
+    return resolve_session()
+
+
 def test_spark_analysis_errors_name_the_spark_call_and_the_facade_plan() -> None:
     frame = User.from_rows(USERS).filter(User.age > 1)
     real = lowering.plan_steps
@@ -116,7 +121,9 @@ def test_spark_analysis_errors_name_the_spark_call_and_the_facade_plan() -> None
     finally:
         lowering.plan_steps = real  # type: ignore[assignment]
     text = str(info.value)
-    assert text.startswith("Spark refused the lowered call `selectExpr `agee``:")
+    # classic Spark analyses each call as it is made; a Connect client first asks at the final to()
+    call = "to struct<" if is_connect(_session()) else "selectExpr `agee`"
+    assert text.startswith(f"Spark refused the lowered call `{call}")
     assert "UNRESOLVED_COLUMN" in text
     assert "façade plan (last operation first):\n  Filter [(age > 1)]" in text
     assert type(info.value.__cause__).__name__ == "AnalysisException"
