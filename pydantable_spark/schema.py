@@ -97,7 +97,7 @@ class Schema:
         >>> address = dt.Struct((dt.Field("city", dt.String(), False), dt.Field("zip", dt.String(), True)))
         >>> print(Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("homes", dt.List(address, False), True)))
         id: int (bigint)
-        homes: list[struct] | None (array<struct>)
+        homes: list[struct] | None (array<struct not null>)
         └── []: struct
             ├── city: str (string)
             └── zip: str | None (string)
@@ -150,9 +150,9 @@ def _short(dtype: dt.DType) -> str:
     if isinstance(dtype, dt.Struct):
         return "struct"
     if isinstance(dtype, dt.List):
-        return f"array<{_short(dtype.inner)}>"
+        return f"array<{_short(dtype.inner)}{'' if dtype.contains_null else ' not null'}>"
     if isinstance(dtype, dt.Map):
-        return f"map<{_short(dtype.key)},{_short(dtype.value)}>"
+        return f"map<{_short(dtype.key)},{_short(dtype.value)}{'' if dtype.value_contains_null else ' not null'}>"
     return str(dtype)
 
 

@@ -71,12 +71,16 @@ def test_spark_schema_follows_the_type_mapping() -> None:
 
 
 def test_frame_schema_prints_readably() -> None:
-    assert str(User.frame_schema()).splitlines()[:5] == [
+    assert str(User.frame_schema()).splitlines()[:9] == [
         "id: int (bigint)",
         "name: str (string)",
         "age: int | None (bigint)",
         "joined: date (date)",
-        "address: Address | None (struct<city:string not null,zip:string>)",
+        "address: Address | None (struct)",
+        "├── city: str (string)",
+        "└── zip: str | None (string)",
+        "tags: list[str] (array<string not null>)",
+        "scores: dict[str, float | None] (map<string,double>)",
     ]
 
 

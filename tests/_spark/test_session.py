@@ -26,7 +26,8 @@ from pyspark.sql import SparkSession
 session = SparkSession.getActiveSession()
 conf = session.conf
 print("master", session.sparkContext.master if hasattr(session, "sparkContext") else "?")
-for key in ("spark.sql.session.timeZone", "spark.sql.execution.arrow.pyspark.enabled", "spark.ui.enabled"):
+for key in ("spark.sql.session.timeZone", "spark.sql.execution.arrow.pyspark.enabled", "spark.ui.enabled",
+            "spark.ui.showConsoleProgress"):
     print(key, conf.get(key))
 """
 
@@ -71,6 +72,7 @@ def test_an_embedded_local_session_starts_when_none_exists() -> None:
     assert "spark.sql.session.timeZone UTC" in out
     assert "spark.sql.execution.arrow.pyspark.enabled true" in out
     assert "spark.ui.enabled false" in out
+    assert "spark.ui.showConsoleProgress true" in out  # stage progress in a terminal, as PySpark shows it
 
 
 @pytest.mark.slow
