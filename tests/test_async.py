@@ -144,3 +144,11 @@ def test_errors_inside_a_job_surface_from_result(spark: SparkSession) -> None:
     job = Positive.from_spark(sdf).submit()
     with pytest.raises(RowValidationError, match="row 1, field 'id'"):
         job.wait(timeout=120)
+
+
+def test_astream_needs_a_positive_batch_size(spark: SparkSession) -> None:
+    async def first() -> object:
+        return await anext(_numbers(spark, 3).astream(batch_size=0))  # type: ignore[attr-defined]
+
+    with pytest.raises(ValueError, match=r"astream\(batch_size=0\) needs a positive batch size"):
+        asyncio.run(first())

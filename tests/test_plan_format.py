@@ -240,3 +240,8 @@ def test_to_plan_refuses_what_the_format_cannot_say(spark: Any) -> None:
         plan_format.to_plan(people.with_columns(part=Person.name.str.slice(0, 1)))
     with pytest.raises(UnsupportedPlanError, match="not written by to_plan yet"):
         plan_format.to_plan(people.group_by("name").agg(F.sum("score")))
+
+
+def test_offset_needs_a_non_negative_count() -> None:
+    with pytest.raises(ValueError, match=r"offset\(\) needs n >= 0, got -1"):
+        Person.from_rows(PEOPLE).offset(-1)
