@@ -450,16 +450,19 @@ def _aggregation(spec: Any, schema: Schema, where: str) -> Expr[Any]:
 def to_plan(frame: DataFrame[Any]) -> dict[str, Any]:
     """The frame as a plan document (``input`` and ``plan``), if its plan fits the format.
 
-    The plan must start from Python data (``from_rows`` and the like) and use
-    the steps and expressions the format has; otherwise ``PlanFormatError``
-    names the first part that does not fit. Nullability is not kept (the
-    format has none).
+    The plan must start from Python data (``from_rows`` and the like), the
+    other side of a join or union too, and use the steps and expressions the
+    format has; otherwise ``PlanFormatError`` names the first part that does
+    not fit (``UnsupportedPlanError`` for window expressions, which the format
+    could carry but this writer does not write yet). Nullability is not kept
+    (the format has none); a ``group_by`` that drops NULL keys is written as a
+    filter before the ``groupBy``.
     """
     steps: list[dict[str, Any]] = []
     node = frame.plan
     while not isinstance(node, p.Source):
-        step, node = _step(node)
-        steps.append(step)
+        written, node = _step(node)
+        steps += reversed(written)
     steps.reverse()
     return {"input": _input(node), "plan": steps}
 
@@ -484,29 +487,104 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _step(node: p.Plan) -> tuple[dict[str, Any], p.Plan]:
+def _step(node: p.Plan) -> tuple[list[dict[str, Any]], p.Plan]:
+    """The format's steps for ``node`` (in order) and the plan below them."""
     if isinstance(node, p.Filter):
-        return {"op": "filter", "payload": _tree(node.predicate)}, node.input
+        return [{"op": "filter", "payload": _tree(node.predicate)}], node.input
     if isinstance(node, p.Project):
-        return {"op": "select", "payload": [_select_item(e) for e in node.exprs]}, node.input
+        return [{"op": "select", "payload": [_select_item(e) for e in node.exprs]}], node.input
     if isinstance(node, p.Limit):
-        return {"op": "limit", "payload": {"n": node.n}}, node.input
+        return [{"op": "limit", "payload": {"n": node.n}}], node.input
     if isinstance(node, p.Offset):
-        return {"op": "offset", "payload": {"n": node.n}}, node.input
+        return [{"op": "offset", "payload": {"n": node.n}}], node.input
     if isinstance(node, p.Distinct) and node.subset is None:
-        return {"op": "distinct", "payload": {}}, node.input
+        return [{"op": "distinct", "payload": {}}], node.input
     if isinstance(node, p.Sort) and all(isinstance(k.expr, core.Column) for k in node.keys):
         payload = {
             "columns": [k.expr.name for k in node.keys if isinstance(k.expr, core.Column)],
             "ascending": [not k.descending for k in node.keys],
             "nulls_first": [not k.nulls_last for k in node.keys],
         }
-        return {"op": "orderBy", "payload": payload}, node.input
-    if isinstance(node, Aggregate | Join | Union):
-        msg = f"to_plan: {node.describe()}: groupBy, join and union steps are not written by to_plan yet"
-        raise UnsupportedPlanError(msg)
+        return [{"op": "orderBy", "payload": payload}], node.input
+    if isinstance(node, Aggregate):
+        return _group_by(node), node.input
+    if isinstance(node, Join):
+        return [{"op": "join", "payload": _join(node)}], node.left
+    if isinstance(node, Union) and not node.allow_missing:
+        others = [
+            {"op": "unionByName" if node.by_name else "union", "payload": _rows_of(f, "union")} for f in node.frames[1:]
+        ]
+        return others, node.frames[0]
     msg = f"to_plan: {node.describe()} has no form in the plan format"
     raise PlanFormatError(msg)
+
+
+def _rows_of(plan: p.Plan, what: str) -> dict[str, Any]:
+    """``other_data``/``other_schema`` of the right side of a join or union: rows from Python, as they are."""
+    if not isinstance(plan, p.Source):
+        msg = f"to_plan: the other side of a {what} must be rows from Python as they are, not {plan.describe()}"
+        raise PlanFormatError(msg)
+    data = _input(plan)
+    return {"other_data": data["rows"], "other_schema": data["schema"]}
+
+
+_AGG_NAMES: dict[type[core.Node], str] = {
+    agg.Sum: "sum", agg.Count: "count", agg.Mean: "avg", agg.Min: "min", agg.Max: "max",
+}  # fmt: skip
+
+
+def _group_by(node: Aggregate) -> list[dict[str, Any]]:
+    keys = []
+    for key in node.keys:
+        if not isinstance(key, core.Column):
+            msg = f"to_plan: group key {core.describe(key)}: the format groups by column names only"
+            raise PlanFormatError(msg)
+        keys.append(key.name)
+    aggs = []
+    for item in node.aggs:
+        inner = item.child if isinstance(item, core.Alias) else item
+        child = getattr(inner, "child", None)
+        if type(inner) not in _AGG_NAMES or not (child is None or isinstance(child, core.Column)):
+            msg = f"to_plan: aggregate {core.describe(item)}: the format has sum/count/avg/min/max of a column"
+            raise PlanFormatError(msg)
+        spec: dict[str, Any] = {"agg": _AGG_NAMES[type(inner)], "alias": item.output_name}
+        if child is not None:
+            spec["column"] = child.name
+        aggs.append(spec)
+    steps: list[dict[str, Any]] = []
+    nullable = [k for k in node.keys if k.type.nullable]
+    if node.drop_null_keys and nullable:  # the format keeps NULL keys as a group, as PySpark does
+        condition: Any = None
+        for key in nullable:
+            test = {"fn": "isnotnull", "args": [_tree(key)]}
+            condition = test if condition is None else {"op": "and", "left": condition, "right": test}
+        steps.append({"op": "filter", "payload": condition})
+    if not keys:
+        steps.append({"op": "groupBy", "payload": {"group_by": [], "aggs": aggs}})
+        return steps
+    steps.append({"op": "groupBy", "payload": {"group_by": keys, "aggs": aggs}})
+    return steps
+
+
+_HOW_NAMES = {"inner": "inner", "left": "left", "right": "right", "full": "outer", "semi": "left_semi",
+              "anti": "left_anti", "cross": "cross"}  # fmt: skip
+
+
+def _join(node: Join) -> dict[str, Any]:
+    payload = _rows_of(node.right, "join")
+    payload["how"] = _HOW_NAMES[node.how]
+    if node.how != "cross":
+        left = [k.name for k in node.left_keys if isinstance(k, core.Column)]
+        right = [k.name for k in node.right_keys if isinstance(k, core.Column)]
+        plain = left == right and len(left) == len(node.left_keys) and len(right) == len(node.right_keys)
+        if not plain or not node.merge_keys:
+            msg = "to_plan: the format joins on column names present on both sides, kept once (on=...)"
+            raise PlanFormatError(msg)
+        payload["on"] = left
+    if node.join_nulls or node.validate != "m:m" or node.suffix != "_right" or node.maintain_order != "none":
+        msg = "to_plan: join_nulls, validate, suffix and maintain_order have no form in the plan format"
+        raise PlanFormatError(msg)
+    return payload
 
 
 def _select_item(node: core.Node) -> Any:
@@ -560,8 +638,8 @@ def _tree(node: core.Node) -> Any:
         return {"fn": "when", "args": args + ([_tree(node.otherwise)] if node.otherwise is not None else [])}
     if type(node) in _TREE_ONE_ARG:
         return {"fn": _TREE_ONE_ARG[type(node)], "args": [_tree(next(node.children()))]}
-    if isinstance(node, agg.AggregateFunction | win.Over):
-        msg = f"to_plan: {core.describe(node)}: aggregates and windows are not written by to_plan yet"
+    if isinstance(node, win.Over):
+        msg = f"to_plan: {core.describe(node)}: window expressions are not written by to_plan yet"
         raise UnsupportedPlanError(msg)
     msg = f"to_plan: expression {core.describe(node)} has no form in the plan format"
     raise PlanFormatError(msg)

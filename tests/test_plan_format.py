@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pydantable_spark import DataFrame, DataFrameModel, F, plan_format
+from pydantable_spark import DataFrame, DataFrameModel, F, Window, plan_format
 from pydantable_spark.errors import ColumnTypeError, PlanFormatError, UnknownColumnError, UnsupportedPlanError
 
 
@@ -238,8 +238,37 @@ def test_to_plan_refuses_what_the_format_cannot_say(spark: Any) -> None:
         plan_format.to_plan(Person.from_spark(people.to_spark()))
     with pytest.raises(PlanFormatError, match="has no form in the plan format"):
         plan_format.to_plan(people.with_columns(part=Person.name.str.slice(0, 1)))
-    with pytest.raises(UnsupportedPlanError, match="not written by to_plan yet"):
-        plan_format.to_plan(people.group_by("name").agg(F.sum("score")))
+    with pytest.raises(UnsupportedPlanError, match="window expressions are not written by to_plan yet"):
+        plan_format.to_plan(people.with_columns(r=F.row_number().over(Window.order_by("id"))))
+    with pytest.raises(PlanFormatError, match="the format has sum/count/avg/min/max of a column"):
+        plan_format.to_plan(people.group_by("name").agg(F.median("score")))
+    with pytest.raises(PlanFormatError, match="the other side of a join must be rows from Python"):
+        plan_format.to_plan(people.join(people.filter(Person.id > 1), on="id"))
+    with pytest.raises(PlanFormatError, match="join_nulls, validate, suffix and maintain_order"):
+        plan_format.to_plan(people.join(Person.from_rows(PEOPLE), on="id", suffix="_r"))
+
+
+class Team(DataFrameModel):
+    id: int
+    team: str | None
+
+
+def test_group_by_join_and_union_round_trip() -> None:
+    people = Person.from_rows(PEOPLE)
+    teams = Team.from_rows([{"id": 1, "team": "x"}, {"id": 3, "team": None}])
+    frame = (
+        people.union(Person.from_rows(PEOPLE[:1]))
+        .join(teams, on="id", how="left")
+        .group_by("team")
+        .agg(total=F.sum(Person.score), n=F.count(), oldest=F.max(Person.age))
+    )
+    document = to_json_and_back(plan_format.to_plan(frame))
+    assert [s["op"] for s in document["plan"]] == ["union", "join", "filter", "groupBy"]
+    loaded = plan_format.load(document)
+    assert loaded.columns == frame.columns
+    assert sorted(zip(*loaded.to_dict().values(), strict=True), key=repr) == sorted(
+        zip(*frame.to_dict().values(), strict=True), key=repr
+    )
 
 
 def test_offset_needs_a_non_negative_count() -> None:
