@@ -398,15 +398,17 @@ def _aggregate_step(plan: Aggregate) -> Step:
     if plan.drop_null_keys and nullable_keys:
         where = " AND ".join(f"({to_sql(k)} IS NOT NULL)" for k in nullable_keys)
     keys = []
+    kept = []  # column keys wrapped in coalesce lose their Spark metadata; it is put back
     for key in plan.keys:
         sql = to_sql(key)
         if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype):
             # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
             sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
+            if isinstance(key, Column):
+                kept.append((key.output_name, key.name))
         keys.append(f"{sql} AS {quote(key.output_name)}")
     aggs = tuple(f"{to_sql(a)} AS {quote(a.output_name)}" for a in plan.aggs)
-    kept = tuple((k.output_name, k.name) for k in plan.keys if isinstance(k, Column))
-    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, kept)
+    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, tuple(kept))
 
 
 _SET_METHODS = {
@@ -588,7 +590,12 @@ def _apply(step: Step, inputs: list[SparkDataFrame], session: Any) -> SparkDataF
     assert isinstance(step, ToSchema)
     if step.gate:
         _check_gate(frame, step.schema)
-    result = frame.to(_target_struct(step.schema, frame))
+    target = struct_of(step.schema)
+    if step.gate and is_connect(frame):
+        # a Connect client reports the target as the result's schema: let it carry the metadata
+        # that the server keeps (frame.schema was fetched by the gate check just above)
+        target = _with_metadata(target, frame)
+    result = frame.to(target)
     if not step.gate and is_connect(result):
         # a Connect client reports to()'s target as the schema without asking the server, whose
         # result keeps a non-null source non-null; a projection makes the client ask
@@ -596,14 +603,8 @@ def _apply(step: Step, inputs: list[SparkDataFrame], session: Any) -> SparkDataF
     return result
 
 
-def _target_struct(schema: Schema, frame: SparkDataFrame) -> Any:
-    """``schema`` as a StructType carrying the metadata of ``frame``'s columns of the same names.
-
-    Spark's ``to()`` keeps a source column's metadata anyway; stating it in the
-    target also makes a Spark Connect client, which reports the target as the
-    result's schema, show it.
-    """
-    struct = struct_of(schema)
+def _with_metadata(struct: Any, frame: SparkDataFrame) -> Any:
+    """``struct`` with the metadata of ``frame``'s columns of the same names (what ``to()`` keeps)."""
     metadata = {f.name.lower(): f.metadata for f in frame.schema.fields if f.metadata}
     if not metadata:
         return struct
