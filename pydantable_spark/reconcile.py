@@ -52,7 +52,7 @@ from pydantable_spark.errors import (
 from pydantable_spark.schema import Schema, render_diff
 from pydantable_spark.typerules import Conversion, cast_forces_nullable, classify_conversion
 
-__all__ = ["ColumnMatch", "Reconciliation", "Selection", "reconcile", "selected"]
+__all__ = ["ColumnMatch", "Reconciliation", "Selection", "checks_inside", "reconcile", "selected"]
 
 Selection = bool | Collection[str]
 """``True`` for every column, or the names of the columns an option applies to."""
@@ -272,17 +272,18 @@ def _nested_nullable(path: str, src: bool, dst: bool, options: _Options, problem
 
 def _checks_nulls(src: dt.Field, dst: dt.Field) -> bool:
     """Whether reaching ``dst`` from ``src`` needs a run-time NULL check somewhere inside."""
-    return (src.nullable and not dst.nullable) or _checks_inside(src.dtype, dst.dtype)
+    return (src.nullable and not dst.nullable) or checks_inside(src.dtype, dst.dtype)
 
 
-def _checks_inside(src: dt.DType, dst: dt.DType) -> bool:
+def checks_inside(src: dt.DType, dst: dt.DType) -> bool:
+    """Whether some value nested in ``src`` may be NULL where ``dst`` forbids it (a run-time check inside)."""
     if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
         by_name = {f.name.lower(): f for f in src.fields}
         return any(_checks_nulls(by_name[f.name.lower()], f) for f in dst.fields if f.name.lower() in by_name)
     if isinstance(src, dt.List) and isinstance(dst, dt.List):
-        return (src.contains_null and not dst.contains_null) or _checks_inside(src.inner, dst.inner)
+        return (src.contains_null and not dst.contains_null) or checks_inside(src.inner, dst.inner)
     if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
-        return (src.value_contains_null and not dst.value_contains_null) or _checks_inside(src.value, dst.value)
+        return (src.value_contains_null and not dst.value_contains_null) or checks_inside(src.value, dst.value)
     return False
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.sql import literal_sql, quote, string_sql
+from pydantable_spark.reconcile import checks_inside
 
 __all__ = ["checked_sql"]
 
@@ -37,14 +38,14 @@ def _checked_inside(sql: str, src: dt.DType, dst: dt.DType, path: str, depth: in
             value = checked_sql(f"{sql}.{quote(found.name)}", found, wanted, f"{path}.{wanted.name}", depth)
             parts += [string_sql(wanted.name), value]
         return f"IF({sql} IS NULL, NULL, named_struct({', '.join(parts)}))"
-    if isinstance(src, dt.List) and isinstance(dst, dt.List) and _needs_check(src, dst):
+    if isinstance(src, dt.List) and isinstance(dst, dt.List) and checks_inside(src, dst):
         x = f"x{depth}"
         element = checked_sql(
             x, dt.Field(x, src.inner, src.contains_null), dt.Field(x, dst.inner, dst.contains_null),
             f"{path}[]", depth + 1,
         )  # fmt: skip
         return f"transform({sql}, {x} -> {element})"
-    if isinstance(src, dt.Map) and isinstance(dst, dt.Map) and _needs_check(src, dst):
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map) and checks_inside(src, dst):
         k, v = f"k{depth}", f"v{depth}"
         value = checked_sql(
             v, dt.Field(v, src.value, src.value_contains_null), dt.Field(v, dst.value, dst.value_contains_null),
@@ -60,24 +61,18 @@ def _matched(src: dt.Struct, dst: dt.Struct) -> list[tuple[dt.Field, dt.Field]]:
     return [(f, by_name[f.name.lower()]) for f in dst.fields if f.name.lower() in by_name]
 
 
-def _needs_check(src: dt.DType, dst: dt.DType) -> bool:
-    if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
-        return True  # structs are rebuilt with the target's fields
-    if isinstance(src, dt.List) and isinstance(dst, dt.List):
-        return (src.contains_null and not dst.contains_null) or _needs_check(src.inner, dst.inner)
-    if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
-        return (src.value_contains_null and not dst.value_contains_null) or _needs_check(src.value, dst.value)
-    return False
-
-
 def _inner_type(src: dt.DType, dst: dt.DType) -> dt.DType:
-    """The type ``_checked_inside`` produces: the source's types, the target's struct fields."""
+    """The type ``_checked_inside`` produces (nullability aside: ``coalesce`` widens it).
+
+    Structs are rebuilt with the target's fields, lists and maps where something
+    inside them is checked; everything else keeps the source's type.
+    """
     if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
         fields = [dt.Field(w.name, _inner_type(f.dtype, w.dtype), False) for w, f in _matched(src, dst)]
         return dt.Struct(tuple(fields))
-    if isinstance(src, dt.List) and isinstance(dst, dt.List):
+    if isinstance(src, dt.List) and isinstance(dst, dt.List) and checks_inside(src, dst):
         return dt.List(_inner_type(src.inner, dst.inner), False)
-    if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
+    if isinstance(src, dt.Map) and isinstance(dst, dt.Map) and checks_inside(src, dst):
         return dt.Map(src.key, _inner_type(src.value, dst.value), False)
     return src
 
