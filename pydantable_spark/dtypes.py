@@ -25,6 +25,8 @@ import decimal as _decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from pydantable_spark.errors import UnsupportedTypeError
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -279,6 +281,16 @@ class Struct(DType):
 
     fields: tuple[Field, ...]
     model: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for f in self.fields:
+            if "${" in f.name:
+                msg = (
+                    f"struct field {f.name!r} contains '${{': Spark SQL must spell nested field names, and its "
+                    "variable substitution (spark.sql.variable.substitute) rewrites '${...}' in that text; "
+                    "rename the field (top-level columns may have any name)"
+                )
+                raise UnsupportedTypeError(msg)
 
     def __str__(self) -> str:
         inner = ",".join(f"{f.name}:{_nested(f.dtype, f.nullable)}" for f in self.fields)

@@ -39,7 +39,8 @@ from pydantable_spark.annotations import fields_of_model, python_name
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
 from pydantable_spark.expr.aggregates import contains_aggregate
 from pydantable_spark.expr.api import Expr, render
-from pydantable_spark.expr.core import Alias, Column, Node, bind, literal_of
+from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, literal_of
+from pydantable_spark.expr.window import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.ingest import arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.jobs import Job
@@ -604,10 +605,12 @@ class DataFrame(Generic[M]):
 
     def limit(self, n: int) -> DataFrame[M]:
         """At most ``n`` rows (which ones is unspecified unless the frame is sorted)."""
+        check_param("limit()", "n", n, int)
         return DataFrame(p.Limit(self._plan, n), self._model)
 
     def offset(self, n: int) -> DataFrame[M]:
         """All rows but the first ``n`` (Spark's ``offset``; meaningful after ``sort``)."""
+        check_param("offset()", "n", n, int)
         return DataFrame(p.Offset(self._plan, n), self._model)
 
     def head(self, n: int = 5) -> DataFrame[M]:
@@ -1190,9 +1193,7 @@ def _join_order(value: bool | str | None) -> Literal["none", "left", "right"]:
 
 
 def _per_key(value: bool | Sequence[bool], count: int, name: str) -> list[bool]:
-    if isinstance(value, bool):
-        return [value] * count
-    flags = list(value)
+    flags = per_key_flags(value, count, "sort()", name)
     if len(flags) != count:
         msg = f"sort() got {count} key(s) but {len(flags)} {name} flag(s)"
         raise ValueError(msg)

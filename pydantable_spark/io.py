@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-__all__ = ["FileFormat", "Paths", "WriteMode", "read_files", "read_table", "spark_source", "write"]
+__all__ = ["FileFormat", "Paths", "WriteMode", "read_files", "read_table", "spark_source", "table_name", "write"]
 
 FileFormat = Literal["parquet", "orc", "csv", "json", "delta"]
 WriteMode = Literal["error", "errorifexists", "append", "overwrite", "ignore"]
@@ -73,7 +73,6 @@ def spark_source(
     case_sensitive: bool,
 ) -> p.Plan:
     """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``)."""
-    from pydantable_spark._spark.sql import quote
     from pydantable_spark._spark.types import fields_of_struct
 
     fields = fields_of_struct(sdf.schema)
@@ -82,7 +81,8 @@ def spark_source(
     except ReconciliationError as error:
         raise error.within(label) from None
     if len({f.name.lower() for f in fields}) < len(fields):
-        sdf = sdf.select(*[quote(c.source.name) for c in rec.columns])  # drop case-colliding unused columns
+        # drop case-colliding unused columns (select by name: backticks quote it, nothing parses it as SQL)
+        sdf = sdf.select(*["`" + c.source.name.replace("`", "``") + "`" for c in rec.columns])
         fields = fields_of_struct(sdf.schema)
     source = p.Source(SparkData(sdf, label), Schema(fields))
     return p.Reconcile(source, rec)
@@ -128,11 +128,26 @@ def read_files(
     )
 
 
+def table_name(name: object, action: str) -> str:
+    """A catalog table name, checked: Spark parses it as SQL, where ``${...}`` would be substituted."""
+    if not isinstance(name, str) or not name.strip():
+        msg = f"{action}: the table name must be a non-empty str, got {name!r}"
+        raise ValueError(msg)
+    if "${" in name:
+        msg = (
+            f"{action}: table name {name!r} contains '${{', which Spark's variable substitution "
+            "(spark.sql.variable.substitute) would rewrite before reading the name; rename the table"
+        )
+        raise ValueError(msg)
+    return name
+
+
 def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selection) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target``."""
     from pydantable_spark._spark import io
     from pydantable_spark._spark.session import is_case_sensitive, resolve_session
 
+    table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
     sdf = io.read_table(name, spark)
     return spark_source(
@@ -178,6 +193,8 @@ def write(
     from pydantable_spark._spark import io
 
     action = f"save_as_table({target!r})" if table else f"write_{fmt}({target!r})"
+    if table:
+        table_name(target, action)
     if mode not in _MODES:
         msg = f"{action}: mode={mode!r} is not one of {', '.join(map(repr, _MODES))}"
         raise ValueError(msg)

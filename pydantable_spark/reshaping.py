@@ -56,6 +56,19 @@ _ID = "__pydantable_id"
 _RANK = "__pydantable_rank"
 
 
+def fresh_name(base: str, taken: Sequence[str]) -> str:
+    """``base``, or ``base_1``, ``base_2``, ...: a helper column name that no column in ``taken`` has.
+
+    Names are compared ignoring case, as Spark resolves them.
+    """
+    used = {n.lower() for n in taken}
+    name, k = base, 0
+    while name.lower() in used:
+        k += 1
+        name = f"{base}_{k}"
+    return name
+
+
 def _column(frame: DataFrame[Any], name: str) -> Node:
     return bind(Column(name), frame.schema)
 
@@ -75,11 +88,12 @@ def _with(frame: DataFrame[Any], name: str, node: Node) -> DataFrame[Any]:
 
 def _ranked(frame: DataFrame[Any], subset: Sequence[str], *, last: bool) -> DataFrame[Any]:
     """The frame with a row id and each row's rank among rows with the same ``subset`` values."""
-    with_id = _with(frame, _ID, RowId())
+    row_id = fresh_name(_ID, frame.columns)
+    with_id = _with(frame, row_id, RowId())
     partition = tuple(_column(with_id, n) for n in subset)
-    order = (_column(with_id, _ID),)
+    order = (_column(with_id, row_id),)
     rank = Over(RowNumber(), partition, order, (last,), (False,))
-    return _with(with_id, _RANK, rank)
+    return _with(with_id, fresh_name(_RANK, with_id.columns), rank)
 
 
 def keep_one(
@@ -87,21 +101,22 @@ def keep_one(
 ) -> DataFrame[Any]:
     """One row per ``subset`` value: the first or last in the frame's current order."""
     ranked = _ranked(frame, subset, last=keep == "last")
-    kept = _filter(ranked, Comparison(ComparisonOp.EQ, _column(ranked, _RANK), literal_of(1, weak=True)))
+    row_id, rank = ranked.columns[-2:]
+    kept = _filter(ranked, Comparison(ComparisonOp.EQ, _column(ranked, rank), literal_of(1, weak=True)))
     if maintain_order:
-        kept = kept._frame(p.Sort(kept.plan, (p.SortKey(_column(kept, _ID)),)))
+        kept = kept._frame(p.Sort(kept.plan, (p.SortKey(_column(kept, row_id)),)))
     return _project(kept, [_column(kept, n) for n in frame.columns])
 
 
 def _group_sizes(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
     partition = tuple(_column(frame, n) for n in subset)
-    return _with(frame, _RANK, Over(agg.Count(), partition))
+    return _with(frame, fresh_name(_RANK, frame.columns), Over(agg.Count(), partition))
 
 
 def only_unique(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
     """The rows whose ``subset`` values appear exactly once."""
     sized = _group_sizes(frame, subset)
-    kept = _filter(sized, Comparison(ComparisonOp.EQ, _column(sized, _RANK), literal_of(1, weak=True)))
+    kept = _filter(sized, Comparison(ComparisonOp.EQ, _column(sized, sized.columns[-1]), literal_of(1, weak=True)))
     return _project(kept, [_column(kept, n) for n in frame.columns])
 
 
@@ -109,13 +124,13 @@ def duplicated(frame: DataFrame[Any], subset: Sequence[str], keep: Literal["firs
     """A single boolean column ``duplicated``, as pandas defines it for ``keep``."""
     if keep is False:
         counted = _group_sizes(frame, subset)
-        flag = Comparison(ComparisonOp.GT, _column(counted, _RANK), literal_of(1, weak=True))
+        flag = Comparison(ComparisonOp.GT, _column(counted, counted.columns[-1]), literal_of(1, weak=True))
         return _project(counted, [Alias(flag, "duplicated")])
     if keep not in ("first", "last"):
         msg = f"duplicated(keep={keep!r}) must be 'first', 'last' or False"
         raise ValueError(msg)
     ranked = _ranked(frame, subset, last=keep == "last")
-    flag = Comparison(ComparisonOp.GT, _column(ranked, _RANK), literal_of(1, weak=True))
+    flag = Comparison(ComparisonOp.GT, _column(ranked, ranked.columns[-1]), literal_of(1, weak=True))
     return _project(ranked, [Alias(flag, "duplicated")])
 
 

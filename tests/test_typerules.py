@@ -13,7 +13,7 @@ from pyspark.errors import AnalysisException
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.lower import lower
-from pydantable_spark._spark.sql import quote, type_sql
+from pydantable_spark._spark.sql import column_sql, type_sql
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.typerules import (
@@ -202,7 +202,7 @@ def test_cast_legality_and_nullability_match_spark(wide: Any) -> None:
     base = lower(wide.plan)
     for column, target in illegal:
         with pytest.raises(AnalysisException):
-            base.selectExpr(f"CAST({quote(column)} AS {type_sql(target)})").schema  # noqa: B018
+            base.selectExpr(f"CAST({column_sql(column)} AS {type_sql(target)})").schema  # noqa: B018
 
 
 def test_cast_forces_nullable_is_false_for_identity() -> None:

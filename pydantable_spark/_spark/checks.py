@@ -15,10 +15,21 @@ The two different stand-in values keep Spark from folding the ``IF`` away;
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._spark.sql import literal_sql, quote, string_sql
+from pydantable_spark._spark.sql import literal_sql, string_sql, struct_field_sql
 from pydantable_spark.reconcile import checks_inside
 
-__all__ = ["checked_sql"]
+__all__ = ["NULL_CHECK_MARK", "checked_sql", "null_check_message"]
+
+NULL_CHECK_MARK = "pydantable:null_check:"
+"""Marks a failed NULL check in Spark's error text; the column path follows in hex (see ``null_check_message``)."""
+
+
+def null_check_message(path: str) -> str:
+    """The text ``raise_error`` fails with: readable, plus the path in hex so it is recovered exactly."""
+    return (
+        f"column {path!r} holds a NULL, but the target declares it non-null (null_check) "
+        f"[{NULL_CHECK_MARK}{path.encode('utf-8', 'surrogatepass').hex()}]"
+    )
 
 
 def checked_sql(sql: str, source: dt.Field, target: dt.Field, path: str, depth: int = 0) -> str:
@@ -26,7 +37,7 @@ def checked_sql(sql: str, source: dt.Field, target: dt.Field, path: str, depth: 
     inner = _checked_inside(sql, source.dtype, target.dtype, path, depth)
     if not (source.nullable and not target.nullable):
         return inner
-    message = string_sql(f"column {path!r} holds a NULL, but the target declares it non-null (null_check)")
+    message = string_sql(null_check_message(path))
     first, second = _stand_ins(_inner_type(source.dtype, target.dtype))
     return f"coalesce({inner}, IF(raise_error({message}) IS NULL, {first}, {second}))"
 
@@ -35,7 +46,7 @@ def _checked_inside(sql: str, src: dt.DType, dst: dt.DType, path: str, depth: in
     if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
         parts = []
         for wanted, found in _matched(src, dst):
-            value = checked_sql(f"{sql}.{quote(found.name)}", found, wanted, f"{path}.{wanted.name}", depth)
+            value = checked_sql(struct_field_sql(sql, found.name), found, wanted, f"{path}.{wanted.name}", depth)
             parts += [string_sql(wanted.name), value]
         return f"IF({sql} IS NULL, NULL, named_struct({', '.join(parts)}))"
     if isinstance(src, dt.List) and isinstance(dst, dt.List) and checks_inside(src, dst):

@@ -6,6 +6,7 @@ import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
+from pydantable_spark._spark.checks import NULL_CHECK_MARK
 from pydantable_spark._spark.session import resolve_session
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark.errors import MalformedDataError, NullCheckError, PydantableSparkError
@@ -67,7 +68,7 @@ def write(
         writer.save(target)
 
 
-_NULL_CHECK = re.compile(r"column '((?:[^'\\]|\\.)*)' holds a NULL, but the target declares it non-null \(null_check\)")
+_NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
 _ROOT = re.compile(r"Caused by: (java\.[\w.$]+(?:Exception|Error): [^\n]*)")
@@ -87,7 +88,8 @@ def spark_errors(action: str) -> Iterator[None]:
         text = str(error)
         found = _NULL_CHECK.search(text)
         if found:
-            raise NullCheckError(found.group(1), action) from error
+            path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")
+            raise NullCheckError(path, action) from error
         if "DATA_SOURCE_NOT_FOUND" in text and "delta" in text.lower():
             msg = (
                 f"{action}: Delta Lake is not on this Spark session's classpath. Install the extra "

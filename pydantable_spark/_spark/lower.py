@@ -8,6 +8,12 @@ of ``with_columns`` / ``filter`` calls therefore costs at most one ``filter``
 and one ``selectExpr``. A projection is not fused when that would compute one
 non-trivial expression twice in it.
 
+Inside the lowered plan every user column goes by its *Spark name*
+(``sql.spark_name``: the name itself when it is a plain identifier, else a hex
+spelling), so that no SQL text the lowering writes holds a user's name. Scans
+rename their columns to Spark names and the last step renames them back
+(``Rename``, ``DataFrame.toDF``), in both cases only where a name differs.
+
 ``plan_steps`` needs no Spark at all, which is what ``explain()`` shows;
 ``execute`` makes the calls.
 """
@@ -27,7 +33,15 @@ from pyspark.sql import functions as sf
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.checks import checked_sql
 from pydantable_spark._spark.session import is_connect, resolve_session
-from pydantable_spark._spark.sql import literal_sql, quote, string_sql, to_sql, type_sql
+from pydantable_spark._spark.sql import (
+    COMPILERS,
+    column_sql,
+    internal_sql,
+    literal_sql,
+    spark_name,
+    string_sql,
+    to_sql,
+)
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError
@@ -46,6 +60,23 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
 __all__ = ["Step", "arrow_ready", "execute", "lower", "plan_steps", "render_steps", "spark_frame", "to_spark"]
+
+
+def _spark_schema(schema: Schema) -> Schema:
+    """``schema`` with every column under its Spark name."""
+    return Schema(tuple(dt.Field(spark_name(f.name), f.dtype, f.nullable) for f in schema.fields))
+
+
+def _needs_renaming(names: tuple[str, ...]) -> bool:
+    return any(spark_name(n) != n for n in names)
+
+
+@dataclass(frozen=True, slots=True)
+class SparkColumn(Column):
+    """A column the lowering made itself, referred to by its (internal) Spark name as it is."""
+
+
+COMPILERS[SparkColumn] = lambda node: internal_sql(node.name)
 
 log = logging.getLogger("pydantable_spark")
 
@@ -255,6 +286,20 @@ class UnpivotStep(Step):
 
 
 @dataclass(frozen=True, slots=True)
+class Rename(Step):
+    """``df.toDF(*names)``: the user's column names on the frame handed out (no SQL parsing)."""
+
+    input: Step
+    names: tuple[str, ...]
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"toDF {', '.join(repr(n) for n in self.names)}"
+
+
+@dataclass(frozen=True, slots=True)
 class ToSchema(Step):
     """``df.to(struct)``; with ``gate`` the actual schema is first checked against ``schema``."""
 
@@ -324,7 +369,7 @@ def _flush(rel: _Relation, schema: Schema) -> _Relation:
         exprs = []
         for name, node in rel.columns.items():
             plain = isinstance(node, Column) and node.name == name
-            exprs.append(quote(name) if plain else f"{to_sql(node)} AS {quote(name)}")
+            exprs.append(column_sql(name) if plain else f"{to_sql(node)} AS {column_sql(name)}")
         step = SelectExprs(step, tuple(exprs))
     return _Relation(step, schema.names, _references(schema))
 
@@ -347,7 +392,7 @@ def _join_step(plan: Join) -> Step:
     right = _flush(_relation(plan.right), plan.right.schema)
     renamed = {f.name: f"{_RIGHT}{i}" for i, f in enumerate(plan.right.schema)}
     right_refs = {
-        n: Column(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
+        n: SparkColumn(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
     }
     equal = "<=>" if plan.join_nulls else "="
     pairs = []
@@ -367,7 +412,7 @@ def _join_step(plan: Join) -> Step:
     return JoinStep(
         left.step,
         right.step,
-        tuple(f"{quote(n)} AS {quote(r)}" for n, r in renamed.items()),
+        tuple(f"{column_sql(n)} AS {internal_sql(r)}" for n, r in renamed.items()),
         _SPARK_HOW[plan.how],
         " AND ".join(pairs) or None,
         outputs,
@@ -377,18 +422,14 @@ def _join_step(plan: Join) -> Step:
 
 
 def _join_output(output: JoinOutput, renamed: dict[str, str]) -> str:
-    name = quote(output.field.name)
+    name = column_sql(output.field.name)
     if output.left is not None and output.right is not None:
-        return f"coalesce({quote(output.left)}, {quote(renamed[output.right])}) AS {name}"
+        return f"coalesce({column_sql(output.left)}, {internal_sql(renamed[output.right])}) AS {name}"
     if output.left is not None:
-        return output_sql(quote(output.left), output.field.name)
+        left = column_sql(output.left)
+        return left if left == name else f"{left} AS {name}"
     assert output.right is not None
-    return f"{quote(renamed[output.right])} AS {name}"
-
-
-def output_sql(sql: str, name: str) -> str:
-    """``sql AS `name```, or just the column when it already has that name."""
-    return sql if sql == quote(name) else f"{sql} AS {quote(name)}"
+    return f"{internal_sql(renamed[output.right])} AS {name}"
 
 
 def _aggregate_step(plan: Aggregate) -> Step:
@@ -405,9 +446,9 @@ def _aggregate_step(plan: Aggregate) -> Step:
             # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
             sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
             if isinstance(key, Column):
-                kept.append((key.output_name, key.name))
-        keys.append(f"{sql} AS {quote(key.output_name)}")
-    aggs = tuple(f"{to_sql(a)} AS {quote(a.output_name)}" for a in plan.aggs)
+                kept.append((spark_name(key.output_name), spark_name(key.name)))
+        keys.append(f"{sql} AS {column_sql(key.output_name)}")
+    aggs = tuple(f"{to_sql(a)} AS {column_sql(a.output_name)}" for a in plan.aggs)
     return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, tuple(kept))
 
 
@@ -427,20 +468,24 @@ def _explode_step(plan: Explode) -> Step:
         exprs = []
         for f in plan.input.schema:
             if f.name != column:
-                exprs.append(quote(f.name))
+                exprs.append(column_sql(f.name))
             elif plan.position is not None:
-                exprs.append(f"pos{generator}({quote(column)}) AS ({quote(plan.position)}, {quote(column)})")
+                position, value = column_sql(plan.position), column_sql(column)
+                exprs.append(f"pos{generator}({value}) AS ({position}, {value})")
             else:
-                exprs.append(f"{generator}({quote(column)}) AS {quote(column)}")
+                exprs.append(f"{generator}({column_sql(column)}) AS {column_sql(column)}")
         return SelectExprs(rel.step, tuple(exprs))
-    arrays = [quote(c) for c in plan.columns]
+    arrays = [column_sql(c) for c in plan.columns]
     same = " AND ".join(f"coalesce(size({arrays[0]}) = size({a}), true)" for a in arrays[1:])
     message = string_sql(f"explode(): the arrays {', '.join(plan.columns)} differ in length in a row")
     zipped = f"IF({same}, arrays_zip({', '.join(arrays)}), raise_error({message}))"
-    kept = [quote(f.name) for f in plan.input.schema if f.name not in plan.columns]
-    step = SelectExprs(rel.step, (*kept, f"{generator}({zipped}) AS {quote(_ZIPPED)}"))
+    kept = [column_sql(f.name) for f in plan.input.schema if f.name not in plan.columns]
+    step = SelectExprs(rel.step, (*kept, f"{generator}({zipped}) AS {internal_sql(_ZIPPED)}"))
+    # arrays_zip names the struct's fields after its arguments: the columns' Spark names, plain identifiers
     fields = [
-        quote(f.name) if f.name not in plan.columns else f"{quote(_ZIPPED)}.{quote(f.name)} AS {quote(f.name)}"
+        column_sql(f.name)
+        if f.name not in plan.columns
+        else f"({internal_sql(_ZIPPED)}).{column_sql(f.name)} AS {column_sql(f.name)}"
         for f in plan.input.schema
     ]
     return SelectExprs(step, tuple(fields))
@@ -462,7 +507,16 @@ def _relation(plan: p.Plan) -> _Relation:
         return _Relation(step, plan.schema.names, _references(plan.schema))
     if isinstance(plan, Unpivot):
         rel = _flush(_relation(plan.input), plan.input.schema)
-        step = UnpivotStep(rel.step, plan.ids, plan.values, plan.variable_name, plan.value_name)
+        ids, values = tuple(map(spark_name, plan.ids)), tuple(map(spark_name, plan.values))
+        step = UnpivotStep(rel.step, ids, values, spark_name(plan.variable_name), spark_name(plan.value_name))
+        if _needs_renaming(plan.values):  # Spark writes the value columns' (Spark) names: write the user's
+            variable = column_sql(plan.variable_name)
+            cases = " ".join(
+                f"WHEN {string_sql(spark_name(n))} THEN {string_sql(n)}" for n in plan.values if spark_name(n) != n
+            )
+            named = f"CASE {variable} {cases} ELSE {variable} END AS {variable}"
+            exprs = [column_sql(n) for n in plan.ids] + [named, column_sql(plan.value_name)]
+            step = SelectExprs(step, tuple(exprs))
         return _Relation(step, plan.schema.names, _references(plan.schema))
     if isinstance(plan, Explode):
         return _Relation(_explode_step(plan), plan.schema.names, _references(plan.schema))
@@ -496,12 +550,12 @@ def _single_step(plan: p.Plan, step: Step) -> Step:
     if isinstance(plan, p.Offset):
         return Skip(step, plan.n)
     if isinstance(plan, p.Distinct):
-        return Dedup(step, plan.subset)
+        return Dedup(step, None if plan.subset is None else tuple(map(spark_name, plan.subset)))
     if isinstance(plan, p.Reconcile):
         rec = plan.reconciliation
         if rec.renames_or_checks:
             exprs = tuple(_reconciled_column(c, rec.target[c.result.name]) for c in rec.columns)
-            kept = tuple((c.result.name, c.source.name) for c in rec.columns if c.null_check)
+            kept = tuple((spark_name(c.result.name), spark_name(c.source.name)) for c in rec.columns if c.null_check)
             step = SelectExprs(step, exprs, kept)
         return ToSchema(step, rec.target)
     msg = f"no Spark lowering for plan node {type(plan).__name__}"
@@ -509,16 +563,18 @@ def _single_step(plan: p.Plan, step: Step) -> Step:
 
 
 def _reconciled_column(match: ColumnMatch, target: dt.Field) -> str:
-    source = quote(match.source.name)
+    source = column_sql(match.source.name)
     if match.null_check:
         source = checked_sql(source, match.source, target, match.result.name)
-    return f"{source} AS {quote(match.result.name)}"
+    return f"{source} AS {column_sql(match.result.name)}"
 
 
 def plan_steps(plan: p.Plan) -> Step:
-    """The Spark steps for ``plan``, ending with the final ``to(schema)`` gate."""
-    rel = _flush(_relation(plan), plan.schema)
-    return ToSchema(rel.step, plan.schema, gate=True)
+    """The Spark steps for ``plan``: its columns renamed back to the user's names, then the ``to(schema)`` gate."""
+    step = _flush(_relation(plan), plan.schema).step
+    if _needs_renaming(plan.schema.names):
+        step = Rename(step, plan.schema.names)
+    return ToSchema(step, plan.schema, gate=True)
 
 
 def render_steps(step: Step, indent: int = 0) -> Iterator[str]:
@@ -540,7 +596,9 @@ def spark_frame(source: p.Source, session: Any = None) -> SparkDataFrame:
     spark = resolve_session(source.session or session)
     created = data.created.get(id(spark))
     if created is None:
-        created = spark.createDataFrame(data.table, schema=struct_of(source.schema))
+        schema = _spark_schema(source.schema)
+        table = data.table.rename_columns(list(schema.names)) if _needs_renaming(source.schema.names) else data.table
+        created = spark.createDataFrame(table, schema=struct_of(schema))
         data.created[id(spark)] = created
     return created
 
@@ -552,7 +610,11 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
     Spark call that failed (the plan is added by ``to_spark``/``lower``).
     """
     if isinstance(step, Scan):
-        return spark_frame(step.source, session)
+        frame = spark_frame(step.source, session)
+        names = step.source.schema.names
+        if isinstance(step.source.data, SparkData) and _needs_renaming(names):
+            frame = frame.toDF(*map(spark_name, names))
+        return frame
     inputs = [execute(s, session) for s in (step.frames if isinstance(step, UnionStep) else step.inputs()[:1])]
     try:
         return _apply(step, inputs, session)
@@ -587,10 +649,12 @@ def _apply(step: Step, inputs: list[SparkDataFrame], session: Any) -> SparkDataF
         return getattr(frame, step.method)(execute(step.right, session))  # type: ignore[no-any-return]
     if isinstance(step, UnpivotStep):
         return frame.unpivot(list(step.ids), list(step.values), step.variable, step.value)
+    if isinstance(step, Rename):
+        return frame.toDF(*step.names)
     assert isinstance(step, ToSchema)
-    if step.gate:
+    if step.gate:  # after the Rename: the frame has the user's names
         _check_gate(frame, step.schema)
-    target = struct_of(step.schema)
+    target = struct_of(step.schema if step.gate else _spark_schema(step.schema))
     if step.gate and is_connect(frame):
         # a Connect client reports the target as the result's schema: let it carry the metadata
         # that the server keeps (frame.schema was fetched by the gate check just above)
@@ -631,9 +695,9 @@ def _join(left: SparkDataFrame, right: SparkDataFrame, step: JoinStep) -> SparkD
     if step.unique:
         _check_unique(left, right, step.unique)
     if step.order == "left":
-        left = left.selectExpr("*", f"monotonically_increasing_id() AS {quote(_ORDER)}")
+        left = left.selectExpr("*", f"monotonically_increasing_id() AS {internal_sql(_ORDER)}")
     elif step.order == "right":
-        right = right.selectExpr("*", f"monotonically_increasing_id() AS {quote(_ORDER)}")
+        right = right.selectExpr("*", f"monotonically_increasing_id() AS {internal_sql(_ORDER)}")
     if step.how == "cross":
         joined = left.crossJoin(right)
     else:
@@ -652,10 +716,10 @@ def _aggregate(frame: SparkDataFrame, step: AggregateStep) -> SparkDataFrame:
     if not step.keys:
         return frame.selectExpr(*step.aggs)
     if step.ordered:  # groups in the order their first rows appear
-        frame = frame.selectExpr("*", f"monotonically_increasing_id() AS {quote(_ORDER)}")
+        frame = frame.selectExpr("*", f"monotonically_increasing_id() AS {internal_sql(_ORDER)}")
     aggs = [sf.expr(a) for a in step.aggs]
     if step.ordered:
-        aggs.append(sf.expr(f"min({quote(_ORDER)}) AS {quote(_ORDER)}"))
+        aggs.append(sf.expr(f"min({internal_sql(_ORDER)}) AS {internal_sql(_ORDER)}"))
     grouped = frame.groupBy(*[sf.expr(k) for k in step.keys]).agg(*aggs)
     return grouped.sort(_ORDER).drop(_ORDER) if step.ordered else grouped
 
@@ -720,14 +784,9 @@ def arrow_ready(plan: p.Plan, session: Any = None) -> SparkDataFrame:
     row models still check nested non-nullability when rows are validated.
     """
     frame = to_spark(plan, session)
-    relaxed = [f for f in plan.schema if needs_relaxing(f.dtype, f.nullable)]
-    if not relaxed:
+    if not any(needs_relaxing(f.dtype, f.nullable) for f in plan.schema):
         return frame
-    exprs = [
-        f"CAST({quote(f.name)} AS {type_sql(f.dtype)}) AS {quote(f.name)}" if f in relaxed else quote(f.name)
-        for f in plan.schema
-    ]
-    return frame.selectExpr(*exprs)
+    return frame.to(struct_of(plan.schema, relaxed=True))
 
 
 def _check_gate(frame: SparkDataFrame, schema: Schema) -> None:

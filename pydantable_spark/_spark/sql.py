@@ -10,6 +10,23 @@ every node (a test checks it). Literals are written with explicit types so
 that Spark's analyzer derives exactly the types the nodes declare: numbers as
 ``CAST(... AS type)`` (which also keeps Spark's literal-specific decimal rules
 out of the way), timestamps with an explicit zone.
+
+No user value is SQL text. Spark rewrites the text it parses in ways that
+depend on session settings: ``${...}`` is substituted
+(``spark.sql.variable.substitute``), backslashes in string literals are read
+as escapes or not (``spark.sql.parser.escapedStringLiterals``), and a quoted
+name with anything but letters, digits and ``_`` becomes a regular expression
+in a ``SELECT`` (``spark.sql.parser.quotedRegexColumnNames``). So:
+
+* a string literal is its UTF-8 bytes in hex, cast to a string
+  (``CAST(X'6974277320' AS STRING)``): hex digits mean the same under every setting;
+* a column is referred to by its *Spark name* (``spark_name``): a plain
+  identifier keeps its own, any other name is spelled in hex. The lowering
+  gives every Spark DataFrame it builds Spark names, and renames the columns
+  back only on the frame it hands out (``DataFrame.toDF``, which parses nothing);
+* struct field names, which SQL must spell, cannot contain ``${``
+  (``dtypes.Struct`` refuses them) and are only read after a parenthesised value;
+* numbers are Python ``int``/``float`` values formatted by Python, checked by type.
 """
 
 from __future__ import annotations
@@ -17,6 +34,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import math
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +51,20 @@ from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
 if TYPE_CHECKING:
     from pydantable_spark.expr.core import Node
 
-__all__ = ["COMPILERS", "literal_sql", "quote", "to_sql", "type_sql"]
+__all__ = [
+    "COMPILERS",
+    "INTERNAL_PREFIX",
+    "column_sql",
+    "field_sql",
+    "int_sql",
+    "internal_sql",
+    "literal_sql",
+    "spark_name",
+    "string_sql",
+    "struct_field_sql",
+    "to_sql",
+    "type_sql",
+]
 
 Compiler = Callable[[Any], str]
 COMPILERS: dict[type[Node], Compiler] = {}
@@ -59,14 +90,78 @@ def to_sql(node: Node) -> str:
     return compiler(node)
 
 
-def quote(name: str) -> str:
-    """A Spark SQL identifier: backticks, inner backticks doubled."""
+# --- names ---------------------------------------------------------------------------------
+
+INTERNAL_PREFIX = "__pydantable_"
+"""Spark names the lowering makes for itself start with this; no user column's Spark name does
+unless it is hex-spelled (``__pydantable_x...``), so the two never collide."""
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def spark_name(name: str) -> str:
+    """The name a user column has inside the lowered Spark plan.
+
+    >>> spark_name("age"), spark_name("unit price"), spark_name("${x}")
+    ('age', '__pydantable_x756e6974207072696365', '__pydantable_x247b787d')
+    """
+    if _PLAIN.match(name) and not name.startswith(INTERNAL_PREFIX):
+        return name
+    return f"{INTERNAL_PREFIX}x{name.encode('utf-8', 'surrogatepass').hex()}"
+
+
+def column_sql(name: str) -> str:
+    """A reference to the user column ``name`` (by its Spark name, in backticks)."""
+    return f"`{spark_name(name)}`"
+
+
+def internal_sql(name: str) -> str:
+    """A reference to a column the lowering made itself (``__pydantable_...``)."""
+    if not (_PLAIN.match(name) and name.startswith(INTERNAL_PREFIX)):
+        msg = f"not an internal column name: {name!r}"
+        raise ValueError(msg)
+    return f"`{name}`"
+
+
+def field_sql(name: str) -> str:
+    """A struct field name in SQL (backticks doubled); ``dtypes.Struct`` has refused ``${`` already."""
+    if "${" in name:
+        msg = f"struct field name {name!r} contains '${{', which Spark's variable substitution rewrites"
+        raise ValueError(msg)
     return "`" + name.replace("`", "``") + "`"
 
 
+def struct_field_sql(base: str, name: str) -> str:
+    """Field ``name`` of the struct value ``base``.
+
+    A quoted field name with more than letters, digits and ``_`` after a column
+    reference is a regular expression under ``quotedRegexColumnNames``; after
+    any other expression it is a plain name, so such a base goes through a
+    one-argument ``coalesce`` (same type, same nullability).
+    """
+    if _PLAIN.match(name):
+        return f"({base}).{field_sql(name)}"
+    return f"coalesce({base}).{field_sql(name)}"
+
+
+# --- literals ---------------------------------------------------------------------------------
+
+
 def string_sql(value: str) -> str:
-    """A Spark SQL string literal (backslash escapes, as Spark's parser reads them)."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """A Spark SQL string literal that no parser setting reads differently: hex bytes cast to a string.
+
+    >>> string_sql("it's")
+    "CAST(X'69742773' AS STRING)"
+    """
+    return f"CAST(X'{str.encode(value, 'utf-8').hex()}' AS STRING)"
+
+
+def int_sql(value: int) -> str:
+    """An integer argument as SQL text; anything but a real ``int`` is refused."""
+    if type(value) is not int:
+        msg = f"expected an int, got {value!r} ({type(value).__name__})"
+        raise TypeError(msg)
+    return str(value)
 
 
 def type_sql(dtype: dt.DType) -> str:
@@ -78,12 +173,18 @@ def type_sql(dtype: dt.DType) -> str:
     if isinstance(dtype, dt.Map):
         return f"MAP<{type_sql(dtype.key)}, {type_sql(dtype.value)}>"
     if isinstance(dtype, dt.Struct):
-        return "STRUCT<" + ", ".join(f"{quote(f.name)}: {type_sql(f.dtype)}" for f in dtype.fields) + ">"
+        return "STRUCT<" + ", ".join(f"{field_sql(f.name)}: {type_sql(f.dtype)}" for f in dtype.fields) + ">"
     return str(dtype).upper()
 
 
+def _date_text(value: datetime.date) -> str:
+    # formatted from the int fields: a subclass cannot make its own text
+    return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+
+
 def _timestamp_text(value: datetime.datetime) -> str:
-    return value.strftime("%Y-%m-%d %H:%M:%S.%f").rjust(26, "0")
+    time = f"{value.hour:02d}:{value.minute:02d}:{value.second:02d}.{value.microsecond:06d}"
+    return f"{_date_text(value)} {time}"
 
 
 def literal_sql(value: Any, dtype: dt.DType) -> str:
@@ -91,15 +192,15 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
 
     >>> literal_sql(5, dt.Int32())
     'CAST(5 AS INT)'
-    >>> print(literal_sql("it's", dt.String()))
-    'it\'s'
+    >>> literal_sql("it's", dt.String())
+    "CAST(X'69742773' AS STRING)"
     """
     if value is None:
         return f"CAST(NULL AS {type_sql(dtype)})"
     if isinstance(dtype, dt.Boolean):
         return "TRUE" if value else "FALSE"
     if isinstance(dtype, dt.Integral):
-        return f"CAST({int(value)} AS {type_sql(dtype)})"
+        return f"CAST({int_sql(int(value))} AS {type_sql(dtype)})"
     if isinstance(dtype, dt.Floating):
         number = float(value)
         if math.isfinite(number):
@@ -110,7 +211,7 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
     if isinstance(dtype, dt.Decimal):
         return f"CAST({format(decimal.Decimal(value), 'f')}BD AS {type_sql(dtype)})"
     if isinstance(dtype, dt.String):
-        return string_sql(str(value))
+        return string_sql(value)
     if isinstance(dtype, dt.Binary):
         return f"X'{bytes(value).hex()}'"
     if isinstance(dtype, dt.Datetime):
@@ -120,7 +221,7 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
     if isinstance(dtype, dt.DatetimeNTZ):
         return f"TIMESTAMP_NTZ '{_timestamp_text(value.replace(tzinfo=None))}'"
     if isinstance(dtype, dt.Date):
-        return f"DATE '{value.isoformat()}'"
+        return f"DATE '{_date_text(value)}'"
     if isinstance(dtype, dt.Duration):
         return _interval_sql(value)
     msg = f"literals of type {dtype} are not supported yet"
@@ -148,7 +249,7 @@ def _cast_to(node: Node, dtype: dt.DType) -> str:
 
 @compiles(core.Column)
 def _column(node: core.Column) -> str:
-    return quote(node.name)
+    return column_sql(node.name)
 
 
 @compiles(core.Literal)
@@ -294,8 +395,8 @@ def _strip(node: strs.Strip) -> str:
 @compiles(strs.Slice)
 def _slice(node: strs.Slice) -> str:
     position = node.offset + 1 if node.offset >= 0 else node.offset
-    length = "" if node.length is None else f", {node.length}"
-    return f"substring({to_sql(node.child)}, {position}{length})"
+    length = "" if node.length is None else f", {int_sql(node.length)}"
+    return f"substring({to_sql(node.child)}, {int_sql(position)}{length})"
 
 
 _PREDICATES = {strs.Contains: "contains", strs.StartsWith: "startswith", strs.EndsWith: "endswith"}
@@ -363,13 +464,13 @@ def _ranking(node: win.RowNumber) -> str:
 
 @compiles(win.Ntile)
 def _ntile(node: win.Ntile) -> str:
-    return f"ntile({node.n})"
+    return f"ntile({int_sql(node.n)})"
 
 
 @compiles(win.Lag, win.Lead)
 def _offset(node: win.Lag) -> str:
     default = "NULL" if node.default is None else to_sql(node.default)
-    return f"{node.sql_name}({to_sql(node.child)}, {node.offset}, {default})"
+    return f"{node.sql_name}({to_sql(node.child)}, {int_sql(node.offset)}, {default})"
 
 
 @compiles(win.FirstValue, win.LastValue)
@@ -379,7 +480,7 @@ def _frame_value(node: win.FirstValue) -> str:
 
 @compiles(win.NthValue)
 def _nth_value(node: win.NthValue) -> str:
-    return f"nth_value({to_sql(node.child)}, {node.n})"
+    return f"nth_value({to_sql(node.child)}, {int_sql(node.n)})"
 
 
 def _bound(offset: int | None, *, start: bool) -> str:
@@ -387,7 +488,7 @@ def _bound(offset: int | None, *, start: bool) -> str:
         return "UNBOUNDED PRECEDING" if start else "UNBOUNDED FOLLOWING"
     if offset == 0:
         return "CURRENT ROW"
-    return f"{abs(offset)} {'PRECEDING' if offset < 0 else 'FOLLOWING'}"
+    return f"{int_sql(abs(offset))} {'PRECEDING' if offset < 0 else 'FOLLOWING'}"
 
 
 @compiles(win.Over)
@@ -412,7 +513,7 @@ def _over(node: win.Over) -> str:
 
 @compiles(nested.StructField)
 def _struct_field(node: nested.StructField) -> str:
-    return f"({to_sql(node.child)}).{quote(node.name)}"
+    return struct_field_sql(to_sql(node.child), node.name)
 
 
 @compiles(nested.ListLen)
@@ -424,7 +525,7 @@ def _list_len(node: nested.ListLen) -> str:
 def _list_get(node: nested.ListGet) -> str:
     index = node.index
     if isinstance(index, core.Literal) and isinstance(index.value, int):
-        position = str(index.value + 1 if index.value >= 0 else index.value)
+        position = int_sql(index.value + 1 if index.value >= 0 else index.value)
     else:
         raw = to_sql(index)
         position = f"IF({raw} >= 0, {raw} + 1, {raw})"
@@ -469,7 +570,8 @@ def _map_get(node: nested.MapGet) -> str:
 @compiles(strs.Extract)
 def _extract(node: strs.Extract) -> str:
     child, pattern = to_sql(node.child), string_sql(node.pattern)
-    return f"IF({child} RLIKE {pattern}, regexp_extract({child}, {pattern}, {node.group}), CAST(NULL AS STRING))"
+    group = int_sql(node.group)
+    return f"IF({child} RLIKE {pattern}, regexp_extract({child}, {pattern}, {group}), CAST(NULL AS STRING))"
 
 
 @compiles(strs.Replace)
@@ -488,8 +590,9 @@ def _split(node: strs.Split) -> str:
 def _pad(node: strs.Pad) -> str:
     child = to_sql(node.child)
     function = "lpad" if node.at_start else "rpad"
-    padded = f"{function}({child}, {node.width}, {string_sql(node.fill)})"
-    return f"IF(length({child}) >= {node.width}, {child}, {padded})"
+    width = int_sql(node.width)
+    padded = f"{function}({child}, {width}, {string_sql(node.fill)})"
+    return f"IF(length({child}) >= {width}, {child}, {padded})"
 
 
 @compiles(strs.Like)

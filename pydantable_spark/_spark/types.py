@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from pyspark.sql import types as st
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.errors import UnsupportedTypeError
 
 if TYPE_CHECKING:
@@ -32,29 +33,38 @@ _ATOMIC: dict[type[dt.DType], st.DataType] = {
 _FROM_SPARK: dict[type[st.DataType], dt.DType] = {type(v): k() for k, v in _ATOMIC.items() if k is not dt.Duration}
 
 
-def spark_type(dtype: dt.DType) -> st.DataType:
-    """Spark's type for a logical type."""
+def spark_type(dtype: dt.DType, *, loose: bool = False) -> st.DataType:
+    """Spark's type for a logical type; ``loose`` marks everything nested in it nullable."""
     if type(dtype) in _ATOMIC:
         return _ATOMIC[type(dtype)]
     if isinstance(dtype, dt.Decimal):
         return st.DecimalType(dtype.precision, dtype.scale)
     if isinstance(dtype, dt.List):
-        return st.ArrayType(spark_type(dtype.inner), dtype.contains_null)
+        return st.ArrayType(spark_type(dtype.inner, loose=loose), dtype.contains_null or loose)
     if isinstance(dtype, dt.Map):
-        return st.MapType(spark_type(dtype.key), spark_type(dtype.value), dtype.value_contains_null)
+        value = spark_type(dtype.value, loose=loose)
+        return st.MapType(spark_type(dtype.key), value, dtype.value_contains_null or loose)
     if isinstance(dtype, dt.Struct):
-        return st.StructType([_spark_field(f) for f in dtype.fields])
+        return st.StructType([_spark_field(f, loose=loose) for f in dtype.fields])
     msg = f"no Spark type for {dtype}"  # pragma: no cover - every DType is handled above
     raise TypeError(msg)
 
 
-def _spark_field(f: dt.Field) -> st.StructField:
-    return st.StructField(f.name, spark_type(f.dtype), f.nullable)
+def _spark_field(f: dt.Field, *, loose: bool = False) -> st.StructField:
+    return st.StructField(f.name, spark_type(f.dtype, loose=loose), f.nullable or loose)
 
 
-def struct_of(schema: Schema) -> st.StructType:
-    """Spark's ``StructType`` for a frame schema."""
-    return st.StructType([_spark_field(f) for f in schema.fields])
+def struct_of(schema: Schema, *, relaxed: bool = False) -> st.StructType:
+    """Spark's ``StructType`` for a frame schema.
+
+    ``relaxed`` marks the nested fields, elements and values of the columns
+    that ``arrow.needs_relaxing`` names nullable (what ``toArrow()`` can hold).
+    """
+    fields = []
+    for f in schema.fields:
+        loose = relaxed and needs_relaxing(f.dtype, f.nullable)
+        fields.append(st.StructField(f.name, spark_type(f.dtype, loose=loose), f.nullable))
+    return st.StructType(fields)
 
 
 def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:

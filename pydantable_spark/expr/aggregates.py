@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Node, Typed, describe
+from pydantable_spark.expr.core import Node, Typed, check_param, describe
 
 __all__ = [
     "AggregateFunction",
@@ -179,6 +179,9 @@ class First(AggregateFunction):
     ignore_nulls: bool = False
     sql_name: ClassVar[str] = "first"
 
+    def prepare(self) -> None:
+        check_param("F.first()", "ignorenulls", self.ignore_nulls, bool)
+
     def derive(self) -> Typed:
         return Typed(self.child.type.dtype, True)
 
@@ -190,6 +193,9 @@ class Last(AggregateFunction):
     child: Node
     ignore_nulls: bool = False
     sql_name: ClassVar[str] = "last"
+
+    def prepare(self) -> None:
+        check_param("F.last()", "ignorenulls", self.ignore_nulls, bool)
 
     def derive(self) -> Typed:
         return Typed(self.child.type.dtype, True)

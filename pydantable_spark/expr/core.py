@@ -35,6 +35,7 @@ __all__ = [
     "Node",
     "Typed",
     "bind",
+    "check_param",
     "describe",
     "literal_of",
 ]
@@ -137,6 +138,27 @@ def _map_nodes(value: Any, fn: Callable[[Node], Node]) -> Any:
     return value
 
 
+def check_param(what: str, name: str, value: object, kind: type | tuple[type, ...], *, optional: bool = False) -> None:
+    """Refuse a Python argument of the wrong type when the call is made.
+
+    ``what`` names the call (``"str.slice()"``), ``name`` the parameter. ``bool``
+    is not accepted where an ``int`` is asked for, although it is one in Python.
+
+    >>> check_param("F.lag()", "offset", "1", int)
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.ColumnTypeError: F.lag(): offset must be int, got '1' (str)
+    """
+    if value is None and optional:
+        return
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+        return
+    wanted = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
+    msg = f"{what}: {name} must be {wanted}, got {value!r} ({type(value).__name__})"
+    raise ColumnTypeError(msg)
+
+
 def describe(node: Node) -> str:
     """How error messages name an operand: ``column 'age' of type int | None (bigint)``."""
     if isinstance(node, Column):
@@ -162,6 +184,9 @@ class Column(Node):
     name: str
     declared: Typed | None = None
     owner: str | None = None
+
+    def prepare(self) -> None:
+        check_param("F.col()", "name", self.name, str)
 
     def derive(self) -> Typed | None:
         return self.declared
@@ -263,6 +288,8 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
     if value is None:
         msg = "a null literal needs a type: F.lit(None, dtype=...) (for example dtype=int)"
         raise ColumnTypeError(msg)
+    if isinstance(value, str):
+        _check_encodable(value)
     for kind, infer in _INFERRED:
         if isinstance(value, kind):
             inferred = infer(value)
@@ -275,6 +302,14 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
         "str, bytes, Decimal, date, datetime or timedelta"
     )
     raise ColumnTypeError(msg)
+
+
+def _check_encodable(value: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        msg = f"string literal {value!r} holds an unpaired surrogate at {error.start}; Spark strings are UTF-8"
+        raise ColumnTypeError(msg) from None
 
 
 def _check_fits(value: Any, dtype: dt.DType) -> None:
@@ -322,6 +357,9 @@ class Alias(Node):
 
     child: Node
     name: str
+
+    def prepare(self) -> None:
+        check_param("alias()", "name", self.name, str)
 
     def derive(self) -> Typed:
         return self.child.type

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
-from pydantable_spark.expr.core import Literal, Node, Typed, describe
+from pydantable_spark.expr.core import Literal, Node, Typed, check_param, describe
 from pydantable_spark.expr.operators import comparable
 
 if TYPE_CHECKING:
@@ -63,6 +63,9 @@ class StructField(Node):
 
     child: Node
     name: str
+
+    def prepare(self) -> None:
+        check_param("struct.field()", "name", self.name, str)
 
     def derive(self) -> Typed:
         parent = _require(self.child, dt.Struct, "struct.field()")
@@ -140,6 +143,9 @@ class ListJoin(Node):
     child: Node
     separator: str
 
+    def prepare(self) -> None:
+        check_param("list.join()", "separator", self.separator, str)
+
     def derive(self) -> Typed:
         array = _require(self.child, dt.List, "list.join()")
         assert isinstance(array.dtype, dt.List)
@@ -155,6 +161,9 @@ class ListSort(Node):
 
     child: Node
     descending: bool = False
+
+    def prepare(self) -> None:
+        check_param("list.sort()", "descending", self.descending, bool)
 
     def derive(self) -> Typed:
         array = _require(self.child, dt.List, "list.sort()")

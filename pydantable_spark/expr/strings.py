@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Node, Typed, describe
+from pydantable_spark.expr.core import Node, Typed, check_param, describe
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.api import Expr
@@ -65,6 +65,9 @@ class Strip(Node):
     child: Node
     chars: str | None = None
 
+    def prepare(self) -> None:
+        check_param("str.strip()", "chars", self.chars, str, optional=True)
+
     def derive(self) -> Typed:
         return _require_string(self.child, "str.strip()")
 
@@ -86,6 +89,10 @@ class Slice(Node):
     child: Node
     offset: int
     length: int | None = None
+
+    def prepare(self) -> None:
+        check_param("str.slice()", "offset", self.offset, int)
+        check_param("str.slice()", "length", self.length, int, optional=True)
 
     def derive(self) -> Typed:
         if self.length is not None and self.length < 0:
@@ -149,6 +156,13 @@ class Extract(Node):
     pattern: str
     group: int = 1
 
+    def prepare(self) -> None:
+        check_param("str.extract()", "pattern", self.pattern, str)
+        check_param("str.extract()", "group", self.group, int)
+        if self.group < 0:
+            msg = f"str.extract(): group must be >= 0, got {self.group}"
+            raise ColumnTypeError(msg)
+
     def derive(self) -> Typed:
         _require_string(self.child, "str.extract()")
         return Typed(dt.String(), True)
@@ -163,6 +177,11 @@ class Replace(Node):
     value: str
     literal: bool = False
 
+    def prepare(self) -> None:
+        check_param("str.replace()", "pattern", self.pattern, str)
+        check_param("str.replace()", "value", self.value, str)
+        check_param("str.replace()", "literal", self.literal, bool)
+
     def derive(self) -> Typed:
         return _require_string(self.child, "str.replace()")
 
@@ -173,6 +192,9 @@ class Split(Node):
 
     child: Node
     separator: str
+
+    def prepare(self) -> None:
+        check_param("str.split()", "separator", self.separator, str)
 
     def derive(self) -> Typed:
         return Typed(dt.List(dt.String(), False), _require_string(self.child, "str.split()").nullable)
@@ -187,6 +209,14 @@ class Pad(Node):
     fill: str = " "
     at_start: bool = True
 
+    def prepare(self) -> None:
+        what = "str.pad_start()" if self.at_start else "str.pad_end()"
+        check_param(what, "width", self.width, int)
+        check_param(what, "fill", self.fill, str)
+        if self.width < 0:
+            msg = f"{what}: width must be >= 0, got {self.width}"
+            raise ColumnTypeError(msg)
+
     def derive(self) -> Typed:
         if len(self.fill) != 1:
             msg = f"str.pad_start()/pad_end() need a single fill character, got {self.fill!r}"
@@ -200,6 +230,9 @@ class Like(Node):
 
     child: Node
     pattern: str
+
+    def prepare(self) -> None:
+        check_param("str.like()", "pattern", self.pattern, str)
 
     def derive(self) -> Typed:
         return Typed(dt.Boolean(), _require_string(self.child, "str.like()").nullable)
@@ -236,17 +269,23 @@ class StringNamespace(Generic[S_co]):
         """``length`` characters from 0-based ``offset`` (negative: from the end)."""
         return self._make(Slice(self._expr.node, offset, length))
 
+    def _text(self, value: object, what: str, name: str) -> Node:
+        from pydantable_spark.expr.api import Expr
+
+        check_param(what, name, value, (str, Expr))
+        return self._expr._operand(value)
+
     def contains(self, pattern: str | Expr[Any]) -> Expr[Any]:
         """Whether ``pattern`` occurs as a substring (not a regular expression)."""
-        return self._make(Contains(self._expr.node, self._expr._operand(pattern)))
+        return self._make(Contains(self._expr.node, self._text(pattern, "str.contains()", "pattern")))
 
     def starts_with(self, prefix: str | Expr[Any]) -> Expr[Any]:
         """Whether the string starts with ``prefix``."""
-        return self._make(StartsWith(self._expr.node, self._expr._operand(prefix)))
+        return self._make(StartsWith(self._expr.node, self._text(prefix, "str.starts_with()", "prefix")))
 
     def ends_with(self, suffix: str | Expr[Any]) -> Expr[Any]:
         """Whether the string ends with ``suffix``."""
-        return self._make(EndsWith(self._expr.node, self._expr._operand(suffix)))
+        return self._make(EndsWith(self._expr.node, self._text(suffix, "str.ends_with()", "suffix")))
 
     def extract(self, pattern: str, group: int = 1) -> Expr[Any]:
         """The ``group``-th group of the first match of ``pattern`` (Java regex); NULL without a match."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Literal, Node, Typed, describe
+from pydantable_spark.expr.core import Literal, Node, Typed, check_param, describe
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.api import Expr
@@ -103,6 +103,9 @@ class Truncate(Node):
     child: Node
     unit: str
 
+    def prepare(self) -> None:
+        check_param("dt.truncate()", "unit", self.unit, str)
+
     def derive(self) -> Typed:
         source = _require_date(self.child, "dt.truncate()")
         units = _DATE_UNITS if isinstance(source.dtype, dt.Date) else _TIME_UNITS
@@ -149,6 +152,9 @@ class Strftime(Node):
 
     child: Node
     format: str
+
+    def prepare(self) -> None:
+        check_param("dt.strftime()", "format", self.format, str)
 
     def derive(self) -> Typed:
         spark_pattern(self.format)

@@ -19,7 +19,9 @@ from typing import ClassVar, Literal
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.aggregates import AggregateFunction
-from pydantable_spark.expr.core import Column, Node, Typed, adopt_weak, describe
+from pydantable_spark.expr.core import Column, Node, Typed, adopt_weak, check_param, describe
+
+_INT32_MAX = 2**31 - 1
 
 __all__ = [
     "CumeDist",
@@ -95,10 +97,13 @@ class Ntile(_Ranking):
     n: int = 1
     sql_name: ClassVar[str] = "ntile"
 
-    def derive(self) -> Typed:
-        if self.n < 1:
-            msg = f"ntile() needs n >= 1, got {self.n}"
+    def prepare(self) -> None:
+        check_param("F.ntile()", "n", self.n, int)
+        if not 1 <= self.n <= _INT32_MAX:
+            msg = f"F.ntile(): n must be between 1 and {_INT32_MAX}, got {self.n}"
             raise ColumnTypeError(msg)
+
+    def derive(self) -> Typed:
         return Typed(dt.Int32(), False)
 
 
@@ -129,6 +134,10 @@ class _Offset(WindowFunction):
     default: Node | None = None
 
     def prepare(self) -> None:
+        check_param(f"F.{self.sql_name}()", "offset", self.offset, int)
+        if abs(self.offset) > _INT32_MAX:
+            msg = f"F.{self.sql_name}(): offset must fit in an int (|offset| <= {_INT32_MAX}), got {self.offset}"
+            raise ColumnTypeError(msg)
         if self.default is not None:
             object.__setattr__(self, "default", adopt_weak(self.default, self.child))
 
@@ -162,6 +171,9 @@ class _Frame(WindowFunction):
     ignore_nulls: bool = False
     needs_order: ClassVar[bool] = False
 
+    def prepare(self) -> None:
+        check_param(f"F.{self.sql_name}()", "ignorenulls", self.ignore_nulls, bool)
+
     def derive(self) -> Typed:
         return Typed(self.child.type.dtype, True)
 
@@ -189,10 +201,13 @@ class NthValue(WindowFunction):
     sql_name: ClassVar[str] = "nth_value"
     needs_order: ClassVar[bool] = False
 
-    def derive(self) -> Typed:
-        if self.n < 1:
-            msg = f"nth_value() needs n >= 1, got {self.n}"
+    def prepare(self) -> None:
+        check_param("F.nth_value()", "n", self.n, int)
+        if not 1 <= self.n <= _INT32_MAX:
+            msg = f"F.nth_value(): n must be between 1 and {_INT32_MAX}, got {self.n}"
             raise ColumnTypeError(msg)
+
+    def derive(self) -> Typed:
         return Typed(self.child.type.dtype, True)
 
 
@@ -276,8 +291,8 @@ class WindowSpec:
     ) -> WindowSpec:
         """The order within each partition; NULLs first unless ``nulls_last``."""
         count = len(columns)
-        desc = [descending] * count if isinstance(descending, bool) else list(descending)
-        last = [nulls_last] * count if isinstance(nulls_last, bool) else list(nulls_last)
+        desc = flags(descending, count, "Window.order_by()", "descending")
+        last = flags(nulls_last, count, "Window.order_by()", "nulls_last")
         if len(desc) != count or len(last) != count:
             msg = f"order_by() got {count} column(s) but {len(desc)} descending and {len(last)} nulls_last flag(s)"
             raise ValueError(msg)
@@ -293,6 +308,9 @@ class WindowSpec:
         return self._framed(Frame("range", start, end))
 
     def _framed(self, frame: Frame) -> WindowSpec:
+        what = f"Window.{frame.kind}_between()"
+        check_param(what, "start", frame.start, int, optional=True)
+        check_param(what, "end", frame.end, int, optional=True)
         if frame.start is not None and frame.end is not None and frame.start > frame.end:
             msg = f"a window frame must not end ({frame.end}) before it starts ({frame.start})"
             raise ValueError(msg)
@@ -322,6 +340,18 @@ class Window:
     def unbounded() -> WindowSpec:
         """A window over the whole frame, unordered."""
         return WindowSpec()
+
+
+def flags(value: object, count: int, what: str, name: str) -> list[bool]:
+    """One ``bool`` per key from a single flag or a sequence of them (``"yes"`` is neither)."""
+    if isinstance(value, bool):
+        return [value] * count
+    if not isinstance(value, list | tuple):
+        msg = f"{what}: {name} must be a bool or a list of bools, got {value!r} ({type(value).__name__})"
+        raise ColumnTypeError(msg)
+    for item in value:
+        check_param(what, name, item, bool)
+    return list(value)
 
 
 def contains_window(node: Node) -> bool:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pydantable_spark.expr as expr_package
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark._spark import lower as lowering
-from pydantable_spark._spark.sql import COMPILERS, quote
+from pydantable_spark._spark.sql import COMPILERS, field_sql
 from pydantable_spark.expr import conditional, core, operators, strings, temporal
 from pydantable_spark.expr.core import Node
 
@@ -94,7 +94,7 @@ def test_a_source_is_uploaded_to_spark_once(frame: Any) -> None:
 
 @pytest.mark.parametrize("name", ["plain", "with space", "dot.ted", "back`tick", "ünï", "select", "1st"])
 def test_any_column_name_survives_lowering(spark: SparkSession, name: str) -> None:
-    sdf = spark.createDataFrame([(1,)], f"{quote(name)} bigint not null")
+    sdf = spark.createDataFrame([(1,)], f"{field_sql(name)} bigint not null")
     from pydantable_spark import DataFrame
 
     frame = DataFrame.from_spark(sdf)

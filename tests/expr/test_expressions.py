@@ -80,7 +80,7 @@ def values(frame: Any, **exprs: Expr[Any]) -> dict[str, list[Any]]:
         (lambda: F.concat(T.s, T.n), r"concat\(\) needs a string"),
         (lambda: T.id.str.upper(), r"str.upper\(\) needs a string; got column 'T.id'"),
         (lambda: T.id.str.contains("a"), "needs a string"),
-        (lambda: T.s.str.contains(1), "the pattern of str.contains"),
+        (lambda: T.s.str.contains(1), r"str.contains\(\): pattern must be str or Expr, got 1"),
         (lambda: T.s.str.slice(0, -1), "length must be >= 0"),
         (lambda: T.s.dt.year(), "needs a date or datetime; got column 'T.s'"),
         (lambda: F.date_add(T.day, 1.5), "integer number of days"),

@@ -1,0 +1,346 @@
+"""No user value is SQL: hostile literals, names and parameters, under session settings that rewrite SQL text.
+
+The façade lowers expressions to Spark SQL text. Spark's parser substitutes
+``${...}`` (``spark.sql.variable.substitute``), reads backslashes in string
+literals differently (``spark.sql.parser.escapedStringLiterals``) and treats a
+quoted name as a regular expression in a ``SELECT``
+(``spark.sql.parser.quotedRegexColumnNames``). Every test here runs under each
+of those settings and asserts exact results: the value that went in comes back,
+the row that should match matches, and nothing else does.
+
+Each new function parameter joins ``STRING_PARAMETERS`` or ``INT_PARAMETERS``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from pyspark.sql import types as st
+
+from pydantable_spark import DataFrame, DataFrameModel, F, Window
+from pydantable_spark.errors import ColumnTypeError, NullCheckError, UnsupportedTypeError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from pyspark.sql import SparkSession
+
+pytestmark = pytest.mark.spark
+
+HOSTILE = [
+    "${env:HOME}",
+    "${system:java.version}",
+    "${spark.app.name}",
+    "${spark.sql.pydantable.hostile}",
+    "${hiveconf:x}",
+    "${x}",
+    "$${x}",
+    "${",
+    "a$",
+    "'",
+    "''",
+    '"',
+    "\\",
+    "\\'",
+    "\\\\",
+    "\\n",
+    "' OR 1=1 --",
+    "' OR TRUE OR '",
+    "x' || (SELECT current_user()) || '",
+    "`",
+    "a`b",
+    "a.b",
+    "(a)?+.+",
+    "*",
+    "%",
+    "_",
+    "-- comment",
+    "/* comment */",
+    ";",
+    "X'00'",
+    "CAST(1 AS INT)",
+    "\x00",
+    "\n",
+    "\r\n",
+    "\t",
+    "😀",
+    "ünïcödé",
+    "NULL",
+    " ",
+    "",
+]
+"""Strings that SQL text could misread: substitutions, quotes, escapes, comments, regexes, control characters."""
+
+CONFS: dict[str, dict[str, str]] = {
+    "defaults": {},
+    "substitution-off": {"spark.sql.variable.substitute": "false"},
+    "escaped-literals": {"spark.sql.parser.escapedStringLiterals": "true"},
+    "regex-names": {"spark.sql.parser.quotedRegexColumnNames": "true"},
+    "reserved-keywords": {"spark.sql.ansi.enforceReservedKeywords": "true"},
+    "hostile-conf": {"spark.sql.pydantable.hostile": "' OR TRUE OR '"},
+}
+
+
+@pytest.fixture(params=list(CONFS))
+def conf(spark: SparkSession, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each test once per session setting; the previous values are put back afterwards."""
+    settings = CONFS[request.param]
+    before = {key: spark.conf.get(key, None) for key in settings}
+    with warnings.catch_warnings():  # a Connect client passes on the server's "deprecated setting" warning
+        warnings.simplefilter("ignore")
+        for key, value in settings.items():
+            spark.conf.set(key, value)
+    try:
+        yield request.param
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for key, value in before.items():
+                if value is None:
+                    spark.conf.unset(key)
+                else:
+                    spark.conf.set(key, value)
+
+
+class Text(DataFrameModel):
+    i: int
+    s: str
+
+
+def _texts() -> DataFrame[Text]:
+    return Text.from_rows([{"i": i, "s": s} for i, s in enumerate(HOSTILE)])
+
+
+def test_literals_and_comparisons_are_exact(conf: str) -> None:
+    frame = _texts()
+    literals = {f"lit{j}": F.lit(value) for j, value in enumerate(HOSTILE)}
+    equal = {f"eq{j}": Text.s == value for j, value in enumerate(HOSTILE)}
+    got = frame.select(Text.i, **literals, **equal).sort(Text.i).to_dict()
+    for j, value in enumerate(HOSTILE):
+        assert got[f"lit{j}"] == [value] * len(HOSTILE), (conf, value)
+        assert got[f"eq{j}"] == [i == j for i in range(len(HOSTILE))], (conf, value)
+    matched = frame.filter(Text.s.is_in(["' OR TRUE OR '", "${x}"])).sort(Text.i).to_dict()["s"]
+    assert matched == ["${x}", "' OR TRUE OR '"]
+
+
+def test_filters_match_exactly_one_row(conf: str) -> None:
+    frame = _texts()
+    for i, value in enumerate(HOSTILE):
+        assert frame.filter(Text.s == value).to_dict()["i"] == [i], (conf, value)
+
+
+def _java_quote(text: str) -> str:
+    """``text`` as a Java regex matching itself (``\\Q...\\E``)."""
+    return "\\Q" + text.replace("\\E", "\\E\\\\E\\Q") + "\\E"
+
+
+SKIP = object()
+"""An expected value that Python cannot predict (the position is not compared)."""
+
+STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str], Any]]] = {
+    # name: (the façade expression of column s and parameter p, the same computed in Python)
+    "str.contains": (lambda s, p: s.str.contains(p), lambda s, p: p in s),
+    "str.starts_with": (lambda s, p: s.str.starts_with(p), lambda s, p: s.startswith(p)),
+    "str.ends_with": (lambda s, p: s.str.ends_with(p), lambda s, p: s.endswith(p)),
+    "str.replace(literal)": (
+        lambda s, p: s.str.replace(p, p + "|", literal=True),
+        lambda s, p: s if p == "" else s.replace(p, p + "|"),  # Spark's replace() leaves s alone for ""
+    ),
+    "str.replace(regex)": (
+        lambda s, p: s.str.replace(_java_quote(p), "<>"),
+        # an empty regex also matches between the two UTF-16 halves of an emoji in Java: not comparable
+        lambda s, p: s.replace(p, "<>") if p else SKIP,
+    ),
+    "str.split": (lambda s, p: s.str.split(p), lambda s, p: s.split(p) if p else SKIP),
+    "str.extract": (lambda s, p: s.str.extract("(" + _java_quote(p) + ")", 1), lambda s, p: p if p in s else None),
+    "str.strip(chars)": (lambda s, p: s.str.strip(p), lambda s, p: s.strip(p)),
+    "str.pad_start(fill)": (
+        lambda s, p: s.str.pad_start(3, p) if len(p) == 1 else F.lit(None, dtype=str),
+        lambda s, p: s.rjust(3, p) if len(p) == 1 else None,
+    ),
+    "str.like": (
+        lambda s, p: s.str.like(p) if "\\" not in p else F.lit(None, dtype=bool),
+        lambda s, p: (s == p) if not ({"%", "_", "\\"} & set(p)) else SKIP,
+    ),
+    "concat": (lambda s, p: F.concat(s, F.lit(p)), lambda s, p: s + p),
+    "list.join": (lambda s, p: s.str.split(",").list.join(p), lambda s, p: p.join(s.split(","))),
+}
+
+
+def test_every_string_parameter_is_a_value(conf: str) -> None:
+    frame = _texts()
+    exprs = {}
+    expected: dict[str, tuple[str, str, list[Any]]] = {}
+    for n, (name, (facade, python)) in enumerate(STRING_PARAMETERS.items()):
+        for j, value in enumerate(HOSTILE):
+            exprs[f"f{n}_{j}"] = facade(Text.s, value)
+            expected[f"f{n}_{j}"] = (name, value, [python(s, value) for s in HOSTILE])
+    got = frame.select(Text.i, **exprs).sort(Text.i).to_dict()
+    for key, (name, value, values) in expected.items():
+        compared = [(g, e) for g, e in zip(got[key], values, strict=True) if e is not SKIP]
+        assert [g for g, _ in compared] == [e for _, e in compared], (conf, name, value)
+
+
+def test_date_formats_with_hostile_literal_text(conf: str) -> None:
+    class When(DataFrameModel):
+        d: datetime.date
+
+    frame = When.from_rows([{"d": datetime.date(2024, 5, 6)}])
+    texts = [t for t in HOSTILE if "%" not in t]
+    got = frame.select(**{f"t{i}": When.d.dt.strftime("%Y" + t) for i, t in enumerate(texts)}).to_dict()
+    assert [got[f"t{i}"][0] for i in range(len(texts))] == ["2024" + t for t in texts]
+
+
+INT_PARAMETERS: dict[str, Callable[[Any], Any]] = {
+    "F.lag(offset)": lambda v: F.lag("s", v),
+    "F.lead(offset)": lambda v: F.lead("s", v),
+    "F.ntile(n)": lambda v: F.ntile(v),
+    "F.nth_value(n)": lambda v: F.nth_value("s", v),
+    "str.slice(offset)": lambda v: F.col("s").str.slice(v),
+    "str.slice(length)": lambda v: F.col("s").str.slice(0, v),
+    "str.extract(group)": lambda v: F.col("s").str.extract("(a)", v),
+    "str.pad_start(width)": lambda v: F.col("s").str.pad_start(v),
+    "str.pad_end(width)": lambda v: F.col("s").str.pad_end(v),
+    "Window.rows_between(start)": lambda v: Window.order_by("s").rows_between(v, 0),
+    "Window.range_between(end)": lambda v: Window.order_by("s").range_between(0, v),
+    "limit(n)": lambda v: _texts().limit(v),
+    "offset(n)": lambda v: _texts().offset(v),
+}
+
+NOT_INTS = ["1", "1 + (SELECT 1)", "1) FROM parquet.`/etc`--", 1.0, True, None, b"1", [1]]
+
+
+@pytest.mark.parametrize("name", list(INT_PARAMETERS))
+@pytest.mark.parametrize("value", NOT_INTS, ids=repr)
+def test_integer_parameters_refuse_everything_but_int(name: str, value: object) -> None:
+    if value is None and name in ("str.slice(length)", "Window.rows_between(start)", "Window.range_between(end)"):
+        INT_PARAMETERS[name](value)  # None means "to the end" / "unbounded" here
+        return
+    with pytest.raises(ColumnTypeError, match=r"must be int"):
+        INT_PARAMETERS[name](value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda v: F.col("s").str.contains(v),
+        lambda v: F.col("s").str.replace(v, "x"),
+        lambda v: F.col("s").str.split(v),
+        lambda v: F.col("s").str.strip(v),
+        lambda v: F.col("s").str.like(v),
+        lambda v: F.col("s").str.extract(v),
+        lambda v: F.col("d").dt.strftime(v),
+        lambda v: F.col("d").dt.truncate(v),
+        lambda v: F.col("l").list.join(v),
+        lambda v: F.col("st").struct.field(v),
+        lambda v: F.col(v),
+        lambda v: F.col("s").alias(v),
+    ],
+)
+@pytest.mark.parametrize("value", [1, 1.5, b"x", ["x"], object()], ids=repr)
+def test_string_parameters_refuse_non_strings(call: Callable[[Any], Any], value: object) -> None:
+    with pytest.raises(ColumnTypeError):
+        call(value)
+
+
+NAMES = [n for n in HOSTILE if n not in ("", "''")] + ["__pydantable_r0", "__pydantable_order", "__pydantable_x41"]
+
+
+def _named_frame(spark: SparkSession) -> DataFrame[Any]:
+    """A frame with one bigint column per hostile name (values 1, 2, 3 times the column's position)."""
+    names = list(dict.fromkeys(NAMES))
+    lowered: set[str] = set()
+    unique = []
+    for name in names:  # Spark (and the façade) refuse names equal when case is ignored
+        if name.lower() not in lowered:
+            lowered.add(name.lower())
+            unique.append(name)
+    schema = st.StructType([st.StructField(n, st.LongType(), False) for n in unique])
+    rows = [tuple((k + 1) * r for k in range(len(unique))) for r in (1, 2, 3)]
+    return DataFrame.from_spark(spark.createDataFrame(rows, schema))
+
+
+def test_hostile_column_names_are_names(spark: SparkSession, conf: str) -> None:
+    frame = _named_frame(spark)
+    names = frame.columns
+    out = (
+        frame.with_columns(**{n: F.col(n) * 10 for n in names})
+        .filter(*[F.col(n) > 0 for n in names])
+        .sort(names[0], descending=True)
+    )
+    got = out.to_dict()
+    assert list(got) == names
+    for k, n in enumerate(names):
+        assert got[n] == [30 * (k + 1), 20 * (k + 1), 10 * (k + 1)], (conf, n)
+    assert [row.model_dump(by_alias=True)[names[3]] for row in out.collect()] == [120, 80, 40]
+    assert out.count() == 3
+
+
+def test_hostile_names_through_relational_operations(spark: SparkSession, conf: str) -> None:
+    frame = _named_frame(spark)
+    names = frame.columns
+    first, second = names[0], names[1]
+    grouped = frame.group_by(first).agg(**{second: F.sum(second)}).sort(first).to_dict()
+    assert grouped == {first: [1, 2, 3], second: [2, 4, 6]}
+    joined = frame.select(first, second).join(frame.select(first, names[2]), on=first).sort(first).to_dict()
+    assert joined == {first: [1, 2, 3], second: [2, 4, 6], names[2]: [3, 6, 9]}
+    renamed = frame.select(first).rename({first: names[-1] + "!"}).to_dict()
+    assert renamed == {names[-1] + "!": [1, 2, 3]}
+    assert frame.unique(subset=[second]).count() == 3
+    windowed = frame.select(first, r=F.row_number().over(Window.order_by(first, descending=True)))
+    assert windowed.sort(first).to_dict() == {first: [1, 2, 3], "r": [3, 2, 1]}
+    melted = frame.select(first, second).melt(id_vars=first, value_vars=[second]).sort(first).to_dict()
+    assert melted[first] == [1, 2, 3]
+    assert set(melted["variable"]) == {second}
+
+
+def test_internal_names_do_not_collide_with_user_columns(spark: SparkSession) -> None:
+    schema = st.StructType(
+        [st.StructField(n, st.LongType(), False) for n in ("__pydantable_r0", "__pydantable_order", "k")]
+    )
+    left = DataFrame.from_spark(spark.createDataFrame([(1, 10, 1), (2, 20, 2)], schema))
+    right = left.select("k", v=F.col("__pydantable_r0") * 100)
+    joined = left.join(right, on="k", maintain_order="left").to_dict()
+    assert joined == {"__pydantable_r0": [1, 2], "__pydantable_order": [10, 20], "k": [1, 2], "v": [100, 200]}
+    ids = left.select("__pydantable_r0").with_columns(__pydantable_id=F.lit(7)).unique(keep="first").to_dict()
+    assert ids == {"__pydantable_r0": [1, 2], "__pydantable_id": [7, 7]}
+
+
+def test_struct_field_names_with_substitution_are_refused() -> None:
+    from pydantable_spark import dtypes as dt
+
+    with pytest.raises(UnsupportedTypeError, match=r"struct field '\$\{x\}' contains '\$\{'"):
+        dt.Struct((dt.Field("${x}", dt.Int64(), False),))
+
+
+def test_hostile_struct_field_names_are_read_exactly(spark: SparkSession, conf: str) -> None:
+    names = [n for n in NAMES if "${" not in n][:12]
+    inner = st.StructType([st.StructField(n, st.LongType(), False) for n in dict.fromkeys(names)])
+    schema = st.StructType([st.StructField("st", inner, False)])
+    frame = DataFrame.from_spark(spark.createDataFrame([(tuple(range(len(inner.fields))),)], schema))
+    got = frame.select(**{f"f{k}": F.col("st").struct.field(f.name) for k, f in enumerate(inner.fields)}).to_dict()
+    assert [got[f"f{k}"][0] for k in range(len(inner.fields))] == list(range(len(inner.fields)))
+
+
+def test_null_check_names_any_column(spark: SparkSession, conf: str) -> None:
+    class Quote(DataFrameModel):
+        it: int
+
+    for name in ["it's", "${x}", "a\\'b", "\n"]:
+        sdf = spark.createDataFrame([(1,), (None,)], st.StructType([st.StructField(name, st.LongType(), True)]))
+        frame = DataFrame.from_spark(sdf).rename({name: "it"}).as_model(Quote, null_check=True)
+        with pytest.raises(NullCheckError) as caught:
+            frame.collect()
+        assert "'it'" in str(caught.value)
+        direct = DataFrame.from_spark(sdf).filter(F.col(name).is_null() | F.col(name).is_not_null())
+        assert direct.count() == 2
+
+
+def test_table_names_with_substitution_are_refused() -> None:
+    with pytest.raises(ValueError, match="variable substitution"):
+        Text.read_table("${env:HOME}")
+    with pytest.raises(ValueError, match="variable substitution"):
+        _texts().save_as_table("db.${x}")
