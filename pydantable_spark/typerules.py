@@ -143,6 +143,8 @@ def supertype(a: dt.DType, b: dt.DType) -> dt.DType | None:
     >>> from pydantable_spark import dtypes as dt
     >>> print(supertype(dt.Int32(), dt.Float32()))
     double
+    >>> print(supertype(dt.Decimal(38, 12), dt.Decimal(34, 13)))
+    decimal(38,12)
     """
     if a == b:
         return a
@@ -154,9 +156,9 @@ def supertype(a: dt.DType, b: dt.DType) -> dt.DType | None:
         da, db = _as_decimal(a), _as_decimal(b)
         assert da is not None
         assert db is not None
+        # Spark 4 (precision loss allowed, the default): past 38 digits integral digits are kept, the scale is cut
         scale = max(da.scale, db.scale)
-        precision = min(max(da.integer_digits, db.integer_digits) + scale, dt.MAX_DECIMAL_PRECISION)
-        return dt.Decimal(precision, min(scale, precision))
+        return _adjusted_decimal(max(da.integer_digits, db.integer_digits) + scale, scale)
     temporal_order = (dt.Date, dt.DatetimeNTZ, dt.Datetime)
     if isinstance(a, temporal_order) and isinstance(b, temporal_order):
         return max(a, b, key=lambda t: temporal_order.index(type(t)))

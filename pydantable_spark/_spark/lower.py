@@ -45,8 +45,8 @@ from pydantable_spark._spark.sql import (
 from pydantable_spark._spark.types import fields_of_struct, struct_of
 from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError
-from pydantable_spark.expr.core import Column, Literal, Node, RowId, Typed
-from pydantable_spark.expr.window import contains_window
+from pydantable_spark.expr.core import Column, Literal, Node, Typed
+from pydantable_spark.expr.window import Over
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
 from pydantable_spark.plan.joins import Join, JoinOutput
@@ -341,17 +341,37 @@ def _substitute(node: Node, columns: Mapping[str, Node]) -> Node:
     return node.map_children(lambda child: _substitute(child, columns))
 
 
+def is_barrier(node: Node) -> bool:
+    """Whether ``node``'s value is not a function of its own row alone.
+
+    A window reads other rows; a row id or a non-deterministic expression
+    gives another value if rows are removed before it runs. Nothing may be
+    moved below such an expression, or computed from an inlined copy of it.
+    """
+    return any(isinstance(n, Over) or not n.deterministic for n in node.walk())
+
+
+def filter_commutes(columns: Mapping[str, Node]) -> bool:
+    """Whether a filter over the projection ``columns`` may run before it (with the columns substituted).
+
+    Only when every column is computed from its own row alone: a filter moved
+    below a window, a whole-frame aggregate (a window too) or a row id changes
+    what they compute. Limits, ``unique``, explode, joins and aggregations are
+    separate steps, which filters never cross either (``_relation`` flushes).
+    """
+    return not any(is_barrier(node) for node in columns.values())
+
+
 def _cannot_inline(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
     """Whether ``exprs`` must read ``columns`` from a projection instead of inlining them.
 
     Inlining is refused where it would compute one expression twice, or move a
-    window into another expression or into a filter (Spark allows neither).
+    barrier (``is_barrier``) into another expression or into a filter.
     """
     uses = Counter(n.name for e in exprs for n in e.walk() if isinstance(n, Column))
     for name, count in uses.items():
         inlined = columns[name]
-        barrier = contains_window(inlined) or any(isinstance(n, RowId) for n in inlined.walk())
-        if barrier or (count > 1 and not _trivial(inlined)):
+        if is_barrier(inlined) or (count > 1 and not _trivial(inlined)):
             return True
     return False
 
@@ -534,7 +554,7 @@ def _relation(plan: p.Plan) -> _Relation:
         return _Relation(rel.step, rel.base, columns, rel.conditions)
     if isinstance(plan, p.Filter):
         rel = _relation(plan.input)
-        if _cannot_inline((plan.predicate,), rel.columns):
+        if not filter_commutes(rel.columns) or _cannot_inline((plan.predicate,), rel.columns):
             rel = _flush(rel, plan.input.schema)
         condition = _substitute(plan.predicate, rel.columns)
         return _Relation(rel.step, rel.base, rel.columns, (*rel.conditions, condition))

@@ -342,8 +342,8 @@ def _is_not_null(node: ops.IsNotNull) -> str:
 @compiles(ops.IsIn)
 def _is_in(node: ops.IsIn) -> str:
     child = to_sql(node.child)
-    if not node.values:
-        return f"IF({child} IS NULL, CAST(NULL AS BOOLEAN), FALSE)" if node.child.type.nullable else "FALSE"
+    if not node.values:  # Spark's x IN (): FALSE even for a NULL x, typed nullable when x is
+        return "(CAST(NULL AS BOOLEAN) AND FALSE)" if node.child.type.nullable else "FALSE"
     return f"({child} IN ({', '.join(to_sql(v) for v in node.values)}))"
 
 
@@ -469,7 +469,7 @@ def _ntile(node: win.Ntile) -> str:
 
 @compiles(win.Lag, win.Lead)
 def _offset(node: win.Lag) -> str:
-    default = "NULL" if node.default is None else to_sql(node.default)
+    default = "NULL" if node.default is None else _cast_to(node.default, node.child.type.dtype)
     return f"{node.sql_name}({to_sql(node.child)}, {int_sql(node.offset)}, {default})"
 
 

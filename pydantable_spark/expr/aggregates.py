@@ -37,9 +37,13 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class AggregateFunction(Node):
-    """Base of the aggregate functions; ``sql_name`` is Spark's function."""
+    """Base of the aggregate functions; ``sql_name`` is Spark's function.
+
+    ``windowable`` is False for those Spark refuses under ``OVER`` (the DISTINCT ones).
+    """
 
     sql_name: ClassVar[str] = ""
+    windowable: ClassVar[bool] = True
 
 
 def _numeric(node: Node, what: str) -> Typed:
@@ -79,6 +83,7 @@ class CountDistinct(AggregateFunction):
 
     args: tuple[Node, ...]
     sql_name: ClassVar[str] = "count"
+    windowable: ClassVar[bool] = False
 
     def derive(self) -> Typed:
         if not self.args:

@@ -246,7 +246,10 @@ class Expr(Generic[T_co]):
         return Expr(IsNotNull(self._node))
 
     def is_in(self, values: Iterable[object]) -> Expr[Any]:
-        """True where the value equals one of ``values`` (NULL where the value is NULL)."""
+        """True where the value equals one of ``values`` (NULL where the value is NULL).
+
+        An empty ``values`` gives FALSE on every row, as Spark's ``isin([])`` does.
+        """
         if isinstance(values, str | bytes):
             msg = f"is_in() takes a collection of values, not a single {type(values).__name__}"
             raise ColumnTypeError(msg)

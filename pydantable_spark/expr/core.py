@@ -57,10 +57,13 @@ class Node:
     """One operation of the expression IR.
 
     Subclasses declare their inputs as dataclass fields (nodes, or tuples of
-    nodes) and their type rule as ``derive``.
+    nodes) and their type rule as ``derive``. ``deterministic`` is False for a
+    node whose value can differ between two evaluations of the same row (a row
+    id, a random number): the lowering never moves a filter below one.
     """
 
     typed: Typed | None = field(init=False, default=None, compare=False, repr=False)
+    deterministic: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         self.prepare()
@@ -335,6 +338,8 @@ class RowId(Node):
     Spark's ``monotonically_increasing_id()``; it depends on partitioning, so
     plans read it once from a projection rather than recomputing it.
     """
+
+    deterministic: ClassVar[bool] = False
 
     def derive(self) -> Typed:
         return Typed(dt.Int64(), False)

@@ -214,7 +214,9 @@ class IsIn(Node):
     """``child IN (values...)``; NULL when the child is NULL.
 
     The values are non-null literals (``None`` is refused: SQL's ``x IN (NULL)``
-    is never true, so ask for ``is_null()`` explicitly).
+    is never true, so ask for ``is_null()`` explicitly). With no values the
+    result is FALSE on every row, NULL child included, as Spark 4 computes
+    ``x IN ()``; its type stays nullable when the child's is, as Spark's does.
     """
 
     child: Node

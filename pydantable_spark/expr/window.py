@@ -20,6 +20,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.aggregates import AggregateFunction
 from pydantable_spark.expr.core import Column, Node, Typed, adopt_weak, check_param, describe
+from pydantable_spark.typerules import Conversion, classify_conversion
 
 _INT32_MAX = 2**31 - 1
 
@@ -145,10 +146,15 @@ class _Offset(WindowFunction):
         child = self.child.type
         if self.default is None:
             return Typed(child.dtype, True)
-        if self.default.type.dtype != child.dtype:
-            msg = f"{self.sql_name}() default {describe(self.default)} does not have the type of {describe(self.child)}"
+        default = self.default.type.dtype
+        if classify_conversion(default, child.dtype) not in (Conversion.IDENTICAL, Conversion.WIDENING):
+            msg = (
+                f"{self.sql_name}() default {describe(self.default)} does not convert to the type of "
+                f"{describe(self.child)} without loss; Spark would cast it, the façade asks for "
+                f".cast(...) on the default"
+            )
             raise ColumnTypeError(msg)
-        return Typed(child.dtype, child.nullable or self.default.type.nullable)
+        return Typed(child.dtype, child.nullable or self.default.type.nullable)  # Spark casts the default
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,12 +200,11 @@ class LastValue(_Frame):
 
 @dataclass(frozen=True, slots=True)
 class NthValue(WindowFunction):
-    """The ``n``-th value in the window frame (1-based)."""
+    """The ``n``-th value in the window frame (1-based); Spark asks for an ordered window."""
 
     child: Node
     n: int = 1
     sql_name: ClassVar[str] = "nth_value"
-    needs_order: ClassVar[bool] = False
 
     def prepare(self) -> None:
         check_param("F.nth_value()", "n", self.n, int)
@@ -238,6 +243,13 @@ class Over(Node):
         child = self.child
         if not isinstance(child, WindowFunction | AggregateFunction):
             msg = f"over() applies to window functions and aggregates; got {describe(child)}"
+            raise ColumnTypeError(msg)
+        if isinstance(child, AggregateFunction) and not child.windowable:
+            msg = (
+                "count_distinct() cannot run over a window (Spark has no DISTINCT window functions), and "
+                "with_columns(x=F.count_distinct(...)) is one over the whole frame; count distinct values with "
+                "F.collect_set(...).over(window).list.len(), or group_by().agg() and a join"
+            )
             raise ColumnTypeError(msg)
         if isinstance(child, WindowFunction) and child.needs_order and not self.order_by:
             msg = f"{child.sql_name}() needs an ordered window: Window.order_by(...)"
