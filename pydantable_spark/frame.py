@@ -786,11 +786,14 @@ class DataFrame(Generic[M]):
     def drop_nulls(
         self, subset: Subset | None = None, *, how: Literal["any", "all"] = "any", threshold: int | None = None
     ) -> DataFrame[Any]:
-        """Rows without NULLs (in ``subset``); with ``how="any"`` those columns become non-nullable."""
+        """Rows without NULLs (in ``subset``); with ``how="any"`` those columns become non-nullable.
+
+        NaN is a value, not NULL: rows holding NaN stay (PySpark's ``dropna`` drops them).
+        """
         return reshaping.drop_nulls(self, self._subset(subset, "drop_nulls(subset=...)"), how, threshold)
 
     def fill_null(self, value: object, *, subset: Subset | None = None) -> DataFrame[Any]:
-        """NULLs replaced by ``value`` (in ``subset``, or in every column whose type takes it)."""
+        """NULLs replaced by ``value`` (in ``subset``, or in every column whose type takes it); NaN stays."""
         names = None if subset is None else self._subset(subset, "fill_null(subset=...)")
         return reshaping.fill_null(self, value, names)
 
