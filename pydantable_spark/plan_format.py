@@ -45,8 +45,10 @@ from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
-from pydantable_spark.expr import strings as strs
 from pydantable_spark.expr import window as win
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import Call, call
+from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.window import Window
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
@@ -56,7 +58,6 @@ from pydantable_spark.plan.sources import ArrowData
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from pydantable_spark.expr.api import Expr
     from pydantable_spark.frame import DataFrame
 
 __all__ = ["dtype_of", "load", "schema_of", "to_plan", "type_string"]
@@ -335,14 +336,11 @@ _COMPARE: dict[str, Callable[[Expr[Any], Any], Expr[Any]]] = {
 _SYMBOLS = {"==": "eq", "!=": "ne", ">": "gt", ">=": "ge", "<": "lt", "<=": "le", "&": "and", "|": "or"}
 
 _ONE_ARG: dict[str, Callable[[Expr[Any]], Expr[Any]]] = {
-    "upper": F.upper, "ucase": F.upper, "lower": F.lower, "lcase": F.lower, "length": F.length,
-    "trim": lambda e: e.str.strip(), "year": F.year, "month": F.month, "day": F.dayofmonth,
-    "dayofmonth": F.dayofmonth, "isnull": lambda e: e.is_null(), "isnotnull": lambda e: e.is_not_null(),
+    "isnull": lambda e: e.is_null(), "isnotnull": lambda e: e.is_not_null(),
     "not": lambda e: ~e, "negate": lambda e: -e,
 }  # fmt: skip
 _MANY_ARGS: dict[str, Callable[..., Expr[Any]]] = {
-    "coalesce": F.coalesce, "nvl": F.coalesce, "ifnull": F.coalesce, "concat": F.concat,
-    "date_add": F.date_add, "datediff": F.datediff,
+    "coalesce": F.coalesce, "nvl": F.coalesce, "ifnull": F.coalesce,
 }  # fmt: skip
 _WINDOW: dict[str, Callable[[], Expr[Any]]] = {
     "row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank,
@@ -400,14 +398,23 @@ def _function(tree: Mapping[str, Any], schema: Schema, where: str) -> Expr[Any]:
         return _ONE_ARG[name](args[0])
     if name in _MANY_ARGS:
         return _MANY_ARGS[name](*args)
+    if name in CATALOG:  # every catalog function, with PySpark's argument order
+        return Expr(call(CATALOG[name], [_catalog_argument(a, arg) for a, arg in zip(raw, args, strict=True)]))
     if name in _COMPARE and len(args) == 2:
         return _COMPARE[name](args[0], args[1])
-    known = sorted({*_ONE_ARG, *_MANY_ARGS, *_WINDOW, *_COMPARE, "cast", "when"})
+    known = sorted({*_ONE_ARG, *_MANY_ARGS, *_WINDOW, *_COMPARE, "cast", "when", *CATALOG})
     msg = (
         f"{where}: function {name!r} with {len(args)} argument(s) is not supported by pydantable-spark's "
         f"plan reader; supported: {', '.join(known)}"
     )
     raise UnsupportedPlanError(msg)
+
+
+def _catalog_argument(raw: Any, built: Expr[Any]) -> object:
+    """A literal argument as its Python value (a catalog parameter may take Python values only)."""
+    if isinstance(raw, Mapping) and "lit" in raw:
+        return raw["lit"]
+    return raw if not isinstance(raw, Mapping) else built
 
 
 def _window(function: Expr[Any], spec: Any, schema: Schema, where: str) -> Expr[Any]:
@@ -600,10 +607,7 @@ _TREE_COMPARE = {
     ops.ComparisonOp.GE: "ge", ops.ComparisonOp.LT: "lt", ops.ComparisonOp.LE: "le",
 }  # fmt: skip
 _TREE_ARITHMETIC = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide"}
-_TREE_ONE_ARG: dict[type[core.Node], str] = {
-    strs.Upper: "upper", strs.Lower: "lower", strs.Length: "length",
-    ops.IsNull: "isnull", ops.IsNotNull: "isnotnull",
-}  # fmt: skip
+_TREE_ONE_ARG: dict[type[core.Node], str] = {ops.IsNull: "isnull", ops.IsNotNull: "isnotnull"}
 
 
 def _tree(node: core.Node) -> Any:
@@ -636,6 +640,8 @@ def _tree(node: core.Node) -> Any:
     if isinstance(node, cond.When) and len(node.conditions) == 1:
         args = [_tree(node.conditions[0]), _tree(node.values[0])]
         return {"fn": "when", "args": args + ([_tree(node.otherwise)] if node.otherwise is not None else [])}
+    if isinstance(node, Call) and node.function.in_f:
+        return {"fn": node.function.name, "args": [_tree(a) for a in node.args]}
     if type(node) in _TREE_ONE_ARG:
         return {"fn": _TREE_ONE_ARG[type(node)], "args": [_tree(next(node.children()))]}
     if isinstance(node, win.Over):

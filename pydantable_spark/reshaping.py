@@ -14,10 +14,11 @@ from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import call
+from pydantable_spark.expr.catalog import METHODS
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Alias, Cast, Column, Node, RowId, bind, literal_of
 from pydantable_spark.expr.core import Literal as Lit
-from pydantable_spark.expr.nested import StructField
 from pydantable_spark.expr.operators import (
     And,
     Arithmetic,
@@ -159,7 +160,8 @@ def unnest(frame: DataFrame[Any], columns: Sequence[str], separator: str) -> Dat
             msg = f"unnest() needs struct columns; {f.name!r} is {f.dtype}"
             raise ColumnTypeError(msg)
         for inner in f.dtype.fields:
-            exprs.append(Alias(StructField(_column(frame, f.name), inner.name), f"{f.name}{separator}{inner.name}"))
+            field = call(METHODS["struct.field"], [Expr(_column(frame, f.name)), inner.name], names=False)
+            exprs.append(Alias(field, f"{f.name}{separator}{inner.name}"))
     return _project(frame, exprs)
 
 

@@ -242,8 +242,13 @@ def test_integer_parameters_refuse_everything_but_int(name: str, value: object) 
 )
 @pytest.mark.parametrize("value", [1, 1.5, b"x", ["x"], object()], ids=repr)
 def test_string_parameters_refuse_non_strings(call: Callable[[Any], Any], value: object) -> None:
+    try:
+        built = call(value)
+    except ColumnTypeError:
+        return
+    assert isinstance(value, bytes), f"{value!r} was taken"  # bytes are a value of the binary forms: bind it
     with pytest.raises(ColumnTypeError):
-        call(value)
+        _texts().select(x=built)
 
 
 NAMES = [n for n in HOSTILE if n not in ("", "''")] + ["__pydantable_r0", "__pydantable_order", "__pydantable_x41"]

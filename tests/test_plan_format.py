@@ -187,9 +187,9 @@ BASE = {"schema": [{"name": "id", "type": "bigint"}], "rows": [[1]]}
             "unsupported op 'xor'",
         ),
         (
-            [{"op": "withColumn", "payload": {"name": "y", "expr": {"fn": "soundex", "args": [{"col": "id"}]}}}],
+            [{"op": "withColumn", "payload": {"name": "y", "expr": {"fn": "java_method", "args": [{"col": "id"}]}}}],
             UnsupportedPlanError,
-            "function 'soundex'",
+            "function 'java_method'",
         ),
         (
             [{"op": "withColumn", "payload": {"name": "y", "expr": {"udf": "f", "args": []}}}],

@@ -9,13 +9,15 @@ the hook reports it where the call is written (operators with mypy's own
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import (
     CallExpr,
     Expression,
+    FloatExpr,
+    IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
@@ -40,21 +42,28 @@ from mypy.types import (
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.statics import (
+    SAMPLES,
     Static,
     expr_type,
     instance_of,
     mypy_type,
     operand,
     static_of,
+    static_of_expr,
 )
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
 from pydantable_spark.expr import aggregates as agg
-from pydantable_spark.expr import conditional, nested, operators, strings, temporal, window
+from pydantable_spark.expr import conditional, operators, window
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import call, param_of
+from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed
 from pydantable_spark.typerules import ArithmeticOp
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+
+    from pydantable_spark.expr.catalog.spec import Function
 
 __all__ = ["EXPRESSION_CLASSES", "FUNCTION_HOOKS", "METHOD_HOOKS", "SPARK_TYPE", "render_source"]
 
@@ -286,102 +295,116 @@ def _fill_null(ctx: MethodContext) -> Type:
     return _typed_or_any(ctx, build)
 
 
-# --- namespaces -------------------------------------------------------------------------------
+# --- catalog functions and namespace methods -----------------------------------------------------
+
+_NOT_A_LITERAL: Any = object()
+
+
+def _literal_value(expr: Expression) -> Any:
+    """The Python value a literal argument is written as, or ``_NOT_A_LITERAL``."""
+    if isinstance(expr, IntExpr | StrExpr | FloatExpr):
+        return expr.value
+    if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False", "builtins.None"):
+        return {"builtins.True": True, "builtins.False": False, "builtins.None": None}[expr.fullname]
+    if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr | FloatExpr):
+        return -expr.expr.value
+    return _NOT_A_LITERAL
+
+
+def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
+    """What the runtime would receive for an argument: (value, exactly known), or None when untypeable.
+
+    An expression becomes an ``Expr`` over a typed placeholder column; a literal is
+    its own value, so the entry's parameter checks run here as at run time; any
+    other Python value is a sample of its type (an error found with it is not reported).
+    """
+    static = static_of_expr(t)
+    if static is not None:
+        if static.dtype is None:
+            return None
+        return Expr(Column(render_source(expr), Typed(static.dtype, static.nullable))), True
+    written = _literal_value(expr)
+    if written is not _NOT_A_LITERAL:
+        return written, True
+    value = static_of(t)
+    if value.dtype is None or value.nullable or type(value.dtype) not in SAMPLES:
+        return None
+    return SAMPLES[type(value.dtype)], False
+
+
+def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[[CallContext], Type]:
+    """Types a call of a catalog entry by building the runtime's ``Call`` from the written arguments."""
+
+    def hook(ctx: CallContext) -> Type:
+        assert isinstance(ctx.api, TypeChecker)
+        positional: list[object] = []
+        exact = True
+        if method:
+            owner = _namespace_owner(ctx)  # type: ignore[arg-type]
+            if owner is None:
+                return ctx.default_return_type
+            positional.append(Expr(owner))
+        for index, (types, exprs) in enumerate(zip(ctx.arg_types, ctx.args, strict=False)):
+            param = param_of(function, index + (1 if method else 0))
+            if not exprs:
+                if not param.variadic:
+                    positional.append(param.default if param.default is not REQUIRED else None)
+                continue
+            for t, e in zip(types, exprs, strict=True):
+                found = _runtime_argument(t, e)
+                if found is None:
+                    return ctx.default_return_type
+                positional.append(found[0])
+                exact = exact and found[1]
+        try:
+            node = call(function, positional, names=method is None, method=method)
+            typed = node.typed
+        except (ColumnTypeError, UnknownColumnError) as error:
+            if exact:
+                ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
+                return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
+            return ctx.default_return_type
+        except TypeError:
+            return ctx.default_return_type  # mypy reports a wrong argument count itself
+        if typed is None:
+            return ctx.default_return_type
+        operands = [a for a in node.args if a.typed is not None]
+        return _result(ctx, node, operands)
+
+    return hook
+
+
+NAMESPACE_MODULE = "pydantable_spark.expr.namespaces"
+_NAMESPACE_CLASSES = {
+    "str": "StringNamespace", "dt": "DateTimeNamespace", "list": "ListNamespace", "map": "MapNamespace",
+    "struct": "StructNamespace",
+}  # fmt: skip
+
+
+def _method_fullname(qualified: str) -> str:
+    """``"str.upper"`` → the namespace method's full name, as mypy's hooks ask for it."""
+    prefix, _, name = qualified.partition(".")
+    return f"{NAMESPACE_MODULE}.{_NAMESPACE_CLASSES[prefix]}.{name}"
 
 
 def _namespace_owner(ctx: MethodContext) -> Node | None:
-    """The placeholder for the expression a ``.str`` / ``.dt`` namespace belongs to."""
+    """The placeholder for the expression a namespace belongs to (``x`` in ``x.str.upper()``)."""
     proper = get_proper_type(ctx.type)
     if not isinstance(proper, Instance) or not proper.args:
         return None
     static = static_of(proper.args[0])
     if static.dtype is None:
         return None
-    call = ctx.context
+    call_expr = ctx.context
     owner_source = None
-    if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
-        namespace = call.callee.expr
+    if isinstance(call_expr, CallExpr) and isinstance(call_expr.callee, MemberExpr):
+        namespace = call_expr.callee.expr
         owner_source = namespace.expr if isinstance(namespace, MemberExpr) else None
     return Column(render_source(owner_source), Typed(static.dtype, static.nullable))
 
 
-def _namespace(make: Callable[[Node, list[Node | None]], Node | None]) -> Callable[[MethodContext], Type]:
-    def hook(ctx: MethodContext) -> Type:
-        def build() -> tuple[Node, Sequence[Node]] | None:
-            owner = _namespace_owner(ctx)
-            if owner is None:
-                return None
-            args = [operand(t, render_source(e), e) for t, e in zip(_arg_types(ctx), _arg_exprs(ctx), strict=False)]
-            node = make(owner, args)
-            return None if node is None else (node, (owner,))
-
-        return _typed_or_any(ctx, build)
-
-    return hook
-
-
-def _pattern(cls: Callable[[Node, Node], Node]) -> Callable[[Node, list[Node | None]], Node | None]:
-    def make(owner: Node, args: list[Node | None]) -> Node | None:
-        return None if not args or args[0] is None else cls(owner, args[0])
-
-    return make
-
-
-_NAMESPACE_MODULES = {
-    "StringNamespace": "pydantable_spark.expr.strings",
-    "DateTimeNamespace": "pydantable_spark.expr.temporal",
-    "ListNamespace": "pydantable_spark.expr.nested",
-    "MapNamespace": "pydantable_spark.expr.nested",
-}
-
-
-def _text(args: list[Node | None], default: str) -> str:
-    """The value of a string literal argument (the runtime's check needs it), else ``default``."""
-    first = args[0] if args else None
-    return first.value if isinstance(first, Literal) and isinstance(first.value, str) else default
-
-
-def _with_argument(make: Callable[[Node, Node], Node]) -> Callable[[Node, list[Node | None]], Node | None]:
-    def build(owner: Node, args: list[Node | None]) -> Node | None:
-        return None if not args or args[0] is None else make(owner, args[0])
-
-    return build
-
-
-_NAMESPACE_METHODS: dict[str, Callable[[Node, list[Node | None]], Node | None]] = {
-    "StringNamespace.upper": lambda owner, _: strings.Upper(owner),
-    "StringNamespace.lower": lambda owner, _: strings.Lower(owner),
-    "StringNamespace.length": lambda owner, _: strings.Length(owner),
-    "StringNamespace.strip": lambda owner, _: strings.Strip(owner),
-    "StringNamespace.slice": lambda owner, _: strings.Slice(owner, 0),
-    "StringNamespace.contains": _pattern(strings.Contains),
-    "StringNamespace.starts_with": _pattern(strings.StartsWith),
-    "StringNamespace.ends_with": _pattern(strings.EndsWith),
-    "DateTimeNamespace.year": lambda owner, _: temporal.Year(owner),
-    "DateTimeNamespace.month": lambda owner, _: temporal.Month(owner),
-    "DateTimeNamespace.day": lambda owner, _: temporal.Day(owner),
-    "StringNamespace.extract": lambda owner, _: strings.Extract(owner, "."),
-    "StringNamespace.replace": lambda owner, _: strings.Replace(owner, ".", ""),
-    "StringNamespace.split": lambda owner, _: strings.Split(owner, ","),
-    "StringNamespace.pad_start": lambda owner, _: strings.Pad(owner, 1),
-    "StringNamespace.pad_end": lambda owner, _: strings.Pad(owner, 1, at_start=False),
-    "StringNamespace.like": lambda owner, _: strings.Like(owner, "%"),
-    "DateTimeNamespace.truncate": lambda owner, args: temporal.Truncate(owner, _text(args, "month")),
-    "DateTimeNamespace.strftime": lambda owner, args: temporal.Strftime(owner, _text(args, "%Y")),
-    "ListNamespace.len": lambda owner, _: nested.ListLen(owner),
-    "ListNamespace.get": _with_argument(nested.ListGet),
-    "ListNamespace.contains": _with_argument(nested.ListContains),
-    "ListNamespace.join": lambda owner, _: nested.ListJoin(owner, ","),
-    "ListNamespace.sort": lambda owner, _: nested.ListSort(owner),
-    "ListNamespace.unique": lambda owner, _: nested.ListUnique(owner),
-    "MapNamespace.keys": lambda owner, _: nested.MapKeys(owner),
-    "MapNamespace.values": lambda owner, _: nested.MapValues(owner),
-    "MapNamespace.get": _with_argument(nested.MapGet),
-}
-
-
 def struct_field(ctx: MethodContext) -> Type:
-    """``x.struct.field("name")``: the field's type (Optional where the struct is)."""
+    """``x.struct.field("name")``: the field's type (Optional where the struct is), from the model class."""
     from pydantable_spark._mypy.frames import model_columns
 
     assert isinstance(ctx.api, TypeChecker)
@@ -455,7 +478,7 @@ def _lit(ctx: FunctionContext) -> Type:
     return expr_type(ctx.api, mypy_type(ctx.api, static.dtype, static.nullable))
 
 
-WHEN_THEN = "pydantable_spark.functions.WhenThen"
+WHEN_THEN = "pydantable_spark.expr.forms.WhenThen"
 
 
 def _when_then(api: TypeChecker, values: Sequence[Node]) -> Type:
@@ -524,6 +547,7 @@ def _otherwise(ctx: MethodContext) -> Type:
 
 
 F = "pydantable_spark.functions"
+FORMS = "pydantable_spark.expr.forms"  # the special forms (and, for now, aggregates and windows)
 _AGGREGATES: dict[str, Callable[[Node], Node]] = {
     "sum": agg.Sum, "mean": agg.Mean, "avg": agg.Mean, "min": agg.Min, "max": agg.Max, "median": agg.Median,
     "std": agg.Std, "stddev": agg.Std, "var": agg.Var, "variance": agg.Var, "first": agg.First, "last": agg.Last,
@@ -541,30 +565,21 @@ def _distinct(args: list[Node]) -> Node:
 
 
 FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
-    f"{F}.lit": _lit,
-    f"{F}.when": _when_start,
-    f"{F}.coalesce": _function(_all_known(lambda a: conditional.Coalesce(tuple(a)))),
-    f"{F}.concat": _function(_all_known(lambda a: strings.Concat(tuple(a)))),
-    f"{F}.upper": _function(_all_known(lambda a: strings.Upper(a[0]))),
-    f"{F}.lower": _function(_all_known(lambda a: strings.Lower(a[0]))),
-    f"{F}.length": _function(_all_known(lambda a: strings.Length(a[0]))),
-    f"{F}.year": _function(_all_known(lambda a: temporal.Year(a[0]))),
-    f"{F}.month": _function(_all_known(lambda a: temporal.Month(a[0]))),
-    f"{F}.dayofmonth": _function(_all_known(lambda a: temporal.Day(a[0]))),
-    f"{F}.day": _function(_all_known(lambda a: temporal.Day(a[0]))),
-    f"{F}.date_add": _function(_all_known(lambda a: temporal.DateAdd(a[0], a[1]))),
-    f"{F}.datediff": _function(_all_known(lambda a: temporal.DateDiff(a[0], a[1]))),
-    **{f"{F}.{name}": _function(_all_known(_first_argument(make))) for name, make in _AGGREGATES.items()},
-    **{f"{F}.{name}": _function(_all_known(_distinct)) for name in _DISTINCT},
-    f"{F}.lag": _function(_all_known(lambda a: window.Lag(a[0], 1, a[2] if len(a) > 2 else None))),
-    f"{F}.lead": _function(_all_known(lambda a: window.Lead(a[0], 1, a[2] if len(a) > 2 else None))),
-    f"{F}.first_value": _function(_all_known(lambda a: window.FirstValue(a[0]))),
-    f"{F}.last_value": _function(_all_known(lambda a: window.LastValue(a[0]))),
-    f"{F}.nth_value": _function(_all_known(lambda a: window.NthValue(a[0]))),
+    f"{FORMS}.lit": _lit,
+    f"{FORMS}.when": _when_start,
+    f"{FORMS}.coalesce": _function(_all_known(lambda a: conditional.Coalesce(tuple(a)))),
+    **{f"{FORMS}.{name}": _function(_all_known(_first_argument(make))) for name, make in _AGGREGATES.items()},
+    **{f"{FORMS}.{name}": _function(_all_known(_distinct)) for name in _DISTINCT},
+    **{f"{F}.{name}": _catalog_hook(entry) for name, entry in CATALOG.items()},
+    f"{FORMS}.lag": _function(_all_known(lambda a: window.Lag(a[0], 1, a[2] if len(a) > 2 else None))),
+    f"{FORMS}.lead": _function(_all_known(lambda a: window.Lead(a[0], 1, a[2] if len(a) > 2 else None))),
+    f"{FORMS}.first_value": _function(_all_known(lambda a: window.FirstValue(a[0]))),
+    f"{FORMS}.last_value": _function(_all_known(lambda a: window.LastValue(a[0]))),
+    f"{FORMS}.nth_value": _function(_all_known(lambda a: window.NthValue(a[0]))),
 }
 
 E = "pydantable_spark.expr.api.Expr"
-EXPRESSION_CLASSES = {E, "pydantable_spark.expr.api.Col", "pydantable_spark.functions.WhenThen"}
+EXPRESSION_CLASSES = {E, "pydantable_spark.expr.api.Col", WHEN_THEN}
 
 
 def _arithmetic(op: ArithmeticOp) -> Callable[[Node, Node], Node]:
@@ -587,11 +602,8 @@ METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
     f"{E}.is_in": _is_in,
     f"{E}.between": _between,
     f"{E}.fill_null": _fill_null,
-    "pydantable_spark.expr.nested.StructNamespace.field": struct_field,
     f"{E}.when": _when_more,
     f"{E}.otherwise": _otherwise,
-    **{
-        f"{_NAMESPACE_MODULES[name.split('.')[0]]}.{name}": _namespace(make)
-        for name, make in _NAMESPACE_METHODS.items()
-    },
+    **{_method_fullname(name): _catalog_hook(entry, method=name) for name, entry in METHODS.items()},
+    f"{NAMESPACE_MODULE}.StructNamespace.field": struct_field,  # the field's own Python type, from the model
 }

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXPR",
+    "SAMPLES",
     "Static",
     "expr_type",
     "instance_of",
@@ -64,7 +65,7 @@ _FROM_PYTHON: dict[str, dt.DType] = {
     "datetime.datetime": dt.Datetime(),
     "datetime.timedelta": dt.Duration(),
 }
-_SAMPLES: dict[type[dt.DType], object] = {
+SAMPLES: dict[type[dt.DType], object] = {
     dt.Boolean: False,
     dt.Int64: 0,
     dt.Float64: 0.0,
@@ -181,11 +182,11 @@ def operand(t: Type, name: str, source: Expression | None = None) -> Node | None
     if isinstance(proper, NoneType):
         return Literal(None, dt.String())
     value = static_of(t)
-    if value.dtype is None or value.nullable or type(value.dtype) not in _SAMPLES:
+    if value.dtype is None or value.nullable or type(value.dtype) not in SAMPLES:
         return None
     if isinstance(source, IntExpr | FloatExpr | StrExpr) and literal_of(source.value).dtype == value.dtype:
         return literal_of(source.value, weak=True)
-    return literal_of(_SAMPLES[type(value.dtype)], weak=True)
+    return literal_of(SAMPLES[type(value.dtype)], weak=True)
 
 
 _TO_PYTHON: dict[type[dt.DType], str] = {

@@ -41,11 +41,11 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr import conditional as cond
-from pydantable_spark.expr import core, nested
+from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
-from pydantable_spark.expr import strings as strs
-from pydantable_spark.expr import temporal as tmp
 from pydantable_spark.expr import window as win
+from pydantable_spark.expr.call import Call, call_types
+from pydantable_spark.expr.catalog.datetime import spark_pattern
 from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
 
 if TYPE_CHECKING:
@@ -244,6 +244,95 @@ def _cast_to(node: Node, dtype: dt.DType) -> str:
     return text if node.type.dtype == dtype else f"CAST({text} AS {type_sql(dtype)})"
 
 
+# --- catalog functions ---------------------------------------------------------------------------
+
+SpecialCompiler = Callable[[Call, list[str]], str]
+SPECIAL_CALLS: dict[str, SpecialCompiler] = {}
+"""Compilers of the catalog entries marked ``special`` (their SQL depends on argument values), by entry name."""
+
+
+def special(name: str) -> Callable[[SpecialCompiler], SpecialCompiler]:
+    """Register the compiler of the special catalog entry ``name``."""
+
+    def register(fn: SpecialCompiler) -> SpecialCompiler:
+        SPECIAL_CALLS[name] = fn
+        return fn
+
+    return register
+
+
+@compiles(Call)
+def _call(node: Call) -> str:
+    function = node.function
+    types = call_types(function, node.args, node.method)
+    texts = [_cast_to(arg, typed.dtype) for arg, typed in zip(node.args, types, strict=True)]
+    if function.special:
+        return SPECIAL_CALLS[function.name](node, texts)
+    if function.template is not None:
+        return function.template.format(*texts, all=", ".join(texts))
+    return f"{function.sql_name}({', '.join(texts)})"
+
+
+def _value(node: Call, index: int) -> Any:
+    """The Python value of a (literal) argument of a special call."""
+    arg = node.args[index]
+    assert isinstance(arg, core.Literal)
+    return arg.value
+
+
+_EDGE_WHITESPACE = r"^\s+|\s+$"
+
+
+@special("str.strip")
+def _str_strip(node: Call, texts: list[str]) -> str:
+    if len(texts) == 1:
+        return f"regexp_replace({texts[0]}, {string_sql(_EDGE_WHITESPACE)}, {string_sql('')})"
+    return f"btrim({texts[0]}, {texts[1]})"
+
+
+@special("str.slice")
+def _str_slice(node: Call, texts: list[str]) -> str:
+    offset = _value(node, 1)
+    position = int_sql(offset + 1 if offset >= 0 else offset)
+    length = "" if len(texts) < 3 else f", {texts[2]}"
+    return f"substring({texts[0]}, {position}{length})"
+
+
+def _padded(node: Call, texts: list[str], function: str) -> str:
+    child, width, fill = texts[0], texts[1], texts[2] if len(texts) > 2 else string_sql(" ")
+    return f"IF(length({child}) >= {width}, {child}, {function}({child}, {width}, {fill}))"
+
+
+@special("str.pad_start")
+def _str_pad_start(node: Call, texts: list[str]) -> str:
+    return _padded(node, texts, "lpad")
+
+
+@special("str.pad_end")
+def _str_pad_end(node: Call, texts: list[str]) -> str:
+    return _padded(node, texts, "rpad")
+
+
+@special("str.extract")
+def _str_extract(node: Call, texts: list[str]) -> str:
+    child, pattern = texts[0], texts[1]
+    group = texts[2] if len(texts) > 2 else "1"
+    return f"IF({child} RLIKE {pattern}, regexp_extract({child}, {pattern}, {group}), CAST(NULL AS STRING))"
+
+
+@special("str.replace")
+def _str_replace(node: Call, texts: list[str]) -> str:
+    literal = len(texts) > 3 and _value(node, 3) is True
+    return f"{'replace' if literal else 'regexp_replace'}({texts[0]}, {texts[1]}, {texts[2]})"
+
+
+@special("str.split")
+def _str_split(node: Call, texts: list[str]) -> str:
+    separator = _value(node, 1)
+    quoted = "\\Q" + separator.replace("\\E", "\\E\\\\E\\Q") + "\\E"  # Spark splits on a regex
+    return f"split({texts[0]}, {string_sql(quoted)}, -1)"
+
+
 # --- leaves and conversions ---------------------------------------------------------------
 
 
@@ -373,67 +462,6 @@ def _when(node: cond.When) -> str:
     return f"CASE {' '.join(parts)} END"
 
 
-# --- strings ----------------------------------------------------------------------------------
-
-
-@compiles(strs.Upper, strs.Lower, strs.Length)
-def _string_function(node: strs.Upper | strs.Lower | strs.Length) -> str:
-    return f"{type(node).__name__.lower()}({to_sql(node.child)})"
-
-
-_EDGE_WHITESPACE = string_sql(r"^\s+|\s+$")
-
-
-@compiles(strs.Strip)
-def _strip(node: strs.Strip) -> str:
-    child = to_sql(node.child)
-    if node.chars is None:
-        return f"regexp_replace({child}, {_EDGE_WHITESPACE}, '')"
-    return f"btrim({child}, {string_sql(node.chars)})"
-
-
-@compiles(strs.Slice)
-def _slice(node: strs.Slice) -> str:
-    position = node.offset + 1 if node.offset >= 0 else node.offset
-    length = "" if node.length is None else f", {int_sql(node.length)}"
-    return f"substring({to_sql(node.child)}, {int_sql(position)}{length})"
-
-
-_PREDICATES = {strs.Contains: "contains", strs.StartsWith: "startswith", strs.EndsWith: "endswith"}
-
-
-@compiles(strs.Contains, strs.StartsWith, strs.EndsWith)
-def _string_predicate(node: strs.Contains) -> str:
-    return f"{_PREDICATES[type(node)]}({to_sql(node.child)}, {to_sql(node.pattern)})"
-
-
-@compiles(strs.Concat)
-def _concat(node: strs.Concat) -> str:
-    return f"concat({', '.join(to_sql(a) for a in node.args)})"
-
-
-# --- dates ------------------------------------------------------------------------------------
-
-_PARTS = {tmp.Year: "year", tmp.Month: "month", tmp.Day: "dayofmonth"}
-
-
-@compiles(tmp.Year, tmp.Month, tmp.Day)
-def _date_part(node: tmp.Year) -> str:
-    return f"{_PARTS[type(node)]}({to_sql(node.child)})"
-
-
-@compiles(tmp.DateAdd)
-def _date_add(node: tmp.DateAdd) -> str:
-    days = node.days
-    count = to_sql(days) if isinstance(days.type.dtype, dt.Int8 | dt.Int16 | dt.Int32) else _cast_to(days, dt.Int32())
-    return f"date_add({to_sql(node.start)}, {count})"
-
-
-@compiles(tmp.DateDiff)
-def _date_diff(node: tmp.DateDiff) -> str:
-    return f"datediff({to_sql(node.end)}, {to_sql(node.start)})"
-
-
 # --- aggregates and windows ------------------------------------------------------------------------
 
 
@@ -508,106 +536,38 @@ def _over(node: win.Over) -> str:
     return f"{to_sql(node.child)} OVER ({' '.join(parts)})"
 
 
-# --- structs, lists, maps -----------------------------------------------------------------------------
+# --- the special catalog entries of the other namespaces ---------------------------------------------
 
 
-@compiles(nested.StructField)
-def _struct_field(node: nested.StructField) -> str:
-    return struct_field_sql(to_sql(node.child), node.name)
+@special("dt.truncate")
+def _dt_truncate(node: Call, texts: list[str]) -> str:
+    if isinstance(node.args[0].type.dtype, dt.Date):
+        return f"trunc({texts[0]}, {texts[1]})"
+    return f"date_trunc({texts[1]}, {texts[0]})"
 
 
-@compiles(nested.ListLen)
-def _list_len(node: nested.ListLen) -> str:
-    return f"size({to_sql(node.child)})"
+@special("dt.strftime")
+def _dt_strftime(node: Call, texts: list[str]) -> str:
+    return f"date_format({texts[0]}, {string_sql(spark_pattern(_value(node, 1)))})"
 
 
-@compiles(nested.ListGet)
-def _list_get(node: nested.ListGet) -> str:
-    index = node.index
+@special("list.get")
+def _list_get(node: Call, texts: list[str]) -> str:
+    index = node.args[1]
     if isinstance(index, core.Literal) and isinstance(index.value, int):
         position = int_sql(index.value + 1 if index.value >= 0 else index.value)
     else:
-        raw = to_sql(index)
+        raw = texts[1]
         position = f"IF({raw} >= 0, {raw} + 1, {raw})"
-    return f"try_element_at({to_sql(node.child)}, {position})"
+    return f"try_element_at({texts[0]}, {position})"
 
 
-@compiles(nested.ListContains)
-def _list_contains(node: nested.ListContains) -> str:
-    return f"array_contains({to_sql(node.child)}, {to_sql(node.value)})"
+@special("list.sort")
+def _list_sort(node: Call, texts: list[str]) -> str:
+    descending = len(texts) > 1 and _value(node, 1) is True
+    return f"sort_array({texts[0]}, {'false' if descending else 'true'})"
 
 
-@compiles(nested.ListJoin)
-def _list_join(node: nested.ListJoin) -> str:
-    return f"array_join({to_sql(node.child)}, {string_sql(node.separator)})"
-
-
-@compiles(nested.ListSort)
-def _list_sort(node: nested.ListSort) -> str:
-    return f"sort_array({to_sql(node.child)}, {'false' if node.descending else 'true'})"
-
-
-@compiles(nested.ListUnique)
-def _list_unique(node: nested.ListUnique) -> str:
-    return f"array_distinct({to_sql(node.child)})"
-
-
-@compiles(nested.MapKeys)
-def _map_keys(node: nested.MapKeys) -> str:
-    return f"map_keys({to_sql(node.child)})"
-
-
-@compiles(nested.MapValues)
-def _map_values(node: nested.MapValues) -> str:
-    return f"map_values({to_sql(node.child)})"
-
-
-@compiles(nested.MapGet)
-def _map_get(node: nested.MapGet) -> str:
-    return f"try_element_at({to_sql(node.child)}, {to_sql(node.key)})"
-
-
-@compiles(strs.Extract)
-def _extract(node: strs.Extract) -> str:
-    child, pattern = to_sql(node.child), string_sql(node.pattern)
-    group = int_sql(node.group)
-    return f"IF({child} RLIKE {pattern}, regexp_extract({child}, {pattern}, {group}), CAST(NULL AS STRING))"
-
-
-@compiles(strs.Replace)
-def _replace(node: strs.Replace) -> str:
-    function = "replace" if node.literal else "regexp_replace"
-    return f"{function}({to_sql(node.child)}, {string_sql(node.pattern)}, {string_sql(node.value)})"
-
-
-@compiles(strs.Split)
-def _split(node: strs.Split) -> str:
-    quoted = "\\Q" + node.separator.replace("\\E", "\\E\\\\E\\Q") + "\\E"  # Spark splits on a regex
-    return f"split({to_sql(node.child)}, {string_sql(quoted)}, -1)"
-
-
-@compiles(strs.Pad)
-def _pad(node: strs.Pad) -> str:
-    child = to_sql(node.child)
-    function = "lpad" if node.at_start else "rpad"
-    width = int_sql(node.width)
-    padded = f"{function}({child}, {width}, {string_sql(node.fill)})"
-    return f"IF(length({child}) >= {width}, {child}, {padded})"
-
-
-@compiles(strs.Like)
-def _like(node: strs.Like) -> str:
-    return f"({to_sql(node.child)} LIKE {string_sql(node.pattern)})"
-
-
-@compiles(tmp.Truncate)
-def _truncate(node: tmp.Truncate) -> str:
-    child = to_sql(node.child)
-    if isinstance(node.child.type.dtype, dt.Date):
-        return f"trunc({child}, {string_sql(node.unit)})"
-    return f"date_trunc({string_sql(node.unit)}, {child})"
-
-
-@compiles(tmp.Strftime)
-def _strftime(node: tmp.Strftime) -> str:
-    return f"date_format({to_sql(node.child)}, {string_sql(tmp.spark_pattern(node.format))})"
+@special("struct.field")
+def _struct_field(node: Call, texts: list[str]) -> str:
+    return struct_field_sql(texts[0], _value(node, 1))

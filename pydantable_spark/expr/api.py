@@ -30,7 +30,6 @@ from pydantable_spark.annotations import field_of_annotation, python_name
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Alias, Cast, Column, Literal, Node, Typed, literal_of
-from pydantable_spark.expr.nested import ListNamespace, MapNamespace, StructNamespace
 from pydantable_spark.expr.operators import (
     And,
     Arithmetic,
@@ -47,12 +46,17 @@ from pydantable_spark.expr.operators import (
     Or,
     Power,
 )
-from pydantable_spark.expr.strings import StringNamespace
-from pydantable_spark.expr.temporal import DateTimeNamespace
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from pydantable_spark.expr.namespaces import (
+        DateTimeNamespace,
+        ListNamespace,
+        MapNamespace,
+        StringNamespace,
+        StructNamespace,
+    )
     from pydantable_spark.expr.window import WindowSpec
 
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
@@ -274,26 +278,36 @@ class Expr(Generic[T_co]):
     @property
     def str(self: Expr[S]) -> StringNamespace[S]:
         """String functions: ``upper``, ``lower``, ``length``, ``contains``, ... (string columns only)."""
+        from pydantable_spark.expr.namespaces import StringNamespace
+
         return StringNamespace(self)
 
     @property
     def struct(self) -> StructNamespace[T_co]:
         """Struct functions: ``field`` (struct columns only)."""
+        from pydantable_spark.expr.namespaces import StructNamespace
+
         return StructNamespace(self)
 
     @property
     def list(self) -> ListNamespace[T_co]:
         """List functions: ``len``, ``get``, ``contains``, ``join``, ``sort``, ``unique``."""
+        from pydantable_spark.expr.namespaces import ListNamespace
+
         return ListNamespace(self)
 
     @property
     def map(self) -> MapNamespace[T_co]:
         """Map functions: ``keys``, ``values``, ``get``."""
+        from pydantable_spark.expr.namespaces import MapNamespace
+
         return MapNamespace(self)
 
     @property
     def dt(self: Expr[D]) -> DateTimeNamespace[D]:
-        """Date functions: ``year``, ``month``, ``day`` (date and datetime columns only)."""
+        """Date functions: ``year``, ``month``, ``day``, ``truncate``, ``strftime``... (dates and datetimes)."""
+        from pydantable_spark.expr.namespaces import DateTimeNamespace
+
         return DateTimeNamespace(self)
 
 
@@ -339,8 +353,11 @@ def render(node: Node) -> str:
         return f"{render(node.child)}.alias({node.name!r})"
     if isinstance(node, When):
         return "when(...)"
+    from pydantable_spark.expr.call import Call
     from pydantable_spark.expr.window import Over, WindowFunction
 
+    if isinstance(node, Call):
+        return f"{node.function.name}({', '.join(render(arg) for arg in node.args)})"
     if isinstance(node, Over):
         return f"{render(node.child)}.over(...)"
     if isinstance(node, WindowFunction):

@@ -13,7 +13,8 @@ import pydantable_spark.expr as expr_package
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark._spark import lower as lowering
 from pydantable_spark._spark.sql import COMPILERS, field_sql
-from pydantable_spark.expr import conditional, core, operators, strings, temporal
+from pydantable_spark.expr import call, conditional, core, operators
+from pydantable_spark.expr.catalog import ENTRIES
 from pydantable_spark.expr.core import Node
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class P(DataFrameModel):
 
 def all_node_classes() -> set[type[Node]]:
     found: set[type[Node]] = set()
-    for module in (core, operators, conditional, strings, temporal):
+    for module in (core, operators, conditional, call):
         for _, obj in inspect.getmembers(module, inspect.isclass):
             if issubclass(obj, Node) and obj is not Node and not obj.__name__.startswith("_"):
                 found.add(obj)
@@ -39,6 +40,13 @@ def test_every_expression_node_has_a_spark_lowering() -> None:
     missing = sorted(cls.__name__ for cls in all_node_classes() if cls not in COMPILERS)
     assert missing == []
     assert expr_package.Node is Node
+
+
+def test_every_special_catalog_entry_has_its_compiler() -> None:
+    from pydantable_spark._spark.sql import SPECIAL_CALLS
+
+    specials = {entry.name for entry in ENTRIES if entry.special}
+    assert specials == set(SPECIAL_CALLS)
 
 
 def test_every_node_class_is_a_frozen_slotted_dataclass() -> None:

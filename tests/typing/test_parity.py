@@ -152,7 +152,7 @@ def static_types(tmp_path: Path) -> tuple[list[str], list[str]]:
     assert len(revealed) == len(EXPRESSIONS) + len(PIPELINES), stdout
     expressions = []
     for shown in revealed[: len(EXPRESSIONS)]:
-        inner = re.fullmatch(r"pydantable_spark\.(?:expr\.api\.Expr|functions\.WhenThen)\[(.*)\]", shown)
+        inner = re.fullmatch(r"pydantable_spark\.(?:expr\.api\.Expr|expr\.forms\.WhenThen)\[(.*)\]", shown)
         assert inner, shown
         value = _normalize(inner[1])
         expressions.append(f"{value} | None" if "WhenThen" in shown and "None" not in value else value)

@@ -20,9 +20,9 @@ User.id & User.active  # E: Unsupported operand types for & ("Col[int]" and "Col
 User.active | "x"  # E: Unsupported operand types for | ("Col[bool]" and "str")
 -User.name  # E: unary minus needs a number; got column 'User.name'
 ~User.id  # E: ~ needs boolean operands; got column 'User.id'
-User.id.str.upper()  # E: str.upper() needs a string; got column 'User.id' of type int
-User.name.dt.year()  # E: dt.year() needs a date or datetime; got column 'User.name'
-User.name.str.contains(1)  # E: Argument 1 to "contains" of "StringNamespace" has incompatible type "int"
+User.id.str.upper()  # E: str.upper(): col must be a string; got column 'User.id' of type int
+User.name.dt.year()  # E: dt.year(): col must be a date or datetime; got column 'User.name'
+User.name.str.contains(1)  # E: str.contains(): right must be a string or bytes; got literal 1
 User.joined.cast(int)  # E: cannot cast column 'User.joined' of type date (date) to int (bigint)
 User.active.cast(datetime.date)  # E: cannot cast column 'User.active'
 User.age.is_in(["a"])  # E: is_in() value literal 'a' of type str (string) cannot be compared
@@ -32,11 +32,11 @@ F.coalesce(User.name, User.id)  # E: coalesce(): no common type
 F.when(User.id, 1)  # E: when() needs a boolean condition; got column 'User.id'
 F.when(User.active, 1).otherwise("x")  # E: when/otherwise: no common type
 F.when(User.active, 1).when(User.active, "x")  # E: when/otherwise: no common type
-F.concat(User.name, User.id)  # E: concat() needs a string; got column 'User.id'
-F.date_add(User.joined, 1.5)  # E: date_add() needs an integer number of days
-F.datediff(User.joined, User.id)  # E: datediff() needs a date or datetime; got column 'User.id'
-F.upper(User.id)  # E: str.upper() needs a string
+F.concat(User.name, User.id)  # E: F.concat(): cols must be a string; got column 'User.id'
+F.date_add(User.joined, 1.5)  # E: F.date_add(): days must be an integer; got literal 1.5
+F.datediff(User.joined, User.id)  # E: F.datediff(): start must be a date or datetime; got column 'User.id'
+F.upper(User.id)  # E: F.upper(): col must be a string
 F.lit(None)  # E: a null literal needs a type
 User.address.struct.field("nope")  # E: struct.field(): unknown field "nope"; fields: city, zip
-User.tags.list.contains(1)  # E: list.contains() value literal 1 of type int (bigint) cannot be compared
-User.id.list.len()  # E: list.len() needs a list column; got column 'User.id'
+User.tags.list.contains(1)  # E: list.contains(): value literal 1 of type int (bigint) cannot be compared
+User.id.list.len()  # E: list.len(): col must be a list or a map; got column 'User.id'

@@ -16,7 +16,7 @@ assert_type(User.age > 3, Expr[bool | None])
 assert_type(User.age**2, Expr[float | None])  # Spark's power() is a double
 User.name**2  # E: Unsupported operand types for ** ("Col[str]" and "int")
 User.name + 1  # E: Unsupported operand types for + ("Col[str]" and "int")
-User.id.str.upper()  # E: str.upper() needs a string; got column 'User.id' of type int (bigint)
+User.id.str.upper()  # E: str.upper(): col must be a string; got column 'User.id' of type int (bigint)
 assert_type(User.name.cast(int), Expr[int | None])  # parsing a string can fail: Spark makes it nullable
 F.when(User.id > 1, 1).otherwise("x")  # E: no common type
 

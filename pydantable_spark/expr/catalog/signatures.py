@@ -1,0 +1,51 @@
+"""The Python signature of a catalog entry: for ``F``, the namespace methods, their stubs and the docs."""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING
+
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED
+
+if TYPE_CHECKING:
+    from pydantable_spark.expr.catalog.spec import Function, Param
+
+__all__ = ["annotation", "signature"]
+
+
+def _default(param: Param) -> object:
+    if param.default is REQUIRED:
+        return inspect.Parameter.empty
+    if param.default is ABSENT:
+        return None
+    return param.default
+
+
+def signature(function: Function) -> inspect.Signature:
+    """PySpark's parameter order and names, with the entry's defaults (``None``: Spark's own default)."""
+    parameters = []
+    for param in function.params:
+        if param.variadic:
+            parameters.append(inspect.Parameter(param.name, inspect.Parameter.VAR_POSITIONAL))
+        else:
+            kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+            parameters.append(inspect.Parameter(param.name, kind, default=_default(param)))
+    return inspect.Signature(parameters)
+
+
+def annotation(param: Param, *, method: bool = False) -> str:
+    """The parameter's type as stub text: what a user may pass."""
+    kinds = [k.__name__ for k in param.python]
+    if param.python_only:
+        text = " | ".join(kinds)
+    else:
+        parts = ["Expr[Any]"]
+        if param.names and not method:
+            parts.append("str")
+        parts += [k for k in kinds if k not in parts]
+        if not param.python:
+            parts.append("Scalar")
+        text = " | ".join(parts)
+    if param.default is ABSENT:
+        text += " | None"
+    return text

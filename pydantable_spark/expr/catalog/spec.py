@@ -1,0 +1,361 @@
+"""What one catalog entry says about a function, and the small rules entries are written with.
+
+An entry (``Function``) names the function as PySpark does, lists its
+parameters in PySpark's order (``Param``: which column types an argument
+admits, or which Python values a parameter takes), and declares its result:
+a dtype rule and a nullability rule over the arguments (``Args``), both
+checked against Spark's analyzer by ``tests/expr/test_catalog.py`` for every
+admissible input type, nullable and not. Everything else reads the entries:
+``F``, the ``.str``/``.dt``/``.list``/``.map`` namespaces, the SQL lowering,
+the mypy plugin, the plan format and the generated reference page.
+
+```pycon
+>>> from pydantable_spark.expr.catalog import CATALOG
+>>> upper = CATALOG["upper"]
+>>> upper.sql_name, upper.category, [p.name for p in upper.params]
+('upper', 'string', ['col'])
+
+```
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
+from pydantable_spark.typerules import supertype
+
+if TYPE_CHECKING:
+    from pydantable_spark.expr.core import Node, Typed
+
+__all__ = [
+    "ABSENT",
+    "REQUIRED",
+    "Accepts",
+    "Args",
+    "Function",
+    "Kind",
+    "Param",
+]
+
+
+class Kind(enum.Enum):
+    """Where a function may stand: row by row, over groups, or only over a window."""
+
+    SCALAR = "scalar"
+    AGGREGATE = "aggregate"
+    WINDOW = "window"
+
+
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+REQUIRED: Any = _Marker("REQUIRED")
+"""A parameter's default when it has none."""
+
+ABSENT: Any = _Marker("ABSENT")
+"""A parameter's default meaning "not passed to Spark at all" (Spark's own default applies)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepts:
+    """The column types an argument admits.
+
+    ``to`` gives the type Spark receives when the façade converts the argument
+    itself (the lowering writes the ``CAST``); ``label`` names the admitted
+    types in error messages ("a string", "an integer").
+    """
+
+    label: str
+    test: Callable[[dt.DType], bool]
+    to: Callable[[dt.DType], dt.DType] | None = None
+    examples: tuple[dt.DType, ...] = ()
+    """Representative admitted types: the parity test tries each of them."""
+
+    def admits(self, dtype: dt.DType) -> bool:
+        """Whether ``dtype`` is admitted."""
+        return self.test(dtype)
+
+    def spark_type(self, dtype: dt.DType) -> dt.DType:
+        """The type Spark receives for an admitted ``dtype``."""
+        return dtype if self.to is None else self.to(dtype)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter, in PySpark's order.
+
+    ``accepts`` says which column types an expression argument may have (None:
+    the parameter takes Python values only). ``python`` lists the Python types
+    of the values it takes; such a value becomes a literal of type ``literal``
+    (inferred when None) after ``check`` (which returns what is wrong with it,
+    or None). A ``str`` is a column name when ``names`` is true, as in PySpark's
+    ``ColumnOrName``, and a value otherwise.
+    """
+
+    name: str
+    accepts: Accepts | None = None
+    python: tuple[type, ...] = ()
+    literal: dt.DType | None = None
+    names: bool = True
+    default: Any = REQUIRED
+    variadic: bool = False
+    check: Callable[[Any], str | None] | None = None
+    like: int | None = None
+    """An argument that takes the type of parameter ``like`` (a lossless conversion, cast in SQL)."""
+
+    @property
+    def python_only(self) -> bool:
+        """Whether only Python values are taken (never a column)."""
+        return self.accepts is None
+
+
+@dataclass(frozen=True, slots=True)
+class Args:
+    """The (typed) arguments of a call, as the rules of an entry see them.
+
+    ``types`` are the types Spark receives (after the conversions ``Accepts.to``
+    and ``Param.like`` ask for).
+    """
+
+    nodes: tuple[Node, ...]
+    types: tuple[Typed, ...]
+    name: str = ""
+    """How the call was written (``F.upper``, ``str.upper``), for messages."""
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def dtype(self, index: int) -> dt.DType:
+        """The type argument ``index`` has for Spark."""
+        return self.types[index].dtype
+
+    def nullable(self, index: int) -> bool:
+        """Whether argument ``index`` can be NULL."""
+        return self.types[index].nullable
+
+    def value(self, index: int) -> Any:
+        """The Python value of a literal argument (None for NULL or for a column expression)."""
+        from pydantable_spark.expr.core import Literal
+
+        node = self.nodes[index]
+        return node.value if isinstance(node, Literal) else None
+
+    def is_literal(self, index: int) -> bool:
+        """Whether argument ``index`` is a literal (its value is known when the plan is built)."""
+        from pydantable_spark.expr.core import Literal
+
+        return isinstance(self.nodes[index], Literal)
+
+
+DTypeRule = Callable[[Args], dt.DType]
+NullRule = Callable[[Args], bool]
+
+
+def any_null(args: Args) -> bool:
+    """NULL in, NULL out: the result can be NULL when any argument can."""
+    return any(t.nullable for t in args.types)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Function:
+    """One function of the catalog (see the module docstring).
+
+    ``sql`` is Spark's SQL function name (``name`` when None); ``template``, when
+    given, spells the call instead, ``{0}``, ``{1}``... standing for the argument
+    texts and ``{all}`` for all of them, comma separated; ``special`` entries are
+    spelled by the SQL compiler's own rule (their SQL depends on argument
+    values). ``check`` is a rule over several arguments at once, raising
+    ``ColumnTypeError``.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    returns: DTypeRule
+    summary: str
+    category: str
+    nullable: NullRule = any_null
+    sql: str | None = None
+    template: str | None = None
+    special: bool = False
+    """The SQL compiler spells it by its own rule (``_spark.sql.SPECIAL_CALLS``), as the SQL depends on values."""
+    kind: Kind = Kind.SCALAR
+    aliases: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    in_f: bool = True
+    """Whether it is an ``F`` function (False for namespace methods with their own meaning)."""
+    deterministic: bool = True
+    session: bool = False
+    """Whether its result depends on session settings (time zone, current user, ...)."""
+    needs_order: bool = False
+    windowable: bool = True
+    common: tuple[int, ...] = ()
+    """Arguments that meet in one type (weak literals among them adopt it)."""
+    check: Callable[[Args], None] | None = None
+    output: Callable[[Sequence[Node]], str] | None = None
+    """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
+    example: str = ""
+    """A doctest-style example for the generated docstring (``F.upper(F.col("name"))``)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Extra words for the reference page (``{"surprise": "..."}``)."""
+
+    @property
+    def sql_name(self) -> str:
+        """The Spark SQL function called (for messages and the reference page)."""
+        return self.sql or self.name
+
+    @property
+    def call_name(self) -> str:
+        """How a user writes it: ``F.upper`` or the namespace method."""
+        return f"F.{self.name}" if self.in_f else (self.methods[0] if self.methods else self.name)
+
+
+# --- type sets ------------------------------------------------------------------------------------
+
+_INTEGRALS = (dt.Int8(), dt.Int16(), dt.Int32(), dt.Int64())
+_NUMBERS = (*_INTEGRALS, dt.Float32(), dt.Float64(), dt.Decimal(10, 2), dt.Decimal(38, 18))
+
+
+def kind_label(dtype: dt.DType) -> str:
+    """A short name for a type in messages: ``str (string)``."""
+    return f"{python_name(dtype, nullable=False)} ({dtype})"
+
+
+def _is(*classes: type[dt.DType]) -> Callable[[dt.DType], bool]:
+    return lambda t: isinstance(t, classes)
+
+
+ANY = Accepts("any value", lambda t: True, examples=(dt.Int64(), dt.String(), dt.Date()))
+STRING = Accepts("a string", _is(dt.String), examples=(dt.String(),))
+BINARY = Accepts("bytes", _is(dt.Binary), examples=(dt.Binary(),))
+STRING_OR_BINARY = Accepts("a string or bytes", _is(dt.String, dt.Binary), examples=(dt.String(), dt.Binary()))
+BOOLEAN = Accepts("a boolean", _is(dt.Boolean), examples=(dt.Boolean(),))
+NUMBER = Accepts("a number", _is(dt.Numeric), examples=_NUMBERS)
+INTEGER = Accepts("an integer", _is(dt.Integral), examples=_INTEGRALS)
+DOUBLE = Accepts("a number", _is(dt.Numeric), to=lambda t: dt.Float64(), examples=_NUMBERS)
+INT32 = Accepts(
+    "an integer", _is(dt.Integral), to=lambda t: t if isinstance(t, dt.Int8 | dt.Int16 | dt.Int32) else dt.Int32(),
+    examples=_INTEGRALS,
+)  # fmt: skip
+DATE = Accepts("a date", _is(dt.Date), examples=(dt.Date(),))
+DATE_LIKE = Accepts(
+    "a date or datetime",
+    _is(dt.Date, dt.Datetime, dt.DatetimeNTZ),
+    examples=(dt.Date(), dt.Datetime(), dt.DatetimeNTZ()),
+)
+TIMESTAMP = Accepts("a datetime", _is(dt.Datetime, dt.DatetimeNTZ), examples=(dt.Datetime(), dt.DatetimeNTZ()))
+ARRAY = Accepts("a list", _is(dt.List), examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)))
+MAP = Accepts("a map", _is(dt.Map), examples=(dt.Map(dt.String(), dt.Int64(), True),))
+ORDERABLE = Accepts(
+    "a value with an order (not a map)", lambda t: not dt.contains_map(t),
+    examples=(dt.Int64(), dt.String(), dt.Date(), dt.Decimal(10, 2)),
+)  # fmt: skip
+
+
+def accepts_list_of(inner: Accepts) -> Accepts:
+    """Lists whose elements ``inner`` admits."""
+    return Accepts(
+        f"a list of {inner.label.removeprefix('a ').removeprefix('an ')}",
+        lambda t: isinstance(t, dt.List) and inner.admits(t.inner),
+        examples=tuple(dt.List(e, True) for e in inner.examples[:2]),
+    )
+
+
+# --- result rules ---------------------------------------------------------------------------------
+
+
+def fixed(dtype: dt.DType) -> DTypeRule:
+    """Always ``dtype``."""
+    return lambda args: dtype
+
+
+def same(index: int = 0) -> DTypeRule:
+    """The type of argument ``index``."""
+    return lambda args: args.dtype(index)
+
+
+def element(index: int = 0) -> DTypeRule:
+    """The element type of the list argument ``index``."""
+
+    def rule(args: Args) -> dt.DType:
+        dtype = args.dtype(index)
+        assert isinstance(dtype, dt.List)
+        return dtype.inner
+
+    return rule
+
+
+def common_dtype(args: Args, indexes: Sequence[int]) -> dt.DType:
+    """The type arguments ``indexes`` meet in (checked by ``Call``)."""
+    result = args.dtype(indexes[0])
+    for i in indexes[1:]:
+        merged = supertype(result, args.dtype(i))
+        assert merged is not None
+        result = merged
+    return result
+
+
+def never(args: Args) -> bool:
+    """Never NULL."""
+    return False
+
+
+def always(args: Args) -> bool:
+    """Can always be NULL (Spark marks it so whatever the inputs)."""
+    return True
+
+
+def null_if(*indexes: int) -> NullRule:
+    """NULL when one of arguments ``indexes`` can be."""
+    return lambda args: any(args.nullable(i) for i in indexes if i < len(args))
+
+
+# --- parameter shorthands -------------------------------------------------------------------------
+
+
+def column(name: str = "col", accepts: Accepts = ANY, *, default: Any = REQUIRED, variadic: bool = False) -> Param:
+    """A ``ColumnOrName`` parameter: an expression, or a ``str`` naming a column (or a weak Python literal)."""
+    return Param(name, accepts, default=default, variadic=variadic)
+
+
+def value(
+    name: str,
+    *python: type,
+    literal: dt.DType | None = None,
+    default: Any = REQUIRED,
+    check: Callable[[Any], str | None] | None = None,
+) -> Param:
+    """A parameter that takes Python values only (``pattern: str``, ``idx: int``), as typed literals."""
+    return Param(name, None, python, literal, names=False, default=default, check=check)
+
+
+def either(
+    name: str,
+    accepts: Accepts,
+    *python: type,
+    literal: dt.DType | None = None,
+    names: bool = False,
+    default: Any = REQUIRED,
+    check: Callable[[Any], str | None] | None = None,
+) -> Param:
+    """An expression or a Python value (``Union[Column, str]``; with ``names`` a str is a column name)."""
+    return Param(name, accepts, python, literal, names=names, default=default, check=check)
+
+
+def at_least(low: int) -> Callable[[Any], str | None]:
+    """A ``check``: the value must be ``>= low``."""
+    return lambda v: None if v >= low else f"must be >= {low}"
+
+
+def one_of(*choices: str) -> Callable[[Any], str | None]:
+    """A ``check``: the value must be one of ``choices`` (case-insensitive)."""
+    return lambda v: None if str(v).lower() in choices else f"must be one of {', '.join(choices)}"

@@ -1,0 +1,444 @@
+"""String functions (PySpark's), and the ``.str`` namespace's own methods (Polars' meanings).
+
+Each entry is checked against Spark's analyzer and against plain PySpark's
+values by ``tests/expr/test_catalog.py``.
+"""
+
+from __future__ import annotations
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog.spec import (
+    ABSENT,
+    BINARY,
+    INT32,
+    INTEGER,
+    NUMBER,
+    STRING,
+    STRING_OR_BINARY,
+    Accepts,
+    Args,
+    Function,
+    always,
+    at_least,
+    column,
+    either,
+    fixed,
+    never,
+    same,
+    value,
+)
+from pydantable_spark.expr.core import describe
+
+__all__ = ["ENTRIES"]
+
+STR = fixed(dt.String())
+INT = fixed(dt.Int32())
+BOOL = fixed(dt.Boolean())
+BYTES = fixed(dt.Binary())
+TEXT = column("col", STRING)
+STRING_LIST = Accepts(
+    "a string or a list of strings",
+    lambda t: isinstance(t, dt.String) or (isinstance(t, dt.List) and isinstance(t.inner, dt.String)),
+    examples=(dt.String(), dt.List(dt.String(), True)),
+)
+STRING_OR_LIST = Accepts(
+    "a string or a list",
+    lambda t: isinstance(t, dt.String | dt.List),
+    examples=(dt.String(), dt.List(dt.Int64(), True)),
+)
+
+
+def _entry(name: str, *params: object, returns: object = STR, summary: str, **options: object) -> Function:
+    return Function(name, params, returns, summary, "string", **options)  # type: ignore[arg-type]
+
+
+def _same_kind(args: Args) -> None:
+    """Both arguments strings, or both bytes: Spark would cast one to the other."""
+    if type(args.dtype(0)) is not type(args.dtype(1)):
+        msg = (
+            f"{args.name}(): {describe(args.nodes[0])} and {describe(args.nodes[1])} must both be strings or both bytes"
+        )
+        raise ColumnTypeError(msg)
+
+
+def _one_char(text: str) -> str | None:
+    return None if len(text) == 1 else "must be a single character"
+
+
+ENTRIES: tuple[Function, ...] = (
+    # --- case, length, trimming ---
+    _entry("upper", TEXT, summary="Upper case.", methods=("str.upper",), aliases=("ucase",)),
+    _entry("lower", TEXT, summary="Lower case.", methods=("str.lower",), aliases=("lcase",)),
+    _entry("initcap", TEXT, summary="Each word's first letter upper case, the rest lower case."),
+    _entry(
+        "length",
+        column("col", STRING_OR_BINARY),
+        returns=INT,
+        summary="Characters of a string (bytes of binary data).",
+        methods=("str.length", "str.len_chars"),
+        aliases=("char_length", "character_length"),
+    ),
+    _entry("bit_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bits of the UTF-8 bytes."),
+    _entry("octet_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bytes of the UTF-8 encoding."),
+    _entry(
+        "trim",
+        TEXT,
+        column("trim", STRING, default=ABSENT),
+        summary="Spaces (or the characters of ``trim``) removed at both ends.",
+    ),
+    _entry(
+        "ltrim", TEXT, column("trim", STRING, default=ABSENT), summary="Spaces (or ``trim``'s) removed at the start."
+    ),
+    _entry("rtrim", TEXT, column("trim", STRING, default=ABSENT), summary="Spaces (or ``trim``'s) removed at the end."),
+    _entry(
+        "btrim",
+        column("str", STRING),
+        column("trim", STRING, default=ABSENT),
+        summary="Spaces (or the characters of ``trim``) removed at both ends.",
+    ),
+    _entry(
+        "str.strip",
+        TEXT,
+        value("chars", str, default=ABSENT),
+        in_f=False,
+        methods=("str.strip",),
+        special=True,
+        summary="Whitespace (Java's \\s) or the characters of ``chars`` removed at both ends.",
+    ),
+    # --- pieces ---
+    _entry(
+        "substring",
+        column("str", STRING),
+        either("pos", INT32, int, literal=dt.Int32(), names=True),
+        either("len", INT32, int, literal=dt.Int32(), names=True),
+        summary="``len`` characters from 1-based position ``pos`` (negative: from the end).",
+    ),
+    _entry(
+        "substr",
+        column("str", STRING),
+        column("pos", INT32),
+        column("len", INT32, default=ABSENT),
+        summary="Characters from 1-based position ``pos`` (``len`` of them, or to the end).",
+    ),
+    _entry(
+        "str.slice",
+        TEXT,
+        value("offset", int, literal=dt.Int32()),
+        value("length", int, literal=dt.Int32(), default=ABSENT, check=at_least(0)),
+        in_f=False,
+        methods=("str.slice",),
+        special=True,
+        summary="``length`` characters from 0-based ``offset`` (negative: from the end), or to the end.",
+    ),
+    _entry("left", column("str", STRING), column("len", INT32), summary="The first ``len`` characters."),
+    _entry("right", column("str", STRING), column("len", INT32), summary="The last ``len`` characters."),
+    _entry(
+        "substring_index",
+        column("str", STRING),
+        value("delim", str),
+        value("count", int, literal=dt.Int32()),
+        summary="The part before the ``count``-th ``delim`` (after it, counting from the end, if negative).",
+    ),
+    _entry(
+        "split_part",
+        column("src", STRING),
+        column("delimiter", STRING),
+        column("partNum", INT32),
+        summary="The ``partNum``-th (1-based) part between delimiters.",
+    ),
+    _entry(
+        "overlay",
+        column("src", STRING),
+        column("replace", STRING),
+        either("pos", INT32, int, literal=dt.Int32(), names=True),
+        either("len", INT32, int, literal=dt.Int32(), names=True, default=-1),
+        summary="``src`` with ``len`` characters from ``pos`` replaced by ``replace``.",
+    ),
+    _entry("repeat", TEXT, either("n", INT32, int, literal=dt.Int32(), names=True), summary="The string ``n`` times."),
+    _entry(
+        "reverse",
+        column("col", STRING_OR_LIST),
+        returns=same(0),
+        summary="The characters (or list elements) in reverse order.",
+    ),
+    _entry(
+        "lpad",
+        TEXT,
+        either("len", INT32, int, literal=dt.Int32()),
+        either("pad", STRING, str),
+        summary="Left-padded with ``pad`` to ``len`` characters (longer strings are cut to ``len``).",
+    ),
+    _entry(
+        "rpad",
+        TEXT,
+        either("len", INT32, int, literal=dt.Int32()),
+        either("pad", STRING, str),
+        summary="Right-padded with ``pad`` to ``len`` characters (longer strings are cut to ``len``).",
+    ),
+    _entry(
+        "str.pad_start",
+        TEXT,
+        value("width", int, literal=dt.Int32(), check=at_least(0)),
+        value("fill", str, default=" ", check=_one_char),
+        in_f=False,
+        methods=("str.pad_start",),
+        special=True,
+        summary="Left-padded with ``fill`` to ``width`` characters; longer strings are kept whole.",
+    ),
+    _entry(
+        "str.pad_end",
+        TEXT,
+        value("width", int, literal=dt.Int32(), check=at_least(0)),
+        value("fill", str, default=" ", check=_one_char),
+        in_f=False,
+        methods=("str.pad_end",),
+        special=True,
+        summary="Right-padded with ``fill`` to ``width`` characters; longer strings are kept whole.",
+    ),
+    # --- joining ---
+    _entry(
+        "concat",
+        column("cols", STRING, variadic=True),
+        summary="The strings end to end; NULL if any is NULL.",
+    ),
+    _entry(
+        "concat_ws",
+        value("sep", str),
+        column("cols", STRING_LIST, variadic=True, default=()),
+        nullable=never,
+        summary="The strings (and list elements) joined with ``sep``, NULLs skipped.",
+    ),
+    # --- searching ---
+    _entry(
+        "contains",
+        column("left", STRING_OR_BINARY),
+        column("right", STRING_OR_BINARY),
+        returns=BOOL,
+        check=_same_kind,
+        summary="Whether ``right`` occurs in ``left`` (plain text).",
+        methods=("str.contains",),
+    ),
+    _entry(
+        "startswith",
+        column("str", STRING_OR_BINARY),
+        column("prefix", STRING_OR_BINARY),
+        returns=BOOL,
+        check=_same_kind,
+        summary="Whether the string starts with ``prefix``.",
+        methods=("str.starts_with",),
+    ),
+    _entry(
+        "endswith",
+        column("str", STRING_OR_BINARY),
+        column("suffix", STRING_OR_BINARY),
+        returns=BOOL,
+        check=_same_kind,
+        summary="Whether the string ends with ``suffix``.",
+        methods=("str.ends_with",),
+    ),
+    _entry(
+        "instr",
+        column("str", STRING),
+        either("substr", STRING, str),
+        returns=INT,
+        summary="The 1-based position of the first ``substr`` (0 if none).",
+    ),
+    _entry(
+        "locate",
+        value("substr", str),
+        column("str", STRING),
+        value("pos", int, literal=dt.Int32(), default=1),
+        returns=INT,
+        summary="The 1-based position of ``substr`` at or after ``pos`` (0 if none).",
+    ),
+    _entry(
+        "position",
+        column("substr", STRING),
+        column("str", STRING),
+        column("start", INT32, default=ABSENT),
+        returns=INT,
+        summary="The 1-based position of ``substr`` (at or after ``start``); 0 if none.",
+    ),
+    _entry(
+        "find_in_set",
+        column("str", STRING),
+        column("str_array", STRING),
+        returns=INT,
+        summary="The 1-based index of ``str`` in the comma-separated list ``str_array`` (0 if absent).",
+    ),
+    _entry(
+        "like",
+        column("str", STRING),
+        column("pattern", STRING),
+        returns=BOOL,
+        methods=("str.like",),
+        summary="SQL LIKE: ``%`` any run of characters, ``_`` one character, ``\\`` escapes.",
+    ),
+    _entry("ilike", column("str", STRING), column("pattern", STRING), returns=BOOL, summary="LIKE, ignoring case."),
+    _entry(
+        "rlike",
+        column("str", STRING),
+        column("regexp", STRING),
+        returns=BOOL,
+        aliases=("regexp", "regexp_like"),
+        summary="Whether the (Java) regular expression matches somewhere in the string.",
+    ),
+    _entry(
+        "regexp_count",
+        column("str", STRING),
+        column("regexp", STRING),
+        returns=INT,
+        summary="How many times the regular expression matches.",
+    ),
+    _entry(
+        "regexp_extract",
+        column("str", STRING),
+        value("pattern", str),
+        value("idx", int, literal=dt.Int32(), check=at_least(0)),
+        summary="Group ``idx`` of the first match (an empty string when nothing matches).",
+    ),
+    _entry(
+        "regexp_extract_all",
+        column("str", STRING),
+        column("regexp", STRING),
+        either("idx", INT32, int, literal=dt.Int32(), default=ABSENT),
+        returns=fixed(dt.List(dt.String(), True)),
+        summary="Group ``idx`` (default 1) of every match, as a list.",
+    ),
+    _entry(
+        "regexp_instr",
+        column("str", STRING),
+        column("regexp", STRING),
+        either("idx", INT32, int, literal=dt.Int32(), default=ABSENT),
+        returns=INT,
+        summary="The 1-based position of the first match (0 if none).",
+    ),
+    _entry(
+        "regexp_substr",
+        column("str", STRING),
+        column("regexp", STRING),
+        nullable=always,
+        summary="The first match of the regular expression (NULL if none).",
+    ),
+    _entry(
+        "str.extract",
+        TEXT,
+        value("pattern", str),
+        value("group", int, literal=dt.Int32(), default=1, check=at_least(0)),
+        in_f=False,
+        methods=("str.extract",),
+        special=True,
+        nullable=always,
+        summary="Group ``group`` of the first match of ``pattern`` (Java regex); NULL without a match.",
+    ),
+    # --- replacing ---
+    _entry(
+        "regexp_replace",
+        column("string", STRING),
+        either("pattern", STRING, str),
+        either("replacement", STRING, str),
+        either("position", INT32, int, literal=dt.Int32(), default=ABSENT, check=at_least(1)),
+        summary="Every match of ``pattern`` replaced by ``replacement`` (``$1`` refers to a group).",
+    ),
+    _entry(
+        "replace",
+        column("src", STRING),
+        column("search", STRING),
+        column("replace", STRING, default=ABSENT),
+        summary="Every occurrence of ``search`` replaced (removed when no ``replace``); plain text.",
+    ),
+    _entry(
+        "str.replace",
+        TEXT,
+        value("pattern", str),
+        value("value", str),
+        value("literal", bool, default=False),
+        in_f=False,
+        methods=("str.replace",),
+        special=True,
+        summary="Every match of ``pattern`` (a regex unless ``literal``) replaced by ``value``.",
+    ),
+    _entry(
+        "translate",
+        column("srcCol", STRING),
+        value("matching", str),
+        value("replace", str),
+        summary="Each character of ``matching`` replaced by the one at its place in ``replace`` (or removed).",
+    ),
+    # --- splitting ---
+    _entry(
+        "split",
+        column("str", STRING),
+        either("pattern", STRING, str),
+        either("limit", INT32, int, literal=dt.Int32(), names=True, default=-1),
+        returns=fixed(dt.List(dt.String(), False)),
+        summary="The parts between matches of ``pattern`` (a regex).",
+    ),
+    _entry(
+        "str.split",
+        TEXT,
+        value("separator", str),
+        in_f=False,
+        methods=("str.split",),
+        special=True,
+        returns=fixed(dt.List(dt.String(), False)),
+        summary="The parts between occurrences of ``separator`` (plain text).",
+    ),
+    # --- characters and encodings ---
+    _entry("ascii", TEXT, returns=INT, summary="The code point of the first character (0 for an empty string)."),
+    _entry("char", column("col", NUMBER), summary="The character whose code point is the number (modulo 256)."),
+    _entry("base64", column("col", BINARY), summary="The bytes in base64."),
+    _entry("unbase64", TEXT, returns=BYTES, summary="The bytes a base64 string encodes."),
+    _entry("soundex", TEXT, summary="The Soundex code."),
+    _entry(
+        "levenshtein",
+        column("left", STRING),
+        column("right", STRING),
+        value("threshold", int, literal=dt.Int32(), default=ABSENT),
+        returns=INT,
+        summary="The edit distance (-1 when it exceeds ``threshold``).",
+    ),
+    _entry(
+        "format_number",
+        column("col", NUMBER),
+        value("d", int, literal=dt.Int32(), check=at_least(0)),
+        summary="The number like ``'#,###,###.##'`` rounded to ``d`` decimals.",
+    ),
+    _entry(
+        "format_string",
+        value("format", str),
+        column("cols", variadic=True, default=()),
+        nullable=never,
+        summary="printf-style formatting (``%s``, ``%d``...) of the columns.",
+    ),
+    _entry("url_encode", column("str", STRING), summary="``application/x-www-form-urlencoded`` encoding."),
+    _entry("url_decode", column("str", STRING), summary="Decoding of ``application/x-www-form-urlencoded``."),
+    _entry(
+        "encode",
+        TEXT,
+        value("charset", str),
+        returns=BYTES,
+        summary="The string's bytes in ``charset`` (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32).",
+    ),
+    _entry(
+        "decode", column("col", BINARY), value("charset", str), summary="The string the bytes encode in ``charset``."
+    ),
+    _entry(
+        "mask",
+        TEXT,
+        column("upperChar", STRING, default=ABSENT),
+        column("lowerChar", STRING, default=ABSENT),
+        column("digitChar", STRING, default=ABSENT),
+        column("otherChar", STRING, default=ABSENT),
+        summary="Upper case letters as ``X``, lower case as ``x``, digits as ``n`` (or the given characters).",
+    ),
+    _entry("quote", TEXT, summary="The string in single quotes, inner quotes escaped."),
+    _entry(
+        "elt",
+        column("n", INTEGER),
+        column("inputs", STRING, variadic=True),
+        nullable=always,
+        summary="The ``n``-th of the following strings (the first input is ``n``).",
+    ),
+)
