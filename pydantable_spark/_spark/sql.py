@@ -366,15 +366,31 @@ def _cast(node: core.Cast) -> str:
 
 @compiles(ops.Arithmetic)
 def _arithmetic(node: ops.Arithmetic) -> str:
-    left, right = to_sql(node.left), to_sql(node.right)
     if node.op is ArithmeticOp.MOD:
-        return _python_mod(left, right, node.type.dtype)
+        return _once(node.left, node.right, lambda a, b: _python_mod(a, b, node.type.dtype))
     if node.op is ArithmeticOp.FLOORDIV:
         # floor division: subtract Python's remainder, then divide exactly
         mod_type = arithmetic_result(ArithmeticOp.MOD, node.left.type.dtype, node.right.type.dtype)
         assert mod_type is not None
-        return f"(({left} - {_python_mod(left, right, mod_type)}) div {right})"
-    return f"({left} {node.op.value} {right})"
+        return _once(node.left, node.right, lambda a, b: f"(({a} - {_python_mod(a, b, mod_type)}) div {b})")
+    return f"({to_sql(node.left)} {node.op.value} {to_sql(node.right)})"
+
+
+_BOUND = "__pydantable_v"
+
+
+def _once(left: Node, right: Node, body: Callable[[str, str], str]) -> str:
+    """``body`` over the two operands, each evaluated once even where ``body`` repeats it.
+
+    Columns and literals are repeated as they are; anything else is bound to a
+    lambda variable, so nested ``//`` and ``%`` do not grow the SQL exponentially.
+    (Both results are nullable anyway, as ``element_at`` is.)
+    """
+    a, b = to_sql(left), to_sql(right)
+    if isinstance(left, core.Column | core.Literal) and isinstance(right, core.Column | core.Literal):
+        return body(a, b)
+    pair = f"named_struct({string_sql('a')}, {a}, {string_sql('b')}, {b})"
+    return f"element_at(transform(array({pair}), {_BOUND} -> {body(f'{_BOUND}.a', f'{_BOUND}.b')}), 1)"
 
 
 def _python_mod(left: str, right: str, dtype: dt.DType) -> str:

@@ -118,3 +118,17 @@ def test_string_literals_round_trip(spark: SparkSession, text: str) -> None:
 
     got = DataFrame.from_spark(sdf).select(v=F.lit(text), eq=F.lit(text) == text).to_dict()
     assert got == {"v": [text], "eq": [True]}
+
+
+def test_nested_floor_division_and_modulo_grow_the_sql_linearly(frame: Any) -> None:
+    from pydantable_spark._spark.sql import to_sql
+
+    expr = P.a
+    sizes = []
+    for _ in range(6):
+        expr = (expr // 3) % 7
+        sizes.append(len(to_sql(frame.select(x=expr).plan.exprs[0])))
+    assert sizes[-1] < 3 * sizes[2] * 2  # linear-ish, not 4x per level
+    got = frame.select(x=((P.a - 20) // 3) % 7, y=(P.a * -7) // (P.a - 11)).sort("x").to_dict()
+    expected_x = sorted(((a - 20) // 3) % 7 for a in range(10))
+    assert got["x"] == expected_x

@@ -485,8 +485,17 @@ def _comparable(kind: str, rng: random.Random) -> str:
 
 
 def _floor_div(a: SparkColumn, b: SparkColumn) -> SparkColumn:
-    """Python's ``a // b`` for integers: the exact quotient, floored (division by zero fails, as in Python)."""
-    return sf.floor(a.cast("decimal(38,0)") / b.cast("decimal(38,0)")).cast("long")
+    """Python's ``a // b`` for integers: the truncated quotient, one less where the signs differ and it is inexact."""
+    remainder = a % b  # Spark's remainder has the dividend's sign, so a - remainder is an exact multiple of b
+    truncated = ((a - remainder).cast("decimal(38,0)") / b.cast("decimal(38,0)")).cast("long")
+    inexact = (remainder != 0) & ((a < 0) != (b < 0))
+    return sf.when(inexact, truncated - 1).otherwise(truncated)
+
+
+def _python_mod(a: SparkColumn, b: SparkColumn) -> SparkColumn:
+    """Python's ``a % b``: the remainder with the sign of the divisor (``pmod`` differs for a negative divisor)."""
+    remainder = a % b
+    return sf.when((remainder != 0) & ((remainder < 0) != (b < 0)), remainder + b).otherwise(remainder)
 
 
 _FACADE_OPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -505,7 +514,7 @@ _FACADE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "&": lambda x, y: x & y,
     "|": lambda x, y: x | y,
 }
-_PLAIN_OPS: dict[str, Callable[[Any, Any], Any]] = {**_FACADE_OPS, "//": _floor_div, "%": sf.pmod}
+_PLAIN_OPS: dict[str, Callable[[Any, Any], Any]] = {**_FACADE_OPS, "//": _floor_div, "%": _python_mod}
 _BOOLEAN_OPS = ("==", "!=", "<", "<=", ">", ">=", "&", "|")
 
 
@@ -540,7 +549,7 @@ class State:
 
     facade: DataFrame[Any]
     plain: SparkDataFrame
-    narrowed: set[str] = field(default_factory=set)  # columns the façade deliberately types non-null
+    narrowing: bool = False  # a step made columns non-null (drop_nulls, fill_null, group_by keys): Oracle.NARROWED
     steps: list[str] = field(default_factory=list)
     ordered: bool = False  # rows come in a defined order (sorted by a unique key)
     unique_ids: bool = True  # the id column still identifies rows
@@ -609,14 +618,10 @@ class Steps:
             name = self.rng.choice([self.name(), *state.kinds()])
             new[name] = exprs.any(self.rng.randint(0, 3))
 
-        def after(s: State) -> None:
-            s.narrowed -= set(new)
-
         return Step(
             "with_columns(" + ", ".join(f"{n}={p.text}" for n, p in new.items()) + ")",
             lambda f: f.with_columns(**{n: _expr(p.facade()) for n, p in new.items()}),
             lambda p: p.withColumns({n: pair.plain for n, pair in new.items()}),
-            after,
         )
 
     def filter(self, state: State) -> Step:
@@ -634,14 +639,10 @@ class Steps:
         ids = ["id"] if "id" in state.plain.columns else []
         extra = {self.name(): self._exprs(state).any(2) for _ in range(self.rng.randint(0 if kept or ids else 1, 2))}
 
-        def after(s: State) -> None:
-            s.narrowed &= {*ids, *kept}
-
         return Step(
             f"select({ids + kept}, {[p.text for p in extra.values()]})",
             lambda f: f.select(*ids, *kept, **{n: _expr(p.facade()) for n, p in extra.items()}),
             lambda p: p.select(*ids, *kept, *[pair.plain.alias(n) for n, pair in extra.items()]),
-            after,
         )
 
     def sort_limit(self, state: State) -> Step | None:
@@ -697,7 +698,7 @@ class Steps:
             return p.groupBy(*chosen).agg(*[column.alias(n) for n, (_, column) in aggs.items()])
 
         def after(s: State) -> None:
-            s.narrowed = set(chosen) if drop_null_keys else set()
+            s.narrowing = s.narrowing or drop_null_keys
             s.ordered = False
             s.unique_ids = False
 
@@ -783,10 +784,6 @@ class Steps:
         def after(s: State) -> None:
             s.unique_ids = False
             s.ordered = False
-            if how == "full":
-                s.narrowed = set()
-            elif how == "inner":  # the right side's narrowed columns stay narrowed under their new names
-                s.narrowed |= {f"{c}_right" for c in right if c in s.narrowed}
 
         return Step(
             f"join(self.select({key}, {right}), on={key}, how={how})",
@@ -802,7 +799,6 @@ class Steps:
         subset = self.rng.sample(columns, self.rng.randint(1, min(3, len(columns))))
 
         def after(s: State) -> None:
-            s.narrowed &= set(subset)
             s.ordered = False
             s.unique_ids = "id" in subset
 
@@ -820,7 +816,7 @@ class Steps:
         subset = self.rng.sample(nullable, self.rng.randint(1, min(2, len(nullable))))
 
         def after(s: State) -> None:
-            s.narrowed |= set(subset)  # Oracle.NARROWED (docs/nulls.md)
+            s.narrowing = True  # Oracle.NARROWED (docs/nulls.md)
 
         # Oracle.NAN_IS_A_VALUE: drop_nulls keeps NaN (docs/nulls.md); PySpark's dropna() would drop it
         return Step(
@@ -834,7 +830,7 @@ class Steps:
         value = self.rng.choice([0, -1, 7])
 
         def after(s: State) -> None:
-            s.narrowed |= set(longs)  # Oracle.NARROWED (docs/nulls.md)
+            s.narrowing = True  # Oracle.NARROWED (docs/nulls.md)
 
         return Step(
             f"fill_null({value}, subset={longs})",
@@ -852,7 +848,6 @@ class Steps:
         generator = sf.explode_outer if outer else sf.explode
 
         def after(s: State) -> None:
-            s.narrowed.discard(column)
             s.unique_ids = False
             s.ordered = False
 
@@ -876,23 +871,9 @@ class Steps:
             return None
         old = self.rng.choice(names)
         if self.rng.random() < 0.5 and len(state.plain.columns) > 1:
-
-            def dropped(s: State) -> None:
-                s.narrowed.discard(old)
-
-            return Step(f"drop({old})", lambda f: f.drop(old), lambda p: p.drop(old), dropped)
+            return Step(f"drop({old})", lambda f: f.drop(old), lambda p: p.drop(old))
         new = self.name()
-
-        def renamed(s: State) -> None:
-            if old in s.narrowed:
-                s.narrowed = (s.narrowed - {old}) | {new}
-
-        return Step(
-            f"rename({old} -> {new})",
-            lambda f: f.rename({old: new}),
-            lambda p: p.withColumnRenamed(old, new),
-            renamed,
-        )
+        return Step(f"rename({old} -> {new})", lambda f: f.rename({old: new}), lambda p: p.withColumnRenamed(old, new))
 
 
 # --- the oracle ------------------------------------------------------------------------------------
@@ -917,8 +898,10 @@ class Oracle:
 
     * ``NARROWED``: ``drop_nulls``, ``fill_null`` and ``group_by`` keys (NULL keys are
       dropped by default, which the plain side does itself) type their columns
-      non-null where Spark keeps them nullable (docs/nulls.md, "Narrowing");
-      ``State.narrowed`` names those columns.
+      non-null where Spark keeps them nullable (docs/nulls.md, "Narrowing"), and so
+      does everything computed from them later. After such a step (``State.narrowing``)
+      a column the façade types non-null may be nullable in plain PySpark; the rows
+      must still agree, so no NULL can hide there.
     * ``JOIN_SUFFIX``: a right column whose name the left has gets ``_right``, and a
       key given by name is one column, coalesced in a full join (``DataFrame.join``);
       the plain side renames and coalesces.
@@ -980,7 +963,7 @@ class Oracle:
             mine, other = ours.dataType.simpleString(), theirs.dataType.simpleString()
             if mine != other:
                 return f"type of {ours.name}: façade {mine} vs plain {other}"
-            if ours.nullable != theirs.nullable and not (ours.name in state.narrowed and theirs.nullable):
+            if ours.nullable != theirs.nullable and not (state.narrowing and theirs.nullable):
                 return f"nullability of {ours.name}: façade {ours.nullable} vs plain {theirs.nullable}"
             if _nested_nullability(ours.dataType) != _nested_nullability(theirs.dataType):
                 return f"nested nullability of {ours.name}: façade {ours.dataType} vs plain {theirs.dataType}"
