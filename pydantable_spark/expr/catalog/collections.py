@@ -10,6 +10,7 @@ from pydantable_spark.expr.catalog.spec import (
     ABSENT,
     ANY,
     ARRAY,
+    INT32,
     MAP,
     Accepts,
     Args,
@@ -42,7 +43,11 @@ ORDERED_LIST = Accepts(
     lambda t: isinstance(t, dt.List) and not dt.contains_map(t.inner),
     examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)),
 )
-STRUCT = Accepts("a struct", lambda t: isinstance(t, dt.Struct))
+STRUCT = Accepts(
+    "a struct",
+    lambda t: isinstance(t, dt.Struct),
+    examples=(dt.Struct((dt.Field("a", dt.Int64(), False), dt.Field("b", dt.String(), True))),),
+)
 MAP_OR_LIST = Accepts(
     "a list or a map", lambda t: isinstance(t, dt.List | dt.Map),
     examples=(dt.List(dt.Int64(), False), dt.Map(dt.String(), dt.Int64(), True)),
@@ -91,8 +96,11 @@ def _lookup_type(args: Args) -> dt.DType:
 def _lookup_check(args: Args) -> None:
     container = args.dtype(0)
     if isinstance(container, dt.List):
-        if not isinstance(args.dtype(1), dt.Integral):
-            msg = f"{args.name}(): a list needs an integer (1-based) position; got {describe(args.nodes[1])}"
+        if not isinstance(args.dtype(1), dt.Int8 | dt.Int16 | dt.Int32):
+            msg = (
+                f"{args.name}(): a list needs an int (1-based) position; got {describe(args.nodes[1])}"
+                " (Spark takes no bigint here: cast it to Int32)"
+            )
             raise ColumnTypeError(msg)
     elif not comparable(_map(args).key, args.dtype(1), ordering=False):
         msg = f"{args.name}(): key {describe(args.nodes[1])} does not fit the keys of {describe(args.nodes[0])}"
@@ -132,7 +140,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "list.get",
         LIST,
-        column("index", ANY),
+        column("index", INT32),
         returns=element(0),
         nullable=always,
         in_f=False,
@@ -206,7 +214,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "struct.field",
         column("col", STRUCT),
-        value("name", str),
+        value("name", str, sample="b"),
         returns=lambda a: _field(a).dtype,
         nullable=_field_nullable,
         in_f=False,

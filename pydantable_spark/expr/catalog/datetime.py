@@ -19,6 +19,7 @@ from pydantable_spark.expr.catalog.spec import (
     Args,
     Function,
     always,
+    any_null,
     column,
     either,
     fixed,
@@ -49,7 +50,7 @@ def _part(name: str, summary: str, **options: object) -> Function:
 
 
 def _time_part(name: str, summary: str) -> Function:
-    return _entry(name, column("col", DATE_LIKE), summary=summary, session=True, nullable=date_nullable)
+    return _entry(name, column("col", DATE_LIKE), summary=summary, session=True, nullable=any_null)
 
 
 _TIME_UNITS = ("year", "quarter", "month", "week", "day", "hour", "minute", "second")
@@ -239,6 +240,7 @@ ENTRIES: tuple[Function, ...] = (
         column("date", DATE_LIKE),
         value("format", str),
         returns=fixed(dt.String()),
+        nullable=any_null,
         session=True,
         summary="The value as text in a Spark datetime pattern (``'yyyy-MM-dd'``).",
     ),
@@ -247,6 +249,7 @@ ENTRIES: tuple[Function, ...] = (
         WHEN,
         value("format", str, check=_strftime_format),
         returns=fixed(dt.String()),
+        nullable=any_null,
         in_f=False,
         methods=("dt.strftime",),
         special=True,
@@ -286,6 +289,7 @@ ENTRIES: tuple[Function, ...] = (
         returns=fixed(dt.String()),
         session=True,
         summary="Seconds since the epoch as text in ``format``.",
+        nullable=always,
     ),
     # --- now ---
     _entry(

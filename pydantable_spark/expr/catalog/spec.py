@@ -112,6 +112,8 @@ class Param:
     check: Callable[[Any], str | None] | None = None
     like: int | None = None
     """An argument that takes the type of parameter ``like`` (a lossless conversion, cast in SQL)."""
+    sample: Any = None
+    """A valid Python value, for the generated tests and the mypy plugin (default: one per Python type)."""
 
     @property
     def python_only(self) -> bool:
@@ -333,9 +335,10 @@ def value(
     literal: dt.DType | None = None,
     default: Any = REQUIRED,
     check: Callable[[Any], str | None] | None = None,
+    sample: Any = None,
 ) -> Param:
     """A parameter that takes Python values only (``pattern: str``, ``idx: int``), as typed literals."""
-    return Param(name, None, python, literal, names=False, default=default, check=check)
+    return Param(name, None, python, literal, names=False, default=default, check=check, sample=sample)
 
 
 def either(
@@ -346,9 +349,20 @@ def either(
     names: bool = False,
     default: Any = REQUIRED,
     check: Callable[[Any], str | None] | None = None,
+    sample: Any = None,
 ) -> Param:
     """An expression or a Python value (``Union[Column, str]``; with ``names`` a str is a column name)."""
-    return Param(name, accepts, python, literal, names=names, default=default, check=check)
+    return Param(name, accepts, python, literal, names=names, default=default, check=check, sample=sample)
+
+
+_SAMPLES: dict[type, Any] = {str: "a", int: 1, bool: True, float: 0.5}
+
+
+def sample_of(param: Param) -> Any:
+    """A valid Python value for ``param`` (its ``sample``, else one of its first Python type)."""
+    if param.sample is not None:
+        return param.sample
+    return _SAMPLES[param.python[0]]
 
 
 def at_least(low: int) -> Callable[[Any], str | None]:

@@ -132,7 +132,9 @@ ENTRIES: tuple[Function, ...] = (
         summary="``length`` characters from 0-based ``offset`` (negative: from the end), or to the end.",
     ),
     _entry("left", column("str", STRING), column("len", INT32), summary="The first ``len`` characters."),
-    _entry("right", column("str", STRING), column("len", INT32), summary="The last ``len`` characters."),
+    _entry(
+        "right", column("str", STRING), column("len", INT32), summary="The last ``len`` characters.", nullable=always
+    ),
     _entry(
         "substring_index",
         column("str", STRING),
@@ -146,6 +148,7 @@ ENTRIES: tuple[Function, ...] = (
         column("delimiter", STRING),
         column("partNum", INT32),
         summary="The ``partNum``-th (1-based) part between delimiters.",
+        nullable=always,
     ),
     _entry(
         "overlay",
@@ -387,7 +390,12 @@ ENTRIES: tuple[Function, ...] = (
     ),
     # --- characters and encodings ---
     _entry("ascii", TEXT, returns=INT, summary="The code point of the first character (0 for an empty string)."),
-    _entry("char", column("col", NUMBER), summary="The character whose code point is the number (modulo 256)."),
+    _entry(
+        "char",
+        column("col", NUMBER),
+        nullable=lambda a: a.nullable(0) or not isinstance(a.dtype(0), dt.Integral),
+        summary="The character whose code point is the number (modulo 256).",
+    ),
     _entry("base64", column("col", BINARY), summary="The bytes in base64."),
     _entry("unbase64", TEXT, returns=BYTES, summary="The bytes a base64 string encodes."),
     _entry("soundex", TEXT, summary="The Soundex code."),
@@ -404,6 +412,7 @@ ENTRIES: tuple[Function, ...] = (
         column("col", NUMBER),
         value("d", int, literal=dt.Int32(), check=at_least(0)),
         summary="The number like ``'#,###,###.##'`` rounded to ``d`` decimals.",
+        nullable=always,
     ),
     _entry(
         "format_string",
@@ -412,17 +421,29 @@ ENTRIES: tuple[Function, ...] = (
         nullable=never,
         summary="printf-style formatting (``%s``, ``%d``...) of the columns.",
     ),
-    _entry("url_encode", column("str", STRING), summary="``application/x-www-form-urlencoded`` encoding."),
-    _entry("url_decode", column("str", STRING), summary="Decoding of ``application/x-www-form-urlencoded``."),
+    _entry(
+        "url_encode", column("str", STRING), summary="``application/x-www-form-urlencoded`` encoding.", nullable=always
+    ),
+    _entry(
+        "url_decode",
+        column("str", STRING),
+        summary="Decoding of ``application/x-www-form-urlencoded``.",
+        nullable=always,
+    ),
     _entry(
         "encode",
         TEXT,
         value("charset", str),
         returns=BYTES,
         summary="The string's bytes in ``charset`` (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32).",
+        nullable=always,
     ),
     _entry(
-        "decode", column("col", BINARY), value("charset", str), summary="The string the bytes encode in ``charset``."
+        "decode",
+        column("col", BINARY),
+        value("charset", str),
+        summary="The string the bytes encode in ``charset``.",
+        nullable=always,
     ),
     _entry(
         "mask",
@@ -432,8 +453,9 @@ ENTRIES: tuple[Function, ...] = (
         column("digitChar", STRING, default=ABSENT),
         column("otherChar", STRING, default=ABSENT),
         summary="Upper case letters as ``X``, lower case as ``x``, digits as ``n`` (or the given characters).",
+        nullable=always,
     ),
-    _entry("quote", TEXT, summary="The string in single quotes, inner quotes escaped."),
+    _entry("quote", TEXT, summary="The string in single quotes, inner quotes escaped.", nullable=always),
     _entry(
         "elt",
         column("n", INTEGER),

@@ -1,0 +1,299 @@
+"""Every catalog entry, checked against Spark: types and nullability (analyzer), and values (plain PySpark).
+
+The tests are generated from the catalog. For each entry, each parameter is
+tried with every example type its ``Accepts`` lists, nullable and not (the
+others keep their first example); Python-only parameters take their sample.
+All expressions go into a few wide ``select``s, so Spark analyses the whole
+catalog in seconds, and every derived type and nullability must equal what
+Spark's analyzer reports for the lowered plan. Then each ``F`` function runs
+on rows with NULLs and edge values, and its values must equal those of the
+PySpark function of the same name called with the same arguments.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pytest
+from pyspark.errors import AnalysisException
+from pyspark.sql import functions as sf
+
+from pydantable_spark import DataFrame, F
+from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.lower import lower
+from pydantable_spark._spark.types import fields_of_struct
+from pydantable_spark.arrow import arrow_type
+from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import call, call_types
+from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, sample_of
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pyspark.sql import SparkSession
+
+pytestmark = pytest.mark.spark
+
+UTC = datetime.timezone.utc
+_ROWS = 4
+
+
+def _values(dtype: dt.DType) -> list[Any]:
+    """Four non-null values of ``dtype``: ordinary ones and edge ones."""
+    if isinstance(dtype, dt.Boolean):
+        return [True, False, True, False]
+    if isinstance(dtype, dt.Integral):
+        return [1, -2, 0, 7]
+    if isinstance(dtype, dt.Floating):
+        return [1.5, -0.25, 0.0, 100.0]
+    if isinstance(dtype, dt.Decimal):
+        step = decimal.Decimal(1).scaleb(-dtype.scale)
+        return [decimal.Decimal(v).quantize(step) for v in ("1.5", "-2.25", "0", "7")]
+    if isinstance(dtype, dt.String):
+        return ["Ab c1", "", "x,y  ", "Ünï 42"]
+    if isinstance(dtype, dt.Binary):
+        return [b"ab", b"", b"\x00\xff", b"xyz"]
+    moments = [(2024, 2, 29, 13, 5, 9, 123456), (1970, 1, 1), (1999, 12, 31, 23, 59, 59), (2001, 7, 4, 6)]
+    if isinstance(dtype, dt.Date):
+        return [datetime.date(*m[:3]) for m in moments]
+    if isinstance(dtype, dt.Datetime):
+        return [datetime.datetime(*m, tzinfo=UTC) for m in moments]  # type: ignore[misc]
+    if isinstance(dtype, dt.DatetimeNTZ):
+        return [datetime.datetime(*m) for m in moments]  # type: ignore[misc]
+    if isinstance(dtype, dt.Duration):
+        return [
+            datetime.timedelta(days=1, seconds=5),
+            datetime.timedelta(0),
+            -datetime.timedelta(hours=3),
+            datetime.timedelta(minutes=7),
+        ]
+    if isinstance(dtype, dt.List):
+        inner = _values(dtype.inner)
+        lists = [[inner[0], inner[1]], [], [inner[2], inner[2], inner[3]], [inner[3]]]
+        if dtype.contains_null:
+            lists[0] = [inner[0], None, inner[1]]
+        return lists
+    if isinstance(dtype, dt.Struct):
+        columns = [_values(f.dtype) for f in dtype.fields]
+        return [{f.name: column[row] for f, column in zip(dtype.fields, columns, strict=True)} for row in range(_ROWS)]
+    if isinstance(dtype, dt.Map):
+        keys, values = _values(dtype.key), _values(dtype.value)
+        maps = [{keys[0]: values[0], keys[1]: values[1]}, {}, {keys[2]: values[2]}, {keys[3]: values[3]}]
+        if dtype.value_contains_null:
+            maps[1] = {keys[1]: None}
+        return [list(m.items()) for m in maps]
+    msg = f"no test values for {dtype}"
+    raise AssertionError(msg)
+
+
+@dataclass(frozen=True)
+class Wide:
+    """A frame with one column per (example type, nullable), and the plain Spark DataFrame of the same rows."""
+
+    frame: DataFrame[Any]
+    names: dict[tuple[dt.DType, bool], str]
+
+    def column(self, dtype: dt.DType, nullable: bool) -> str:
+        return self.names[(dtype, nullable)]
+
+
+def _example_types() -> list[dt.DType]:
+    found: dict[str, dt.DType] = {}
+    for entry in ENTRIES:
+        for param in entry.params:
+            if param.accepts is not None:
+                for example in param.accepts.examples:
+                    found.setdefault(str(example), example)
+    return list(found.values())
+
+
+@pytest.fixture(scope="module")
+def wide(spark: SparkSession) -> Wide:
+    names: dict[tuple[dt.DType, bool], str] = {}
+    arrays = {}
+    fields = []
+    for i, dtype in enumerate(_example_types()):
+        for nullable in (False, True):
+            name = f"c{i}{'n' if nullable else ''}"
+            names[(dtype, nullable)] = name
+            values = _values(dtype)
+            if nullable:
+                values = [*values[:3], None]
+            fields.append(pa.field(name, arrow_type(dtype), nullable))
+            arrays[name] = values
+    table = pa.table(arrays, schema=pa.schema(fields))
+    return Wide(DataFrame.from_arrow(table), names)
+
+
+def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
+    """Argument lists to try: (what to pass, how the column is chosen), varying one parameter at a time."""
+    params = [p for p in entry.params if not (p.default is ABSENT and p.accepts is None and p.sample is None)]
+    required = [p for p in params if p.default is REQUIRED or p.variadic]
+
+    def options(param: Any) -> list[Any]:
+        if param.accepts is None:
+            return [("value", sample_of(param))]
+        return [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
+
+    base = [options(p)[0] for p in required]
+    yield base
+    for index, param in enumerate(required):
+        for option in options(param)[1:]:
+            yield [*base[:index], option, *base[index + 1 :]]
+
+
+def _build(entry: Function, combination: list[Any], wide: Wide) -> Expr[Any]:
+    args = []
+    for kind, what in combination:
+        args.append(F.col(wide.column(*what)) if kind == "column" else what)
+    return Expr(call(entry, args))
+
+
+def _candidates(wide: Wide) -> dict[str, tuple[Function, list[Any], Expr[Any]]]:
+    """Every (entry, arguments) the catalog admits, bound to the wide frame; refused combinations are skipped."""
+    found = {}
+    for entry in ENTRIES:
+        if entry.kind is not Kind.SCALAR:
+            continue
+        for k, combination in enumerate(_combinations(entry)):
+            name = f"{entry.name.replace('.', '_')}__{k}"
+            try:
+                expr = _build(entry, combination, wide)
+                wide.frame.select(expr)  # bound: the entry's own rules accept these types
+            except PydantableSparkError:
+                continue
+            found[name] = (entry, combination, expr)
+    return found
+
+
+def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def type_mismatches(wide: Wide, candidates: dict[str, tuple[Function, list[Any], Expr[Any]]]) -> list[str]:
+    """Where the derived type or nullability differs from Spark's analyzer (or Spark refuses the call)."""
+    mismatches = []
+    for names in _chunks(sorted(candidates), 250):
+        out = wide.frame.select(**{n: candidates[n][2] for n in names})
+        try:
+            spark = Schema(fields_of_struct(lower(out.plan).schema))
+        except SparkAnalysisError:
+            if len(names) == 1:
+                text = _sql_of(candidates[names[0]][2], wide)
+                mismatches.append(f"{names[0]} ({candidates[names[0]][0].call_name}): Spark refuses {text}")
+                continue
+            mismatches += type_mismatches(wide, {n: candidates[n] for n in names[: len(names) // 2]})
+            mismatches += type_mismatches(wide, {n: candidates[n] for n in names[len(names) // 2 :]})
+            continue
+        for derived, actual in zip(out.schema, spark, strict=True):
+            if derived != actual:
+                entry = candidates[derived.name][0]
+                mismatches.append(f"{derived.name} ({entry.call_name}): derived {derived}, Spark {actual}")
+    return mismatches
+
+
+def _sql_of(expr: Expr[Any], wide: Wide) -> str:
+    from pydantable_spark._spark.sql import to_sql
+
+    node = wide.frame.select(expr).plan.exprs[0]  # type: ignore[attr-defined]
+    return to_sql(node)
+
+
+def test_every_entry_types_exactly_as_sparks_analyzer(wide: Wide) -> None:
+    candidates = _candidates(wide)
+    assert len(candidates) > len([e for e in ENTRIES if e.kind is Kind.SCALAR])  # every entry, most several times
+    mismatches = type_mismatches(wide, candidates)
+    assert mismatches == [], "\n".join(mismatches)
+
+
+def _plain_argument(kind: str, what: Any, wide: Wide) -> Any:
+    return sf.col(wide.column(*what)) if kind == "column" else what
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def test_every_f_function_gives_the_values_of_pysparks(wide: Wide) -> None:
+    differences = value_differences(wide, _candidates(wide))
+    assert differences == [], "\n".join(differences)
+
+
+def value_differences(wide: Wide, found: dict[str, tuple[Function, list[Any], Expr[Any]]]) -> list[str]:
+    """Where an ``F`` function's values differ from those of PySpark's function of the same name."""
+    candidates = {n: c for n, c in found.items() if c[0].in_f and c[0].deterministic and hasattr(sf, c[0].name)}
+    plain_source = wide.frame.to_spark()
+    differences: list[str] = []
+    for names in _chunks(sorted(candidates), 120):
+        _compare_values(wide, plain_source, {n: candidates[n] for n in names}, differences)
+    return differences
+
+
+def _plain_call(candidate: tuple[Function, list[Any], Expr[Any]], wide: Wide) -> Any:
+    entry, combination, _ = candidate
+    return getattr(sf, entry.name)(*[_plain_argument(k, w, wide) for k, w in combination])
+
+
+def _compare_values(
+    wide: Wide, plain_source: Any, candidates: dict[str, tuple[Function, list[Any], Expr[Any]]], differences: list[str]
+) -> None:
+    """Compare a batch in one job per side; split it in halves where a side fails, down to single calls."""
+    names = sorted(candidates)
+
+    def split() -> None:
+        half = len(names) // 2
+        _compare_values(wide, plain_source, {n: candidates[n] for n in names[:half]}, differences)
+        _compare_values(wide, plain_source, {n: candidates[n] for n in names[half:]}, differences)
+
+    try:
+        plain = plain_source.select(*[_plain_call(candidates[n], wide).alias(n) for n in names])
+        plain.schema  # noqa: B018 - analysed now
+    except AnalysisException:
+        if len(names) > 1:
+            split()
+        elif not _converted(wide, candidates[names[0]]):
+            differences.append(f"{names[0]} ({candidates[names[0]][0].call_name}): PySpark refuses it, the façade not")
+        return  # else the façade converts an argument itself (a CAST it writes), where PySpark refuses the type
+    facade = wide.frame.select(**{n: candidates[n][2] for n in names})
+    ours: Any = None
+    theirs: Any = None
+    try:
+        ours = facade.to_arrow().to_pydict()
+    except Exception as error:
+        ours = error
+    try:
+        theirs = plain.toArrow().to_pydict()
+    except Exception as error:
+        theirs = error
+    failed = isinstance(ours, Exception), isinstance(theirs, Exception)
+    if any(failed) and len(names) > 1:
+        split()
+        return
+    if all(failed):
+        return  # the one call fails on both sides (an ANSI error on these values)
+    for n in names:
+        mine = ours if failed[0] else ours[n]
+        other = theirs if failed[1] else theirs[n]
+        if any(failed) or not _same(mine, other):
+            differences.append(f"{n} ({candidates[n][0].call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
+
+
+def _converted(wide: Wide, candidate: tuple[Function, list[Any], Expr[Any]]) -> bool:
+    """Whether the façade converts one of the call's arguments to the type Spark asks for (``Accepts.to``)."""
+    node = wide.frame.select(candidate[2]).plan.exprs[0]  # type: ignore[attr-defined]
+    call_node = node.child if hasattr(node, "child") else node
+    types = call_types(call_node.function, call_node.args)
+    return any(arg.type.dtype != typed.dtype for arg, typed in zip(call_node.args, types, strict=True))
