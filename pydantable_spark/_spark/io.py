@@ -176,7 +176,7 @@ def _translate(error: Exception, action: str) -> Exception | None:
             "frame was made, make the frame again"
         )
         return SparkJobError(action, msg)
-    return SparkJobError(action, f"Spark failed while running it: {reason}")
+    return SparkJobError(action, f"Spark failed: {reason}")
 
 
 _WRITE_MODES_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or 'ignore' to leave it"
