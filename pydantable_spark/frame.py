@@ -979,12 +979,11 @@ class DataFrame(Generic[M]):
     def _arrow(self, action: str) -> pa.Table:
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
-        from pydantable_spark._spark.session import interruptible
+        from pydantable_spark._spark.session import run_action
 
         with spark_errors(action, self._plan):
             frame = arrow_ready(self._plan)
-            with interruptible(frame.sparkSession):
-                return frame.toArrow()
+            return run_action(frame.sparkSession, frame.toArrow)
 
     def to_dict(self) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation)."""
@@ -1011,7 +1010,7 @@ class DataFrame(Generic[M]):
     def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
-        from pydantable_spark._spark.session import interruptible, new_tag
+        from pydantable_spark._spark.session import new_tag, run_action
         from pydantable_spark._spark.stream import arrow_tables
 
         model = self.model
@@ -1020,8 +1019,8 @@ class DataFrame(Generic[M]):
             frame = arrow_ready(self._plan, session)
             tables, tag = arrow_tables(frame, batch_size), new_tag()
             while True:
-                with interruptible(frame.sparkSession, tag):  # per batch: the caller's code runs in between
-                    table = next(tables, None)
+                # one call per batch (the caller's code runs in between), all under the stream's one tag
+                table = run_action(frame.sparkSession, lambda: next(tables, None), tag)
                 if table is None:
                     return
                 yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
@@ -1093,12 +1092,11 @@ class DataFrame(Generic[M]):
         """The number of rows (one Spark job)."""
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import lower
-        from pydantable_spark._spark.session import interruptible
+        from pydantable_spark._spark.session import run_action
 
         with spark_errors("count()", self._plan):
             frame = lower(self._plan)
-            with interruptible(frame.sparkSession):
-                return frame.count()
+            return run_action(frame.sparkSession, frame.count)
 
     # --- writing ---------------------------------------------------------------------------
 

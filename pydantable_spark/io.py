@@ -197,7 +197,7 @@ def write(
     """
     from pydantable_spark._spark import io
     from pydantable_spark._spark.lower import to_spark
-    from pydantable_spark._spark.session import interruptible
+    from pydantable_spark._spark.session import run_action
 
     action = f"save_as_table({target!r})" if table else f"write_{fmt}({target!r})"
     if table:
@@ -222,5 +222,4 @@ def write(
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)
-        with interruptible(frame.sparkSession):
-            io.write(frame, request, table=table)
+        run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+CLASSIC_ONLY = pytest.mark.skipif(
+    os.environ.get("PYDANTABLE_TEST_CONNECT", "") not in ("", "0"),
+    reason="watches the driver's JVM (job status tracker, Python worker executable): classic Spark only",
+)
+
+
 class Big(DataFrameModel):
     id: int
 
@@ -76,6 +82,7 @@ ACTIONS: dict[str, Callable[[DataFrame[Big], Path], object]] = {
 }
 
 
+@CLASSIC_ONLY
 @pytest.mark.parametrize("action", list(ACTIONS))
 def test_ctrl_c_cancels_the_job_of_any_action(
     spark: SparkSession, tmp_path: Path, interrupt_after: Callable[[float], None], action: str
@@ -87,6 +94,21 @@ def test_ctrl_c_cancels_the_job_of_any_action(
     _assert_cancelled_and_usable(spark, time.monotonic() - started - 2.0)
 
 
+@CLASSIC_ONLY
+@pytest.mark.parametrize("delay", [0.05, 0.3, 0.8])
+def test_ctrl_c_while_the_job_is_still_being_planned(
+    spark: SparkSession, interrupt_after: Callable[[float], None], delay: float
+) -> None:
+    """Ctrl-C before Spark has started the job: it is cancelled as soon as it starts."""
+    frame = _slow(spark)
+    interrupt_after(delay)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        frame.to_arrow()
+    _assert_cancelled_and_usable(spark, time.monotonic() - started - delay)
+
+
+@CLASSIC_ONLY
 def test_ctrl_c_under_the_default_python_handler(spark: SparkSession, interrupt_after: Callable[[float], None]) -> None:
     """Outside PySpark's own SIGINT handler (IPython, or a handler reset by the user) the job is cancelled too."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -101,6 +123,7 @@ def test_ctrl_c_under_the_default_python_handler(spark: SparkSession, interrupt_
     _assert_cancelled_and_usable(spark, time.monotonic() - started - 2.0)
 
 
+@CLASSIC_ONLY
 @pytest.mark.parametrize("mode", ["overwrite", "append"])
 def test_ctrl_c_during_a_write_cancels_it_and_keeps_the_old_data(
     spark: SparkSession, tmp_path: Path, interrupt_after: Callable[[float], None], mode: str
@@ -117,6 +140,7 @@ def test_ctrl_c_during_a_write_cancels_it_and_keeps_the_old_data(
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
 
 
+@CLASSIC_ONLY
 def test_ctrl_c_during_save_as_table_keeps_the_table(
     spark: SparkSession, interrupt_after: Callable[[float], None]
 ) -> None:
@@ -168,6 +192,7 @@ def test_a_run_time_cast_overflow_raises_spark_job_error(spark: SparkSession) ->
     assert info.value.action == "to_dict()"
 
 
+@CLASSIC_ONLY
 def test_stream_on_workers_without_pyarrow_says_so(spark: SparkSession) -> None:
     """Spark's Python workers on an interpreter without pyarrow (the system python3 here)."""
     import shutil

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,12 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pyspark.sql import SparkSession
+
+
+CLASSIC_ONLY = pytest.mark.skipif(
+    os.environ.get("PYDANTABLE_TEST_CONNECT", "") not in ("", "0"),
+    reason="injects faults into the swap through the driver's JVM (Hadoop FileSystem API): classic Spark only",
+)
 
 
 class Item(DataFrameModel):
@@ -186,6 +193,7 @@ def test_a_failed_dynamic_overwrite_leaves_every_partition(spark: SparkSession, 
 # --- the swap itself fails ----------------------------------------------------------------------------
 
 
+@CLASSIC_ONLY
 @pytest.mark.parametrize("failing_rename", [1, 2])
 def test_a_failure_while_swapping_puts_the_old_data_back(
     monkeypatch: pytest.MonkeyPatch, old: Path, failing_rename: int
@@ -209,6 +217,7 @@ def test_a_failure_while_swapping_puts_the_old_data_back(
     assert _listing(old) == before
 
 
+@CLASSIC_ONLY
 def test_a_failure_while_moving_appended_files_takes_them_back(monkeypatch: pytest.MonkeyPatch, old: Path) -> None:
     Sale.from_rows(SALES).write_parquet(old, partition_by="day")
     before = _listing(old)

@@ -6,41 +6,46 @@ the library starts itself on first use (``local[*]``, UI off, UTC, Arrow on,
 few shuffle partitions, quiet logs, Python workers on the driver's own
 interpreter unless ``PYSPARK_PYTHON`` says otherwise).
 
-Every action of a frame runs inside ``interruptible``: its Spark jobs carry a
+Every action of a frame runs through ``run_action``: its Spark jobs carry a
 job tag of their own, and Ctrl-C (``KeyboardInterrupt``) cancels exactly those
 jobs before it propagates, so the session stays usable.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import sys
 import threading
+import time
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pyspark.sql import SparkSession
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 from pydantable_spark.errors import SessionStoppedError
 
 __all__ = [
     "EMBEDDED_CONFIG",
     "interrupt_tag",
-    "interruptible",
     "is_case_sensitive",
     "is_connect",
     "is_stopped",
     "new_tag",
     "resolve_session",
+    "run_action",
     "tagged_jobs",
 ]
+
+T = TypeVar("T")
 
 log = logging.getLogger("pydantable_spark")
 
@@ -146,41 +151,49 @@ def interrupt_tag(session: Any, tag: str) -> None:
         session.sparkContext.cancelJobsWithTag(tag)
 
 
-@contextmanager
-def interruptible(session: Any, tag: str | None = None) -> Iterator[None]:
-    """Run a Spark action whose jobs Ctrl-C cancels: tagged, and interrupted by tag on ``KeyboardInterrupt``.
+def run_action(session: Any, call: Callable[[], T], tag: str | None = None) -> T:
+    """``call()``, a Spark action, with its jobs tagged; Ctrl-C (``KeyboardInterrupt``) cancels exactly those jobs.
 
-    In the main thread, while the block runs, SIGINT starts the cancel at once
-    (from a helper thread: the main thread may be inside a py4j call, which
-    must not be re-entered) and raises ``KeyboardInterrupt``; PySpark's own
-    handler would cancel every job of the context, and fails inside a blocking
-    call. A handler the user installed is left alone; the cancel then happens
-    when the ``KeyboardInterrupt`` reaches this block. Spark errors raised while
-    the interrupt unwinds (a job reported cancelled) become ``KeyboardInterrupt``.
+    In the main thread the call runs in a helper thread (which inherits the
+    caller's Spark local properties) while the main thread waits, so SIGINT
+    interrupts the wait at once and never a py4j call. On ``KeyboardInterrupt``
+    the jobs tagged ``tag`` are cancelled, again and again until the call has
+    returned (a job the JVM was still planning when Ctrl-C came is cancelled as
+    soon as it starts), and then the ``KeyboardInterrupt`` propagates. While the
+    main thread waits, Python's default SIGINT handler stands in for PySpark's,
+    which would cancel every job of the context; a handler of the user's is
+    left alone. In other threads (where Python never delivers SIGINT) the call
+    runs directly, tagged.
 
-    ``tag`` reuses one tag across blocks (a stream's batches, whose later jobs
-    Spark starts with the tag the first one had); by default each block has its own.
+    ``tag`` reuses one tag across calls (a stream's batches, whose later jobs
+    Spark starts with the tag the first one had); by default each call has its own.
     """
     tag = tag or new_tag()
-    cancelled: list[threading.Thread] = []
 
-    def cancel() -> None:
-        if not cancelled:
-            thread = threading.Thread(target=_cancel_quietly, args=(session, tag), name=f"cancel {tag}", daemon=True)
-            cancelled.append(thread)
-            thread.start()
+    def tagged() -> T:
+        with tagged_jobs(session, tag):
+            return call()
 
-    with _sigint_cancels(cancel), tagged_jobs(session, tag):
+    if threading.current_thread() is not threading.main_thread():
+        return tagged()
+    future = _RUNNER.submit(_inheriting(session, tagged))
+    with _default_sigint():
         try:
-            yield
-        except BaseException as error:
-            if not _interrupted(error):
-                raise
-            cancel()
-            cancelled[0].join(timeout=30)
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            raise KeyboardInterrupt from error
+            return future.result()
+        except KeyboardInterrupt:
+            canceller = threading.Thread(
+                target=_cancel_until_done, args=(session, tag, future), name=f"cancel {tag}", daemon=True
+            )
+            canceller.start()
+            canceller.join()  # a second Ctrl-C stops waiting; the canceller goes on
+            raise
+
+
+_RUNNER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pydantable-spark-action")
+"""Threads that run the main thread's Spark actions while it waits (see ``run_action``)."""
+
+_CANCEL_FOR = 120.0
+"""Seconds ``run_action`` goes on cancelling an interrupted call's jobs before it gives up (and says so)."""
 
 
 def new_tag() -> str:
@@ -188,22 +201,25 @@ def new_tag() -> str:
     return f"pydantable-spark-{uuid.uuid4().hex}"
 
 
-def _cancel_quietly(session: Any, tag: str) -> None:
-    try:
-        interrupt_tag(session, tag)
-    except Exception:  # the session may be going down with the interrupt
-        log.debug("could not cancel the Spark jobs tagged %s", tag, exc_info=True)
+def _inheriting(session: Any, call: Callable[[], T]) -> Callable[[], T]:
+    """``call`` made to run in another thread with this thread's Spark local properties (or Connect state)."""
+    from pyspark.util import inheritable_thread_target
+
+    return inheritable_thread_target(session)(call)  # type: ignore[no-any-return]
 
 
-def _interrupted(error: BaseException | None) -> bool:
-    """Whether ``error`` is a ``KeyboardInterrupt``, or was raised while one was being handled."""
-    seen = 0
-    while error is not None and seen < 20:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return False
+def _cancel_until_done(session: Any, tag: str, future: Future[Any]) -> None:
+    deadline = time.monotonic() + _CANCEL_FOR
+    while time.monotonic() < deadline:
+        try:
+            interrupt_tag(session, tag)
+        except Exception:  # the session may be going down with the interrupt
+            log.debug("could not cancel the Spark jobs tagged %s", tag, exc_info=True)
+        with contextlib.suppress(BaseException):
+            future.exception(timeout=0.25)
+        if future.done():
+            return
+    log.warning("Spark jobs tagged %s still run %.0f s after Ctrl-C; they are left to finish", tag, _CANCEL_FOR)
 
 
 def _replaceable(handler: Any) -> bool:
@@ -212,20 +228,12 @@ def _replaceable(handler: Any) -> bool:
 
 
 @contextmanager
-def _sigint_cancels(cancel: Any) -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+def _default_sigint() -> Iterator[None]:
     previous = signal.getsignal(signal.SIGINT)
-    if not _replaceable(previous):
+    if previous is signal.default_int_handler or not _replaceable(previous):
         yield
         return
-
-    def handler(signum: int, frame: Any) -> None:
-        cancel()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
