@@ -128,7 +128,7 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
         return
     staging = fs.sibling("staging")
     try:
-        request.spark_write(frame, "errorifexists").save(fs.uri(staging))
+        request.spark_write(frame, "error").save(fs.uri(staging))
         if not exists:
             fs.move_in([(staging, fs.target)])
         elif request.mode == "append":
@@ -327,7 +327,7 @@ def write_table(frame: SparkDataFrame, request: Request) -> None:
     staging = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_staging_{suffix}"])
     target = _quoted(parts)
     try:
-        request.spark_write(frame, "errorifexists").saveAsTable(staging)
+        request.spark_write(frame, "error").saveAsTable(staging)
         if not exists:
             spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")
         elif request.mode == "append":
