@@ -165,10 +165,11 @@ def rows() -> list[Row]:
         Row(
             "faults: Ctrl-C during `collect`, trusted `collect`, `count`, `to_arrow`, `to_pandas`, `to_dict`, "
             "`stream`, `submit().wait()` (PySpark's handler and Python's default one), and 0.05-0.8 s after "
-            "the call, while Spark still plans the job",
+            "the call, while Spark still plans the job; during a stream's later batch",
             n("test_ctrl_c_cancels_the_job_of_any_action")
             + n("test_ctrl_c_under_the_default_python_handler")
-            + n("test_ctrl_c_while_the_job_is_still_being_planned"),
+            + n("test_ctrl_c_while_the_job_is_still_being_planned")
+            + n("test_ctrl_c_during_a_later_batch_of_a_stream"),
             "`KeyboardInterrupt` within seconds, that job cancelled, the next job runs",
             "tests/test_faults.py",
             "0 (reads only)",
@@ -181,10 +182,12 @@ def rows() -> list[Row]:
             "0 (the refused overwrite touched nothing)",
         ),
         Row(
-            "faults: raw Spark/pyarrow errors (file type clash, cast overflow, workers without pyarrow, "
-            "mixed pandas object column, NULL in a column named `it's`, submitted job)",
+            "faults: raw Spark/pyarrow errors (file type clash, cast overflow, missing path or table, "
+            "workers without pyarrow, mixed pandas object column, NULL in a column named `it's`, submitted job)",
             n("test_files_that_disagree_on_a_type_raise_spark_job_error")
             + n("test_a_run_time_cast_overflow_raises_spark_job_error")
+            + n("test_reading_a_missing_path_raises_spark_job_error")
+            + n("test_reading_a_missing_table_raises_spark_job_error")
             + n("test_stream_on_workers_without_pyarrow_says_so")
             + n("test_from_pandas_with_a_mixed_object_column_names_it")
             + n("test_a_null_check_on_a_column_with_a_quote_in_its_name")

@@ -1019,8 +1019,9 @@ class DataFrame(Generic[M]):
             frame = arrow_ready(self._plan, session)
             tables, tag = arrow_tables(frame, batch_size), new_tag()
             while True:
-                # one call per batch (the caller's code runs in between), all under the stream's one tag
-                table = run_action(frame.sparkSession, lambda: next(tables, None), tag)
+                # one call per batch (the caller's code runs in between), all under the stream's one tag:
+                # Spark starts the later batches' jobs from the thread the first one made, with its tag
+                table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
                 if table is None:
                     return
                 yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)

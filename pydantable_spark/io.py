@@ -112,7 +112,8 @@ def read_files(
             _csv_atomic_only(target, label)
             opts.setdefault("header", "true")
             if opts["header"] == "true":
-                header = io.csv_header(files, opts, spark)
+                with io.spark_errors(label):
+                    header = io.csv_header(files, opts, spark)
                 read_schema = _csv_read_schema(header, target, case_sensitive)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
@@ -149,7 +150,8 @@ def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selectio
 
     table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
-    sdf = io.read_table(name, spark)
+    with io.spark_errors(f"read_table({name!r})"):
+        sdf = io.read_table(name, spark)
     return spark_source(
         sdf,
         target,

@@ -95,6 +95,20 @@ def test_ctrl_c_cancels_the_job_of_any_action(
 
 
 @CLASSIC_ONLY
+def test_ctrl_c_during_a_later_batch_of_a_stream(spark: SparkSession, interrupt_after: Callable[[float], None]) -> None:
+    """The first partition is quick; Spark starts the second one's job from the stream's thread, with its tag."""
+    quick = spark.range(0, 5, 1, 1)
+    frame = Big.from_spark(quick.union(spark.range(0, 10**12, 1, 2).where("hash(id) % 1000003 = 7")))
+    batches = frame.stream(batch_size=5)
+    assert next(batches) == [Big(id=i) for i in range(5)]
+    interrupt_after(1.5)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        next(batches)
+    _assert_cancelled_and_usable(spark, time.monotonic() - started - 1.5)
+
+
+@CLASSIC_ONLY
 @pytest.mark.parametrize("delay", [0.05, 0.3, 0.8])
 def test_ctrl_c_while_the_job_is_still_being_planned(
     spark: SparkSession, interrupt_after: Callable[[float], None], delay: float
@@ -176,6 +190,19 @@ def test_files_that_disagree_on_a_type_raise_spark_job_error(spark: SparkSession
         frame.collect()
     assert "rewrite them with one schema or read them separately" in str(info.value)
     assert type(info.value.__cause__).__module__.startswith(("py4j", "pyspark"))
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "json"])
+def test_reading_a_missing_path_raises_spark_job_error(tmp_path: Path, fmt: str) -> None:
+    with pytest.raises(SparkJobError, match=rf"read_{fmt}\(.*nowhere.*\): Spark failed: \[PATH_NOT_FOUND\]"):
+        getattr(Pair, f"read_{fmt}")(tmp_path / "nowhere")
+
+
+def test_reading_a_missing_table_raises_spark_job_error() -> None:
+    with pytest.raises(
+        SparkJobError, match=r"read_table\('no_such_table'\): Spark failed: \[TABLE_OR_VIEW_NOT_FOUND\]"
+    ):
+        Pair.read_table("no_such_table")
 
 
 def test_a_run_time_cast_overflow_raises_spark_job_error(spark: SparkSession) -> None:

@@ -151,7 +151,7 @@ def interrupt_tag(session: Any, tag: str) -> None:
         session.sparkContext.cancelJobsWithTag(tag)
 
 
-def run_action(session: Any, call: Callable[[], T], tag: str | None = None) -> T:
+def run_action(session: Any, call: Callable[[], T], tag: str | None = None, *, tag_jobs: bool = True) -> T:
     """``call()``, a Spark action, with its jobs tagged; Ctrl-C (``KeyboardInterrupt``) cancels exactly those jobs.
 
     In the main thread the call runs in a helper thread (which inherits the
@@ -167,16 +167,20 @@ def run_action(session: Any, call: Callable[[], T], tag: str | None = None) -> T
 
     ``tag`` reuses one tag across calls (a stream's batches, whose later jobs
     Spark starts with the tag the first one had); by default each call has its own.
+    ``tag_jobs=False`` skips tagging the call's thread, for calls whose jobs
+    already carry ``tag`` (a stream's later batches).
     """
     tag = tag or new_tag()
 
     def tagged() -> T:
+        if not tag_jobs:
+            return call()
         with tagged_jobs(session, tag):
             return call()
 
     if threading.current_thread() is not threading.main_thread():
         return tagged()
-    future = _RUNNER.submit(_inheriting(session, tagged))
+    future = _RUNNER.submit(_inheriting(session, tagged) if tag_jobs else tagged)
     with _default_sigint():
         try:
             return future.result()
