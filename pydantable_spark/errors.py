@@ -19,6 +19,10 @@ The hierarchy is small on purpose::
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
     ├── JobCancelledError                a submitted job was cancelled
     ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
+    ├── SparkJobError                    a Spark job failed for a reason the façade does not check first
+    ├── SessionStoppedError              the SparkSession a frame needs has been stopped
+    ├── WriteError                       a write was refused or failed; its target is as it was
+    │   └── TargetExistsError (FileExistsError)  mode="error" and the target exists
     ├── PlanFormatError (ValueError)     a plan document that cannot be read or written
     │   └── UnsupportedPlanError (NotImplementedError)  a part the plan reader/writer does not do yet
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
@@ -51,10 +55,14 @@ __all__ = [
     "ReconciliationError",
     "RowValidationError",
     "SchemaError",
+    "SessionStoppedError",
     "SparkAnalysisError",
+    "SparkJobError",
+    "TargetExistsError",
     "UnknownColumnError",
     "UnsupportedPlanError",
     "UnsupportedTypeError",
+    "WriteError",
 ]
 
 
@@ -200,6 +208,44 @@ class SparkAnalysisError(PydantableSparkError):
                 f"  {line}" for line in self.plan.splitlines()
             )
         return text + "\n(the façade typed this plan without error, so its rules missed what Spark checks here)"
+
+
+class SparkJobError(PydantableSparkError):
+    """A Spark job failed while running a plan, for a reason the façade cannot check before it runs.
+
+    For example a value that overflows a narrowing cast, a file that cannot be
+    read, Python workers that cannot import what they need. ``action`` names
+    the façade call; the Spark error is the ``__cause__``.
+    """
+
+    def __init__(self, action: str, reason: str) -> None:
+        self.action = action
+        super().__init__(f"{action}: {reason}")
+
+
+class SessionStoppedError(PydantableSparkError):
+    """The SparkSession a frame was built on (or was given) has been stopped.
+
+    Spark DataFrames die with their session, so a frame read or made from one
+    cannot run any more; build it again on a live session.
+    """
+
+    def __init__(self, action: str, what: str) -> None:
+        message = (
+            f"{action}: {what} belongs to a SparkSession that has been stopped (spark.stop()), and Spark "
+            "DataFrames do not outlive their session. Build the frame again on a live session: get one with "
+            "SparkSession.builder.getOrCreate() (or let pydantable-spark start its embedded one), then read or "
+            "from_spark() again, or pass session=<the live session> to the constructor"
+        )
+        super().__init__(message)
+
+
+class WriteError(PydantableSparkError):
+    """A write was refused before it started, or failed; either way its target is left as it was."""
+
+
+class TargetExistsError(WriteError, FileExistsError):
+    """``mode="error"`` (the default) and the target path or table already exists."""
 
 
 class MalformedDataError(PydantableSparkError, ValueError):

@@ -42,7 +42,7 @@ from pydantable_spark.expr.api import Expr, render
 from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, literal_of
 from pydantable_spark.expr.window import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
-from pydantable_spark.ingest import arrow_table_from, fields_of_arrow, rows_to_arrow
+from pydantable_spark.ingest import arrow_of_pandas, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.jobs import Job
 from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.model import DataFrameModel, row_model
@@ -292,9 +292,7 @@ class DataFrame(Generic[M]):
         Use pandas' nullable dtypes (``"Int64"``) for integer columns with
         NULLs: a float column with NaN does not convert to an ``int`` field.
         """
-        import pyarrow as pa
-
-        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = arrow_of_pandas(frame)
         return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @overload
@@ -984,9 +982,11 @@ class DataFrame(Generic[M]):
     def _arrow(self, action: str) -> pa.Table:
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
+        from pydantable_spark._spark.session import run_action
 
-        with spark_errors(action):
-            return arrow_ready(self._plan).toArrow()
+        with spark_errors(action, self._plan):
+            frame = arrow_ready(self._plan)
+            return run_action(frame.sparkSession, frame.toArrow)
 
     def to_dict(self) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation)."""
@@ -1013,12 +1013,20 @@ class DataFrame(Generic[M]):
     def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
+        from pydantable_spark._spark.session import new_tag, run_action
         from pydantable_spark._spark.stream import arrow_tables
 
         model = self.model
         seen = 0
-        with spark_errors("stream()"):
-            for table in arrow_tables(arrow_ready(self._plan, session), batch_size):
+        with spark_errors("stream()", self._plan):
+            frame = arrow_ready(self._plan, session)
+            tables, tag = arrow_tables(frame, batch_size), new_tag()
+            while True:
+                # one call per batch (the caller's code runs in between), all under the stream's one tag:
+                # Spark starts the later batches' jobs from the thread the first one made, with its tag
+                table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
+                if table is None:
+                    return
                 yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
                 seen += table.num_rows
 
@@ -1088,9 +1096,11 @@ class DataFrame(Generic[M]):
         """The number of rows (one Spark job)."""
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import lower
+        from pydantable_spark._spark.session import run_action
 
-        with spark_errors("count()"):
-            return lower(self._plan).count()
+        with spark_errors("count()", self._plan):
+            frame = lower(self._plan)
+            return run_action(frame.sparkSession, frame.count)
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -1098,19 +1108,19 @@ class DataFrame(Generic[M]):
         self, fmt: str, target: str | os.PathLike[str], mode: io.WriteMode, partition_by: str | Sequence[str] | None,
         options: Mapping[str, Any], *, table: bool = False,
     ) -> None:  # fmt: skip
-        io.write(
-            self.to_spark(), self.schema, fmt, os.fspath(target),
-            mode=mode, partition_by=partition_by, options=options, table=table,
-        )  # fmt: skip
+        io.write(self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table)
 
     def write_parquet(
         self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, **options: Any,
     ) -> None:  # fmt: skip
-        """Write Parquet files (Spark's writer; ``mode`` as in Spark, ``"error"`` if the path exists).
+        """Write Parquet files, all-or-nothing (``mode`` as in Spark; ``"error"``: refuse an existing path).
 
-        The whole plan runs, NULL checks included: a failing one raises
-        ``NullCheckError`` and Spark aborts the write.
+        The whole plan runs, NULL checks included, into a staging directory next
+        to the path; only a finished write replaces (``"overwrite"``) or joins
+        (``"append"``) the old files, so a failing check (``NullCheckError``),
+        a Spark error or Ctrl-C leaves the path as it was. Overwriting a path
+        the frame reads is refused (``WriteError``). See ``docs/io.md``.
         """
         self._write("parquet", path, mode, partition_by, options)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 import typing
 from typing import Any
 
@@ -28,7 +29,14 @@ if typing.TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["adapter_for", "arrow_table_from", "fields_of_arrow", "rows_to_arrow", "validation_message"]
+__all__ = [
+    "adapter_for",
+    "arrow_of_pandas",
+    "arrow_table_from",
+    "fields_of_arrow",
+    "rows_to_arrow",
+    "validation_message",
+]
 
 _MAX_REPORTED = 10
 
@@ -219,3 +227,23 @@ def _source_fields(schema: pa.Schema, target: Schema) -> list[dt.Field]:
         wanted = target.get(f.name) or next((t for t in target if t.name.lower() == f.name.lower()), None)
         out.append(dt.Field(f.name, _dtype_of_arrow(f.type, f.name, wanted.dtype if wanted else None), f.nullable))
     return out
+
+
+def arrow_of_pandas(frame: Any) -> pa.Table:
+    """A pandas DataFrame as an Arrow table (index left out); a column Arrow cannot type is a ``RowValidationError``.
+
+    An ``object`` column mixing Python types (``["a", 3]``) has no Arrow type:
+    the error names the column and says what Arrow met.
+    """
+    try:
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as error:
+        reason, *where = error.args if len(error.args) > 1 else (str(error),)
+        column = next((w for w in where if isinstance(w, str)), "")
+        found = re.search(r"column (\S+) with type (\S+)", column)
+        named = f"column {found.group(1)!r} (pandas dtype {found.group(2)})" if found else "a column"
+        msg = (
+            f"from_pandas: {named} cannot become an Arrow column: {reason}. An object column must hold one "
+            "Python type (and None); convert it first, e.g. frame[col].astype(str)"
+        )
+        raise RowValidationError(msg) from error

@@ -112,7 +112,8 @@ def read_files(
             _csv_atomic_only(target, label)
             opts.setdefault("header", "true")
             if opts["header"] == "true":
-                header = io.csv_header(files, opts, spark)
+                with io.spark_errors(label):
+                    header = io.csv_header(files, opts, spark)
                 read_schema = _csv_read_schema(header, target, case_sensitive)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
@@ -149,7 +150,8 @@ def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selectio
 
     table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
-    sdf = io.read_table(name, spark)
+    with io.spark_errors(f"read_table({name!r})"):
+        sdf = io.read_table(name, spark)
     return spark_source(
         sdf,
         target,
@@ -179,8 +181,7 @@ def _csv_atomic_only(schema: Schema, action: str) -> None:
 
 
 def write(
-    frame: SparkDataFrame,
-    schema: Schema,
+    plan: p.Plan,
     fmt: str,
     target: str,
     *,
@@ -189,8 +190,16 @@ def write(
     options: Mapping[str, Any],
     table: bool = False,
 ) -> None:
-    """Write a lowered frame; ``mode`` and ``partition_by`` are checked first, NULL checks fail the write."""
+    """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
+
+    The whole plan runs, NULL checks included, into a staging place; only a
+    finished write replaces or joins the target (``pydantable_spark._spark.writes``),
+    so a failure, or Ctrl-C, leaves the target as it was. Overwriting a path or
+    table the frame reads is refused before anything runs.
+    """
     from pydantable_spark._spark import io
+    from pydantable_spark._spark.lower import to_spark
+    from pydantable_spark._spark.session import run_action
 
     action = f"save_as_table({target!r})" if table else f"write_{fmt}({target!r})"
     if table:
@@ -198,6 +207,7 @@ def write(
     if mode not in _MODES:
         msg = f"{action}: mode={mode!r} is not one of {', '.join(map(repr, _MODES))}"
         raise ValueError(msg)
+    schema = plan.schema
     columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())
     for name in columns:
         found = schema.get(name)
@@ -211,5 +221,7 @@ def write(
     if fmt == "csv":
         _csv_atomic_only(schema, action)
         opts.setdefault("header", "true")
-    with io.spark_errors(action):
-        io.write(frame, fmt, target, mode=mode, partition_by=columns, options=opts, table=table)
+    request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
+    with io.spark_errors(action, plan):
+        frame = to_spark(plan)
+        run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))

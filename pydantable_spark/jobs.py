@@ -109,11 +109,17 @@ class Job(Generic[T]):
         return True
 
     def wait(self, timeout: float | None = None) -> T:
-        """Block until the result is there (``TimeoutError`` after ``timeout`` seconds)."""
+        """Block until the result is there (``TimeoutError`` after ``timeout`` seconds).
+
+        Ctrl-C (``KeyboardInterrupt``) while waiting cancels the job, then propagates.
+        """
         try:
             return self._future.result(timeout)
         except CancelledError as error:  # cancelled before it started
             raise JobCancelledError(self.description, self.tag) from error
+        except KeyboardInterrupt:
+            self.cancel()
+            raise
 
     async def result(self) -> T:
         """Await the result; cancelling the awaiting task cancels the job."""

@@ -16,6 +16,7 @@ from pydantable_spark.errors import (
     MissingColumnError,
     NullCheckError,
     PydantableSparkError,
+    TargetExistsError,
     UnknownColumnError,
 )
 
@@ -299,7 +300,7 @@ def test_partitioned_write_reads_back(tmp_path: Path) -> None:
 def test_write_modes(tmp_path: Path) -> None:
     frame = Sale.from_rows([Sale(id=1, item="pen", price=1.0, day=datetime.date(2024, 1, 1))])
     frame.write_parquet(tmp_path / "s")
-    with pytest.raises(Exception, match="PATH_ALREADY_EXISTS|already exists"):
+    with pytest.raises(TargetExistsError, match=r"write_parquet\(.*\): the path already exists and mode='error'"):
         frame.write_parquet(tmp_path / "s")
     frame.write_parquet(tmp_path / "s", mode="append")
     assert Sale.read_parquet(tmp_path / "s").count() == 2

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sys
 from typing import TYPE_CHECKING, Any
 
+from pydantable_spark._spark import writes
 from pydantable_spark._spark.checks import NULL_CHECK_MARK
-from pydantable_spark._spark.session import resolve_session
+from pydantable_spark._spark.session import is_stopped, resolve_session
 from pydantable_spark._spark.types import struct_of
-from pydantable_spark.errors import MalformedDataError, NullCheckError, PydantableSparkError
+from pydantable_spark._spark.writes import Request as WriteRequest
+from pydantable_spark.errors import (
+    MalformedDataError,
+    NullCheckError,
+    PydantableSparkError,
+    SessionStoppedError,
+    SparkJobError,
+    TargetExistsError,
+)
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.sources import SparkData
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -18,7 +30,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["csv_header", "read", "read_table", "spark_errors", "write"]
+__all__ = ["WriteRequest", "csv_header", "read", "read_table", "spark_errors", "spark_reason", "write"]
 
 
 def read(
@@ -46,26 +58,17 @@ def csv_header(paths: Sequence[str], options: Mapping[str, Any], session: Any) -
     return list(reader.csv(list(paths)).columns)
 
 
-def write(
-    frame: SparkDataFrame,
-    fmt: str,
-    target: str,
-    *,
-    mode: str,
-    partition_by: Sequence[str],
-    options: Mapping[str, Any],
-    table: bool,
-) -> None:
-    """``frame.write`` as ``fmt`` to a path, or to a table with ``table=True``."""
-    writer = frame.write.mode(mode).options(**options)
-    if fmt:
-        writer = writer.format(fmt)
-    if partition_by:
-        writer = writer.partitionBy(*partition_by)
+def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
+    """Write ``frame`` as ``request`` says, all-or-nothing (``pydantable_spark._spark.writes``).
+
+    An overwrite of a path or table that ``frame`` reads is refused first.
+    """
+    if request.mode == "overwrite":
+        writes.check_not_reading(frame, request, table=table)
     if table:
-        writer.saveAsTable(target)
+        writes.write_table(frame, request)
     else:
-        writer.save(target)
+        writes.write_path(frame, request)
 
 
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
@@ -74,39 +77,115 @@ _FILE = re.compile(r"while reading file (\S+?)\.? ")
 _ROOT = re.compile(r"Caused by: (java\.[\w.$]+(?:Exception|Error): [^\n]*)")
 
 
-@contextlib.contextmanager
-def spark_errors(action: str) -> Iterator[None]:
-    """Translate the Spark errors that the façade planted or expects into its own, keeping the cause.
+_FIRST_LINE = re.compile(r"^(?:: )?(\S[^\n]*)$", re.MULTILINE)
+_CALLING = re.compile(r"^An error occurred while calling [\w.]+\.?$")
+_MAX_SHOWN = 600
 
-    A failed run-time NULL check becomes ``NullCheckError`` naming the column; a
-    value a CSV/JSON reader could not parse (``mode=FAILFAST``) becomes
-    ``MalformedDataError``. Anything else passes through unchanged.
+
+@contextlib.contextmanager
+def spark_errors(action: str, plan: p.Plan | None = None) -> Iterator[None]:
+    """Translate errors from Spark into the façade's own, keeping Spark's as the ``__cause__``.
+
+    With ``plan``, a plan that needs a stopped session raises
+    ``SessionStoppedError`` before anything runs. A failed run-time NULL check
+    becomes ``NullCheckError`` naming the column; a value a CSV/JSON reader
+    could not parse (``mode=FAILFAST``) ``MalformedDataError``; an existing
+    target of ``mode="error"`` ``TargetExistsError``; any other error raised by
+    Spark (py4j, PySpark, Spark Connect) ``SparkJobError`` naming the action
+    and Spark's reason. Errors of the façade, errors raised while a
+    ``KeyboardInterrupt`` unwinds, and plain Python errors pass unchanged.
     """
+    if plan is not None:
+        _check_sessions(plan, action)
     try:
         yield
-    except Exception as error:
-        text = str(error)
-        found = _NULL_CHECK.search(text)
-        if found:
-            path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")
-            raise NullCheckError(path, action) from error
-        if "DATA_SOURCE_NOT_FOUND" in text and "delta" in text.lower():
-            msg = (
-                f"{action}: Delta Lake is not on this Spark session's classpath. Install the extra "
-                "(pip install 'pydantable-spark[delta]') and build the session with "
-                "delta.configure_spark_with_delta_pip(builder), which adds the Delta jars (fetched from Maven), "
-                "or start Spark with --packages io.delta:delta-spark_2.13:<version>"
-            )
-            raise PydantableSparkError(msg) from error
-        malformed = _MALFORMED.search(text)
-        if malformed:
-            file = _FILE.search(text)
-            roots = _ROOT.findall(text)
-            where = f" in {file.group(1)}" if file else ""
-            why = f" ({roots[-1].strip()})" if roots else ""
-            msg = (
-                f"{action}: a record{where} does not parse as the model's types{why}; "
-                f"Spark's reading of it: {malformed.group(1).strip()}"
-            )
-            raise MalformedDataError(msg) from error
+    except PydantableSparkError:
         raise
+    except Exception as error:
+        translated = _translate(error, action)
+        if translated is None:
+            raise
+        raise translated from error
+
+
+def _check_sessions(plan: p.Plan, action: str) -> None:
+    """``SessionStoppedError`` if a source of ``plan`` belongs to (or was given) a stopped session."""
+    for node in plan.walk():
+        if not isinstance(node, p.Source):
+            continue
+        if node.session is not None and is_stopped(node.session):
+            raise SessionStoppedError(action, "the session passed as session= when the frame was made")
+        if isinstance(node.data, SparkData) and is_stopped(node.data.frame.sparkSession):
+            raise SessionStoppedError(action, f"the frame's source ({node.data.label})")
+
+
+def _from_spark(error: BaseException) -> bool:
+    return type(error).__module__.split(".")[0] in ("py4j", "pyspark", "grpc")
+
+
+def _translate(error: Exception, action: str) -> Exception | None:
+    """The façade's error for a Spark error (None: leave it as it is)."""
+    context: BaseException | None = error
+    while context is not None:  # raised while Ctrl-C unwound a job: the KeyboardInterrupt is what happened
+        if isinstance(context, KeyboardInterrupt):
+            return None
+        context = context.__context__
+    text = str(error)
+    found = _NULL_CHECK.search(text)
+    if found:
+        path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")
+        return NullCheckError(path, action)
+    if "DATA_SOURCE_NOT_FOUND" in text and "delta" in text.lower():
+        msg = (
+            f"{action}: Delta Lake is not on this Spark session's classpath. Install the extra "
+            "(pip install 'pydantable-spark[delta]') and build the session with "
+            "delta.configure_spark_with_delta_pip(builder), which adds the Delta jars (fetched from Maven), "
+            "or start Spark with --packages io.delta:delta-spark_2.13:<version>"
+        )
+        return PydantableSparkError(msg)
+    malformed = _MALFORMED.search(text)
+    if malformed:
+        file = _FILE.search(text)
+        roots = _ROOT.findall(text)
+        where = f" in {file.group(1)}" if file else ""
+        why = f" ({roots[-1].strip()})" if roots else ""
+        msg = (
+            f"{action}: a record{where} does not parse as the model's types{why}; "
+            f"Spark's reading of it: {malformed.group(1).strip()}"
+        )
+        return MalformedDataError(msg)
+    if not _from_spark(error):
+        return None
+    if "PATH_ALREADY_EXISTS" in text or "TABLE_OR_VIEW_ALREADY_EXISTS" in text:
+        msg = f"{action}: the target already exists and mode='error' (the default); {_WRITE_MODES_HINT}"
+        return TargetExistsError(msg)
+    reason = spark_reason(text)
+    if "No module named 'pyarrow'" in text:
+        msg = (
+            "Spark's Python workers cannot import pyarrow (they run the interpreter named by PYSPARK_PYTHON, "
+            f"or `python3` on PATH). Point PYSPARK_PYTHON at an interpreter that has pyarrow (this one is "
+            f"{sys.executable}) before the session starts, or install pyarrow there. Spark said: {reason}"
+        )
+        return SparkJobError(action, msg)
+    if "FAILED_READ_FILE" in text:
+        file = _FILE.search(text)
+        where = f" {file.group(1)}" if file else " a file"
+        msg = (
+            f"Spark could not read{where} of the source: {reason}. If the files of a directory disagree on a "
+            "column's type, rewrite them with one schema or read them separately; if they changed since the "
+            "frame was made, make the frame again"
+        )
+        return SparkJobError(action, msg)
+    return SparkJobError(action, f"Spark failed: {reason}")
+
+
+_WRITE_MODES_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or 'ignore' to leave it"
+
+
+def spark_reason(text: str) -> str:
+    """The first line of a Spark error that says what went wrong (py4j's "while calling" line skipped)."""
+    for found in _FIRST_LINE.finditer(text):
+        line = found.group(1).strip()
+        if line and not _CALLING.match(line):
+            return line if len(line) <= _MAX_SHOWN else line[:_MAX_SHOWN] + "..."
+    return "(no message)"

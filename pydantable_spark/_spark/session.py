@@ -1,26 +1,51 @@
-"""Which SparkSession a frame runs on.
+"""Which SparkSession a frame runs on, and how its jobs are tagged, cancelled and interrupted.
 
 In order: the ``session=`` a user passed; the active session; a Spark Connect
 session when ``SPARK_REMOTE`` is set; otherwise an embedded local session that
 the library starts itself on first use (``local[*]``, UI off, UTC, Arrow on,
-few shuffle partitions, quiet logs).
+few shuffle partitions, quiet logs, Python workers on the driver's own
+interpreter unless ``PYSPARK_PYTHON`` says otherwise).
+
+Every action of a frame runs through ``run_action``: its Spark jobs carry a
+job tag of their own, and Ctrl-C (``KeyboardInterrupt``) cancels exactly those
+jobs before it propagates, so the session stays usable.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
+import sys
 import threading
+import time
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pyspark.sql import SparkSession
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
-__all__ = ["EMBEDDED_CONFIG", "interrupt_tag", "is_case_sensitive", "is_connect", "resolve_session", "tagged_jobs"]
+from pydantable_spark.errors import SessionStoppedError
+
+__all__ = [
+    "EMBEDDED_CONFIG",
+    "interrupt_tag",
+    "is_case_sensitive",
+    "is_connect",
+    "is_stopped",
+    "new_tag",
+    "resolve_session",
+    "run_action",
+    "tagged_jobs",
+]
+
+T = TypeVar("T")
 
 log = logging.getLogger("pydantable_spark")
 
@@ -43,6 +68,9 @@ _lock = threading.Lock()
 def resolve_session(session: Any = None) -> SparkSession:
     """The session to run on (see the module docstring for the order)."""
     if session is not None:
+        if is_stopped(session):
+            action = "session="
+            raise SessionStoppedError(action, "the session passed as session=")
         return session  # type: ignore[no-any-return]
     active = SparkSession.getActiveSession()
     if active is not None:
@@ -63,7 +91,20 @@ def _embedded() -> SparkSession:
     builder = SparkSession.builder.master(master).appName("pydantable-spark")
     for key, value in EMBEDDED_CONFIG.items():
         builder = builder.config(key, value)
-    return builder.getOrCreate()
+    session = builder.getOrCreate()
+    if "PYSPARK_PYTHON" not in os.environ:
+        # PySpark would start its workers with whatever `python3` is on PATH, which may lack pyarrow
+        # (stream() and from_arrow need it there); the driver's own interpreter has everything
+        session.sparkContext.pythonExec = sys.executable
+    return session
+
+
+def is_stopped(session: Any) -> bool:
+    """Whether ``session`` has been stopped (``spark.stop()``); asks no server and no JVM."""
+    if is_connect(session):
+        return bool(session.is_stopped)
+    context = getattr(session, "_sc", None)
+    return context is not None and getattr(context, "_jsc", None) is None
 
 
 def is_case_sensitive(session: Any) -> bool:
@@ -108,3 +149,96 @@ def interrupt_tag(session: Any, tag: str) -> None:
         session.interruptTag(tag)
     else:
         session.sparkContext.cancelJobsWithTag(tag)
+
+
+def run_action(session: Any, call: Callable[[], T], tag: str | None = None, *, tag_jobs: bool = True) -> T:
+    """``call()``, a Spark action, with its jobs tagged; Ctrl-C (``KeyboardInterrupt``) cancels exactly those jobs.
+
+    In the main thread the call runs in a helper thread (which inherits the
+    caller's Spark local properties) while the main thread waits, so SIGINT
+    interrupts the wait at once and never a py4j call. On ``KeyboardInterrupt``
+    the jobs tagged ``tag`` are cancelled, again and again until the call has
+    returned (a job the JVM was still planning when Ctrl-C came is cancelled as
+    soon as it starts), and then the ``KeyboardInterrupt`` propagates. While the
+    main thread waits, Python's default SIGINT handler stands in for PySpark's,
+    which would cancel every job of the context; a handler of the user's is
+    left alone. In other threads (where Python never delivers SIGINT) the call
+    runs directly, tagged.
+
+    ``tag`` reuses one tag across calls (a stream's batches, whose later jobs
+    Spark starts with the tag the first one had); by default each call has its own.
+    ``tag_jobs=False`` skips tagging the call's thread, for calls whose jobs
+    already carry ``tag`` (a stream's later batches).
+    """
+    tag = tag or new_tag()
+
+    def tagged() -> T:
+        if not tag_jobs:
+            return call()
+        with tagged_jobs(session, tag):
+            return call()
+
+    if threading.current_thread() is not threading.main_thread():
+        return tagged()
+    future = _RUNNER.submit(_inheriting(session, tagged) if tag_jobs else tagged)
+    with _default_sigint():
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            canceller = threading.Thread(
+                target=_cancel_until_done, args=(session, tag, future), name=f"cancel {tag}", daemon=True
+            )
+            canceller.start()
+            canceller.join()  # a second Ctrl-C stops waiting; the canceller goes on
+            raise
+
+
+_RUNNER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pydantable-spark-action")
+"""Threads that run the main thread's Spark actions while it waits (see ``run_action``)."""
+
+_CANCEL_FOR = 120.0
+"""Seconds ``run_action`` goes on cancelling an interrupted call's jobs before it gives up (and says so)."""
+
+
+def new_tag() -> str:
+    """A fresh Spark job tag of this library."""
+    return f"pydantable-spark-{uuid.uuid4().hex}"
+
+
+def _inheriting(session: Any, call: Callable[[], T]) -> Callable[[], T]:
+    """``call`` made to run in another thread with this thread's Spark local properties (or Connect state)."""
+    from pyspark.util import inheritable_thread_target
+
+    return inheritable_thread_target(session)(call)  # type: ignore[no-any-return]
+
+
+def _cancel_until_done(session: Any, tag: str, future: Future[Any]) -> None:
+    deadline = time.monotonic() + _CANCEL_FOR
+    while time.monotonic() < deadline:
+        try:
+            interrupt_tag(session, tag)
+        except Exception:  # the session may be going down with the interrupt
+            log.debug("could not cancel the Spark jobs tagged %s", tag, exc_info=True)
+        with contextlib.suppress(BaseException):
+            future.exception(timeout=0.25)
+        if future.done():
+            return
+    log.warning("Spark jobs tagged %s still run %.0f s after Ctrl-C; they are left to finish", tag, _CANCEL_FOR)
+
+
+def _replaceable(handler: Any) -> bool:
+    """Python's default SIGINT handler or PySpark's (which calls ``cancelAllJobs`` over py4j)."""
+    return handler is signal.default_int_handler or getattr(handler, "__module__", "") == "pyspark.core.context"
+
+
+@contextmanager
+def _default_sigint() -> Iterator[None]:
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler or not _replaceable(previous):
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,221 @@
+"""The reliability table of ``docs/reliability.md``, counted from the tests themselves.
+
+Each row is a family of bad, hostile or faulty inputs; its count comes from the
+test corpus (the data the injection tests iterate over, multiplied by the
+session settings each runs under) or from the test items pytest collects. The
+table in the docs is this script's output; ``tests/test_reliability.py``
+checks that they agree.
+
+Run: ``python benchmarks/reliability.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ["tests/test_injection.py", "tests/test_writes.py", "tests/test_faults.py", "tests/test_io.py"]
+
+
+@dataclass(frozen=True)
+class Row:
+    family: str
+    cases: int
+    outcome: str
+    tests: str
+    lost: str = "0"
+
+
+def _module(path: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def collected() -> Counter[str]:
+    """Test items per test function (``file::name``), as pytest collects them."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", *TESTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    items = [line.split("[")[0] for line in done.stdout.splitlines() if "::" in line]
+    return Counter(items)
+
+
+def rows() -> list[Row]:
+    inj = _module("tests/test_injection.py")
+    faults = _module("tests/test_faults.py")
+    items = collected()
+
+    def n(test: str) -> int:
+        return sum(count for name, count in items.items() if name.endswith("::" + test))
+
+    settings = len(inj.CONFS)
+    hostile = len(inj.HOSTILE)
+    names = len({name.lower() for name in inj.NAMES})  # the test keeps one of names equal ignoring case
+    fields = len(dict.fromkeys([name for name in inj.NAMES if "${" not in name][:12]))
+    formats = len([t for t in inj.HOSTILE if "%" not in t])
+    stopped = len(re.findall(r"^    \(\"", faults.STOPPED, re.MULTILINE))
+    return [
+        Row(
+            "injection: hostile strings as literals (`F.lit`, `==`, `filter`) × session settings",
+            hostile * 3 * settings,
+            "exact result",
+            "test_literals_and_comparisons_are_exact, test_filters_match_exactly_one_row",
+        ),
+        Row(
+            "injection: hostile strings as string parameters of functions (incl. date formats) × settings",
+            (len(inj.STRING_PARAMETERS) * hostile + formats) * settings,
+            "exact result",
+            "test_every_string_parameter_is_a_value, test_date_formats_with_hostile_literal_text",
+        ),
+        Row(
+            "injection: non-int values (SQL text, floats, bools, ...) for integer parameters",
+            n("test_integer_parameters_refuse_everything_but_int"),
+            "clear error when the call is made (`None` = unbounded where that is its meaning)",
+            "test_integer_parameters_refuse_everything_but_int",
+        ),
+        Row(
+            "injection: non-str values for string parameters and names",
+            n("test_string_parameters_refuse_non_strings"),
+            "clear error when the call is made",
+            "test_string_parameters_refuse_non_strings",
+        ),
+        Row(
+            "injection: hostile column names (incl. internal `__pydantable_*` names) through `with_columns`, "
+            "`filter`, `sort`, `collect`, `count` × settings; through 7 relational operations × settings; "
+            "internal names next to a join and `unique`",
+            names * n("test_hostile_column_names_are_names")
+            + 7 * n("test_hostile_names_through_relational_operations")
+            + n("test_internal_names_do_not_collide_with_user_columns"),
+            "exact result",
+            "test_hostile_column_names_are_names, test_hostile_names_through_relational_operations, "
+            "test_internal_names_do_not_collide_with_user_columns",
+        ),
+        Row(
+            "injection: hostile struct field names × settings; `${` in a field name",
+            fields * n("test_hostile_struct_field_names_are_read_exactly")
+            + n("test_struct_field_names_with_substitution_are_refused"),
+            "exact result; clear error",
+            "test_hostile_struct_field_names_are_read_exactly, test_struct_field_names_with_substitution_are_refused",
+        ),
+        Row(
+            "injection: run-time NULL checks on 4 hostile column names × settings; `${` in 2 table names",
+            4 * n("test_null_check_names_any_column") + 2 * n("test_table_names_with_substitution_are_refused"),
+            "clear error (`NullCheckError`; `ValueError`)",
+            "test_null_check_names_any_column, test_table_names_with_substitution_are_refused",
+        ),
+        Row(
+            "writes: a run-time check fails mid-write (overwrite, append, dynamic overwrite, new path, tables; "
+            "Parquet, ORC, CSV, JSON)",
+            n("test_a_failed_overwrite_leaves_the_old_data")
+            + n("test_a_failed_append_adds_no_file")
+            + n("test_a_failed_dynamic_overwrite_leaves_every_partition")
+            + n("test_a_failed_write_to_a_new_path_leaves_no_path")
+            + n("test_a_failed_save_as_table_leaves_the_table")
+            + n("test_a_failed_save_as_new_table_creates_nothing"),
+            "clear error (`NullCheckError`); target intact row for row, no leftover file",
+            "tests/test_writes.py",
+        ),
+        Row(
+            "writes: the swap itself fails (each rename of an overwrite, an append's third file move, "
+            "a table rename; injected, and a real Spark rename failure)",
+            n("test_a_failure_while_swapping_puts_the_old_data_back")
+            + n("test_a_failure_while_moving_appended_files_takes_them_back")
+            + n("test_a_failed_table_swap_puts_the_old_table_back")
+            + n("test_a_blocked_table_swap_keeps_the_old_data_and_says_where"),
+            "clear error (`WriteError`); old data restored, or kept in a table the error names",
+            "tests/test_writes.py",
+        ),
+        Row(
+            "writes: overwriting a path or table the frame reads (directly, through a union, from a parent "
+            "directory); `path=` for a table; an existing target with `error`/`ignore`",
+            n("test_overwriting_the_path_a_frame_reads_is_refused_up_front")
+            + n("test_overwriting_a_directory_that_holds_what_the_frame_reads_is_refused")
+            + n("test_overwriting_the_table_a_frame_reads_is_refused")
+            + n("test_save_as_table_refuses_an_external_path")
+            + n("test_error_and_ignore_modes_never_touch_existing_data")
+            + n("test_save_as_table_modes"),
+            "clear error before any job (`WriteError`, `TargetExistsError`); `ignore` writes nothing",
+            "tests/test_writes.py",
+        ),
+        Row(
+            "faults: Ctrl-C during a write (overwrite, append, `save_as_table`)",
+            n("test_ctrl_c_during_a_write_cancels_it_and_keeps_the_old_data")
+            + n("test_ctrl_c_during_save_as_table_keeps_the_table"),
+            "`KeyboardInterrupt`, job cancelled, old data intact",
+            "tests/test_faults.py",
+        ),
+        Row(
+            "faults: Ctrl-C during `collect`, trusted `collect`, `count`, `to_arrow`, `to_pandas`, `to_dict`, "
+            "`stream`, `submit().wait()` (PySpark's handler and Python's default one), and 0.05-0.8 s after "
+            "the call, while Spark still plans the job; during a stream's later batch",
+            n("test_ctrl_c_cancels_the_job_of_any_action")
+            + n("test_ctrl_c_under_the_default_python_handler")
+            + n("test_ctrl_c_while_the_job_is_still_being_planned")
+            + n("test_ctrl_c_during_a_later_batch_of_a_stream"),
+            "`KeyboardInterrupt` within seconds, that job cancelled, the next job runs",
+            "tests/test_faults.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "faults: a frame or `session=` of a stopped session (collect, count, to_arrow, stream, write, ...)",
+            stopped,
+            "clear error (`SessionStoppedError`) with the way out",
+            "test_a_frame_of_a_stopped_session_says_so_and_how_to_go_on",
+            "0 (the refused overwrite touched nothing)",
+        ),
+        Row(
+            "faults: raw Spark/pyarrow errors (file type clash, cast overflow, missing path or table, "
+            "workers without pyarrow, mixed pandas object column, NULL in a column named `it's`, submitted job)",
+            n("test_files_that_disagree_on_a_type_raise_spark_job_error")
+            + n("test_a_run_time_cast_overflow_raises_spark_job_error")
+            + n("test_reading_a_missing_path_raises_spark_job_error")
+            + n("test_reading_a_missing_table_raises_spark_job_error")
+            + n("test_stream_on_workers_without_pyarrow_says_so")
+            + n("test_from_pandas_with_a_mixed_object_column_names_it")
+            + n("test_a_null_check_on_a_column_with_a_quote_in_its_name")
+            + n("test_submitted_jobs_translate_errors_too"),
+            "the library's error class, Spark's as `__cause__`",
+            "tests/test_faults.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "faults: embedded session with a `python3` without pyarrow first on PATH",
+            n("test_the_embedded_session_runs_python_workers_on_the_drivers_interpreter"),
+            "exact result (workers run the driver's interpreter)",
+            "tests/test_faults.py",
+            "0 (reads only)",
+        ),
+    ]
+
+
+def table() -> str:
+    lines = [
+        "| family of bad input or fault | cases | outcome | data lost | tests |",
+        "|---|---:|---|---|---|",
+    ]
+    for row in rows():
+        lines.append(f"| {row.family} | {row.cases} | {row.outcome} | {row.lost} | {row.tests} |")
+    lines.append("| readers and writer → reader round trips | pending | pending (issue 10 items 3-4) | pending | — |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(table())

@@ -1,0 +1,360 @@
+"""All-or-nothing writes: Spark writes somewhere new, and only a finished write replaces the target.
+
+Spark's own ``mode="overwrite"`` deletes the old files before its job runs, so
+a job that fails (a run-time NULL check, a crash) leaves the target empty.
+Here every file write goes to a staging directory next to the target (a
+hidden sibling: ``.<name>.pydantable-staging-<id>``, which Spark's readers
+skip), and only when Spark has finished is it moved in with the Hadoop
+FileSystem API of the driver's JVM (renames: atomic on local and HDFS-like
+filesystems, copies on object stores):
+
+* ``overwrite``: the target is moved aside, the staging directory takes its
+  name, then the old data is deleted; if the second rename fails the first is
+  undone. With dynamic partition overwrite (``partitionOverwriteMode=dynamic``)
+  the same happens per partition directory the new data holds.
+* ``append``: the new files are moved into the target one by one; a failed
+  move takes back those already moved.
+* ``error``/``errorifexists``/``ignore``: the target's existence is checked
+  first; the staging directory is then renamed to the target.
+
+Spark Connect has no filesystem API, so there the result is first
+materialized with ``localCheckpoint()`` (every check of the plan runs, and a
+failure touches nothing), and then written by Spark's own writer from the
+checkpoint: a run-time check can no longer fail the write, but a crash in the
+middle of Spark's overwrite can still lose the old files.
+
+Catalog tables (classic and Connect): the frame is saved as a new staging
+table in the target's namespace, then renamed to the target (``overwrite``:
+the old table is renamed aside first and dropped last) or appended to it from
+the staging table, which is dropped in every case. Delta Lake commits
+atomically by itself and is written directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark._spark.session import is_connect
+from pydantable_spark.errors import TargetExistsError, WriteError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+__all__ = ["Request", "check_not_reading", "write_path", "write_table"]
+
+log = logging.getLogger("pydantable_spark")
+
+_EXISTS_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or 'ignore' to leave it"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One write, as the user asked for it (already checked by ``pydantable_spark.io``)."""
+
+    action: str
+    fmt: str
+    target: str
+    mode: str
+    partition_by: tuple[str, ...] = ()
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    def spark_write(self, frame: SparkDataFrame, mode: str) -> Any:
+        """``frame.write`` with this request's format, options and partitioning, in ``mode``."""
+        writer = frame.write.mode(mode).options(**self.options)
+        if self.fmt:
+            writer = writer.format(self.fmt)
+        if self.partition_by:
+            writer = writer.partitionBy(*self.partition_by)
+        return writer
+
+
+# --- reading what is written --------------------------------------------------------------------
+
+
+def check_not_reading(frame: SparkDataFrame, request: Request, *, table: bool) -> None:
+    """Refuse to overwrite a path or table that ``frame`` itself reads (before any Spark job).
+
+    The write would be safe (the data goes to a staging place first), but the
+    frame's file listing would then name files that no longer exist.
+    """
+    reads = set(frame.inputFiles())
+    if not reads:
+        return
+    spark = frame.sparkSession
+    try:
+        if table:
+            existing = spark.read.table(request.target).inputFiles()
+        else:
+            listing = spark.read.format("binaryFile").option("recursiveFileLookup", "true")
+            existing = listing.load(request.target).inputFiles()
+    except Exception:  # no such path or table: nothing of it is read
+        return
+    shared = sorted(reads.intersection(existing))
+    if shared:
+        what = "table" if table else "path"
+        msg = (
+            f"{request.action}: refusing to overwrite a {what} that this frame reads ({len(shared)} of its "
+            f"files, e.g. {shared[0]}): the frame could not be read again afterwards. Write to another "
+            f"{what} and replace the old one with it, or bring the data into Python first "
+            "(e.g. DataFrame.from_arrow(frame.to_arrow())); the target is untouched"
+        )
+        raise WriteError(msg)
+
+
+# --- files ----------------------------------------------------------------------------------------
+
+
+def write_path(frame: SparkDataFrame, request: Request) -> None:
+    """Write ``frame`` to the path of ``request`` all-or-nothing (see the module docstring)."""
+    if request.fmt == "delta":
+        request.spark_write(frame, request.mode).save(request.target)  # Delta commits atomically itself
+        return
+    if is_connect(frame):
+        checkpoint = frame.localCheckpoint(eager=True)
+        request.spark_write(checkpoint, request.mode).save(request.target)
+        return
+    fs = _FileSystem(frame.sparkSession, request)
+    exists = fs.exists(fs.target)
+    if exists and request.mode in ("error", "errorifexists"):
+        msg = f"{request.action}: the path already exists and mode={request.mode!r}; {_EXISTS_HINT}"
+        raise TargetExistsError(msg)
+    if exists and request.mode == "ignore":
+        return
+    staging = fs.sibling("staging")
+    try:
+        request.spark_write(frame, "error").save(fs.uri(staging))
+        if not exists:
+            fs.move_in([(staging, fs.target)])
+        elif request.mode == "append":
+            fs.move_in([(src, fs.child(fs.target, rel)) for src, rel in fs.files(staging)])
+        elif _dynamic(frame, request):
+            fs.move_in([(src, fs.child(fs.target, rel)) for src, rel in fs.partitions(staging, request)])
+        else:
+            fs.move_in([(staging, fs.target)])
+    finally:
+        fs.delete(staging)
+
+
+def _dynamic(frame: SparkDataFrame, request: Request) -> bool:
+    """Whether an overwrite replaces only the partitions it writes (Spark's dynamic partition overwrite)."""
+    if not request.partition_by:
+        return False
+    setting = request.options.get("partitionOverwriteMode")
+    if setting is None:
+        setting = frame.sparkSession.conf.get("spark.sql.sources.partitionOverwriteMode", "static")
+    return str(setting).lower() == "dynamic"
+
+
+class _FileSystem:
+    """The Hadoop FileSystem of a target path, through the driver's JVM (classic sessions only)."""
+
+    def __init__(self, session: Any, request: Request) -> None:
+        jvm = session.sparkContext._jvm
+        self._jvm = jvm
+        self.request = request
+        path = jvm.org.apache.hadoop.fs.Path(request.target)
+        self.fs = path.getFileSystem(session.sparkContext._jsc.hadoopConfiguration())
+        self.target = self.fs.makeQualified(path)
+        self.parent = self.target.getParent()
+        if self.parent is None:
+            msg = f"{request.action}: cannot write to the root of a filesystem; name a directory under it"
+            raise WriteError(msg)
+        self.id = uuid.uuid4().hex[:12]
+
+    def uri(self, path: Any) -> str:
+        return str(path.toString())
+
+    def sibling(self, kind: str) -> Any:
+        """A hidden path next to the target, which Spark's readers skip (``.`` prefix)."""
+        return self._jvm.org.apache.hadoop.fs.Path(self.parent, f".{self.target.getName()}.pydantable-{kind}-{self.id}")
+
+    def child(self, base: Any, relative: str) -> Any:
+        return self._jvm.org.apache.hadoop.fs.Path(base, relative)
+
+    def exists(self, path: Any) -> bool:
+        return bool(self.fs.exists(path))
+
+    def delete(self, path: Any) -> None:
+        try:
+            if self.fs.exists(path):
+                self.fs.delete(path, True)
+        except Exception:  # leftovers are hidden from readers; say so, do not fail a write that worked
+            log.warning("could not delete %s", self.uri(path), exc_info=True)
+
+    def files(self, root: Any) -> Iterator[tuple[Any, str]]:
+        """The data files under ``root`` (Spark's markers such as ``_SUCCESS`` left out), with relative paths."""
+        prefix = len(self.uri(root)) + 1
+        listing = self.fs.listFiles(root, True)
+        while listing.hasNext():
+            path = listing.next().getPath()
+            if not _hidden(path.getName()):
+                yield path, self.uri(path)[prefix:]
+
+    def partitions(self, root: Any, request: Request) -> Iterator[tuple[Any, str]]:
+        """The leaf partition directories (``a=1/b=x``) under ``root``, with relative paths."""
+        level = [(root, "")]
+        for _ in request.partition_by:
+            deeper = []
+            for directory, relative in level:
+                for status in self.fs.listStatus(directory):
+                    name = status.getPath().getName()
+                    if status.isDirectory() and not _hidden(name):
+                        deeper.append((status.getPath(), f"{relative}/{name}".lstrip("/")))
+            level = deeper
+        return iter(level)
+
+    def move_in(self, moves: Sequence[tuple[Any, Any]]) -> None:
+        """Rename each source to its destination; whatever was there goes aside and is deleted at the end.
+
+        If any step fails, every step already done is undone (destinations moved
+        back to their sources, old data restored) and ``WriteError`` is raised.
+        """
+        aside = self.sibling("old")
+        done: list[tuple[Any, Any, Any]] = []
+        made: list[Any] = []
+        try:
+            for index, (source, destination) in enumerate(moves):
+                backup = None
+                if self.fs.exists(destination):
+                    backup = self.child(aside, str(index))
+                    self._mkdirs(aside, made)
+                    self._rename(destination, backup)
+                done.append((source, destination, backup))
+                self._mkdirs(destination.getParent(), made)
+                self._rename(source, destination)
+        except BaseException as error:
+            self._undo(done, made)
+            if isinstance(error, Exception) and not isinstance(error, WriteError):
+                msg = f"{self.request.action}: moving the written files into place failed; the target is as it was"
+                raise WriteError(msg) from error
+            raise
+        self.delete(aside)
+
+    def _rename(self, source: Any, destination: Any) -> None:
+        if not self.fs.rename(source, destination):
+            msg = (
+                f"{self.request.action}: the filesystem refused to rename {self.uri(source)} to "
+                f"{self.uri(destination)}; the target is as it was"
+            )
+            raise WriteError(msg)
+
+    def _mkdirs(self, directory: Any, made: list[Any]) -> None:
+        missing = []
+        while directory is not None and not self.fs.exists(directory):
+            missing.append(directory)
+            directory = directory.getParent()
+        for path in reversed(missing):
+            self.fs.mkdirs(path)
+            made.append(path)
+
+    def _undo(self, done: list[tuple[Any, Any, Any]], made: list[Any]) -> None:
+        for source, destination, backup in reversed(done):
+            try:
+                if self.fs.exists(destination) and not self.fs.exists(source):
+                    self.fs.rename(destination, source)
+                if backup is not None and self.fs.exists(backup):
+                    self.fs.delete(destination, True)
+                    self.fs.rename(backup, destination)
+            except Exception:
+                log.error("could not undo a move into %s", self.uri(destination), exc_info=True)
+        for directory in reversed(made):
+            try:
+                if not self.fs.listStatus(directory):
+                    self.fs.delete(directory, False)
+            except Exception:
+                log.warning("could not remove %s", self.uri(directory), exc_info=True)
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(("_", "."))
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+_PART = re.compile(r"`((?:[^`]|``)+)`|([^.`]+)")
+
+
+def _name_parts(name: str) -> list[str]:
+    """The parts of a multi-part table name (``db.t``, ``cat.db.t``, backticks allowed)."""
+    parts = []
+    position = 0
+    while True:
+        found = _PART.match(name, position)
+        if found is None:
+            msg = f"cannot read the table name {name!r}"
+            raise WriteError(msg)
+        parts.append(found.group(1).replace("``", "`") if found.group(1) is not None else found.group(2).strip())
+        position = found.end()
+        if position == len(name):
+            return parts
+        if name[position] != ".":
+            msg = f"cannot read the table name {name!r}"
+            raise WriteError(msg)
+        position += 1
+
+
+def _quoted(parts: Sequence[str]) -> str:
+    return ".".join("`" + part.replace("`", "``") + "`" for part in parts)
+
+
+def write_table(frame: SparkDataFrame, request: Request) -> None:
+    """Save ``frame`` as the catalog table of ``request`` all-or-nothing (see the module docstring)."""
+    if "path" in {key.lower() for key in request.options}:
+        msg = (
+            f"{request.action}: the 'path' option makes an external table whose files Spark replaces in "
+            "place, which a failed write would destroy; write the files with write_parquet(path, mode=...) "
+            "(all-or-nothing), then create the table on them (CREATE TABLE ... USING parquet LOCATION ...)"
+        )
+        raise WriteError(msg)
+    spark = frame.sparkSession
+    if request.fmt == "delta":
+        request.spark_write(frame, request.mode).saveAsTable(request.target)
+        return
+    exists = bool(spark.catalog.tableExists(request.target))
+    if exists and request.mode in ("error", "errorifexists"):
+        msg = f"{request.action}: the table already exists and mode={request.mode!r}; {_EXISTS_HINT}"
+        raise TargetExistsError(msg)
+    if exists and request.mode == "ignore":
+        return
+    parts = _name_parts(request.target)
+    suffix = uuid.uuid4().hex[:12]
+    staging = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_staging_{suffix}"])
+    target = _quoted(parts)
+    try:
+        request.spark_write(frame, "error").saveAsTable(staging)
+        if not exists:
+            spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")
+        elif request.mode == "append":
+            request.spark_write(spark.read.table(staging), "append").saveAsTable(target)
+        else:
+            aside = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_old_{suffix}"])
+            _replace_table(spark, request, staging, target, aside)
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {staging}")
+
+
+def _replace_table(spark: Any, request: Request, staging: str, target: str, aside: str) -> None:
+    spark.sql(f"ALTER TABLE {target} RENAME TO {aside}")
+    try:
+        spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")
+    except BaseException as error:
+        try:
+            spark.sql(f"ALTER TABLE {aside} RENAME TO {target}")
+        except Exception:
+            msg = (
+                f"{request.action}: renaming the written table into place failed, and so did renaming the old "
+                f"table back; its data is intact in table {aside}: put it back with "
+                f"ALTER TABLE {aside} RENAME TO {target}"
+            )
+            raise WriteError(msg) from error
+        if isinstance(error, Exception):
+            msg = f"{request.action}: renaming the written table into place failed; the table is as it was"
+            raise WriteError(msg) from error
+        raise
+    spark.sql(f"DROP TABLE IF EXISTS {aside}")
