@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING
 
 import pytest
@@ -32,6 +33,7 @@ _CONFIG = {
 
 @pytest.fixture(scope="session", autouse=True)
 def spark() -> Iterator[SparkSession]:
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers need this venv's pyarrow, activated or not
     builder = SparkSession.builder.appName("pydantable-spark-tests")
     # remote("local[2]") starts a Spark Connect server in a local JVM and connects to it over gRPC
     builder = builder.remote("local[2]") if CONNECT else builder.master("local[2]")

@@ -87,7 +87,7 @@ def test_nested_function_errors(frame: Any) -> None:
         N.id.struct.field("x")
     with pytest.raises(ColumnTypeError, match=r"list.len\(\): col must be a list or a map"):
         N.text.list.len()
-    with pytest.raises(ColumnTypeError, match="the index must be an integer"):
+    with pytest.raises(ColumnTypeError, match=r"list.get\(\): index must be an integer; got literal .a."):
         N.tags.list.get("a")
     with pytest.raises(ColumnTypeError, match="list of strings"):
         N.nums.list.join(",")

@@ -82,12 +82,6 @@ def _contains_nullable(args: Args) -> bool:
     return args.nullable(0) or args.nullable(1) or _inner(args).contains_null
 
 
-def _index_check(args: Args) -> None:
-    if not isinstance(args.dtype(1), dt.Integral):
-        msg = f"{args.name}(): the index must be an integer; got {describe(args.nodes[1])}"
-        raise ColumnTypeError(msg)
-
-
 def _lookup_type(args: Args) -> dt.DType:
     container = args.dtype(0)
     return container.inner if isinstance(container, dt.List) else _map(args).value
@@ -146,7 +140,6 @@ ENTRIES: tuple[Function, ...] = (
         in_f=False,
         methods=("list.get",),
         special=True,
-        check=_index_check,
         summary="The element at a 0-based index (negative: from the end); NULL out of range.",
     ),
     _entry(
