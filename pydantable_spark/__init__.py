@@ -18,7 +18,7 @@ from pydantable_spark import dtypes, errors
 from pydantable_spark import functions as F
 from pydantable_spark import selectors as cs
 from pydantable_spark.expr import Col, Expr
-from pydantable_spark.expr.window import Window
+from pydantable_spark.expr.windowspec import Window
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.schema import Field, Schema

@@ -37,10 +37,9 @@ from pydantic import BaseModel
 from pydantable_spark import io, reshaping
 from pydantable_spark.annotations import fields_of_model, python_name
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
-from pydantable_spark.expr.aggregates import contains_aggregate
 from pydantable_spark.expr.api import Expr, render
-from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, literal_of
-from pydantable_spark.expr.window import flags as per_key_flags
+from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, contains_aggregate, literal_of
+from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.ingest import arrow_of_pandas, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.jobs import Job

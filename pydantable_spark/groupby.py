@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.core import Alias, Column, Node, bind
 from pydantable_spark.expr.window import Over
 from pydantable_spark.plan.aggregate import Aggregate
@@ -30,22 +31,12 @@ if TYPE_CHECKING:
 
 __all__ = ["AGGREGATIONS", "GroupBy", "broadcast"]
 
+_TUPLE_NAMES = (
+    "count", "sum", "mean", "avg", "min", "max", "median", "std", "var", "first", "last", "n_unique",
+    "count_distinct", "collect_list", "collect_set",
+)  # fmt: skip
 AGGREGATIONS: dict[str, Callable[[Node], Node]] = {
-    "count": lambda n: agg.Count(n),
-    "sum": agg.Sum,
-    "mean": agg.Mean,
-    "avg": agg.Mean,
-    "min": agg.Min,
-    "max": agg.Max,
-    "median": agg.Median,
-    "std": agg.Std,
-    "var": agg.Var,
-    "first": agg.First,
-    "last": agg.Last,
-    "n_unique": lambda n: agg.CountDistinct((n,)),
-    "count_distinct": lambda n: agg.CountDistinct((n,)),
-    "collect_list": agg.CollectList,
-    "collect_set": agg.CollectSet,
+    name: (lambda entry: lambda node: Call(entry, (node,)))(CATALOG[name]) for name in _TUPLE_NAMES
 }
 """The names the tuple form ``agg(total=("sum", "amount"))`` accepts."""
 
@@ -84,7 +75,7 @@ class GroupBy(Generic[K_co]):
 
     def count(self) -> DataFrame[Any]:
         """Rows per group, in a column ``count``."""
-        return self.agg(count=Expr(agg.Count()))
+        return self.agg(count=Expr(Call(CATALOG["count"], ())))
 
 
 def _tuple_form(name: str, value: tuple[str, str]) -> Node:
@@ -101,7 +92,7 @@ def _tuple_form(name: str, value: tuple[str, str]) -> Node:
 
 def broadcast(node: Node) -> Node:
     """``node`` with each aggregate outside a window evaluated over the whole frame."""
-    if isinstance(node, agg.AggregateFunction):
+    if node.is_aggregate:
         return Over(node)
     if isinstance(node, Over):
         return node

@@ -41,15 +41,14 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark import dtypes as dt
 from pydantable_spark import functions as F
 from pydantable_spark.errors import PlanFormatError, PydantableSparkError, UnsupportedPlanError
-from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
-from pydantable_spark.expr import window as win
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call
-from pydantable_spark.expr.catalog import CATALOG
-from pydantable_spark.expr.window import Window
+from pydantable_spark.expr.catalog import CATALOG, Kind
+from pydantable_spark.expr.window import Over
+from pydantable_spark.expr.windowspec import Window
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
 from pydantable_spark.plan.joins import Join
@@ -342,10 +341,6 @@ _ONE_ARG: dict[str, Callable[[Expr[Any]], Expr[Any]]] = {
 _MANY_ARGS: dict[str, Callable[..., Expr[Any]]] = {
     "coalesce": F.coalesce, "nvl": F.coalesce, "ifnull": F.coalesce,
 }  # fmt: skip
-_WINDOW: dict[str, Callable[[], Expr[Any]]] = {
-    "row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank,
-    "percent_rank": F.percent_rank, "cume_dist": F.cume_dist,
-}  # fmt: skip
 
 
 def _expr(tree: Any, schema: Schema, where: str) -> Expr[Any]:
@@ -382,8 +377,6 @@ def _operator(tree: Mapping[str, Any], schema: Schema, where: str) -> Expr[Any]:
 def _function(tree: Mapping[str, Any], schema: Schema, where: str) -> Expr[Any]:
     name = str(tree["fn"]).lower()
     raw = list(tree.get("args", []))
-    if name in _WINDOW:
-        return _window(_WINDOW[name](), tree.get("window"), schema, where)
     if name in ("cast", "try_cast") and len(raw) == 2:
         if name == "try_cast":
             msg = f"{where}: try_cast turns failures into NULLs; the façade casts strictly (use cast)"
@@ -399,10 +392,15 @@ def _function(tree: Mapping[str, Any], schema: Schema, where: str) -> Expr[Any]:
     if name in _MANY_ARGS:
         return _MANY_ARGS[name](*args)
     if name in CATALOG:  # every catalog function, with PySpark's argument order
-        return Expr(call(CATALOG[name], [_catalog_argument(a, arg) for a, arg in zip(raw, args, strict=True)]))
+        built: Expr[Any] = Expr(
+            call(CATALOG[name], [_catalog_argument(a, arg) for a, arg in zip(raw, args, strict=True)])
+        )
+        if CATALOG[name].kind is Kind.WINDOW or "window" in tree:
+            return _window(built, tree.get("window"), schema, where)
+        return built
     if name in _COMPARE and len(args) == 2:
         return _COMPARE[name](args[0], args[1])
-    known = sorted({*_ONE_ARG, *_MANY_ARGS, *_WINDOW, *_COMPARE, "cast", "when", *CATALOG})
+    known = sorted({*_ONE_ARG, *_MANY_ARGS, *_COMPARE, "cast", "when", *CATALOG})
     msg = (
         f"{where}: function {name!r} with {len(args)} argument(s) is not supported by pydantable-spark's "
         f"plan reader; supported: {', '.join(known)}"
@@ -428,9 +426,8 @@ def _window(function: Expr[Any], spec: Any, schema: Schema, where: str) -> Expr[
     return function.over(window)
 
 
-_AGGREGATES: dict[str, Callable[[Any], Expr[Any]]] = {
-    "sum": F.sum, "count": F.count, "avg": F.avg, "mean": F.avg, "min": F.min, "max": F.max,
-}  # fmt: skip
+_AGGREGATES = sorted(name for name, entry in CATALOG.items() if entry.kind is Kind.AGGREGATE)
+"""The aggregations an ``agg`` payload may name: every catalog aggregate."""
 
 
 def _aggregation(spec: Any, schema: Schema, where: str) -> Expr[Any]:
@@ -446,9 +443,9 @@ def _aggregation(spec: Any, schema: Schema, where: str) -> Expr[Any]:
         if kind != "count":
             msg = f"{where}: aggregation {kind!r} needs a 'column'"
             raise PlanFormatError(msg)
-        return F.count().alias(str(spec.get("alias", "count(1)")))
+        return Expr(call(CATALOG["count"], [])).alias(str(spec.get("alias", "count(1)")))
     name = _resolve(str(column), schema)
-    return _AGGREGATES[kind](F.col(name)).alias(str(spec.get("alias", f"{kind}({column})")))
+    return Expr(call(CATALOG[kind], [F.col(name)])).alias(str(spec.get("alias", f"{kind}({column})")))
 
 
 # --- to_plan ------------------------------------------------------------------------------------
@@ -535,11 +532,6 @@ def _rows_of(plan: p.Plan, what: str) -> dict[str, Any]:
     return {"other_data": data["rows"], "other_schema": data["schema"]}
 
 
-_AGG_NAMES: dict[type[core.Node], str] = {
-    agg.Sum: "sum", agg.Count: "count", agg.Mean: "avg", agg.Min: "min", agg.Max: "max",
-}  # fmt: skip
-
-
 def _group_by(node: Aggregate) -> list[dict[str, Any]]:
     keys = []
     for key in node.keys:
@@ -550,12 +542,14 @@ def _group_by(node: Aggregate) -> list[dict[str, Any]]:
     aggs = []
     for item in node.aggs:
         inner = item.child if isinstance(item, core.Alias) else item
-        child = getattr(inner, "child", None)
-        if type(inner) not in _AGG_NAMES or not (child is None or isinstance(child, core.Column)):
-            msg = f"to_plan: aggregate {core.describe(item)}: the format has sum/count/avg/min/max of a column"
+        simple = isinstance(inner, Call) and inner.is_aggregate and len(inner.args) <= 1
+        child = inner.args[0] if isinstance(inner, Call) and inner.args else None
+        if not simple or not (child is None or isinstance(child, core.Column)):
+            msg = f"to_plan: aggregate {core.describe(item)}: the format has an aggregate of one column (or count)"
             raise PlanFormatError(msg)
-        spec: dict[str, Any] = {"agg": _AGG_NAMES[type(inner)], "alias": item.output_name}
-        if child is not None:
+        assert isinstance(inner, Call)
+        spec: dict[str, Any] = {"agg": inner.function.name, "alias": item.output_name}
+        if isinstance(child, core.Column):
             spec["column"] = child.name
         aggs.append(spec)
     steps: list[dict[str, Any]] = []
@@ -644,7 +638,7 @@ def _tree(node: core.Node) -> Any:
         return {"fn": node.function.name, "args": [_tree(a) for a in node.args]}
     if type(node) in _TREE_ONE_ARG:
         return {"fn": _TREE_ONE_ARG[type(node)], "args": [_tree(next(node.children()))]}
-    if isinstance(node, win.Over):
+    if isinstance(node, Over):
         msg = f"to_plan: {core.describe(node)}: window expressions are not written by to_plan yet"
         raise UnsupportedPlanError(msg)
     msg = f"to_plan: expression {core.describe(node)} has no form in the plan format"

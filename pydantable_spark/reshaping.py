@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.call import call
-from pydantable_spark.expr.catalog import METHODS
+from pydantable_spark.expr.call import Call, call
+from pydantable_spark.expr.catalog import CATALOG, METHODS
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Alias, Cast, Column, Node, RowId, bind, literal_of
 from pydantable_spark.expr.core import Literal as Lit
@@ -29,7 +28,7 @@ from pydantable_spark.expr.operators import (
     IsNull,
     Or,
 )
-from pydantable_spark.expr.window import Over, RowNumber
+from pydantable_spark.expr.window import Over
 from pydantable_spark.groupby import AGGREGATIONS
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
@@ -70,6 +69,11 @@ def fresh_name(base: str, taken: Sequence[str]) -> str:
     return name
 
 
+def _function(name: str, *args: Node) -> Call:
+    """A call of catalog function ``name`` on (bound) nodes."""
+    return Call(CATALOG[name], args)
+
+
 def _column(frame: DataFrame[Any], name: str) -> Node:
     return bind(Column(name), frame.schema)
 
@@ -93,7 +97,7 @@ def _ranked(frame: DataFrame[Any], subset: Sequence[str], *, last: bool) -> Data
     with_id = _with(frame, row_id, RowId())
     partition = tuple(_column(with_id, n) for n in subset)
     order = (_column(with_id, row_id),)
-    rank = Over(RowNumber(), partition, order, (last,), (False,))
+    rank = Over(_function("row_number"), partition, order, (last,), (False,))
     return _with(with_id, fresh_name(_RANK, with_id.columns), rank)
 
 
@@ -111,7 +115,7 @@ def keep_one(
 
 def _group_sizes(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
     partition = tuple(_column(frame, n) for n in subset)
-    return _with(frame, fresh_name(_RANK, frame.columns), Over(agg.Count(), partition))
+    return _with(frame, fresh_name(_RANK, frame.columns), Over(_function("count"), partition))
 
 
 def only_unique(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
@@ -143,7 +147,7 @@ def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[A
     if offset < 0:
         msg = f"with_row_count(offset={offset}) must be >= 0"
         raise ValueError(msg)
-    number = Over(RowNumber(), (), (RowId(),), (False,), (False,))
+    number = Over(_function("row_number"), (), (RowId(),), (False,), (False,))
     value = Cast(Arithmetic(ArithmeticOp.ADD, number, literal_of(offset - 1, weak=True)), dt.Int64())
     exprs = [bind(Alias(value, name), frame.schema), *(_column(frame, n) for n in frame.columns)]
     return _project(frame, exprs)
@@ -293,8 +297,8 @@ def pivot(
         for name in values:
             picked = When((test,), (_column(frame, name),))
             aggregate = make(picked)
-            if isinstance(aggregate, agg.First | agg.Last):
-                aggregate = type(aggregate)(picked, ignore_nulls=True)
+            if isinstance(aggregate, Call) and aggregate.function.name in ("first", "last"):
+                aggregate = _function(aggregate.function.name, picked, literal_of(True))  # ignorenulls
             label = _pivot_name(pv) if len(values) == 1 else f"{_pivot_name(pv)}{separator}{name}"
             aggs.append(bind(Alias(aggregate, f"{label}{separator}{function}"), frame.schema))
     keys = tuple(_column(frame, n) for n in index)
@@ -303,7 +307,7 @@ def pivot(
 
 def value_counts(frame: DataFrame[Any], column: str, normalize: bool) -> dict[Any, Any]:
     """Value → count (or fraction) of one column, NULL included, from one Spark job."""
-    counted = frame.group_by(column, drop_nulls=False).agg(count=Expr(agg.Count())).to_dict()
+    counted = frame.group_by(column, drop_nulls=False).agg(count=Expr(_function("count"))).to_dict()
     pairs = dict(zip(counted[column], counted["count"], strict=True))
     if not normalize:
         return pairs
@@ -313,20 +317,20 @@ def value_counts(frame: DataFrame[Any], column: str, normalize: bool) -> dict[An
 
 def describe(frame: DataFrame[Any]) -> str:
     """Summary statistics per column from one Spark job (one aggregate query)."""
-    stats: dict[str, Node] = {"__rows": agg.Count()}
+    stats: dict[str, Node] = {"__rows": _function("count")}
     for f in frame.schema:
         column = _column(frame, f.name)
-        stats[f"{f.name}|nulls"] = agg.Count(When((IsNull(column),), (literal_of(1, dt.Int32()),)))
+        stats[f"{f.name}|nulls"] = _function("count", When((IsNull(column),), (literal_of(1, dt.Int32()),)))
         if isinstance(f.dtype, dt.Numeric):
-            stats[f"{f.name}|mean"] = agg.Mean(column)
-            stats[f"{f.name}|std"] = agg.Std(column)
+            stats[f"{f.name}|mean"] = _function("avg", column)
+            stats[f"{f.name}|std"] = _function("stddev", column)
         if isinstance(f.dtype, dt.Numeric | dt.Temporal | dt.String):
-            stats[f"{f.name}|min"] = agg.Min(column)
-            stats[f"{f.name}|max"] = agg.Max(column)
+            stats[f"{f.name}|min"] = _function("min", column)
+            stats[f"{f.name}|max"] = _function("max", column)
         if isinstance(f.dtype, dt.Boolean):
-            stats[f"{f.name}|true"] = agg.Count(When((column,), (literal_of(1, dt.Int32()),)))
+            stats[f"{f.name}|true"] = _function("count", When((column,), (literal_of(1, dt.Int32()),)))
         if isinstance(f.dtype, dt.String):
-            stats[f"{f.name}|n_unique"] = agg.CountDistinct((column,))
+            stats[f"{f.name}|n_unique"] = _function("count_distinct", column)
     nodes = tuple(bind(Alias(node, name), frame.schema) for name, node in stats.items())
     row = frame._frame(Aggregate(frame.plan, (), nodes)).to_dict()
     values = {name: row[name][0] for name in stats}

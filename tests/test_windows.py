@@ -68,7 +68,7 @@ def test_aggregates_over_windows_and_frames(pay: Any, agrees: Any) -> None:
         running=F.sum(Pay.salary).over(running),
         n=F.count().over(Window.partition_by("dept")),
         near=F.count().over(around),
-        last=F.last_value(Pay.bonus, ignorenulls=True).over(
+        last=F.last_value(Pay.bonus, ignoreNulls=True).over(
             Window.partition_by("dept").order_by("name").rows_between(None, None)
         ),
     )

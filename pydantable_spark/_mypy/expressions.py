@@ -52,8 +52,7 @@ from pydantable_spark._mypy.statics import (
     static_of_expr,
 )
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
-from pydantable_spark.expr import aggregates as agg
-from pydantable_spark.expr import conditional, operators, window
+from pydantable_spark.expr import conditional, operators
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import call, param_of
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
@@ -547,35 +546,13 @@ def _otherwise(ctx: MethodContext) -> Type:
 
 
 F = "pydantable_spark.functions"
-FORMS = "pydantable_spark.expr.forms"  # the special forms (and, for now, aggregates and windows)
-_AGGREGATES: dict[str, Callable[[Node], Node]] = {
-    "sum": agg.Sum, "mean": agg.Mean, "avg": agg.Mean, "min": agg.Min, "max": agg.Max, "median": agg.Median,
-    "std": agg.Std, "stddev": agg.Std, "var": agg.Var, "variance": agg.Var, "first": agg.First, "last": agg.Last,
-    "collect_list": agg.CollectList, "collect_set": agg.CollectSet,
-}  # fmt: skip
-_DISTINCT = ("count_distinct", "countDistinct", "n_unique")
-
-
-def _first_argument(make: Callable[[Node], Node]) -> Callable[[list[Node]], Node]:
-    return lambda args: make(args[0])
-
-
-def _distinct(args: list[Node]) -> Node:
-    return agg.CountDistinct(tuple(args))
-
+FORMS = "pydantable_spark.expr.forms"  # the special forms
 
 FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
     f"{FORMS}.lit": _lit,
     f"{FORMS}.when": _when_start,
     f"{FORMS}.coalesce": _function(_all_known(lambda a: conditional.Coalesce(tuple(a)))),
-    **{f"{FORMS}.{name}": _function(_all_known(_first_argument(make))) for name, make in _AGGREGATES.items()},
-    **{f"{FORMS}.{name}": _function(_all_known(_distinct)) for name in _DISTINCT},
     **{f"{F}.{name}": _catalog_hook(entry) for name, entry in CATALOG.items()},
-    f"{FORMS}.lag": _function(_all_known(lambda a: window.Lag(a[0], 1, a[2] if len(a) > 2 else None))),
-    f"{FORMS}.lead": _function(_all_known(lambda a: window.Lead(a[0], 1, a[2] if len(a) > 2 else None))),
-    f"{FORMS}.first_value": _function(_all_known(lambda a: window.FirstValue(a[0]))),
-    f"{FORMS}.last_value": _function(_all_known(lambda a: window.LastValue(a[0]))),
-    f"{FORMS}.nth_value": _function(_all_known(lambda a: window.NthValue(a[0]))),
 }
 
 E = "pydantable_spark.expr.api.Expr"

@@ -39,7 +39,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.expr import aggregates as agg
 from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
@@ -478,53 +477,7 @@ def _when(node: cond.When) -> str:
     return f"CASE {' '.join(parts)} END"
 
 
-# --- aggregates and windows ------------------------------------------------------------------------
-
-
-@compiles(agg.Count)
-def _count(node: agg.Count) -> str:
-    return "count(1)" if node.child is None else f"count({to_sql(node.child)})"
-
-
-@compiles(agg.CountDistinct)
-def _count_distinct(node: agg.CountDistinct) -> str:
-    return f"count(DISTINCT {', '.join(to_sql(a) for a in node.args)})"
-
-
-@compiles(agg.Sum, agg.Mean, agg.Median, agg.Std, agg.Var, agg.Min, agg.Max, agg.CollectList, agg.CollectSet)
-def _aggregate(node: agg.Sum) -> str:
-    return f"{node.sql_name}({to_sql(node.child)})"
-
-
-@compiles(agg.First, agg.Last)
-def _first_last(node: agg.First) -> str:
-    return f"{node.sql_name}({to_sql(node.child)}, {'true' if node.ignore_nulls else 'false'})"
-
-
-@compiles(win.RowNumber, win.Rank, win.DenseRank, win.PercentRank, win.CumeDist)
-def _ranking(node: win.RowNumber) -> str:
-    return f"{node.sql_name}()"
-
-
-@compiles(win.Ntile)
-def _ntile(node: win.Ntile) -> str:
-    return f"ntile({int_sql(node.n)})"
-
-
-@compiles(win.Lag, win.Lead)
-def _offset(node: win.Lag) -> str:
-    default = "NULL" if node.default is None else _cast_to(node.default, node.child.type.dtype)
-    return f"{node.sql_name}({to_sql(node.child)}, {int_sql(node.offset)}, {default})"
-
-
-@compiles(win.FirstValue, win.LastValue)
-def _frame_value(node: win.FirstValue) -> str:
-    return f"{node.sql_name}({to_sql(node.child)}, {'true' if node.ignore_nulls else 'false'})"
-
-
-@compiles(win.NthValue)
-def _nth_value(node: win.NthValue) -> str:
-    return f"nth_value({to_sql(node.child)}, {int_sql(node.n)})"
+# --- windows ------------------------------------------------------------------------------------
 
 
 def _bound(offset: int | None, *, start: bool) -> str:
@@ -553,6 +506,17 @@ def _over(node: win.Over) -> str:
 
 
 # --- the special catalog entries of the other namespaces ---------------------------------------------
+
+
+@special("count")
+def _count(node: Call, texts: list[str]) -> str:
+    return f"count({texts[0] if texts else 1})"
+
+
+@special("nth_value")
+def _nth_value(node: Call, texts: list[str]) -> str:
+    ignore = len(texts) > 2 and _value(node, 2) is True
+    return f"nth_value({texts[0]}, {texts[1]}){' IGNORE NULLS' if ignore else ''}"
 
 
 @special("dt.truncate")

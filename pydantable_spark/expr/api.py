@@ -57,7 +57,7 @@ if TYPE_CHECKING:
         StringNamespace,
         StructNamespace,
     )
-    from pydantable_spark.expr.window import WindowSpec
+    from pydantable_spark.expr.windowspec import WindowSpec
 
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
 
@@ -354,13 +354,11 @@ def render(node: Node) -> str:
     if isinstance(node, When):
         return "when(...)"
     from pydantable_spark.expr.call import Call
-    from pydantable_spark.expr.window import Over, WindowFunction
+    from pydantable_spark.expr.window import Over
 
     if isinstance(node, Call):
         return f"{node.function.name}({', '.join(render(arg) for arg in node.args)})"
     if isinstance(node, Over):
         return f"{render(node.child)}.over(...)"
-    if isinstance(node, WindowFunction):
-        return f"{node.sql_name}({', '.join(render(child) for child in node.children())})"
     args = ", ".join(render(child) for child in node.children())
-    return f"{type(node).__name__.lower()}({args})"
+    return f"{node.label}({args})"

@@ -23,7 +23,7 @@ Typed(dtype=String(), nullable=True)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Args, Function, Kind, Param
@@ -55,11 +55,11 @@ class Call(Node):
     method: str | None = None
     """The namespace method it was written as (``"str.upper"``), for messages."""
 
-    label: ClassVar[str] = "call"
-
     def prepare(self) -> None:
         if self.function.common:
             object.__setattr__(self, "args", _adopt_common(self.function, self.args))
+        if any(p.like is not None for p in self.function.params):
+            object.__setattr__(self, "args", _adopt_like(self.function, self.args))
 
     def derive(self) -> Typed:
         function = self.function
@@ -75,8 +75,15 @@ class Call(Node):
 
     @property
     def is_aggregate(self) -> bool:
-        """Whether it aggregates rows (outside a window)."""
         return self.function.kind is Kind.AGGREGATE
+
+    @property
+    def is_window_function(self) -> bool:
+        return self.function.kind is Kind.WINDOW
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.function.name
 
     @property
     def output_name(self) -> str:
@@ -104,13 +111,17 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
         if param.accepts is not None and not param.accepts.admits(typed.dtype):
             msg = f"{name}(): {param.name} must be {param.accepts.label}; got {describe(arg)}"
             raise ColumnTypeError(msg)
+        if param.foldable and not arg.is_constant:
+            msg = f"{name}(): {param.name} must be a constant (a Python value or F.lit(...)); got {describe(arg)}"
+            raise ColumnTypeError(msg)
         dtype = typed.dtype if param.accepts is None else param.accepts.spark_type(typed.dtype)
         types.append(Typed(dtype, typed.nullable))
     for index, arg in enumerate(args):
         param = param_of(function, index)
         if param.like is not None and param.like < len(types):
             target = types[param.like].dtype
-            if classify_conversion(types[index].dtype, target) not in (Conversion.IDENTICAL, Conversion.WIDENING):
+            source = arg.adopt(target).type.dtype if isinstance(arg, Literal) else types[index].dtype
+            if classify_conversion(source, target) not in (Conversion.IDENTICAL, Conversion.WIDENING):
                 msg = (
                     f"{name}(): {param.name} {describe(arg)} does not convert to {target} "
                     f"(the type of {param_of(function, param.like).name}) without loss; cast it"
@@ -161,6 +172,16 @@ def _adopt_common(function: Function, args: tuple[Node, ...]) -> tuple[Node, ...
     return tuple(adopted)
 
 
+def _adopt_like(function: Function, args: tuple[Node, ...]) -> tuple[Node, ...]:
+    """Weak literals of a ``like`` parameter take the type of the argument they follow, where known."""
+    adopted = list(args)
+    for index, arg in enumerate(args):
+        like = param_of(function, index).like
+        if like is not None and like < len(args) and isinstance(arg, Literal) and args[like].typed is not None:
+            adopted[index] = arg.adopt(args[like].type.dtype)
+    return tuple(adopted)
+
+
 def _weak(node: Node) -> bool:
     return isinstance(node, Literal) and node.weak
 
@@ -194,7 +215,8 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
         if problem is not None:
             msg = f"{what}: {param.name} {problem}, got {value!r}"
             raise ColumnTypeError(msg)
-        return literal_of(value, param.literal)
+        # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
+        return literal_of(value, param.literal, weak=param.literal is None and not param.python_only)
     if not param.python_only and value is not None and not (isinstance(value, str) and names):
         try:
             literal = literal_of(value, weak=True)

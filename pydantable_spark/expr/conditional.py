@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
@@ -46,6 +46,8 @@ def _adopt_all(nodes: tuple[Node, ...], what: str) -> tuple[Node, ...]:
 class Coalesce(Node):
     """The first non-NULL argument; NULL only when every argument can be NULL."""
 
+    label: ClassVar[str] = "coalesce"
+
     args: tuple[Node, ...]
 
     def prepare(self) -> None:
@@ -70,6 +72,8 @@ class When(Node):
     Without ``otherwise`` the result is NULL when no condition holds, so it is
     nullable. A condition that is NULL counts as false.
     """
+
+    label: ClassVar[str] = "when"
 
     conditions: tuple[Node, ...]
     values: tuple[Node, ...]

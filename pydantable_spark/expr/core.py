@@ -34,8 +34,11 @@ __all__ = [
     "Literal",
     "Node",
     "Typed",
+    "bare_window_function",
     "bind",
     "check_param",
+    "contains_aggregate",
+    "contains_window",
     "describe",
     "literal_of",
 ]
@@ -64,6 +67,20 @@ class Node:
 
     typed: Typed | None = field(init=False, default=None, compare=False, repr=False)
     deterministic: ClassVar[bool] = True
+    is_window: ClassVar[bool] = False
+    """Whether this node is ``expr OVER (window)``."""
+    label: ClassVar[str] = "expression"
+    """How messages and reprs name the operation (never the class name)."""
+
+    @property
+    def is_aggregate(self) -> bool:
+        """Whether it aggregates rows (when not under a window)."""
+        return False
+
+    @property
+    def is_window_function(self) -> bool:
+        """Whether it exists only over a window (``row_number``, ``lag``...)."""
+        return False
 
     def __post_init__(self) -> None:
         self.prepare()
@@ -119,6 +136,34 @@ class Node:
             if f.init and _has_nodes(getattr(self, f.name))
         }
         return dataclasses.replace(self, **changes) if changes else self
+
+
+def contains_window(node: Node) -> bool:
+    """Whether ``node`` has a window (``over``) anywhere in it."""
+    return node.is_window or any(contains_window(c) for c in node.children())
+
+
+def contains_aggregate(node: Node) -> bool:
+    """Whether an aggregate function appears in ``node`` outside any window."""
+    if node.is_aggregate:
+        return True
+    if node.is_window:
+        return False
+    return any(contains_aggregate(child) for child in node.children())
+
+
+def bare_window_function(node: Node) -> Node | None:
+    """A window function used without ``.over()``, if ``node`` has one."""
+    if node.is_window_function:
+        return node
+    children = list(node.children())
+    if node.is_window:  # the function directly under over() is fine; its arguments and the keys are not
+        children = [*children[0].children(), *children[1:]]
+    for child in children:
+        found = bare_window_function(child)
+        if found is not None:
+            return found
+    return None
 
 
 def _nodes_in(value: object) -> Iterator[Node]:
@@ -184,6 +229,8 @@ class Column(Node):
     column from ``F.col("age")`` has none until it is bound to a frame.
     """
 
+    label: ClassVar[str] = "col"
+
     name: str
     declared: Typed | None = None
     owner: str | None = None
@@ -216,6 +263,8 @@ class Literal(Node):
     (``User.age + 1``); it takes the column's numeric type when its value fits,
     as a user of Polars or Spark SQL expects (``int32 + 1`` stays ``int32``).
     """
+
+    label: ClassVar[str] = "lit"
 
     value: Any
     dtype: dt.DType
@@ -339,6 +388,8 @@ class RowId(Node):
     plans read it once from a projection rather than recomputing it.
     """
 
+    label: ClassVar[str] = "rowid"
+
     deterministic: ClassVar[bool] = False
 
     def derive(self) -> Typed:
@@ -359,6 +410,8 @@ class RowId(Node):
 @dataclass(frozen=True, slots=True)
 class Alias(Node):
     """The same values under another output name."""
+
+    label: ClassVar[str] = "alias"
 
     child: Node
     name: str
@@ -381,6 +434,8 @@ class Cast(Node):
     The result is nullable when the child is, and also where Spark says a cast
     can fail (parsing a string, fractional to integer, ...).
     """
+
+    label: ClassVar[str] = "cast"
 
     child: Node
     to: dt.DType

@@ -46,6 +46,8 @@ class Arithmetic(Node):
     ``//`` floors and ``%`` takes the sign of the divisor, as in Python.
     """
 
+    label: ClassVar[str] = "arithmetic"
+
     op: ArithmeticOp
     left: Node
     right: Node
@@ -71,6 +73,8 @@ class Arithmetic(Node):
 class Power(Node):
     """``left ** right``: Spark's ``power``, a double whatever the numeric operands."""
 
+    label: ClassVar[str] = "power"
+
     left: Node
     right: Node
 
@@ -85,6 +89,8 @@ class Power(Node):
 @dataclass(frozen=True, slots=True)
 class Negate(Node):
     """``-child`` for numbers."""
+
+    label: ClassVar[str] = "negate"
 
     child: Node
 
@@ -125,6 +131,8 @@ def comparable(a: dt.DType, b: dt.DType, *, ordering: bool) -> bool:
 @dataclass(frozen=True, slots=True)
 class Comparison(Node):
     """``left <op> right``: a boolean, NULL when either side is NULL."""
+
+    label: ClassVar[str] = "comparison"
 
     op: ComparisonOp
     left: Node
@@ -169,6 +177,8 @@ class _Kleene(Node):
 class And(_Kleene):
     """Kleene ``left AND right``: false wins over NULL."""
 
+    label: ClassVar[str] = "and"
+
     symbol: ClassVar[str] = "&"
 
 
@@ -176,12 +186,16 @@ class And(_Kleene):
 class Or(_Kleene):
     """Kleene ``left OR right``: true wins over NULL."""
 
+    label: ClassVar[str] = "or"
+
     symbol: ClassVar[str] = "|"
 
 
 @dataclass(frozen=True, slots=True)
 class Not(Node):
     """``NOT child``; NULL stays NULL."""
+
+    label: ClassVar[str] = "not"
 
     child: Node
 
@@ -193,6 +207,8 @@ class Not(Node):
 class IsNull(Node):
     """Whether the value is NULL; never NULL itself."""
 
+    label: ClassVar[str] = "isnull"
+
     child: Node
 
     def derive(self) -> Typed:
@@ -202,6 +218,8 @@ class IsNull(Node):
 @dataclass(frozen=True, slots=True)
 class IsNotNull(Node):
     """Whether the value is not NULL; never NULL itself."""
+
+    label: ClassVar[str] = "isnotnull"
 
     child: Node
 
@@ -218,6 +236,8 @@ class IsIn(Node):
     result is FALSE on every row, NULL child included, as Spark 4 computes
     ``x IN ()``; its type stays nullable when the child's is, as Spark's does.
     """
+
+    label: ClassVar[str] = "isin"
 
     child: Node
     values: tuple[Literal, ...]
@@ -244,6 +264,8 @@ Closed = TypingLiteral["both", "left", "right", "none"]
 @dataclass(frozen=True, slots=True)
 class Between(Node):
     """``lower <= child <= upper``; ``closed`` says which bounds are included."""
+
+    label: ClassVar[str] = "between"
 
     child: Node
     lower: Node

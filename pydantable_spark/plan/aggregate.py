@@ -12,10 +12,8 @@ from dataclasses import dataclass
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.aggregates import AggregateFunction, contains_aggregate
 from pydantable_spark.expr.api import render
-from pydantable_spark.expr.core import Column, Node, describe
-from pydantable_spark.expr.window import contains_window
+from pydantable_spark.expr.core import Column, Node, contains_aggregate, contains_window, describe
 from pydantable_spark.plan.nodes import Plan
 from pydantable_spark.schema import Schema
 
@@ -34,7 +32,7 @@ def check_aggregation(node: Node, what: str) -> None:
 
 
 def _check_columns(node: Node, what: str, *, inside: bool) -> None:
-    if isinstance(node, AggregateFunction):
+    if node.is_aggregate:
         if inside:
             msg = f"{what}: aggregates cannot be nested ({render(node)} inside another aggregate)"
             raise ColumnTypeError(msg)

@@ -116,12 +116,11 @@ class Project(Plan):
 
 def check_row_expression(expr: Node, what: str, *, windows: bool = True) -> None:
     """An expression computed row by row: no bare window function, no aggregate outside a window."""
-    from pydantable_spark.expr.aggregates import contains_aggregate
-    from pydantable_spark.expr.window import bare_window_function, contains_window
+    from pydantable_spark.expr.core import bare_window_function, contains_aggregate, contains_window
 
     function = bare_window_function(expr)
     if function is not None:
-        msg = f"{what}: {function.sql_name}() needs a window: F.{function.sql_name}(...).over(Window...)"
+        msg = f"{what}: {function.label}() needs a window: F.{function.label}(...).over(Window...)"
         raise ColumnTypeError(msg)
     if contains_aggregate(expr):
         msg = (

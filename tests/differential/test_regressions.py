@@ -15,7 +15,9 @@ from pydantable_spark._spark import lower as lowering
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.core import Column, Literal, RowId, Typed
-from pydantable_spark.expr.window import Over, RowNumber
+from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.catalog import CATALOG
+from pydantable_spark.expr.window import Over
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -72,7 +74,7 @@ def test_filters_cross_only_projections_they_commute_with() -> None:
     ref = Column("id", Typed(dt.Int64(), False))
     plain = {"id": ref, "x": ref}
     assert lowering.filter_commutes(plain)
-    window = Over(RowNumber(), (), (ref,), (False,), (False,))
+    window = Over(Call(CATALOG["row_number"], ()), (), (ref,), (False,), (False,))
     assert not lowering.filter_commutes({**plain, "r": window})
     assert not lowering.filter_commutes({**plain, "i": RowId()})
     assert not lowering.is_barrier(Literal(1, dt.Int64()))

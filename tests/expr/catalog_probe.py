@@ -32,8 +32,8 @@ def main() -> int:
 
     wide = catalog_tests.wide.__wrapped__(spark)  # type: ignore[attr-defined]
     only = {a for a in sys.argv[1:] if not a.startswith("-")}
-    candidates = {n: c for n, c in catalog_tests._candidates(wide).items() if not only or c[0].name in only}
-    print(f"{len(candidates)} calls of {len({c[0].name for c in candidates.values()})} entries")
+    candidates = {n: c for n, c in catalog_tests._candidates(wide).items() if not only or c.entry.name in only}
+    print(f"{len(candidates)} calls of {len({c.entry.name for c in candidates.values()})} entries")
     problems = [f"TYPE {m}" for m in catalog_tests.type_mismatches(wide, candidates)]
     if "--values" in sys.argv:
         problems += [f"VALUE {m}" for m in catalog_tests.value_differences(wide, candidates)]

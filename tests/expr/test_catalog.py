@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pytest
 from pyspark.errors import AnalysisException
+from pyspark.sql import Window as SparkWindow
 from pyspark.sql import functions as sf
 
-from pydantable_spark import DataFrame, F
+from pydantable_spark import DataFrame, F, Window
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.lower import lower
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.arrow import arrow_type
 from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.call import call, call_types
+from pydantable_spark.expr.call import Call, call, call_types
 from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, sample_of
 from pydantable_spark.schema import Schema
@@ -101,6 +102,11 @@ class Wide:
     frame: DataFrame[Any]
     names: dict[tuple[dt.DType, bool], str]
 
+    @property
+    def order_key(self) -> str:
+        """A column of distinct non-NULL values, to order windows by."""
+        return self.names[(dt.Int64(), False)]
+
     def column(self, dtype: dt.DType, nullable: bool) -> str:
         return self.names[(dtype, nullable)]
 
@@ -134,89 +140,110 @@ def wide(spark: SparkSession) -> Wide:
 
 
 def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
-    """Argument lists to try: (what to pass, how the column is chosen), varying one parameter at a time."""
-    params = [p for p in entry.params if not (p.default is ABSENT and p.accepts is None and p.sample is None)]
-    required = [p for p in params if p.default is REQUIRED or p.variadic]
+    """Argument lists to try, varying one parameter at a time over its options.
+
+    First with the required parameters only, then with every parameter that
+    has an example or a sample (optional ones included), when that differs.
+    """
 
     def options(param: Any) -> list[Any]:
         if param.accepts is None:
             return [("value", sample_of(param))]
         return [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
 
-    base = [options(p)[0] for p in required]
-    yield base
-    for index, param in enumerate(required):
-        for option in options(param)[1:]:
-            yield [*base[:index], option, *base[index + 1 :]]
+    required = [p for p in entry.params if p.default is REQUIRED or p.variadic]
+    full = [p for p in entry.params if p.accepts is not None or p.sample is not None or p.default is REQUIRED]
+    for params in (required, full) if full != required else (required,):
+        base = [options(p)[0] for p in params]
+        yield base
+        for index, param in enumerate(params):
+            for option in options(param)[1:]:
+                yield [*base[:index], option, *base[index + 1 :]]
 
 
-def _build(entry: Function, combination: list[Any], wide: Wide) -> Expr[Any]:
-    args = []
-    for kind, what in combination:
-        args.append(F.col(wide.column(*what)) if kind == "column" else what)
-    return Expr(call(entry, args))
+@dataclass(frozen=True)
+class Candidate:
+    """One call to check: the entry, its arguments, and where it stands (row by row, a group, a window)."""
+
+    entry: Function
+    combination: list[Any]
+    shape: str  # "row", "group" (a global aggregate) or "window"
+    expr: Expr[Any]
+
+    def plain(self, wide: Wide) -> Any:
+        """The same call with PySpark's function of the same name (None where PySpark has no such call)."""
+        args = [sf.col(wide.column(*what)) if kind == "column" else what for kind, what in self.combination]
+        try:
+            column = getattr(sf, self.entry.name)(*args)
+        except TypeError:  # a call PySpark does not take (F.count() without a column)
+            return None
+        return column.over(SparkWindow.orderBy(wide.order_key)) if self.shape == "window" else column
 
 
-def _candidates(wide: Wide) -> dict[str, tuple[Function, list[Any], Expr[Any]]]:
-    """Every (entry, arguments) the catalog admits, bound to the wide frame; refused combinations are skipped."""
+def _build(entry: Function, combination: list[Any], wide: Wide, shape: str) -> Expr[Any]:
+    args = [F.col(wide.column(*what)) if kind == "column" else what for kind, what in combination]
+    expr = Expr(call(entry, args))
+    return expr.over(Window.order_by(wide.order_key)) if shape == "window" else expr
+
+
+def _shapes(entry: Function) -> tuple[str, ...]:
+    if entry.kind is Kind.WINDOW:
+        return ("window",)
+    if entry.kind is Kind.AGGREGATE:
+        return ("group", "window") if entry.windowable else ("group",)
+    return ("row",)
+
+
+def _candidates(wide: Wide) -> dict[str, Candidate]:
+    """Every (entry, arguments, shape) the catalog admits on the wide frame; refused combinations are skipped."""
     found = {}
     for entry in ENTRIES:
-        if entry.kind is not Kind.SCALAR:
-            continue
-        for k, combination in enumerate(_combinations(entry)):
-            name = f"{entry.name.replace('.', '_')}__{k}"
-            try:
-                expr = _build(entry, combination, wide)
-                wide.frame.select(expr)  # bound: the entry's own rules accept these types
-            except PydantableSparkError:
-                continue
-            found[name] = (entry, combination, expr)
+        for shape in _shapes(entry):
+            for k, combination in enumerate(_combinations(entry)):
+                name = f"{entry.name.replace('.', '_')}__{shape[0]}{k}"
+                try:
+                    expr = _build(entry, combination, wide, shape)
+                    wide.frame.select(expr)  # bound: the entry's own rules accept these types
+                except PydantableSparkError:
+                    continue
+                found[name] = Candidate(entry, combination, shape, expr)
     return found
 
 
-def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+def _batches(candidates: dict[str, Candidate], size: int) -> Iterator[list[str]]:
+    """Names in batches that can share one select: aggregates apart from the rest."""
+    for grouped in (True, False):
+        names = sorted(n for n, c in candidates.items() if (c.shape == "group") == grouped)
+        for start in range(0, len(names), size):
+            yield names[start : start + size]
 
 
-def type_mismatches(wide: Wide, candidates: dict[str, tuple[Function, list[Any], Expr[Any]]]) -> list[str]:
+def type_mismatches(wide: Wide, candidates: dict[str, Candidate]) -> list[str]:
     """Where the derived type or nullability differs from Spark's analyzer (or Spark refuses the call)."""
     mismatches = []
-    for names in _chunks(sorted(candidates), 250):
-        out = wide.frame.select(**{n: candidates[n][2] for n in names})
+    for names in _batches(candidates, 250):
+        out = wide.frame.select(**{n: candidates[n].expr for n in names})
         try:
             spark = Schema(fields_of_struct(lower(out.plan).schema))
-        except SparkAnalysisError:
+        except SparkAnalysisError as error:
             if len(names) == 1:
-                text = _sql_of(candidates[names[0]][2], wide)
-                mismatches.append(f"{names[0]} ({candidates[names[0]][0].call_name}): Spark refuses {text}")
+                mismatches.append(f"{names[0]} ({candidates[names[0]].entry.call_name}): Spark refuses it: {error}")
                 continue
             mismatches += type_mismatches(wide, {n: candidates[n] for n in names[: len(names) // 2]})
             mismatches += type_mismatches(wide, {n: candidates[n] for n in names[len(names) // 2 :]})
             continue
         for derived, actual in zip(out.schema, spark, strict=True):
             if derived != actual:
-                entry = candidates[derived.name][0]
+                entry = candidates[derived.name].entry
                 mismatches.append(f"{derived.name} ({entry.call_name}): derived {derived}, Spark {actual}")
     return mismatches
 
 
-def _sql_of(expr: Expr[Any], wide: Wide) -> str:
-    from pydantable_spark._spark.sql import to_sql
-
-    node = wide.frame.select(expr).plan.exprs[0]  # type: ignore[attr-defined]
-    return to_sql(node)
-
-
 def test_every_entry_types_exactly_as_sparks_analyzer(wide: Wide) -> None:
     candidates = _candidates(wide)
-    assert len(candidates) > len([e for e in ENTRIES if e.kind is Kind.SCALAR])  # every entry, most several times
+    assert {c.entry.name for c in candidates.values()} == {e.name for e in ENTRIES}  # every entry is tried
     mismatches = type_mismatches(wide, candidates)
     assert mismatches == [], "\n".join(mismatches)
-
-
-def _plain_argument(kind: str, what: Any, wide: Wide) -> Any:
-    return sf.col(wide.column(*what)) if kind == "column" else what
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -232,24 +259,21 @@ def test_every_f_function_gives_the_values_of_pysparks(wide: Wide) -> None:
     assert differences == [], "\n".join(differences)
 
 
-def value_differences(wide: Wide, found: dict[str, tuple[Function, list[Any], Expr[Any]]]) -> list[str]:
+def value_differences(wide: Wide, found: dict[str, Candidate]) -> list[str]:
     """Where an ``F`` function's values differ from those of PySpark's function of the same name."""
-    candidates = {n: c for n, c in found.items() if c[0].in_f and c[0].deterministic and hasattr(sf, c[0].name)}
+    candidates = {
+        n: c
+        for n, c in found.items()
+        if c.entry.in_f and c.entry.deterministic and hasattr(sf, c.entry.name) and c.plain(wide) is not None
+    }
     plain_source = wide.frame.to_spark()
     differences: list[str] = []
-    for names in _chunks(sorted(candidates), 120):
+    for names in _batches(candidates, 120):
         _compare_values(wide, plain_source, {n: candidates[n] for n in names}, differences)
     return differences
 
 
-def _plain_call(candidate: tuple[Function, list[Any], Expr[Any]], wide: Wide) -> Any:
-    entry, combination, _ = candidate
-    return getattr(sf, entry.name)(*[_plain_argument(k, w, wide) for k, w in combination])
-
-
-def _compare_values(
-    wide: Wide, plain_source: Any, candidates: dict[str, tuple[Function, list[Any], Expr[Any]]], differences: list[str]
-) -> None:
+def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candidate], differences: list[str]) -> None:
     """Compare a batch in one job per side; split it in halves where a side fails, down to single calls."""
     names = sorted(candidates)
 
@@ -259,24 +283,26 @@ def _compare_values(
         _compare_values(wide, plain_source, {n: candidates[n] for n in names[half:]}, differences)
 
     try:
-        plain = plain_source.select(*[_plain_call(candidates[n], wide).alias(n) for n in names])
+        plain = plain_source.select(*[candidates[n].plain(wide).alias(n) for n in names])
         plain.schema  # noqa: B018 - analysed now
     except AnalysisException:
         if len(names) > 1:
             split()
         elif not _converted(wide, candidates[names[0]]):
-            differences.append(f"{names[0]} ({candidates[names[0]][0].call_name}): PySpark refuses it, the façade not")
+            differences.append(
+                f"{names[0]} ({candidates[names[0]].entry.call_name}): PySpark refuses it, the façade not"
+            )
         return  # else the façade converts an argument itself (a CAST it writes), where PySpark refuses the type
-    facade = wide.frame.select(**{n: candidates[n][2] for n in names})
+    facade = wide.frame.select(**{n: candidates[n].expr for n in names})
     ours: Any = None
     theirs: Any = None
     try:
-        ours = facade.to_arrow().to_pydict()
-    except Exception as error:
+        ours = _sorted_rows(facade.to_arrow().to_pydict())
+    except Exception as error:  # compared with the other side below
         ours = error
     try:
-        theirs = plain.toArrow().to_pydict()
-    except Exception as error:
+        theirs = _sorted_rows(plain.toArrow().to_pydict())
+    except Exception as error:  # the same
         theirs = error
     failed = isinstance(ours, Exception), isinstance(theirs, Exception)
     if any(failed) and len(names) > 1:
@@ -288,12 +314,19 @@ def _compare_values(
         mine = ours if failed[0] else ours[n]
         other = theirs if failed[1] else theirs[n]
         if any(failed) or not _same(mine, other):
-            differences.append(f"{n} ({candidates[n][0].call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
+            entry = candidates[n].entry
+            differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
 
 
-def _converted(wide: Wide, candidate: tuple[Function, list[Any], Expr[Any]]) -> bool:
+def _sorted_rows(columns: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """Window results come in no set order: each column's values sorted (by their text), the same on both sides."""
+    return {name: sorted(values, key=repr) for name, values in columns.items()}
+
+
+def _converted(wide: Wide, candidate: Candidate) -> bool:
     """Whether the façade converts one of the call's arguments to the type Spark asks for (``Accepts.to``)."""
-    node = wide.frame.select(candidate[2]).plan.exprs[0]  # type: ignore[attr-defined]
-    call_node = node.child if hasattr(node, "child") else node
-    types = call_types(call_node.function, call_node.args)
-    return any(arg.type.dtype != typed.dtype for arg, typed in zip(call_node.args, types, strict=True))
+    node = wide.frame.select(candidate.expr).plan.exprs[0]  # type: ignore[attr-defined]
+    while not isinstance(node, Call):
+        node = next(node.children())
+    types = call_types(node.function, node.args)
+    return any(arg.type.dtype != typed.dtype for arg, typed in zip(node.args, types, strict=True))

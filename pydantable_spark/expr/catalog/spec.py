@@ -114,6 +114,8 @@ class Param:
     """An argument that takes the type of parameter ``like`` (a lossless conversion, cast in SQL)."""
     sample: Any = None
     """A valid Python value, for the generated tests and the mypy plugin (default: one per Python type)."""
+    foldable: bool = False
+    """Spark needs a constant here (a literal or an expression of literals), not a column."""
 
     @property
     def python_only(self) -> bool:
@@ -200,6 +202,8 @@ class Function:
     """Whether its result depends on session settings (time zone, current user, ...)."""
     needs_order: bool = False
     windowable: bool = True
+    window_order: bool = True
+    """Whether its window may be ordered or framed (``median`` takes neither)."""
     common: tuple[int, ...] = ()
     """Arguments that meet in one type (weak literals among them adopt it)."""
     check: Callable[[Args], None] | None = None
@@ -324,9 +328,16 @@ def null_if(*indexes: int) -> NullRule:
 # --- parameter shorthands -------------------------------------------------------------------------
 
 
-def column(name: str = "col", accepts: Accepts = ANY, *, default: Any = REQUIRED, variadic: bool = False) -> Param:
+def column(
+    name: str = "col",
+    accepts: Accepts = ANY,
+    *,
+    default: Any = REQUIRED,
+    variadic: bool = False,
+    foldable: bool = False,
+) -> Param:
     """A ``ColumnOrName`` parameter: an expression, or a ``str`` naming a column (or a weak Python literal)."""
-    return Param(name, accepts, default=default, variadic=variadic)
+    return Param(name, accepts, default=default, variadic=variadic, foldable=foldable)
 
 
 def value(
@@ -350,9 +361,12 @@ def either(
     default: Any = REQUIRED,
     check: Callable[[Any], str | None] | None = None,
     sample: Any = None,
+    foldable: bool = False,
 ) -> Param:
     """An expression or a Python value (``Union[Column, str]``; with ``names`` a str is a column name)."""
-    return Param(name, accepts, python, literal, names=names, default=default, check=check, sample=sample)
+    return Param(
+        name, accepts, python, literal, names=names, default=default, check=check, sample=sample, foldable=foldable
+    )
 
 
 _SAMPLES: dict[type, Any] = {str: "a", int: 1, bool: True, float: 0.5}

@@ -25,6 +25,7 @@ from pydantable_spark.expr.catalog.spec import (
     either,
     fixed,
     never,
+    null_if,
     same,
     value,
 )
@@ -262,6 +263,7 @@ ENTRIES: tuple[Function, ...] = (
         column("start", INT32, default=ABSENT),
         returns=INT,
         summary="The 1-based position of ``substr`` (at or after ``start``); 0 if none.",
+        nullable=null_if(0, 1),
     ),
     _entry(
         "find_in_set",
@@ -341,7 +343,7 @@ ENTRIES: tuple[Function, ...] = (
         column("string", STRING),
         either("pattern", STRING, str),
         either("replacement", STRING, str),
-        either("position", INT32, int, literal=dt.Int32(), default=ABSENT, check=at_least(1)),
+        either("position", INT32, int, literal=dt.Int32(), default=ABSENT, check=at_least(1), foldable=True),
         summary="Every match of ``pattern`` replaced by ``replacement`` (``$1`` refers to a group).",
     ),
     _entry(
@@ -448,10 +450,10 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "mask",
         TEXT,
-        column("upperChar", STRING, default=ABSENT),
-        column("lowerChar", STRING, default=ABSENT),
-        column("digitChar", STRING, default=ABSENT),
-        column("otherChar", STRING, default=ABSENT),
+        column("upperChar", STRING, default=ABSENT, foldable=True),
+        column("lowerChar", STRING, default=ABSENT, foldable=True),
+        column("digitChar", STRING, default=ABSENT, foldable=True),
+        column("otherChar", STRING, default=ABSENT, foldable=True),
         summary="Upper case letters as ``X``, lower case as ``x``, digits as ``n`` (or the given characters).",
         nullable=always,
     ),

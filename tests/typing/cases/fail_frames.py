@@ -56,4 +56,4 @@ users.join(Dept.from_rows([]), on="age")  # E: join(): unknown column 'age' in t
 users.join(Dept.from_rows([]), left_on="name", right_on="budget")  # E: join keys cannot be compared
 users.group_by("nope").agg(n=F.count())  # E: unknown column "nope" in group_by()
 users.group_by("name").agg(n=F.count(), name=F.count())  # E: agg() produces two columns named "name"
-F.sum(User.name)  # E: sum() needs a number; got column 'User.name'
+F.sum(User.name)  # E: F.sum(): col must be a number; got column 'User.name'

@@ -1,0 +1,276 @@
+"""Aggregate functions: over the rows of a group (``group_by().agg()``), a whole frame, or a window.
+
+Over an all-NULL group every aggregate is NULL except the counts (0) and the
+collections (empty), which are the only ones never NULL. The DISTINCT forms
+are not ``windowable``: Spark has no DISTINCT window functions.
+"""
+
+from __future__ import annotations
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog.spec import (
+    ABSENT,
+    ANY,
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    ORDERABLE,
+    Accepts,
+    Args,
+    Function,
+    Kind,
+    always,
+    at_least,
+    column,
+    fixed,
+    never,
+    same,
+    value,
+)
+
+__all__ = ["ENTRIES"]
+
+DOUBLE = fixed(dt.Float64())
+LONG = fixed(dt.Int64())
+EQUATABLE = Accepts(
+    "a value with an equality (not a map)", lambda t: not dt.contains_map(t), examples=(dt.Int64(), dt.String())
+)
+
+
+def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
+    options.setdefault("nullable", always)
+    return Function(name, params, returns, summary, "aggregate", kind=Kind.AGGREGATE, **options)  # type: ignore[arg-type]
+
+
+def _sum_type(args: Args) -> dt.DType:
+    """``bigint`` for integers, ``double`` for floats, ``decimal(p + 10, s)`` for decimals."""
+    source = args.dtype(0)
+    if isinstance(source, dt.Integral):
+        return dt.Int64()
+    if isinstance(source, dt.Decimal):
+        return dt.Decimal(min(source.precision + 10, dt.MAX_DECIMAL_PRECISION), source.scale)
+    return dt.Float64()
+
+
+def _avg_type(args: Args) -> dt.DType:
+    """``double``, or ``decimal(p + 4, s + 4)`` for decimals (Spark's bounded rule)."""
+    return _avg_of(args.dtype(0))
+
+
+def _avg_of(source: dt.DType) -> dt.DType:
+    if isinstance(source, dt.Decimal):
+        precision = min(source.precision + 4, dt.MAX_DECIMAL_PRECISION)
+        return dt.Decimal(precision, min(source.scale + 4, precision))
+    return dt.Float64()
+
+
+def _collected(args: Args) -> dt.DType:
+    return dt.List(args.dtype(0), False)  # NULLs are skipped
+
+
+_COL = column("col", NUMBER)
+
+ENTRIES: tuple[Function, ...] = (
+    # --- counts ---
+    _entry(
+        "count",
+        column("col", ANY, default=ABSENT),
+        returns=LONG,
+        nullable=never,
+        special=True,
+        summary="Rows (no argument) or non-NULL values of a column; 0 for an empty group.",
+    ),
+    _entry(
+        "count_distinct",
+        column("col", EQUATABLE),
+        column("cols", EQUATABLE, variadic=True, default=()),
+        returns=LONG,
+        nullable=never,
+        windowable=False,
+        template="count(DISTINCT {all})",
+        aliases=("countDistinct", "n_unique"),
+        summary="Distinct non-NULL values (of the combination of the columns).",
+    ),
+    _entry(
+        "approx_count_distinct",
+        column("col", EQUATABLE),
+        value("rsd", float, default=ABSENT),
+        returns=LONG,
+        nullable=never,
+        summary="An estimate of the distinct values (HyperLogLog++).",
+    ),
+    _entry("count_if", column("col", BOOLEAN), returns=LONG, nullable=never, summary="Rows where the value is true."),
+    # --- sums and means ---
+    _entry("sum", _COL, returns=_sum_type, summary="Sum: integers as bigint, floats as double, decimals wider."),
+    _entry(
+        "sum_distinct",
+        _COL,
+        returns=_sum_type,
+        windowable=False,
+        template="sum(DISTINCT {0})",
+        summary="Sum of the distinct values.",
+    ),
+    _entry("try_sum", _COL, returns=_sum_type, summary="Sum, NULL instead of an overflow error."),
+    _entry("avg", _COL, returns=_avg_type, aliases=("mean",), summary="Average: double, or a wider decimal."),
+    _entry("try_avg", _COL, returns=_avg_type, summary="Average, NULL instead of an overflow error."),
+    # --- order statistics ---
+    _entry("min", column("col", ORDERABLE), returns=same(0), summary="The smallest value."),
+    _entry("max", column("col", ORDERABLE), returns=same(0), summary="The largest value."),
+    _entry(
+        "min_by",
+        column("col", ANY),
+        column("ord", ORDERABLE),
+        returns=same(0),
+        summary="The value of ``col`` on the row where ``ord`` is smallest.",
+    ),
+    _entry(
+        "max_by",
+        column("col", ANY),
+        column("ord", ORDERABLE),
+        returns=same(0),
+        summary="The value of ``col`` on the row where ``ord`` is largest.",
+    ),
+    _entry("median", _COL, returns=DOUBLE, window_order=False, summary="The median, as double."),
+    _entry(
+        "mode",
+        column("col", EQUATABLE),
+        value("deterministic", bool, default=False),
+        returns=same(0),
+        summary="The most frequent value (the smallest of ties when ``deterministic``).",
+    ),
+    _entry(
+        "percentile",
+        _COL,
+        value("percentage", float, int),
+        value("frequency", int, default=1, check=at_least(1)),
+        returns=DOUBLE,
+        summary="The exact percentile (0..1) of the values.",
+    ),
+    _entry(
+        "percentile_approx",
+        _COL,
+        value("percentage", float, int),
+        value("accuracy", int, default=10000, check=at_least(1)),
+        returns=same(0),
+        aliases=("approx_percentile",),
+        summary="An approximate percentile (0..1) of the values.",
+    ),
+    # --- dispersion and correlation ---
+    _entry(
+        "stddev",
+        _COL,
+        returns=DOUBLE,
+        sql="stddev_samp",
+        aliases=("std", "stddev_samp"),
+        summary="The sample standard deviation.",
+    ),
+    _entry("stddev_pop", _COL, returns=DOUBLE, summary="The population standard deviation."),
+    _entry(
+        "variance", _COL, returns=DOUBLE, sql="var_samp", aliases=("var_samp", "var"), summary="The sample variance."
+    ),
+    _entry("var_pop", _COL, returns=DOUBLE, summary="The population variance."),
+    _entry("skewness", _COL, returns=DOUBLE, summary="The skewness."),
+    _entry("kurtosis", _COL, returns=DOUBLE, summary="The excess kurtosis."),
+    _entry("corr", column("col1", NUMBER), column("col2", NUMBER), returns=DOUBLE, summary="Pearson correlation."),
+    _entry(
+        "covar_pop",
+        column("col1", NUMBER),
+        column("col2", NUMBER),
+        returns=DOUBLE,
+        summary="The population covariance.",
+    ),
+    _entry(
+        "covar_samp", column("col1", NUMBER), column("col2", NUMBER), returns=DOUBLE, summary="The sample covariance."
+    ),
+    # --- logic and bits ---
+    _entry("bool_and", column("col", BOOLEAN), returns=same(0), aliases=("every",), summary="Whether all are true."),
+    _entry("bool_or", column("col", BOOLEAN), returns=same(0), aliases=("some",), summary="Whether any is true."),
+    _entry("bit_and", column("col", INTEGER), returns=same(0), summary="Bitwise AND of the values."),
+    _entry("bit_or", column("col", INTEGER), returns=same(0), summary="Bitwise OR of the values."),
+    _entry("bit_xor", column("col", INTEGER), returns=same(0), summary="Bitwise XOR of the values."),
+    # --- picking and collecting ---
+    _entry(
+        "first",
+        column("col", ANY),
+        value("ignorenulls", bool, default=False),
+        returns=same(0),
+        summary="A first value (in the frame's order only when sorted); NULLs skipped if asked.",
+    ),
+    _entry(
+        "last",
+        column("col", ANY),
+        value("ignorenulls", bool, default=False),
+        returns=same(0),
+        summary="A last value (in the frame's order only when sorted); NULLs skipped if asked.",
+    ),
+    _entry(
+        "first_value",
+        column("col", ANY),
+        value("ignoreNulls", bool, default=False),
+        returns=same(0),
+        summary="The first value (of the window frame, or of the group); NULLs skipped if asked.",
+    ),
+    _entry(
+        "last_value",
+        column("col", ANY),
+        value("ignoreNulls", bool, default=False),
+        returns=same(0),
+        summary="The last value (of the window frame, or of the group); NULLs skipped if asked.",
+    ),
+    _entry(
+        "any_value",
+        column("col", ANY),
+        value("ignoreNulls", bool, default=False),
+        returns=same(0),
+        summary="Some value of the group; NULLs skipped if asked.",
+    ),
+    _entry(
+        "collect_list",
+        column("col", ANY),
+        returns=_collected,
+        nullable=never,
+        aliases=("array_agg",),
+        summary="The non-NULL values as a list.",
+    ),
+    _entry(
+        "collect_set",
+        column("col", EQUATABLE),
+        returns=_collected,
+        nullable=never,
+        summary="The distinct non-NULL values as a list.",
+    ),
+    # --- regressions ---
+    *(
+        _entry(f"regr_{name}", column("y", NUMBER), column("x", NUMBER), returns=DOUBLE, summary=summary)
+        for name, summary in (
+            ("slope", "The slope of the least-squares line of y on x."),
+            ("intercept", "The intercept of the least-squares line of y on x."),
+            ("r2", "The coefficient of determination of y on x."),
+            ("sxx", "The sum of squares of x where both are non-NULL."),
+            ("syy", "The sum of squares of y where both are non-NULL."),
+            ("sxy", "The sum of products where both are non-NULL."),
+        )
+    ),
+    _entry(
+        "regr_avgx",
+        column("y", NUMBER),
+        column("x", NUMBER),
+        returns=lambda a: _avg_of(a.dtype(1)),
+        summary="The average of x where both are non-NULL.",
+    ),
+    _entry(
+        "regr_avgy",
+        column("y", NUMBER),
+        column("x", NUMBER),
+        returns=lambda a: _avg_of(a.dtype(0)),
+        summary="The average of y where both are non-NULL.",
+    ),
+    _entry(
+        "regr_count",
+        column("y", NUMBER),
+        column("x", NUMBER),
+        returns=LONG,
+        nullable=never,
+        summary="Rows where both are non-NULL.",
+    ),
+)
