@@ -14,9 +14,9 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark._spark import lower as lowering
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Column, Literal, RowId, Typed
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
+from pydantable_spark.expr.core import Column, Literal, RowId, Typed
 from pydantable_spark.expr.window import Over
 
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call, call_types
 from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
-from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, sample_of
+from pydantable_spark.expr.catalog.spec import REQUIRED, sample_of
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
