@@ -57,7 +57,7 @@ from pydantable_spark.reconcile import ColumnMatch, reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = ["Step", "arrow_ready", "execute", "lower", "plan_steps", "render_steps", "spark_frame", "to_spark"]
 
@@ -327,6 +327,64 @@ class _Relation:
     conditions: tuple[Node, ...] = ()
 
 
+# --- which columns each plan node must produce ------------------------------------------
+
+Needed = dict[int, set[str]]
+"""For each plan node (by ``id``), the names of its columns that some consumer reads."""
+
+
+def _referenced(exprs: Iterable[Node]) -> set[str]:
+    return {n.name for e in exprs for n in e.walk() if isinstance(n, Column)}
+
+
+def _topological(root: p.Plan) -> list[p.Plan]:
+    """The nodes of ``root`` (a DAG: frames may be reused), every node before its inputs."""
+    order: list[p.Plan] = []
+    seen: set[int] = set()
+
+    def visit(plan: p.Plan) -> None:
+        if id(plan) in seen:
+            return
+        seen.add(id(plan))
+        for child in plan.inputs():
+            visit(child)
+        order.append(plan)
+
+    visit(root)
+    return order[::-1]
+
+
+def needed_columns(root: p.Plan) -> Needed:
+    """The columns each node of ``root`` must produce: the root's all, below that what is read.
+
+    A projection computes only the columns read above it. Spark's optimizer
+    prunes dead columns as well, but only after it has constant-folded local
+    data, so a dead column's expression can still run (and fail under ANSI
+    mode) where plain PySpark, which never computed it, succeeds.
+    """
+    needed: Needed = {id(root): set(root.schema.names)}
+    for plan in _topological(root):
+        wanted = needed.setdefault(id(plan), set())
+        for child, names in zip(plan.inputs(), _input_needs(plan, wanted), strict=True):
+            needed.setdefault(id(child), set()).update(names)
+    return needed
+
+
+def _input_needs(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
+    if isinstance(plan, p.Project):
+        return (_referenced(e for e in plan.exprs if e.output_name in wanted) or set(plan.input.schema.names),)
+    if isinstance(plan, p.Filter):
+        return (wanted | _referenced((plan.predicate,)),)
+    if isinstance(plan, p.Sort):
+        return (wanted | _referenced(k.expr for k in plan.keys),)
+    if isinstance(plan, p.Limit | p.Offset):
+        return (set(wanted),)
+    if isinstance(plan, Aggregate):
+        return (_referenced((*plan.keys, *plan.aggs)),)
+    # joins, unions, set operations, explode, unpivot, distinct and reconciliation read every column
+    return tuple(set(child.schema.names) for child in plan.inputs())
+
+
 def _references(schema: Schema) -> dict[str, Node]:
     return {f.name: Column(f.name, Typed(f.dtype, f.nullable)) for f in schema.fields}
 
@@ -376,7 +434,7 @@ def _cannot_inline(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
     return False
 
 
-def _flush(rel: _Relation, schema: Schema) -> _Relation:
+def _flush(rel: _Relation) -> _Relation:
     """Emit the pending filter and projection as steps; the result has nothing pending."""
     step = rel.step
     if rel.conditions:
@@ -391,7 +449,7 @@ def _flush(rel: _Relation, schema: Schema) -> _Relation:
             plain = isinstance(node, Column) and node.name == name
             exprs.append(column_sql(name) if plain else f"{to_sql(node)} AS {column_sql(name)}")
         step = SelectExprs(step, tuple(exprs))
-    return _Relation(step, schema.names, _references(schema))
+    return _Relation(step, tuple(names), {name: Column(name, node.type) for name, node in rel.columns.items()})
 
 
 _RIGHT = "__pydantable_r"
@@ -407,9 +465,9 @@ _SPARK_HOW = {
 }
 
 
-def _join_step(plan: Join) -> Step:
-    left = _flush(_relation(plan.left), plan.left.schema)
-    right = _flush(_relation(plan.right), plan.right.schema)
+def _join_step(needed: Needed, plan: Join) -> Step:
+    left = _flush(_relation(plan.left, needed))
+    right = _flush(_relation(plan.right, needed))
     renamed = {f.name: f"{_RIGHT}{i}" for i, f in enumerate(plan.right.schema)}
     right_refs = {
         n: SparkColumn(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
@@ -452,8 +510,8 @@ def _join_output(output: JoinOutput, renamed: dict[str, str]) -> str:
     return f"{internal_sql(renamed[output.right])} AS {name}"
 
 
-def _aggregate_step(plan: Aggregate) -> Step:
-    rel = _flush(_relation(plan.input), plan.input.schema)
+def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
+    rel = _flush(_relation(plan.input, needed))
     nullable_keys = [k for k in plan.keys if k.type.nullable]
     where = None
     if plan.drop_null_keys and nullable_keys:
@@ -480,8 +538,8 @@ _SET_METHODS = {
 }
 
 
-def _explode_step(plan: Explode) -> Step:
-    rel = _flush(_relation(plan.input), plan.input.schema)
+def _explode_step(needed: Needed, plan: Explode) -> Step:
+    rel = _flush(_relation(plan.input, needed))
     generator = "explode_outer" if plan.outer else "explode"
     if len(plan.columns) == 1:
         (column,) = plan.columns
@@ -514,19 +572,19 @@ def _explode_step(plan: Explode) -> Step:
 _ZIPPED = "__pydantable_zipped"
 
 
-def _relation(plan: p.Plan) -> _Relation:
+def _relation(plan: p.Plan, needed: Needed) -> _Relation:
     if isinstance(plan, Union):
-        steps = tuple(_flush(_relation(f), f.schema).step for f in plan.frames)
+        steps = tuple(_flush(_relation(f, needed)).step for f in plan.frames)
         return _Relation(
             UnionStep(steps, plan.by_name, plan.allow_missing), plan.schema.names, _references(plan.schema)
         )
     if isinstance(plan, SetOperation):
-        left = _flush(_relation(plan.left), plan.left.schema).step
-        right = _flush(_relation(plan.right), plan.right.schema).step
+        left = _flush(_relation(plan.left, needed)).step
+        right = _flush(_relation(plan.right, needed)).step
         step: Step = SetStep(left, right, _SET_METHODS[plan.kind])
         return _Relation(step, plan.schema.names, _references(plan.schema))
     if isinstance(plan, Unpivot):
-        rel = _flush(_relation(plan.input), plan.input.schema)
+        rel = _flush(_relation(plan.input, needed))
         ids, values = tuple(map(spark_name, plan.ids)), tuple(map(spark_name, plan.values))
         step = UnpivotStep(rel.step, ids, values, spark_name(plan.variable_name), spark_name(plan.value_name))
         if _needs_renaming(plan.values):  # Spark writes the value columns' (Spark) names: write the user's
@@ -539,27 +597,31 @@ def _relation(plan: p.Plan) -> _Relation:
             step = SelectExprs(step, tuple(exprs))
         return _Relation(step, plan.schema.names, _references(plan.schema))
     if isinstance(plan, Explode):
-        return _Relation(_explode_step(plan), plan.schema.names, _references(plan.schema))
+        return _Relation(_explode_step(needed, plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, Join):
-        return _Relation(_join_step(plan), plan.schema.names, _references(plan.schema))
+        return _Relation(_join_step(needed, plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, Aggregate):
-        return _Relation(_aggregate_step(plan), plan.schema.names, _references(plan.schema))
+        return _Relation(_aggregate_step(needed, plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, p.Source):
         return _Relation(Scan(plan), plan.schema.names, _references(plan.schema))
     if isinstance(plan, p.Project):
-        rel = _relation(plan.input)
-        if _cannot_inline(plan.exprs, rel.columns):
-            rel = _flush(rel, plan.input.schema)
-        columns = {e.output_name: _substitute(e, rel.columns) for e in plan.exprs}
+        wanted = needed[id(plan)]
+        kept = tuple(e for e in plan.exprs if e.output_name in wanted) or plan.exprs[:1]
+        rel = _relation(plan.input, needed)
+        if _cannot_inline(kept, rel.columns):
+            rel = _flush(rel)
+        columns = {e.output_name: _substitute(e, rel.columns) for e in kept}
         return _Relation(rel.step, rel.base, columns, rel.conditions)
     if isinstance(plan, p.Filter):
-        rel = _relation(plan.input)
+        rel = _relation(plan.input, needed)
         if not filter_commutes(rel.columns) or _cannot_inline((plan.predicate,), rel.columns):
-            rel = _flush(rel, plan.input.schema)
+            rel = _flush(rel)
         condition = _substitute(plan.predicate, rel.columns)
         return _Relation(rel.step, rel.base, rel.columns, (*rel.conditions, condition))
-    rel = _flush(_relation(plan.inputs()[0]), plan.inputs()[0].schema)
-    return _Relation(_single_step(plan, rel.step), plan.schema.names, _references(plan.schema))
+    rel = _flush(_relation(plan.inputs()[0], needed))
+    if isinstance(plan, p.Reconcile):
+        return _Relation(_single_step(plan, rel.step), plan.schema.names, _references(plan.schema))
+    return _Relation(_single_step(plan, rel.step), rel.base, rel.columns)  # same columns, maybe fewer than the schema
 
 
 def _single_step(plan: p.Plan, step: Step) -> Step:
@@ -591,7 +653,7 @@ def _reconciled_column(match: ColumnMatch, target: dt.Field) -> str:
 
 def plan_steps(plan: p.Plan) -> Step:
     """The Spark steps for ``plan``: its columns renamed back to the user's names, then the ``to(schema)`` gate."""
-    step = _flush(_relation(plan), plan.schema).step
+    step = _flush(_relation(plan, needed_columns(plan))).step
     if _needs_renaming(plan.schema.names):
         step = Rename(step, plan.schema.names)
     return ToSchema(step, plan.schema, gate=True)

@@ -45,7 +45,7 @@ from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import window as win
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.datetime import spark_pattern
-from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
+from pydantable_spark.typerules import ArithmeticOp
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.core import Node
@@ -368,10 +368,7 @@ def _arithmetic(node: ops.Arithmetic) -> str:
     if node.op is ArithmeticOp.MOD:
         return _once(node.left, node.right, lambda a, b: _python_mod(a, b, node.type.dtype))
     if node.op is ArithmeticOp.FLOORDIV:
-        # floor division: subtract Python's remainder, then divide exactly
-        mod_type = arithmetic_result(ArithmeticOp.MOD, node.left.type.dtype, node.right.type.dtype)
-        assert mod_type is not None
-        return _once(node.left, node.right, lambda a, b: f"(({a} - {_python_mod(a, b, mod_type)}) div {b})")
+        return _once(node.left, node.right, _floor_div)
     return f"({to_sql(node.left)} {node.op.value} {to_sql(node.right)})"
 
 
@@ -390,6 +387,16 @@ def _once(left: Node, right: Node, body: Callable[[str, str], str]) -> str:
         return body(a, b)
     pair = f"named_struct({string_sql('a')}, {a}, {string_sql('b')}, {b})"
     return f"element_at(transform(array({pair}), {_BOUND} -> {body(f'{_BOUND}.a', f'{_BOUND}.b')}), 1)"
+
+
+def _floor_div(left: str, right: str) -> str:
+    """``left // right`` as in Python: Spark's truncated quotient, one less where it is inexact and negative.
+
+    No intermediate value leaves the operands' range (subtracting the remainder
+    first would overflow at the type's minimum).
+    """
+    rem, quotient = f"({left} % {right})", f"({left} div {right})"
+    return f"CASE WHEN {rem} <> 0 AND ({rem} < 0) <> ({right} < 0) THEN {quotient} - 1 ELSE {quotient} END"
 
 
 def _python_mod(left: str, right: str, dtype: dt.DType) -> str:
@@ -521,9 +528,21 @@ def _nth_value(node: Call, texts: list[str]) -> str:
 
 @special("dt.truncate")
 def _dt_truncate(node: Call, texts: list[str]) -> str:
-    if isinstance(node.args[0].type.dtype, dt.Date):
-        return f"trunc({texts[0]}, {texts[1]})"
-    return f"date_trunc({texts[1]}, {texts[0]})"
+    value, unit = texts[0], _value(node, 1)
+    dtype = node.args[0].type.dtype
+    if isinstance(dtype, dt.Date):
+        return f"trunc({value}, {texts[1]})"
+    if isinstance(dtype, dt.Datetime):
+        return f"date_trunc({texts[1]}, {value})"
+    # timestamp_ntz: Spark's date_trunc would read it in the session time zone and return a timestamp
+    day = f"CAST({value} AS DATE)"
+    if unit == "day":
+        return f"CAST({day} AS TIMESTAMP_NTZ)"
+    if unit in ("year", "quarter", "month", "week"):
+        return f"CAST(trunc({day}, {texts[1]}) AS TIMESTAMP_NTZ)"
+    fields = [f"{part}({value})" for part in ("year", "month", "day", "hour", "minute", "second")]
+    kept = {"hour": 4, "minute": 5, "second": 6}[unit]
+    return f"make_timestamp_ntz({', '.join(fields[:kept] + ['0'] * (6 - kept))})"
 
 
 @special("dt.strftime")

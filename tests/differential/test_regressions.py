@@ -172,3 +172,37 @@ def test_lag_and_lead_defaults_of_a_narrower_type_are_cast(spark: SparkSession, 
         frame.select(x=F.lag(N.id, 1, 1.5).over(w))
     with pytest.raises(ColumnTypeError, match="without loss"):
         frame.select(x=F.lag(N.id, 1, "0").over(w))
+
+
+def test_a_dropped_column_is_never_computed(spark: SparkSession) -> None:
+    """Seeds 101067 and 201157: Spark folded a dead column of local data (an ANSI overflow) that PySpark never ran."""
+    big = [{"id": i, "v": 2**62 if i == 2 else i} for i in range(1, 4)]
+    facade = (
+        T.from_rows(big)
+        .with_columns(h=T.v * 4)
+        .with_columns(m=F.max(T.id).over(Window.partition_by()))
+        .drop("h")
+        .filter(T.id > 1)
+    )
+    plain = (
+        spark.createDataFrame([(r["id"], r["v"]) for r in big], "id bigint not null, v bigint")
+        .withColumn("m", sf.max("id").over(SparkWindow.partitionBy()))
+        .filter(sf.col("id") > 1)
+    )
+    assert _facade_rows(facade) == _rows(plain) == [(2, 2**62, 3), (3, 3, 3)]
+    assert "* CAST(4" not in " ".join(lowering.render_steps(lowering.plan_steps(facade.plan)))
+    with pytest.raises(Exception, match="ARITHMETIC_OVERFLOW"):
+        T.from_rows(big).with_columns(h=T.v * 4).to_dict()
+
+
+def test_floor_division_at_the_edge_of_the_range_does_not_overflow(agrees: Any) -> None:
+    """Seed 200485: subtracting the remainder before dividing overflowed at the type's minimum."""
+    low = -(2**63)
+    frame = T.from_rows([{"id": 1, "v": low}, {"id": 2, "v": low + 1}, {"id": 3, "v": 7}, {"id": 4, "v": -7}])
+    out = frame.select(T.id, q=T.v // 3, r=T.v // -2, s=(T.v + 0) // (T.id + 1))
+    agrees(out)
+    got = out.to_dict()
+    values = [low, low + 1, 7, -7]
+    assert got["q"] == [v // 3 for v in values]
+    assert got["r"] == [v // -2 for v in values]
+    assert got["s"] == [v // (i + 1) for i, v in enumerate(values, start=1)]

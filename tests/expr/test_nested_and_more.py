@@ -6,10 +6,11 @@ import datetime
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, NaiveDatetime
 from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, F
+from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
 
 
@@ -149,3 +150,26 @@ def test_more_date_functions_and_arithmetic(frame: Any, agrees: Any) -> None:
         N.at.dt.strftime("%Q")
     with pytest.raises(ColumnTypeError, match="unsupported operand types for -"):
         N.day - N.day
+
+
+class Local(DataFrameModel):
+    at: NaiveDatetime
+
+
+def test_truncating_a_naive_datetime_keeps_it_naive_at_every_unit(spark: SparkSession) -> None:
+    # Spark's date_trunc reads a timestamp_ntz in the session time zone and returns a timestamp
+    at = datetime.datetime(2024, 5, 17, 13, 45, 12, 345678)
+    frame = Local.from_rows([{"at": at}], session=spark)
+    units = ("year", "quarter", "month", "week", "day", "hour", "minute", "second")
+    out = frame.select(**{unit: Local.at.dt.truncate(unit) for unit in units})
+    assert [field.dtype for field in out.schema] == [dt.DatetimeNTZ()] * len(units)
+    assert out.to_dict() == {
+        "year": [datetime.datetime(2024, 1, 1)],
+        "quarter": [datetime.datetime(2024, 4, 1)],
+        "month": [datetime.datetime(2024, 5, 1)],
+        "week": [datetime.datetime(2024, 5, 13)],
+        "day": [datetime.datetime(2024, 5, 17)],
+        "hour": [datetime.datetime(2024, 5, 17, 13)],
+        "minute": [datetime.datetime(2024, 5, 17, 13, 45)],
+        "second": [datetime.datetime(2024, 5, 17, 13, 45, 12)],
+    }

@@ -52,6 +52,9 @@ MAP_OR_LIST = Accepts(
     "a list or a map", lambda t: isinstance(t, dt.List | dt.Map),
     examples=(dt.List(dt.Int64(), False), dt.Map(dt.String(), dt.Int64(), True)),
 )  # fmt: skip
+KEY_OR_POSITION = Accepts(
+    "a 1-based int position or a map key", lambda t: True, examples=(dt.Int32(), dt.String())
+)  # fmt: skip
 
 
 def _entry(name: str, *params: object, returns: object = same(0), summary: str, **options: object) -> Function:
@@ -145,7 +148,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "try_element_at",
         column("col", MAP_OR_LIST),
-        column("extraction", ANY),
+        column("extraction", KEY_OR_POSITION),
         returns=_lookup_type,
         nullable=always,
         check=_lookup_check,

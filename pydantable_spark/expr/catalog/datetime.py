@@ -179,6 +179,7 @@ ENTRIES: tuple[Function, ...] = (
                 "sun",
                 "sunday",
             ),
+            sample="mon",
         ),
         returns=DATE,
         nullable=always,
@@ -188,7 +189,9 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "trunc",
         column("date", DATE_LIKE),
-        value("format", str, check=one_of("year", "yyyy", "yy", "quarter", "month", "mon", "mm", "week")),
+        value(
+            "format", str, check=one_of("year", "yyyy", "yy", "quarter", "month", "mon", "mm", "week"), sample="month"
+        ),
         returns=DATE,
         nullable=always,
         summary="The date truncated to the year, quarter, month or week.",
@@ -215,6 +218,7 @@ ENTRIES: tuple[Function, ...] = (
                 "millisecond",
                 "microsecond",
             ),
+            sample="month",
         ),
         column("timestamp", DATE_LIKE),
         returns=fixed(dt.Datetime()),
@@ -225,7 +229,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "dt.truncate",
         WHEN,
-        value("unit", str),
+        value("unit", str, sample="month"),
         returns=lambda a: a.dtype(0),
         nullable=always,
         in_f=False,
