@@ -58,8 +58,13 @@ class Call(Node):
     label: ClassVar[str] = "call"
 
     def prepare(self) -> None:
-        if self.function.common:
-            object.__setattr__(self, "args", _adopt_common(self.function, self.args))
+        function = self.function
+        if function.common:
+            indexes = _common_indexes(function, len(self.args))
+            object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
+        if function.weak:
+            indexes = [i for i in function.weak if i < len(self.args)]
+            object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
 
     def derive(self) -> Typed:
         function = self.function
@@ -141,9 +146,8 @@ def _common_indexes(function: Function, count: int) -> list[int]:
     return indexes
 
 
-def _adopt_common(function: Function, args: tuple[Node, ...]) -> tuple[Node, ...]:
-    """Weak literals among the arguments meeting in one type adopt the strong arguments' type."""
-    indexes = _common_indexes(function, len(args))
+def _adopt_weak(args: tuple[Node, ...], indexes: Sequence[int]) -> tuple[Node, ...]:
+    """Weak literals among arguments ``indexes`` adopt the type the strong ones among them meet in."""
     strong = [args[i] for i in indexes if args[i].typed is not None and not _weak(args[i])]
     if not strong:
         return args

@@ -202,6 +202,9 @@ class Function:
     windowable: bool = True
     common: tuple[int, ...] = ()
     """Arguments that meet in one type (weak literals among them adopt it)."""
+    weak: tuple[int, ...] = ()
+    """Arguments among which a weak literal (a bare Python number) adopts the others' type, as next to an
+    operator (``F.pmod(x, 3)`` keeps ``x``'s type); unlike ``common`` each keeps its own type otherwise."""
     check: Callable[[Args], None] | None = None
     output: Callable[[Sequence[Node]], str] | None = None
     """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
