@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
-from pyspark.errors import AnalysisException
+from pyspark.errors import AnalysisException, PySparkTypeError, PySparkValueError
 from pyspark.sql import functions as sf
 
 from pydantable_spark import DataFrame, F
@@ -134,20 +134,38 @@ def wide(spark: SparkSession) -> Wide:
 
 
 def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
-    """Argument lists to try: (what to pass, how the column is chosen), varying one parameter at a time."""
+    """Argument lists to try: (what to pass, how the column is chosen), varying one parameter at a time.
+
+    The required parameters take their first option, then each parameter each of
+    its options in turn (a parameter taking an expression or a Python value, its
+    sample value too); a variadic parameter is also given two arguments. Each
+    optional Python-only parameter is passed too, with its sample and the ones
+    before it (one whose default is ``ABSENT`` only where it declares a sample).
+    """
     params = [p for p in entry.params if not (p.default is ABSENT and p.accepts is None and p.sample is None)]
     required = [p for p in params if p.default is REQUIRED or p.variadic]
 
     def options(param: Any) -> list[Any]:
         if param.accepts is None:
             return [("value", sample_of(param))]
-        return [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
+        found = [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
+        return [*found, ("value", sample_of(param))] if param.python else found
 
     base = [options(p)[0] for p in required]
     yield base
     for index, param in enumerate(required):
         for option in options(param)[1:]:
             yield [*base[:index], option, *base[index + 1 :]]
+        if param.variadic:
+            for option in options(param):
+                yield [*base, option]
+    optional = [p for p in params if p not in required]
+    if required and required[-1].variadic:
+        return  # the optional parameters come before the variadic one: never passed positionally
+    for count in range(1, len(optional) + 1):
+        if any(p.accepts is not None for p in optional[:count]):
+            break
+        yield [*base, *[options(p)[0] for p in optional[:count]]]
 
 
 def _build(entry: Function, combination: list[Any], wide: Wide) -> Expr[Any]:
@@ -261,7 +279,7 @@ def _compare_values(
     try:
         plain = plain_source.select(*[_plain_call(candidates[n], wide).alias(n) for n in names])
         plain.schema  # noqa: B018 - analysed now
-    except AnalysisException:
+    except (AnalysisException, PySparkTypeError, PySparkValueError):  # refused by Spark or by PySpark's own checks
         if len(names) > 1:
             split()
         elif not _converted(wide, candidates[names[0]]):
