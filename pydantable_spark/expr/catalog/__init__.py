@@ -7,12 +7,19 @@ in one module per category; ``spec`` says what an entry holds.
 
 from __future__ import annotations
 
-from pydantable_spark.expr.catalog import collections, datetime, strings
+from pydantable_spark.expr.catalog import bits, collections, conditional, datetime, math, strings
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Accepts, Args, Function, Kind, Param
 
 __all__ = ["ABSENT", "CATALOG", "ENTRIES", "METHODS", "REQUIRED", "Accepts", "Args", "Function", "Kind", "Param"]
 
-ENTRIES: tuple[Function, ...] = (*strings.ENTRIES, *datetime.ENTRIES, *collections.ENTRIES)
+ENTRIES: tuple[Function, ...] = (
+    *strings.ENTRIES,
+    *datetime.ENTRIES,
+    *collections.ENTRIES,
+    *math.ENTRIES,
+    *bits.ENTRIES,
+    *conditional.ENTRIES,
+)
 """Every entry, category by category."""
 
 
