@@ -94,6 +94,23 @@ def test_greatest_and_least_of_three_meet_in_one_type(wide: Wide) -> None:
 
 
 @pytest.mark.spark
+def test_arithmetic_functions_follow_sparks_decimal_and_float_promotion(wide: Wide) -> None:
+    pairs = [
+        (dt.Decimal(10, 2), dt.Decimal(38, 18)),
+        (dt.Decimal(38, 18), dt.Decimal(38, 18)),
+        (dt.Decimal(38, 18), dt.Decimal(10, 2)),
+        (dt.Int64(), dt.Decimal(38, 18)),
+        (dt.Decimal(10, 2), dt.Int32()),
+        (dt.Float32(), dt.Float32()),
+        (dt.Float32(), dt.Int64()),
+        (dt.Int8(), dt.Int16()),
+    ]
+    names = ("pmod", "try_add", "try_subtract", "try_multiply", "try_divide", "try_mod")
+    calls = [(name, [_column(left), _column(right, True)]) for name in names for left, right in pairs]
+    _check(wide, calls)
+
+
+@pytest.mark.spark
 def test_try_add_and_try_subtract_shift_datetimes_by_durations(wide: Wide) -> None:
     pairs = [
         (dt.Datetime(), dt.Duration()),
