@@ -20,7 +20,9 @@ __all__ = [
     "cast_forces_nullable",
     "classify_conversion",
     "decimal_for_integral",
+    "decimal_for_number",
     "is_castable",
+    "rounded_decimal",
     "supertype",
 ]
 
@@ -43,6 +45,44 @@ _MIN_ADJUSTED_SCALE = 6
 def decimal_for_integral(dtype: dt.Integral) -> dt.Decimal:
     """The decimal type Spark converts an integer type to before decimal arithmetic."""
     return dt.Decimal(_INTEGRAL_DECIMAL_DIGITS[type(dtype)], 0)
+
+
+_FLOATING_DECIMALS = {dt.Float32: dt.Decimal(14, 7), dt.Float64: dt.Decimal(30, 15)}
+
+
+def decimal_for_number(dtype: dt.Numeric) -> dt.Decimal:
+    """The decimal type Spark casts a number to where a function takes decimals (``DecimalType.forType``).
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> print(decimal_for_number(dt.Int32()), decimal_for_number(dt.Float64()), decimal_for_number(dt.Decimal(5, 1)))
+    decimal(10,0) decimal(30,15) decimal(5,1)
+    """
+    if isinstance(dtype, dt.Decimal):
+        return dtype
+    if isinstance(dtype, dt.Integral):
+        return decimal_for_integral(dtype)
+    assert isinstance(dtype, dt.Floating)
+    return _FLOATING_DECIMALS[type(dtype)]
+
+
+def rounded_decimal(dtype: dt.Decimal, scale: int) -> dt.Decimal:
+    """The type of a decimal rounded to ``scale`` places (``round``, ``bround``, ``ceil``, ``floor``).
+
+    Spark keeps one more integral digit (``ceil(9.9)`` is 10), at least ``1 - scale``
+    of them for a negative ``scale``, and never more than ``min(s, scale)`` places;
+    past 38 digits it cuts the precision and keeps the scale (``RoundBase.dataType``).
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> print(rounded_decimal(dt.Decimal(10, 2), 1), rounded_decimal(dt.Decimal(10, 2), 5))
+    decimal(10,1) decimal(11,2)
+    >>> print(rounded_decimal(dt.Decimal(3, 1), -3), rounded_decimal(dt.Decimal(38, 18), 20))
+    decimal(4,0) decimal(38,18)
+    """
+    integral = dtype.precision - dtype.scale + 1
+    if scale < 0:
+        return dt.Decimal(min(max(integral, 1 - scale), dt.MAX_DECIMAL_PRECISION), 0)
+    places = min(dtype.scale, scale)
+    return dt.Decimal(min(integral + places, dt.MAX_DECIMAL_PRECISION), places)
 
 
 def _adjusted_decimal(precision: int, scale: int) -> dt.Decimal:

@@ -56,10 +56,15 @@ class Call(Node):
     """The namespace method it was written as (``"str.upper"``), for messages."""
 
     def prepare(self) -> None:
-        if self.function.common:
-            object.__setattr__(self, "args", _adopt_common(self.function, self.args))
-        if any(p.like is not None for p in self.function.params):
-            object.__setattr__(self, "args", _adopt_like(self.function, self.args))
+        function = self.function
+        if function.common:
+            indexes = _common_indexes(function, len(self.args))
+            object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
+        if function.weak:
+            indexes = [i for i in function.weak if i < len(self.args)]
+            object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
+        if any(p.like is not None for p in function.params):
+            object.__setattr__(self, "args", _adopt_like(function, self.args))
 
     def derive(self) -> Typed:
         function = self.function
@@ -152,9 +157,8 @@ def _common_indexes(function: Function, count: int) -> list[int]:
     return indexes
 
 
-def _adopt_common(function: Function, args: tuple[Node, ...]) -> tuple[Node, ...]:
-    """Weak literals among the arguments meeting in one type adopt the strong arguments' type."""
-    indexes = _common_indexes(function, len(args))
+def _adopt_weak(args: tuple[Node, ...], indexes: Sequence[int]) -> tuple[Node, ...]:
+    """Weak literals among arguments ``indexes`` adopt the type the strong ones among them meet in."""
     strong = [args[i] for i in indexes if args[i].typed is not None and not _weak(args[i])]
     if not strong:
         return args

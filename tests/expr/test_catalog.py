@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
-from pyspark.errors import AnalysisException
+from pyspark.errors import AnalysisException, PySparkTypeError, PySparkValueError
 from pyspark.sql import Window as SparkWindow
 from pyspark.sql import functions as sf
 
@@ -33,7 +33,7 @@ from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call, call_types
 from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
-from pydantable_spark.expr.catalog.spec import REQUIRED, sample_of
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, sample_of
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -140,23 +140,44 @@ def wide(spark: SparkSession) -> Wide:
 
 
 def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
-    """Argument lists to try, varying one parameter at a time over its options.
+    """Argument lists to try: (what to pass, how the column is chosen), varying one parameter at a time.
 
-    First with the required parameters only, then with every parameter that
-    has an example or a sample (optional ones included), when that differs.
+    The required parameters take their first option, then each parameter each of
+    its options in turn (a parameter taking an expression or a Python value, its
+    sample value too); a variadic parameter is also given two arguments. Each
+    optional Python-only parameter is passed too, with its sample and the ones
+    before it (one whose default is ``ABSENT`` only where it declares a sample);
+    then every parameter that has an example or a sample, optional ones included.
     """
+    params = [p for p in entry.params if not (p.default is ABSENT and p.accepts is None and p.sample is None)]
+    required = [p for p in params if p.default is REQUIRED or p.variadic]
 
     def options(param: Any) -> list[Any]:
         if param.accepts is None:
             return [("value", sample_of(param))]
-        return [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
+        found = [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
+        return [*found, ("value", sample_of(param))] if param.python else found
 
-    required = [p for p in entry.params if p.default is REQUIRED or p.variadic]
-    full = [p for p in entry.params if p.accepts is not None or p.sample is not None or p.default is REQUIRED]
-    for params in (required, full) if full != required else (required,):
-        base = [options(p)[0] for p in params]
+    base = [options(p)[0] for p in required]
+    yield base
+    for index, param in enumerate(required):
+        for option in options(param)[1:]:
+            yield [*base[:index], option, *base[index + 1 :]]
+        if param.variadic:
+            for option in options(param):
+                yield [*base, option]
+    optional = [p for p in params if p not in required]
+    if required and required[-1].variadic:
+        return  # the optional parameters come before the variadic one: never passed positionally
+    for count in range(1, len(optional) + 1):
+        if any(p.accepts is not None for p in optional[:count]):
+            break
+        yield [*base, *[options(p)[0] for p in optional[:count]]]
+    full = [p for p in params if p.accepts is not None or p.sample is not None or p.default is REQUIRED]
+    if full != required:
+        base = [options(p)[0] for p in full]
         yield base
-        for index, param in enumerate(params):
+        for index, param in enumerate(full):
             for option in options(param)[1:]:
                 yield [*base[:index], option, *base[index + 1 :]]
 
@@ -285,7 +306,7 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
     try:
         plain = plain_source.select(*[candidates[n].plain(wide).alias(n) for n in names])
         plain.schema  # noqa: B018 - analysed now
-    except AnalysisException:
+    except (AnalysisException, PySparkTypeError, PySparkValueError):  # refused by Spark or by PySpark's own checks
         if len(names) > 1:
             split()
         elif not _converted(wide, candidates[names[0]]):

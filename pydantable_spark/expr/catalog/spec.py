@@ -206,6 +206,9 @@ class Function:
     """Whether its window may be ordered or framed (``median`` takes neither)."""
     common: tuple[int, ...] = ()
     """Arguments that meet in one type (weak literals among them adopt it)."""
+    weak: tuple[int, ...] = ()
+    """Arguments among which a weak literal (a bare Python number) adopts the others' type, as next to an
+    operator (``F.pmod(x, 3)`` keeps ``x``'s type); unlike ``common`` each keeps its own type otherwise."""
     check: Callable[[Args], None] | None = None
     output: Callable[[Sequence[Node]], str] | None = None
     """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
