@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+import pyspark
+import pytest
+
+from pydantable_spark.expr.catalog import CATALOG
+from pydantable_spark.expr.catalog.reference import PAGE, page, status
 from pydantable_spark.expr.catalog.stubs import STUBS
+from pydantable_spark.expr.catalog.unoffered import NOT_OFFERED
 
 
 def test_the_generated_stubs_are_up_to_date() -> None:
     stale = [str(path) for path, render in STUBS.items() if not path.exists() or path.read_text() != render()]
     assert stale == [], f"regenerate with: python -m pydantable_spark.expr.catalog.stubs ({stale})"
+
+
+def test_the_functions_page_is_up_to_date() -> None:
+    written = PAGE.read_text()
+    if f"PySpark {pyspark.__version__}'s" not in written:
+        pytest.skip(f"the page was written for another PySpark than {pyspark.__version__}: regenerate it")
+    assert written == page(), "regenerate with: python -m pydantable_spark.expr.catalog.reference"
+
+
+def test_every_pyspark_function_has_one_status() -> None:
+    assert not set(NOT_OFFERED) & set(CATALOG), "a name is both offered and not offered"
+    assert status("upper") == "F.upper, str.upper"
+    assert status("AnalyzeArgument").startswith("a class")
+    assert status("product").startswith("not offered: Spark SQL has no product function")
