@@ -6,8 +6,10 @@ It types what plain annotations cannot say:
   (instance access, ``user.age``, stays ``int | None``);
 * operators and expression methods follow the runtime's type rules
   (``User.age + 1`` is ``Expr[int | None]``; ``User.name + 1`` is an error);
-* ``select``, ``with_columns``, ``drop`` and ``rename`` give frames of
-  synthesized row types, and ``as_model(Out)`` is checked against them.
+* ``select``, ``with_columns``, ``drop``, ``rename``, ``join`` and
+  ``group_by().agg`` give frames of synthesized row types, which may rebind
+  the variable they came from (``lines = lines.with_columns(...)``), and
+  ``as_model(Out)`` is checked against them.
 
 This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
 """
@@ -19,10 +21,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from mypy.nodes import TypeInfo
-from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin, ReportConfigContext
+from mypy.plugin import (
+    AttributeContext,
+    ClassDefContext,
+    FunctionContext,
+    MethodContext,
+    Plugin,
+    ReportConfigContext,
+)
 
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
-from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, column_attribute, is_column_of_model
+from pydantable_spark._mypy.frames import (
+    FRAME,
+    FRAME_HOOKS,
+    column_attribute,
+    is_column_of_model,
+    is_derived_frame,
+    keep,
+)
+from pydantable_spark._mypy.models import record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
 
@@ -78,11 +95,26 @@ class PydantableSparkPlugin(Plugin):
             return column_attribute
         return None
 
+    def get_customize_class_mro_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        """Every class: a model's field order and aliases are recorded (see ``_mypy.models``).
+
+        (pydantic's plugin takes the base-class hook of models, and mypy asks
+        only the first plugin that has a hook.)
+        """
+        return record_fields
+
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
             return _guarded(METHOD_HOOKS.get(f"{EXPR}.{method}"))
+        if self._is_derived_frame(owner):  # a derived frame's methods are the frame's
+            fullname = f"{FRAME}.{method}"
+            return _guarded(FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep)
         return _guarded(METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname))
+
+    def _is_derived_frame(self, fullname: str) -> bool:
+        symbol = self.lookup_fully_qualified(fullname)
+        return symbol is not None and isinstance(symbol.node, TypeInfo) and is_derived_frame(symbol.node)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return _guarded(FUNCTION_HOOKS.get(fullname))

@@ -12,10 +12,10 @@ access on collected rows is checked. Where a name cannot be known statically
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mypy.checker import TypeChecker
+from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
 from mypy.mro import calculate_mro
 from mypy.nodes import (
@@ -41,11 +41,22 @@ from mypy.nodes import (
     UnaryExpr,
     Var,
 )
+from mypy.subtypes import is_same_type
 from mypy.types import AnyType, FunctionLike, Instance, NoneType, Type, TypeOfAny, TypeType, UnionType, get_proper_type
+from mypy.typestate import type_state
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.expressions import SPARK_TYPE
-from pydantable_spark._mypy.statics import BASE_MODEL, COL, instance_of, mypy_type, static_of, static_of_expr
+from pydantable_spark._mypy.models import (
+    BASE_MODEL,
+    METADATA,
+    MODEL,
+    Output,
+    column_name,
+    is_column_of_model,
+    model_columns,
+)
+from pydantable_spark._mypy.statics import COL, instance_of, is_literal, mypy_type, static_of, value_of_expr
 from pydantable_spark.errors import ReconciliationError
 from pydantable_spark.model import attribute_name
 from pydantable_spark.reconcile import reconcile
@@ -64,6 +75,9 @@ __all__ = [
     "column_attribute",
     "frame_columns",
     "frame_of",
+    "is_column_of_model",
+    "is_derived_frame",
+    "keep",
     "model_columns",
     "output_name",
     "row_instance",
@@ -71,54 +85,6 @@ __all__ = [
 ]
 
 FRAME = "pydantable_spark.frame.DataFrame"
-MODEL = "pydantable_spark.model.DataFrameModel"
-_METADATA = "pydantable_spark"
-_NOT_COLUMNS = {"model_config", "model_fields", "model_computed_fields"}
-
-
-@dataclass(frozen=True, slots=True)
-class Output:
-    """One column of a frame as mypy sees it."""
-
-    name: str
-    type: Type
-
-
-def model_columns(info: TypeInfo) -> list[Output]:
-    """The columns of a model class (or of a synthesized row class), in order."""
-    synthesized = info.metadata.get(_METADATA)
-    if synthesized is not None:
-        out = []
-        for name, attribute in synthesized["columns"]:
-            node = info.names[attribute].node
-            assert isinstance(node, Var)
-            assert node.type is not None
-            out.append(Output(name, node.type))
-        return out
-    columns: dict[str, Output] = {}
-    aliases = _pydantic_aliases(info)
-    for base in reversed(info.mro):
-        if base.fullname in (BASE_MODEL, MODEL, "builtins.object"):
-            continue
-        for name, symbol in base.names.items():
-            node = symbol.node
-            if not isinstance(node, Var) or node.is_classvar or node.type is None or node.is_inferred:
-                continue
-            if name.startswith("_") or name in _NOT_COLUMNS:
-                continue
-            columns[name] = Output(aliases.get(name, name), node.type)
-    return list(columns.values())
-
-
-def _pydantic_aliases(info: TypeInfo) -> dict[str, str]:
-    """Field aliases, as pydantic's own mypy plugin records them (when it runs too)."""
-    aliases: dict[str, str] = {}
-    for base in reversed(info.mro):
-        fields = base.metadata.get("pydantic-mypy-metadata", {}).get("fields", {})
-        for name, data in fields.items():
-            if isinstance(data, dict) and isinstance(data.get("alias"), str):
-                aliases[name] = data["alias"]
-    return aliases
 
 
 def column_attribute(ctx: AttributeContext) -> Type:
@@ -127,34 +93,45 @@ def column_attribute(ctx: AttributeContext) -> Type:
     return instance_of(ctx.api, COL, [ctx.default_attr_type])
 
 
-def is_column_of_model(info: TypeInfo, name: str) -> bool:
-    """Whether ``name`` is a column field of a ``DataFrameModel`` subclass."""
-    if not info.has_base(MODEL) or name.startswith("_") or name in _NOT_COLUMNS:
-        return False
-    symbol = info.get(name)
-    node = symbol.node if symbol is not None else None
-    return isinstance(node, Var) and not node.is_classvar and node.type is not None and not node.is_inferred
-
-
 # --- the frame's current columns ------------------------------------------------------------------
+
+
+def _as_frame(t: Type) -> Instance | None:
+    """``t`` as ``DataFrame[...]`` (a derived frame's class is a subclass of one), or None."""
+    proper = get_proper_type(t)
+    if not isinstance(proper, Instance) or not proper.type.has_base(FRAME):
+        return None
+    frame = next(base for base in proper.type.mro if base.fullname == FRAME)
+    return map_instance_to_supertype(proper, frame)
 
 
 def frame_columns(frame_type: Type) -> list[Output] | None:
     """The columns of ``DataFrame[M]``, or None when M is not known statically."""
-    proper = get_proper_type(frame_type)
-    if not isinstance(proper, Instance) or not proper.args:
+    frame = _as_frame(frame_type)
+    if frame is None or not frame.args:
         return None
-    row = get_proper_type(proper.args[0])
+    row = get_proper_type(frame.args[0])
     if not isinstance(row, Instance) or not row.type.has_base(BASE_MODEL):
         return None
     return model_columns(row.type)
 
 
-def _normalized(api: TypeChecker, t: Type) -> Type:
-    """A column's Python type as a derived row model has it (enums become their values' type)."""
+def row_type(api: TypeChecker, t: Type) -> Type:
+    """A column's Python type as a derived row model has it.
+
+    As in the runtime's derived row models, an enum becomes its values' type
+    and a tuple or set a list; a nested model stays itself, and a ``Literal``
+    stays a ``Literal`` (its values are those strings or numbers either way).
+    """
     static = static_of(t)
-    if static.dtype is None or isinstance(static.dtype, dt.Struct):
+    original = get_proper_type(static.original)
+    if static.dtype is None or isinstance(static.dtype, dt.Struct) or is_literal(t):
         return t
+    if isinstance(static.dtype, dt.List | dt.Map) and isinstance(original, Instance) and original.args:
+        inner = row_type(api, original.args[-1])  # the element, or the map's value
+        key = [api.named_generic_type("builtins.str", [])] if isinstance(static.dtype, dt.Map) else []
+        container = api.named_generic_type("builtins.dict" if key else "builtins.list", [*key, inner])
+        return UnionType.make_union([container, NoneType()]) if static.nullable else container
     return mypy_type(api, static.dtype, static.nullable)
 
 
@@ -187,7 +164,7 @@ def _callee_name(call: CallExpr) -> str | None:
 def output_name(expr: Expression) -> str | None:
     """The output column name the runtime gives ``expr``, or None when it cannot be known here."""
     if isinstance(expr, MemberExpr):
-        return expr.name  # a model column, ``User.age``
+        return column_name(expr)  # a model column, ``User.age``: its alias when it has one
     if isinstance(expr, OpExpr):
         return _first_name([expr.left, expr.right])
     if isinstance(expr, ComparisonExpr):
@@ -251,42 +228,147 @@ def _is_method_of_expression(callee: NameExpr | MemberExpr) -> bool:
     return not (isinstance(callee.expr, NameExpr) and callee.expr.name in ("F", "functions"))
 
 
-# --- synthesized row classes ---------------------------------------------------------------------
+# --- synthesized row and frame classes ------------------------------------------------------------
 
 
-def row_instance(api: TypeChecker, columns: Sequence[Output]) -> Instance:
-    """An instance of a (cached) row class with exactly these columns."""
-    shown = ", ".join(f"{c.name}: {format_type_bare(c.type, api.options)}" for c in columns)
-    name = f"Row[{shown}]".replace(".", "_")
+def _synthesized(api: TypeChecker, name: str, base: Instance) -> tuple[TypeInfo, bool]:
+    """The class ``name`` of the module being checked, made once (and whether it was made now)."""
     module = api.tree
     existing = module.names.get(name)
     if existing is not None and isinstance(existing.node, TypeInfo):
-        return Instance(existing.node, [])
-    base = instance_of(api, MODEL, [])
+        return existing.node, False
     definition = ClassDef(name, Block([]))
     definition.fullname = f"{module.fullname}.{name}"
     info = TypeInfo(SymbolTable(), definition, module.fullname)
     definition.info = info
     info.bases = [base]
     calculate_mro(info)
-    used: set[str] = set()
-    recorded = []
-    for column in columns:
-        attribute = attribute_name(column.name, used)
-        used.add(attribute)
-        var = Var(attribute, column.type)
-        var.info = info
-        var._fullname = f"{info.fullname}.{attribute}"
-        info.names[attribute] = SymbolTableNode(MDEF, var, plugin_generated=True)
-        recorded.append([column.name, attribute])
-    info.metadata[_METADATA] = {"columns": recorded}
     module.names[name] = SymbolTableNode(GDEF, info, plugin_generated=True)
+    return info, True
+
+
+def row_instance(api: TypeChecker, columns: Sequence[Output]) -> Instance:
+    """An instance of a (cached) row class with exactly these columns."""
+    columns = [Output(c.name, row_type(api, c.type)) for c in columns]
+    shown = ", ".join(f"{c.name}: {format_type_bare(c.type, api.options)}" for c in columns)
+    info, new = _synthesized(api, f"Row[{shown}]".replace(".", "_"), instance_of(api, MODEL, []))
+    if new:
+        used: set[str] = set()
+        recorded = []
+        for column in columns:
+            attribute = attribute_name(column.name, used)
+            used.add(attribute)
+            var = Var(attribute, column.type)
+            var.info = info
+            var._fullname = f"{info.fullname}.{attribute}"
+            info.names[attribute] = SymbolTableNode(MDEF, var, plugin_generated=True)
+            recorded.append([column.name, attribute])
+        info.metadata[METADATA] = {"columns": recorded}
     return Instance(info, [])
 
 
-def frame_of(api: TypeChecker, columns: Sequence[Output] | None) -> Type:
-    row: Type = AnyType(TypeOfAny.special_form) if columns is None else row_instance(api, columns)
-    return instance_of(api, FRAME, [row])
+# A derived frame rebinds the variable it came from: ``lines = lines.with_columns(margin=...)``,
+# where mypy inferred ``lines: DataFrame[Line]`` from its first value. So a derived frame is an
+# instance of a synthesized subclass of ``DataFrame[Row[...]]`` that mypy *promotes* to the frames
+# it was derived from (the mechanism that lets an ``int`` stand where a ``float`` is expected): it
+# may be assigned to the variable, and after the assignment mypy narrows the variable to it, so the
+# new columns are the ones checked from there on.
+
+
+def frame_of(api: TypeChecker, columns: Sequence[Output] | None, source: Type | None = None) -> Type:
+    """The type of a frame with these columns, derived from a frame of type ``source``.
+
+    Unknown columns give ``DataFrame[Any]``; the source's own columns give the
+    source's type (the runtime keeps the frame's model when its schema is
+    unchanged); other columns a derived frame accepted where ``source`` is.
+    """
+    if columns is None:
+        return instance_of(api, FRAME, [AnyType(TypeOfAny.special_form)])
+    own = frame_columns(source) if source is not None else None
+    if source is not None and own is not None and _same_schema(own, columns):
+        return source
+    row = row_instance(api, columns)
+    proper = get_proper_type(source) if source is not None else None
+    items = [get_proper_type(item) for item in (proper.items if isinstance(proper, UnionType) else [proper])]
+    sources = [item for item in items if isinstance(item, Instance) and item.type.has_base(FRAME)]
+    info = _derived_class(api, row, sources)
+    for item in sources:
+        _accept_where(info, item)
+    return Instance(info, [])
+
+
+def _derived_class(api: TypeChecker, row: Instance, sources: list[Instance]) -> TypeInfo:
+    """The class of derived frames of ``row`` that may stand where ``sources`` are expected.
+
+    One class per row and module, unless frames of that class already stand
+    for one of ``sources`` (``b = a.with_columns(t=...)`` then ``b = b.drop("t")``):
+    promotions must not form a cycle (mypy follows them without a guard), so a
+    variant is made. Not inside a loop, whose body mypy checks again until the
+    types stop changing: there the promotion is left out, and such an assignment
+    is reported.
+    """
+    name, frame = f"DataFrame[{row.type.name}]", instance_of(api, FRAME, [row])
+    info, _ = _synthesized(api, name, frame)
+    variant = 1
+    while not all(_may_stand_for(info, s) for s in sources) and not api.binder.break_frames:
+        variant += 1
+        info, _ = _synthesized(api, f"{name} #{variant}", frame)
+    info.metadata[METADATA] = {"derived_frame": True}
+    return info
+
+
+def is_derived_frame(info: TypeInfo) -> bool:
+    """Whether ``info`` is a derived frame's synthesized class."""
+    return bool(info.metadata.get(METADATA, {}).get("derived_frame"))
+
+
+def _same_schema(a: Sequence[Output], b: Sequence[Output]) -> bool:
+    if [c.name for c in a] != [c.name for c in b]:
+        return False
+    statics = [(static_of(x.type), static_of(y.type)) for x, y in zip(a, b, strict=True)]
+    return all(x.known and (x.dtype, x.nullable) == (y.dtype, y.nullable) for x, y in statics)
+
+
+def _stands_for(info: TypeInfo, target: Instance) -> bool:
+    return target.type is info or any(is_same_type(target, p) for p in info._promote)
+
+
+def _may_stand_for(info: TypeInfo, target: Instance) -> bool:
+    """Whether frames of ``info`` stand, or may be made to stand, where ``target`` is expected."""
+    return _stands_for(info, target) or not _promotes(target.type, info)
+
+
+def _accept_where(info: TypeInfo, target: Instance) -> None:
+    """Let frames of ``info`` stand where ``target`` is expected (a promotion, unless it would make a cycle)."""
+    if _stands_for(info, target) or _promotes(target.type, info):
+        return
+    info._promote.append(target)
+    for checked in _promotion_closure(target.type):  # subtype checks cached before are stale now
+        type_state.reset_all_subtype_caches_for(checked)
+
+
+def _promotes(start: TypeInfo, goal: TypeInfo) -> bool:
+    return any(info is goal for info in _promotion_closure(start))
+
+
+def _promotion_closure(start: TypeInfo) -> list[TypeInfo]:
+    """``start`` and every class its instances are promoted to, transitively."""
+    seen: list[TypeInfo] = []
+    stack = [start]
+    while stack:
+        info = stack.pop()
+        if all(info is not s for s in seen):
+            seen.append(info)
+            stack.extend(p.type for p in info._promote if isinstance(p, Instance))
+    return seen
+
+
+def keep(ctx: MethodContext) -> Type:
+    """A method returning the frame's own type (``filter``, ``sort``, ...) keeps a derived frame's type."""
+    frame = _as_frame(ctx.type)
+    if frame is not None and is_same_type(ctx.default_return_type, frame):
+        return ctx.type
+    return ctx.default_return_type
 
 
 # --- hooks -----------------------------------------------------------------------------------------
@@ -320,6 +402,13 @@ def _excluded(ctx: MethodContext) -> list[Expression] | None:
     return list(expr.items) if isinstance(expr, ListExpr | TupleExpr) else [expr]
 
 
+def _written_name(expr: Expression) -> str | None:
+    """The column named by ``"name"`` or ``Model.attribute``."""
+    if isinstance(expr, StrExpr):
+        return expr.value
+    return column_name(expr) if isinstance(expr, MemberExpr) else None
+
+
 def _unknown_column(ctx: MethodContext, name: str, columns: Sequence[Output], where: str) -> None:
     from pydantable_spark.errors import suggest
 
@@ -340,7 +429,7 @@ def _outputs(ctx: MethodContext, columns: list[Output] | None, what: str) -> lis
             if columns is not None and found is None:
                 _unknown_column(ctx, expr.value, columns, what)
                 return None
-            value = _normalized(api, found.type) if found else AnyType(TypeOfAny.special_form)
+            value = found.type if found else AnyType(TypeOfAny.special_form)
             outputs.append(Output(expr.value, value))
             continue
         name = output_name(expr)
@@ -354,18 +443,16 @@ def _outputs(ctx: MethodContext, columns: list[Output] | None, what: str) -> lis
 
 
 def value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None) -> Type:
-    """The Python type of an output column computed by ``expr``."""
+    """The Python type of an output column computed by ``expr`` (``row_type`` makes it a row's)."""
     t = api.lookup_type(expr)
-    static = static_of_expr(t)
-    if static is None:  # a plain Python value: a literal column
-        return _normalized(api, t)
-    if static.dtype is None:  # Expr[Any]: F.col("x") takes the frame's type of x
+    value = value_of_expr(t)
+    if value is None:  # a plain Python value: a literal column
+        return t
+    if static_of(value).dtype is None:  # Expr[Any]: F.col("x") takes the frame's type of x
         is_col = isinstance(expr, CallExpr) and _callee_name(expr) == "col"
         found = next((c for c in columns or [] if c.name == name), None) if is_col else None
-        return _normalized(api, found.type) if found is not None else AnyType(TypeOfAny.special_form)
-    if isinstance(static.dtype, dt.Struct):
-        return UnionType.make_union([static.original, NoneType()]) if static.nullable else static.original
-    return mypy_type(api, static.dtype, static.nullable)
+        return found.type if found is not None else AnyType(TypeOfAny.special_form)
+    return value
 
 
 def _duplicates(ctx: MethodContext, outputs: Sequence[Output], what: str) -> bool:
@@ -386,19 +473,15 @@ def select(ctx: MethodContext) -> Type:
     outputs = _outputs(ctx, columns, "select()")
     excluded = _excluded(ctx)
     if excluded is not None:
-        names = [e.value if isinstance(e, StrExpr) else e.name if isinstance(e, MemberExpr) else None for e in excluded]
+        names = [_written_name(e) for e in excluded]
         if None in names or columns is None:
             return frame_of(ctx.api, None)
         if not _positional(ctx) and not _named(ctx):
-            outputs = [_as_output(ctx.api, c) for c in columns]
+            outputs = list(columns)
         outputs = None if outputs is None else [o for o in outputs if o.name not in names]
     if outputs is None or not outputs or _duplicates(ctx, outputs, "select()"):
         return frame_of(ctx.api, None)
-    return frame_of(ctx.api, outputs)
-
-
-def _as_output(api: TypeChecker, column: Output) -> Output:
-    return Output(column.name, _normalized(api, column.type))
+    return frame_of(ctx.api, outputs, ctx.type)
 
 
 def with_columns(ctx: MethodContext) -> Type:
@@ -410,7 +493,7 @@ def with_columns(ctx: MethodContext) -> Type:
         return frame_of(ctx.api, None)
     by_name = {c.name: c for c in added}
     merged = [by_name.pop(c.name, c) for c in columns]
-    return frame_of(ctx.api, [*merged, *by_name.values()])
+    return frame_of(ctx.api, [*merged, *by_name.values()], ctx.type)
 
 
 def drop(ctx: MethodContext) -> Type:
@@ -419,7 +502,7 @@ def drop(ctx: MethodContext) -> Type:
     columns = frame_columns(ctx.type)
     names = []
     for expr in _positional(ctx):
-        name = expr.value if isinstance(expr, StrExpr) else expr.name if isinstance(expr, MemberExpr) else None
+        name = _written_name(expr)
         if name is None:
             return frame_of(ctx.api, None)
         names.append(name)
@@ -429,7 +512,7 @@ def drop(ctx: MethodContext) -> Type:
         if all(c.name != name for c in columns):
             _unknown_column(ctx, name, columns, "drop()")
             return frame_of(ctx.api, None)
-    return frame_of(ctx.api, [c for c in columns if c.name not in names])
+    return frame_of(ctx.api, [c for c in columns if c.name not in names], ctx.type)
 
 
 def rename(ctx: MethodContext) -> Type:
@@ -450,7 +533,7 @@ def rename(ctx: MethodContext) -> Type:
     outputs = [Output(renames.get(c.name, c.name), c.type) for c in columns]
     if _duplicates(ctx, outputs, "rename()"):
         return frame_of(ctx.api, None)
-    return frame_of(ctx.api, outputs)
+    return frame_of(ctx.api, outputs, ctx.type)
 
 
 def as_model(ctx: MethodContext) -> Type:

@@ -26,6 +26,7 @@ from pydantable_spark._mypy.frames import (
     row_instance,
     value_type,
 )
+from pydantable_spark._mypy.models import column_name
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
 from pydantable_spark.errors import SchemaError, UnknownColumnError
 from pydantable_spark.expr.core import Column, Node, Typed
@@ -61,7 +62,7 @@ def _names(expr: Expression | None) -> list[str] | None:
         if isinstance(item, StrExpr):
             names.append(item.value)
         elif isinstance(item, MemberExpr) and not isinstance(item.expr, CallExpr):
-            names.append(item.name)
+            names.append(column_name(item))
         else:
             return None
     return names
@@ -86,15 +87,10 @@ def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | No
 
 
 def _back(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:
-    """A field's Python type; a struct keeps the model type it had."""
-    if isinstance(field.dtype, dt.Struct) and original is not None:
-        proper = get_proper_type(original)
-        inner = proper
-        if isinstance(proper, UnionType):
-            inner = next(
-                (get_proper_type(i) for i in proper.items if not isinstance(get_proper_type(i), NoneType)), proper
-            )
-        return UnionType.make_union([inner, NoneType()]) if field.nullable else inner
+    """A field's Python type: its column's own type when the join kept the type (nullability aside)."""
+    if original is not None and static_of(original).dtype == field.dtype:
+        kept = _without_none(original)
+        return UnionType.make_union([kept, NoneType()]) if field.nullable else kept
     return mypy_type(api, field.dtype, field.nullable)
 
 
@@ -134,7 +130,7 @@ def join(ctx: MethodContext) -> Type:
     for output in outputs:
         original = left[1].get(output.left) if output.left else right[1].get(output.right or "")
         typed.append(Output(output.field.name, _back(ctx.api, output.field, original)))
-    return frame_of(ctx.api, typed)
+    return frame_of(ctx.api, typed, ctx.type)
 
 
 def _key(plan: p.Source, name: str, where: str) -> Node:
@@ -182,6 +178,16 @@ def _group_of(api: TypeChecker, keys: list[Output] | None) -> Type:
     return instance_of(api, GROUP_BY, [row])
 
 
+def _grouped_frame(ctx: MethodContext) -> Type | None:
+    """The type of ``frame`` in ``frame.group_by(...).agg(...)``, when written so (to rebind ``frame``)."""
+    assert isinstance(ctx.api, TypeChecker)
+    call = ctx.context
+    grouping = call.callee.expr if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr) else None
+    if isinstance(grouping, CallExpr) and isinstance(grouping.callee, MemberExpr):
+        return ctx.api.lookup_type_or_none(grouping.callee.expr)
+    return None
+
+
 def agg(ctx: MethodContext) -> Type:
     """``agg(...)``: the key columns, then one column per aggregate (typed by its expression)."""
     assert isinstance(ctx.api, TypeChecker)
@@ -209,4 +215,4 @@ def agg(ctx: MethodContext) -> Type:
             ctx.api.fail(f'agg() produces two columns named "{output.name}"', ctx.context, code=SPARK_TYPE)
             return frame_of(ctx.api, None)
         seen.add(output.name.lower())
-    return frame_of(ctx.api, outputs)
+    return frame_of(ctx.api, outputs, _grouped_frame(ctx))

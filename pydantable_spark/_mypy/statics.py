@@ -33,6 +33,7 @@ from mypy.types import (
 )
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.models import BASE_MODEL, model_columns
 from pydantable_spark.expr.core import Column, Literal, Node, Typed, literal_of
 
 if TYPE_CHECKING:
@@ -44,15 +45,16 @@ __all__ = [
     "Static",
     "expr_type",
     "instance_of",
+    "is_literal",
     "mypy_type",
     "operand",
     "static_of",
     "static_of_expr",
+    "value_of_expr",
 ]
 
 EXPR = "pydantable_spark.expr.api.Expr"
 COL = "pydantable_spark.expr.api.Col"
-BASE_MODEL = "pydantic.main.BaseModel"
 
 _FROM_PYTHON: dict[str, dt.DType] = {
     "builtins.bool": dt.Boolean(),
@@ -101,21 +103,48 @@ def _unknown(t: Type) -> Static:
 
 def static_of(t: Type) -> Static:
     """The logical type of values of mypy type ``t`` (not an ``Expr``; see ``static_of_expr``)."""
+    return _static(t, frozenset())
+
+
+def _static(t: Type, expanding: frozenset[str]) -> Static:
+    """``static_of``; ``expanding`` names the models whose structs are being built (a cycle is unknown)."""
     proper = get_proper_type(t)
     if isinstance(proper, UnionType):
         members = [m for m in proper.items if not isinstance(get_proper_type(m), NoneType)]
+        nullable = len(members) < len(proper.items)
+        if len(members) != 1 and _literals_of_one_kind(members):  # Literal["a", "b"]: a string
+            inner = _static(members[0], expanding)
+            return Static(inner.dtype, nullable, UnionType.make_union(members))
         if len(members) != 1:
             return _unknown(t)
-        inner = static_of(members[0])
+        inner = _static(members[0], expanding)
         return Static(inner.dtype, True, inner.original)
     if isinstance(proper, LiteralType):
-        return static_of(proper.fallback)
+        return Static(_static(proper.fallback, expanding).dtype, False, proper)
     if not isinstance(proper, Instance):
         return _unknown(t)
-    return Static(_dtype_of_instance(proper), False, proper)
+    return Static(_dtype_of_instance(proper, expanding), False, proper)
 
 
-def _dtype_of_instance(instance: Instance) -> dt.DType | None:
+def _literals_of_one_kind(members: list[Type]) -> bool:
+    kinds = set()
+    for member in members:
+        proper = get_proper_type(member)
+        if not isinstance(proper, LiteralType) or proper.is_enum_literal():
+            return False
+        kinds.add(proper.fallback.type.fullname)
+    return len(kinds) == 1
+
+
+def is_literal(t: Type) -> bool:
+    """Whether ``t`` is a ``Literal[...]`` type (of values, not enum members), ``| None`` or not."""
+    proper = get_proper_type(t)
+    members = proper.items if isinstance(proper, UnionType) else [proper]
+    values = [m for m in members if not isinstance(get_proper_type(m), NoneType)]
+    return bool(values) and _literals_of_one_kind(values)
+
+
+def _dtype_of_instance(instance: Instance, expanding: frozenset[str]) -> dt.DType | None:
     info = instance.type
     if info.fullname in _FROM_PYTHON:
         return _FROM_PYTHON[info.fullname]
@@ -123,21 +152,34 @@ def _dtype_of_instance(instance: Instance) -> dt.DType | None:
         values = {type(v) for v in _enum_values(info)}
         return dt.String() if values <= {str} else dt.Int64() if values <= {int} else None
     if info.fullname in ("builtins.list", "builtins.tuple", "builtins.set", "builtins.frozenset"):
-        element = static_of(instance.args[0]) if instance.args else None
+        element = _static(instance.args[0], expanding) if instance.args else None
         if element is None or element.dtype is None:
             return None
         return dt.List(element.dtype, element.nullable)
     if info.fullname == "builtins.dict" and len(instance.args) == 2:
-        key, value = static_of(instance.args[0]), static_of(instance.args[1])
+        key, value = _static(instance.args[0], expanding), _static(instance.args[1], expanding)
         if not isinstance(key.dtype, dt.String) or value.dtype is None:
             return None
         return dt.Map(dt.String(), value.dtype, value.nullable)
-    if info.has_base(BASE_MODEL):  # its fields do not matter here, only which model it is
-        return dt.Struct((dt.Field(info.fullname, dt.Boolean(), False),), model=info.fullname)
+    if info.has_base(BASE_MODEL):
+        return _struct_of(info, expanding)
     for base in info.mro[1:]:  # a subclass of a known type (e.g. an enum of str) counts as that type
         if base.fullname in _FROM_PYTHON and base.fullname != "builtins.object":
             return _FROM_PYTHON[base.fullname]
     return None
+
+
+def _struct_of(info: TypeInfo, expanding: frozenset[str]) -> dt.Struct | None:
+    """A nested model's struct type: its columns, in order, as at run time."""
+    if info.fullname in expanding:
+        return None
+    fields = []
+    for column in model_columns(info):
+        static = _static(column.type, expanding | {info.fullname})
+        if static.dtype is None:
+            return None
+        fields.append(dt.Field(column.name, static.dtype, static.nullable))
+    return dt.Struct(tuple(fields), model=info.fullname)
 
 
 def _enum_values(info: TypeInfo) -> list[object]:
@@ -152,11 +194,17 @@ def _enum_values(info: TypeInfo) -> list[object]:
 
 def static_of_expr(t: Type) -> Static | None:
     """The logical type of an ``Expr[T]``'s values, or None when ``t`` is not an expression."""
+    value = value_of_expr(t)
+    return None if value is None else static_of(value)
+
+
+def value_of_expr(t: Type) -> Type | None:
+    """``T`` of an ``Expr[T]`` (``Any`` when not given), or None when ``t`` is not an expression."""
     proper = get_proper_type(t)
     if isinstance(proper, Instance) and proper.type.has_base(EXPR):
         expr = next(b for b in proper.type.mro if b.fullname == EXPR)
         mapped = _map_to(proper, expr)
-        return static_of(mapped.args[0]) if mapped.args else _unknown(t)
+        return mapped.args[0] if mapped.args else AnyType(TypeOfAny.special_form)
     return None
 
 

@@ -25,11 +25,18 @@ warn_unused_ignores = True
 """
 
 
-def run_mypy(tmp_path: Path, files: list[Path]) -> dict[tuple[str, int], list[str]]:
-    config = tmp_path / "mypy.ini"
-    config.write_text(CONFIG.format(cases=CASES))
-    args = ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), *map(str, files)]
-    stdout, stderr, _ = api.run(args)
+def mypy_output(tmp_path: Path, files: list[Path], config: str = CONFIG, *flags: str) -> tuple[str, str]:
+    """mypy's report and log for ``files`` under ``config``, with the cache in ``tmp_path``."""
+    path = tmp_path / "mypy.ini"
+    path.write_text(config.format(cases=CASES))
+    stdout, stderr, _ = api.run(
+        ["--config-file", str(path), "--cache-dir", str(tmp_path / "cache"), *flags, *map(str, files)]
+    )
+    return stdout, stderr
+
+
+def run_mypy(tmp_path: Path, files: list[Path], config: str = CONFIG) -> dict[tuple[str, int], list[str]]:
+    stdout, stderr = mypy_output(tmp_path, files, config)
     assert not stderr, stderr
     errors: dict[tuple[str, int], list[str]] = {}
     for line in stdout.splitlines():
@@ -78,3 +85,36 @@ def test_there_are_at_least_sixty_claims() -> None:
     for path in CASES.glob("pass_*.py"):
         claims += path.read_text().count("assert_type(")
     assert claims >= 60
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        CONFIG.replace("pydantic.mypy, ", ""),  # pydantic's own plugin is optional
+        CONFIG + "allow_redefinition = True\n",  # mypy's flexible redefinition works as well
+    ],
+    ids=["without-pydantic-plugin", "allow-redefinition"],
+)
+def test_other_configurations(tmp_path: Path, config: str) -> None:
+    files = [CASES / "pass_rebinding.py", CASES / "pass_fidelity.py", CASES / "models.py"]
+    assert run_mypy(tmp_path, files, config) == {}
+
+
+def test_models_read_from_the_cache_keep_their_column_order(tmp_path: Path) -> None:
+    """A run that reads the models from mypy's cache derives the same row types as a cold run."""
+    module = tmp_path / "uses_models.py"
+    source = (
+        "from models import Shipment, User\n"
+        "reveal_type(User.from_rows([]).with_columns(x=User.id).collect()[0])\n"
+        "reveal_type(Shipment.from_rows([]).drop('id').collect()[0])\n"
+        "reveal_type(User.from_rows([]).select(User.address).collect()[0].address)\n"
+    )
+    module.write_text(source)
+    cold, _ = mypy_output(tmp_path, [module])
+    module.write_text(source + "# changed: this module is checked again, the models come from the cache\n")
+    warm, log = mypy_output(tmp_path, [module], CONFIG, "--verbose")
+    assert "Metadata fresh for models" in log
+    revealed = re.findall(r'Revealed type is "(.*)"', cold)
+    assert re.findall(r'Revealed type is "(.*)"', warm) == revealed
+    assert revealed[0].startswith("uses_models.Row[id: int, name: str, age: int | None, score: float, joined: date")
+    assert revealed[1].startswith("uses_models.Row[trackingNo: str | None, status: str, kind: Literal")

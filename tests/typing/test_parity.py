@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import enum
+
+from pydantic import Field
 
 from pydantable_spark import DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
@@ -59,8 +62,23 @@ class Q(DataFrameModel):
     extra: float | None
 
 
+class Color(str, enum.Enum):
+    RED = "red"
+
+
+class R(DataFrameModel):
+    i: int
+    code: str | None = Field(default=None, alias="codeNo")
+    color: Color
+    colors: list[Color]
+    sizes: tuple[int, ...]
+    stops: list[Addr]
+    notes: dict[str, Color | None]
+
+
 df = P.from_rows([])
 dq = Q.from_rows([])
+dr = R.from_rows([])
 """
 
 EXPRESSIONS = [
@@ -113,6 +131,13 @@ PIPELINES = [
     "df.select(F.sum(P.i), F.count(), F.min(P.day))",
     "df.with_columns(r=F.rank().over(Window.order_by('i')), g=F.lag(P.s).over(Window.order_by('i')))",
     "df.select(P.addr, P.tags.list.len(), city=P.addr.struct.field('city'))",
+    "df.with_columns(P.n, P.s)",
+    "df.filter(P.b).rename({'s': 's'})",
+    "dr.select(R.i, R.code)",
+    "dr.with_columns(x=R.i)",
+    "dr.drop(R.code).group_by(R.color).agg(n=F.count())",
+    "dr.join(dq, on='i', how='left')",
+    "dr.select(R.i, R.code, R.color, R.colors, R.sizes, R.stops, R.notes)",
 ]
 
 
@@ -133,8 +158,11 @@ def runtime_types() -> tuple[list[str], list[str]]:
         expressions.append(python_name(typed.dtype, nullable=typed.nullable))
     pipelines = []
     for source in PIPELINES:
-        schema = eval(source, namespace).schema
-        pipelines.append(", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in schema))
+        frame = eval(source, namespace)
+        if frame.model.__module__ == module.__name__:  # the schema is unchanged: the frame keeps its model
+            pipelines.append(frame.model.__name__)
+            continue
+        pipelines.append(", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in frame.schema))
     return expressions, pipelines
 
 
@@ -159,8 +187,9 @@ def static_types(tmp_path: Path) -> tuple[list[str], list[str]]:
     pipelines = []
     for shown in revealed[len(EXPRESSIONS) :]:
         inner = re.fullmatch(r"corpus\.Row\[(.*)\]", shown)
-        assert inner, shown
-        pipelines.append(_normalize(inner[1]))
+        model = re.fullmatch(r"corpus\.(\w+)", shown)
+        assert inner or model, shown
+        pipelines.append(_normalize(inner[1]) if inner else shown.removeprefix("corpus."))
     return expressions, pipelines
 
 

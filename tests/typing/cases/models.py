@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import Annotated
+import enum
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from pydantable_spark import DataFrameModel
 from pydantable_spark import dtypes as dt
@@ -38,3 +41,19 @@ class Dept(DataFrameModel):
     id: int
     name: str
     budget: float
+
+
+class Status(str, enum.Enum):
+    OPEN = "open"
+    SHIPPED = "shipped"
+
+
+class Shipment(DataFrameModel):
+    """An alias (the column is ``trackingNo``), an enum, ``Literal`` fields and a nested model."""
+
+    id: int
+    tracking: str | None = Field(default=None, alias="trackingNo")
+    status: Status
+    kind: Literal["parcel", "letter"]
+    priority: Literal[1, 2, 3] | None
+    to: Address
