@@ -115,3 +115,12 @@ def test_aggregation_errors(sales: Any) -> None:
         sales.filter(F.sum(Sale.qty) > 1)
     with pytest.raises(ColumnTypeError, match="aggregates rows"):
         sales.sort(F.count())
+
+
+def test_approx_count_distinct_takes_only_errors_hyperloglog_can_hold(sales: Any) -> None:
+    # Spark refuses 0.3911 when the plan runs, and a tiny error such as 1e-6 (2 ** 41 registers) crashes its JVM
+    for rsd in (0.3911, 0.5, 0.0, -0.1, 1e-6, 0.000999):
+        with pytest.raises(ColumnTypeError, match=r"rsd must be at least 0.001 and below 0.391"):
+            F.approx_count_distinct("shop", rsd)
+    got = sales.select(exact=F.count_distinct("shop"), near=F.approx_count_distinct("shop", 0.39))
+    assert got.to_dict()["near"] == got.to_dict()["exact"]

@@ -22,6 +22,10 @@ from pyspark.sql import types as st
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark.errors import ColumnTypeError, NullCheckError, UnsupportedTypeError
+from pydantable_spark.expr.call import call
+from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
+from pydantable_spark.expr.catalog.spec import sample_of
+from pydantable_spark.expr.core import Literal
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -349,3 +353,58 @@ def test_table_names_with_substitution_are_refused() -> None:
         Text.read_table("${env:HOME}")
     with pytest.raises(ValueError, match="variable substitution"):
         _texts().save_as_table("db.${x}")
+
+
+# --- every Python-valued parameter of the catalog --------------------------------------------------
+
+WRONG_TYPES: list[object] = [1.5, "1) FROM parquet.`/etc`--", b"1", object(), [1], True]
+
+
+def _value_parameters() -> Iterator[tuple[Function, int]]:
+    for entry in ENTRIES:
+        for index, param in enumerate(entry.params):
+            if param.python and not param.variadic:
+                yield entry, index
+
+
+def _arguments(entry: Function, index: int, value: object) -> list[object]:
+    """``value`` for parameter ``index``, a column or a sample for every other one up to the last required."""
+    count = max([index + 1] + [i + 1 for i, p in enumerate(entry.params) if p.default is REQUIRED])
+
+    def other(param: Param) -> object:
+        return F.col("c") if param.accepts is not None else sample_of(param)
+
+    return [value if i == index else other(p) for i, p in enumerate(entry.params[:count])]
+
+
+def _refused_by_its_check(entry: Function, index: int, text: str) -> bool:
+    try:
+        call(entry, _arguments(entry, index, text))
+    except ColumnTypeError as error:
+        return entry.params[index].name in str(error)
+    return False
+
+
+@pytest.mark.parametrize(("entry", "index"), list(_value_parameters()), ids=lambda x: getattr(x, "name", x))
+def test_every_catalog_value_parameter_takes_only_its_types_and_binds_strings_as_values(
+    entry: Function, index: int
+) -> None:
+    param = entry.params[index]
+    names = param.accepts is not None and param.names  # a str is a column name there, as in PySpark
+    for value in WRONG_TYPES:
+        taken = isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python)
+        weak = param.accepts is not None and isinstance(
+            value, (int, float, str, bytes)
+        )  # a literal, type-checked later
+        if taken or weak or (names and isinstance(value, str)):
+            continue
+        with pytest.raises(ColumnTypeError, match=param.name):
+            call(entry, _arguments(entry, index, value))
+    if str in param.python and not names:
+        for text in HOSTILE:
+            if _refused_by_its_check(entry, index, text):
+                continue
+            built = call(entry, _arguments(entry, index, text))
+            node = built.args[index]
+            assert isinstance(node, Literal), (entry.name, param.name, text)
+            assert node.value == text

@@ -202,8 +202,8 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
         return f"CAST({int_sql(int(value))} AS {type_sql(dtype)})"
     if isinstance(dtype, dt.Floating):
         number = float(value)
-        if math.isfinite(number):
-            return f"CAST({number!r}D AS {type_sql(dtype)})"
+        if math.isfinite(number):  # a double is a bare literal: some functions take nothing else (rsd)
+            return f"{number!r}D" if isinstance(dtype, dt.Float64) else f"CAST({number!r}D AS {type_sql(dtype)})"
         special = "NaN" if math.isnan(number) else ("Infinity" if number > 0 else "-Infinity")
         # a string cast is marked nullable; coalesce with a number makes it non-null again
         return f"CAST(coalesce(CAST('{special}' AS DOUBLE), 0.0D) AS {type_sql(dtype)})"

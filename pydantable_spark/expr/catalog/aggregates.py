@@ -68,6 +68,17 @@ def _collected(args: Args) -> dt.DType:
     return dt.List(args.dtype(0), False)  # NULLs are skipped
 
 
+def _relative_error(rsd: float) -> str | None:
+    """HyperLogLog++'s error bound: at most 0.391 (Spark needs 4 bits of addressing, 1.106 / 2 ** 1.5).
+
+    Below 0.001 the registers outgrow any aggregation buffer (2 ** 41 of them at
+    1e-6, which crashes Spark's JVM): an exact count is ``F.count_distinct``.
+    """
+    if 0.001 <= rsd < 1.106 / 2**1.5:
+        return None
+    return "must be at least 0.001 and below 0.391 (HyperLogLog++'s bounds; F.count_distinct counts exactly)"
+
+
 _COL = column("col", NUMBER)
 
 ENTRIES: tuple[Function, ...] = (
@@ -94,7 +105,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "approx_count_distinct",
         column("col", EQUATABLE),
-        value("rsd", float, default=ABSENT),
+        value("rsd", float, default=ABSENT, check=_relative_error, sample=0.05),
         returns=LONG,
         nullable=never,
         summary="An estimate of the distinct values (HyperLogLog++).",
