@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window, plan_format
-from pydantable_spark.errors import ColumnTypeError, PlanFormatError, UnknownColumnError, UnsupportedPlanError
+from pydantable_spark.errors import (
+    ColumnTypeError,
+    DuplicateColumnError,
+    PlanFormatError,
+    UnknownColumnError,
+    UnsupportedPlanError,
+)
 
 
 def _fixture_dir() -> Path | None:
@@ -274,3 +280,21 @@ def test_group_by_join_and_union_round_trip() -> None:
 def test_offset_needs_a_non_negative_count() -> None:
     with pytest.raises(ValueError, match=r"offset\(\) needs n >= 0, got -1"):
         Person.from_rows(PEOPLE).offset(-1)
+
+
+def test_names_resolve_ignoring_case_as_the_spec_says() -> None:
+    document = {
+        "input": {
+            "schema": [{"name": "Age", "type": "bigint"}, {"name": "name", "type": "string"}],
+            "rows": [[3, "a"]],
+        },
+        "plan": [
+            {"op": "filter", "payload": {"op": "gt", "left": {"col": "AGE"}, "right": {"lit": 1}}},
+            {"op": "select", "payload": {"columns": ["NAME", "age"]}},
+        ],
+    }
+    assert plan_format.load(document).to_dict() == {"name": ["a"], "Age": [3]}
+    # a frame never holds two names equal when case is ignored, so a name is never ambiguous
+    document["input"]["schema"][1]["name"] = "AGE"  # type: ignore[index]
+    with pytest.raises(DuplicateColumnError, match="differ only in case"):
+        plan_format.load(document)

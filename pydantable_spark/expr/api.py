@@ -211,6 +211,20 @@ class Expr(Generic[T_co]):
     def __ge__(self, other: object) -> Expr[Any]:
         return self._compare(ComparisonOp.GE, other)
 
+    def eq_null_safe(self, other: object) -> Expr[bool]:
+        """True where the values are equal or both NULL (PySpark's ``eqNullSafe``, SQL's ``<=>``); never NULL.
+
+        >>> from pydantable_spark import F
+        >>> F.col("a").eq_null_safe(F.col("b"))
+        Expr[?](equal_null(a, b))
+        """
+        if other is None:
+            return self.is_null()
+        from pydantable_spark.expr.call import call
+        from pydantable_spark.expr.catalog import CATALOG
+
+        return Expr(call(CATALOG["equal_null"], [self, other], names=False, method="eq_null_safe"))
+
     # --- boolean logic -----------------------------------------------------------------
 
     def __and__(self, other: object) -> Expr[Any]:

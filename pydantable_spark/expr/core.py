@@ -118,9 +118,12 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """The direct input nodes, in field order."""
-        for f in dataclasses.fields(self):
-            if f.name != "typed":
-                yield from _nodes_in(getattr(self, f.name))
+        for name in _input_fields(type(self)):
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                yield from _nodes_in(value)
 
     def walk(self) -> Iterator[Node]:
         """This node and all nodes below it, depth first."""
@@ -130,12 +133,25 @@ class Node:
 
     def map_children(self, fn: Callable[[Node], Node]) -> Node:
         """A copy with ``fn`` applied to every direct input node (types derived again)."""
-        changes = {
-            f.name: _map_nodes(getattr(self, f.name), fn)
-            for f in dataclasses.fields(self)
-            if f.init and _has_nodes(getattr(self, f.name))
-        }
+        changes = {}
+        for name in _input_fields(type(self)):
+            value = getattr(self, name)
+            if _has_nodes(value):
+                mapped = _map_nodes(value, fn)
+                if not _same_nodes(mapped, value):
+                    changes[name] = mapped
         return dataclasses.replace(self, **changes) if changes else self
+
+
+_INPUT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _input_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold input nodes (all but ``typed``), in order; cached per class."""
+    found = _INPUT_FIELDS.get(cls)
+    if found is None:
+        found = _INPUT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init and f.name != "typed")
+    return found
 
 
 def contains_window(node: Node) -> bool:
@@ -176,6 +192,13 @@ def _nodes_in(value: object) -> Iterator[Node]:
 
 def _has_nodes(value: object) -> bool:
     return next(_nodes_in(value), None) is not None
+
+
+def _same_nodes(a: Any, b: Any) -> bool:
+    """Whether two field values hold the very same nodes (so nothing needs deriving again)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same_nodes(x, y) for x, y in zip(a, b, strict=True))
+    return a is b
 
 
 def _map_nodes(value: Any, fn: Callable[[Node], Node]) -> Any:
@@ -479,5 +502,6 @@ def bind(node: Node, schema: Schema) -> Node:
                 f"column {node.name!r} is {actual}; use F.col({node.name!r}) or cast it"
             )
             raise ColumnTypeError(msg)
-        return Column(node.name, Typed(found.dtype, found.nullable), node.owner)
+        typed = Typed(found.dtype, found.nullable)
+        return node if node.typed == typed else Column(node.name, typed, node.owner)
     return node.map_children(lambda child: bind(child, schema))

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
 from pydantable_spark.expr.api import render
-from pydantable_spark.expr.core import Alias, Node, describe
+from pydantable_spark.expr.core import (
+    Alias,
+    Column,
+    Node,
+    bare_window_function,
+    contains_aggregate,
+    contains_window,
+    describe,
+)
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -116,8 +124,8 @@ class Project(Plan):
 
 def check_row_expression(expr: Node, what: str, *, windows: bool = True) -> None:
     """An expression computed row by row: no bare window function, no aggregate outside a window."""
-    from pydantable_spark.expr.core import bare_window_function, contains_aggregate, contains_window
-
+    if isinstance(expr, Column):
+        return
     function = bare_window_function(expr)
     if function is not None:
         msg = f"{what}: {function.label}() needs a window: F.{function.label}(...).over(Window...)"

@@ -217,6 +217,26 @@ def test_comparisons_and_kleene_logic(frame: Any) -> None:
     }
 
 
+def test_null_safe_equality_is_never_null(frame: Any) -> None:
+    out = frame.sort(T.id).select(
+        same=T.n.eq_null_safe(T.n),
+        seven=T.n.eq_null_safe(7),
+        missing=T.s.eq_null_safe(None),
+        text=T.s.eq_null_safe("bob"),
+    )
+    assert [(f.name, f.dtype, f.nullable) for f in out.schema] == [
+        (name, dt.Boolean(), False) for name in ("same", "seven", "missing", "text")
+    ]
+    assert out.to_dict() == {
+        "same": [True, True, True],
+        "seven": [True, False, False],
+        "missing": [False, False, True],
+        "text": [False, True, False],
+    }
+    with pytest.raises(ColumnTypeError, match="eq_null_safe"):
+        frame.select(T.s.eq_null_safe(T.day))
+
+
 @pytest.mark.spark
 def test_filter_keeps_exactly_true_rows(frame: Any) -> None:
     kept = frame.filter(T.n > 0).select(T.id).to_dict()
