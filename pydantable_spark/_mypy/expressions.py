@@ -468,9 +468,8 @@ def _lit(ctx: FunctionContext) -> Type:
         return expr_type(ctx.api, mypy_type(ctx.api, target, nullable))
     if value_type is None:
         return ctx.default_return_type
-    if isinstance(get_proper_type(value_type), NoneType):
-        ctx.api.fail("a null literal needs a type: F.lit(None, dtype=...)", ctx.context, code=SPARK_TYPE)
-        return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
+    if isinstance(get_proper_type(value_type), NoneType):  # typed by its context when the plan is built
+        return expr_type(ctx.api, AnyType(TypeOfAny.special_form))
     static = static_of(value_type)
     if static.dtype is None:
         return ctx.default_return_type

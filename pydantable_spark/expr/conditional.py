@@ -36,7 +36,7 @@ def converted_nullable(node: Node, target: dt.DType) -> bool:
 
 def _adopt_all(nodes: tuple[Node, ...], what: str) -> tuple[Node, ...]:
     strong = [n for n in nodes if n.typed is not None and not (isinstance(n, Literal) and n.weak)]
-    if not strong or any(n.typed is None for n in nodes):
+    if not strong or any(n.typed is None and not (isinstance(n, Literal) and n.undecided) for n in nodes):
         return nodes
     target = common_type(strong, what)
     return tuple(n.adopt(target) if isinstance(n, Literal) else n for n in nodes)

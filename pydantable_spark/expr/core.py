@@ -111,6 +111,12 @@ class Node:
     def type(self) -> Typed:
         """The output type; only valid once the node is bound to a schema."""
         if self.typed is None:
+            if any(isinstance(n, Literal) and n.undecided for n in self.walk()):
+                msg = (
+                    f"F.lit(None) has no type in {self!r}: nothing next to it decides one (a comparison, "
+                    "arithmetic, coalesce/when/greatest siblings or a cast do); give it one: F.lit(None, dtype=int)"
+                )
+                raise ColumnTypeError(msg)
             unresolved = ", ".join(sorted({c.name for c in self.walk() if isinstance(c, Column)}))
             msg = f"expression {self!r} refers to columns by name only ({unresolved}); bind it to a frame first"
             raise ColumnTypeError(msg)
@@ -278,6 +284,19 @@ class Column(Node):
         return f"{self.owner}.{self.name}" if self.owner else self.name
 
 
+UNDECIDED = dt.DType()
+"""The type of ``F.lit(None)`` until what it is used with decides one (Spark's NULL type, coerced)."""
+
+
+def undecided_null() -> Literal:
+    """``F.lit(None)`` without a type.
+
+    The other side of a comparison or arithmetic, its siblings in ``coalesce``,
+    ``when`` or ``greatest``, or a ``cast`` decide it; nothing else does.
+    """
+    return Literal(None, UNDECIDED, weak=True)
+
+
 @dataclass(frozen=True, slots=True)
 class Literal(Node):
     """A constant of a given type.
@@ -293,11 +312,18 @@ class Literal(Node):
     dtype: dt.DType
     weak: bool = False
 
-    def derive(self) -> Typed:
-        return Typed(self.dtype, self.value is None)
+    def derive(self) -> Typed | None:
+        return None if self.undecided else Typed(self.dtype, self.value is None)
+
+    @property
+    def undecided(self) -> bool:
+        """Whether it is ``F.lit(None)`` still waiting for its context to give it a type."""
+        return self.dtype == UNDECIDED
 
     def adopt(self, target: dt.DType) -> Literal:
         """This literal typed for use next to a ``target`` value, if it is weak."""
+        if self.undecided:
+            return Literal(None, target)
         if not self.weak or isinstance(self.value, bool) or self.value is None:
             return self
         value = self.value
@@ -467,6 +493,10 @@ class Cast(Node):
         dt.Boolean(), dt.Int8(), dt.Int16(), dt.Int32(), dt.Int64(), dt.Float32(), dt.Float64(),
         dt.Decimal(), dt.String(), dt.Binary(), dt.Date(), dt.Datetime(), dt.DatetimeNTZ(), dt.Duration(),
     )  # fmt: skip
+
+    def prepare(self) -> None:
+        if isinstance(self.child, Literal) and self.child.undecided:
+            object.__setattr__(self, "child", Literal(None, self.to))
 
     def derive(self) -> Typed:
         source = self.child.type

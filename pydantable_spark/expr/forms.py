@@ -17,7 +17,7 @@ from typing import Any, Generic, Optional, TypeVar
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Col, Expr, dtype_of, to_node
 from pydantable_spark.expr.conditional import Coalesce, When
-from pydantable_spark.expr.core import Column, Node, literal_of
+from pydantable_spark.expr.core import Column, Node, literal_of, undecided_null
 
 __all__ = ["WhenThen", "coalesce", "col", "lit", "when"]
 
@@ -34,8 +34,17 @@ def col(name: str) -> Col[Any]:
 def lit(value: object, dtype: object = None) -> Expr[Any]:
     """A literal; ``dtype`` (a Python type or ``dtypes`` class) fixes its type.
 
-    A null literal needs a ``dtype``: ``F.lit(None, dtype=int)``.
+    ``F.lit(None)`` without a ``dtype`` takes its type from what it is used
+    with, as Spark coerces its NULL type: the other side of a comparison or of
+    arithmetic, its siblings in ``coalesce``/``when``/``greatest``, a ``cast``.
+    Where nothing decides (``select(F.lit(None))``) building the plan fails and
+    asks for ``dtype=``.
+
+    >>> lit(None).cast(int)
+    Expr[int | None](cast(None))
     """
+    if value is None and dtype is None:
+        return Expr(undecided_null())
     target = dtype_of(dtype) if dtype is not None else None
     return Expr(literal_of(value, target))
 

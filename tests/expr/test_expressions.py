@@ -85,7 +85,6 @@ def values(frame: Any, **exprs: Expr[Any]) -> dict[str, list[Any]]:
         (lambda: T.s.dt.year(), r"dt.year\(\): col must be a date or datetime; got column 'T.s'"),
         (lambda: F.date_add(T.day, 1.5), r"F.date_add\(\): days must be an integer; got literal 1.5"),
         (lambda: F.datediff(T.day, T.n), r"F.datediff\(\): start must be a date or datetime"),
-        (lambda: F.lit(None), "null literal needs a type"),
         (lambda: F.lit(2**70), "does not fit in bigint"),
         (lambda: F.lit(300, dtype=dt.Int8), "does not fit type int"),
         (lambda: F.lit(object()), "cannot use"),
@@ -215,6 +214,32 @@ def test_comparisons_and_kleene_logic(frame: Any) -> None:
         "false_and_null": [False, False, False],
         "true_or_null": [True, True, True],
     }
+
+
+def test_a_null_literal_takes_its_type_from_its_context(frame: Any) -> None:
+    out = frame.sort(T.id).select(
+        compared=T.n == F.lit(None),
+        added=T.small + F.lit(None),
+        first=F.coalesce(F.lit(None), T.price),
+        branch=F.when(T.n > 0, F.lit(None)).otherwise(T.s),
+        cast=F.lit(None).cast(datetime.date),
+        largest=F.greatest(F.lit(None), T.x),
+    )
+    assert [(f.name, f.dtype, f.nullable) for f in out.schema] == [
+        ("compared", dt.Boolean(), True),
+        ("added", dt.Int32(), True),
+        ("first", dt.Decimal(10, 2), False),
+        ("branch", dt.String(), True),
+        ("cast", dt.Date(), True),
+        ("largest", dt.Float64(), True),
+    ]
+    got = out.to_dict()  # the collected schema is reconciled with Spark's, strictly
+    assert got["compared"] == got["added"] == got["cast"] == [None, None, None]
+    assert got["branch"] == [None, "bob", None]
+    assert got["largest"] == [1.5, None, -2.0]
+    for undecided in (F.lit(None), F.upper(F.lit(None)), F.lit(None).is_null()):
+        with pytest.raises(ColumnTypeError, match=r"F.lit\(None\) has no type .* dtype=int"):
+            frame.select(x=undecided)
 
 
 def test_null_safe_equality_is_never_null(frame: Any) -> None:

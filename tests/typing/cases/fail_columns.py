@@ -36,7 +36,6 @@ F.concat(User.name, User.id)  # E: F.concat(): cols must be a string; got column
 F.date_add(User.joined, 1.5)  # E: F.date_add(): days must be an integer; got literal 1.5
 F.datediff(User.joined, User.id)  # E: F.datediff(): start must be a date or datetime; got column 'User.id'
 F.upper(User.id)  # E: F.upper(): col must be a string
-F.lit(None)  # E: a null literal needs a type
 User.address.struct.field("nope")  # E: struct.field(): unknown field "nope"; fields: city, zip
 User.tags.list.contains(1)  # E: list.contains(): value literal 1 of type int (bigint) cannot be compared
 User.id.list.len()  # E: list.len(): col must be a list or a map; got column 'User.id'

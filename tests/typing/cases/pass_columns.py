@@ -71,6 +71,7 @@ assert_type(User.seen.dt.month(), Expr[int | None])
 assert_type(F.lit(1), Expr[int])
 assert_type(F.lit("a"), Expr[str])
 assert_type(F.lit(None, dtype=int), Expr[int | None])
+assert_type(F.lit(None), Expr[Any])  # its context gives it a type when the plan is built
 assert_type(F.coalesce(User.age, 0), Expr[int])
 assert_type(F.coalesce(User.age, User.score), Expr[float])
 assert_type(F.concat(User.name, F.lit("!")), Expr[str])
