@@ -9,6 +9,7 @@ from pydantable_spark.expr.forms import (
     coalesce as coalesce,
     col as col,
     lit as lit,
+    udf as udf,
     when as when,
 )
 

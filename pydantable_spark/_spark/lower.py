@@ -20,7 +20,9 @@ rename their columns to Spark names and the last step renames them back
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,10 +44,11 @@ from pydantable_spark._spark.sql import (
     string_sql,
     to_sql,
 )
-from pydantable_spark._spark.types import fields_of_struct, struct_of
+from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
 from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
+from pydantable_spark.expr.udf import REGISTRY as UDFS
 from pydantable_spark.expr.window import Over
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
@@ -698,10 +701,32 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
             frame = frame.toDF(*map(spark_name, names))
         return frame
     inputs = [execute(s, session) for s in (step.frames if isinstance(step, UnionStep) else step.inputs()[:1])]
+    _register_udfs(step, inputs[0])
     try:
         return _apply(step, inputs, session)
     except AnalysisException as error:
         raise SparkAnalysisError(step.describe(), str(error)) from error
+
+
+_UDF_NAME = re.compile(r"__pydantable_udf_[0-9]+")
+
+
+def _register_udfs(step: Step, frame: SparkDataFrame) -> None:
+    """Register the typed UDFs a step's SQL calls with the frame's session (Arrow-optimized)."""
+    names = {n for f in dataclasses.fields(step) for t in _strings(getattr(step, f.name)) for n in _UDF_NAME.findall(t)}
+    for name in sorted(names):
+        function = UDFS.get(name)
+        if function is not None:  # (a user's column name never has this spelling: it would be hex-spelled)
+            returns = spark_type(function.returns.dtype)
+            frame.sparkSession.udf.register(name, sf.udf(function.fn, returnType=returns, useArrow=True))
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _strings(item)
 
 
 def _apply(step: Step, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:

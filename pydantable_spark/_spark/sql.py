@@ -45,6 +45,7 @@ from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import window as win
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.datetime import spark_pattern
+from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.typerules import ArithmeticOp
 
 if TYPE_CHECKING:
@@ -258,6 +259,12 @@ def special(name: str) -> Callable[[SpecialCompiler], SpecialCompiler]:
         return fn
 
     return register
+
+
+@compiles(UdfCall)
+def _udf_call(node: UdfCall) -> str:
+    # a generated name (``__pydantable_udf_<n>``); the lowering registers it with the session first
+    return f"{node.function.sql_name}({', '.join(to_sql(a) for a in node.args)})"
 
 
 @compiles(Call)

@@ -18,8 +18,9 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Col, Expr, dtype_of, to_node
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Column, Node, literal_of, undecided_null
+from pydantable_spark.expr.udf import udf
 
-__all__ = ["WhenThen", "coalesce", "col", "lit", "when"]
+__all__ = ["WhenThen", "coalesce", "col", "lit", "udf", "when"]
 
 
 def col(name: str) -> Col[Any]:

@@ -88,3 +88,11 @@ assert_type(User.address.struct.field("city"), Expr[str | None])
 assert_type(User.tags.list.len(), Expr[int])
 assert_type(User.tags.list.get(0), Expr[str | None])
 assert_type(User.name.str.split(","), Expr[list[str]])
+
+
+@F.udf
+def shout(text: str) -> str:
+    return text.upper()
+
+
+assert_type(shout(F.col("name")), Expr[str | None])  # Spark marks a Python UDF's result nullable

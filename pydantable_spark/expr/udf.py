@@ -1,0 +1,151 @@
+"""Typed Python UDFs: ``F.udf`` over an annotated function, run by Spark with Arrow.
+
+The parameter and return annotations are the types (the same mapping as a
+model's fields): the call's arguments are checked against the parameters when
+the plan is built, the result has the return annotation's type, and mypy reads
+it from the annotation. Spark marks a Python UDF's result nullable whatever the
+function returns, so the result is ``T | None``.
+
+>>> from pydantable_spark import F
+>>> @F.udf
+... def shout(text: str) -> str:
+...     return text.upper() + "!"
+>>> shout(F.col("name"))
+Expr[?](shout(name))
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import typing
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantable_spark.annotations import field_of_annotation
+from pydantable_spark.errors import ColumnTypeError, UnsupportedTypeError
+from pydantable_spark.expr.api import Expr, to_node
+from pydantable_spark.expr.core import Column, Literal, Node, Typed, describe
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["PythonFunction", "Udf", "UdfCall", "udf"]
+
+R = TypeVar("R")
+
+_NUMBERS = itertools.count(1)
+REGISTRY: dict[str, PythonFunction] = {}
+"""Every UDF by its Spark SQL name, for the lowering to register with a session."""
+
+
+@dataclass(frozen=True, eq=False)
+class PythonFunction:
+    """A Python function with the types its annotations give."""
+
+    fn: Callable[..., Any]
+    params: tuple[tuple[str, Typed], ...]
+    returns: Typed
+    sql_name: str
+
+    @property
+    def name(self) -> str:
+        return getattr(self.fn, "__name__", "udf")
+
+
+def _typed(where: str, annotation: Any) -> Typed:
+    try:
+        found = field_of_annotation(where, annotation)
+    except UnsupportedTypeError as error:
+        msg = f"F.udf: {error}"
+        raise ColumnTypeError(msg) from None
+    return Typed(found.dtype, found.nullable)
+
+
+def _describe_function(fn: Callable[..., Any]) -> PythonFunction:
+    name = getattr(fn, "__name__", repr(fn))
+    try:
+        hints = typing.get_type_hints(fn)
+    except (NameError, TypeError) as error:
+        msg = f"F.udf({name}): its annotations cannot be read ({error})"
+        raise ColumnTypeError(msg) from None
+    params = []
+    for param in inspect.signature(fn).parameters.values():
+        if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+            msg = f"F.udf({name}): parameter {param.name!r} must be a plain positional parameter (no *args, **kwargs)"
+            raise ColumnTypeError(msg)
+        if param.name not in hints:
+            msg = f"F.udf({name}): annotate parameter {param.name!r} with its type (for example {param.name}: int)"
+            raise ColumnTypeError(msg)
+        params.append((param.name, _typed(f"{name}.{param.name}", hints[param.name])))
+    if "return" not in hints:
+        msg = f"F.udf({name}): annotate its return type (for example -> int | None); it is the column's type"
+        raise ColumnTypeError(msg)
+    returns = _typed(f"{name} return", hints["return"])
+    return PythonFunction(fn, tuple(params), returns, f"__pydantable_udf_{next(_NUMBERS)}")
+
+
+class Udf(Generic[R]):
+    """A typed UDF; calling it on expressions or column names gives an ``Expr`` of its return type, nullable."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function: PythonFunction) -> None:
+        self.function = function
+
+    def __call__(self, *args: object) -> Expr[R | None]:
+        nodes = tuple(Column(a) if isinstance(a, str) else to_node(a) for a in args)
+        return Expr(UdfCall(self.function, nodes))
+
+    def __repr__(self) -> str:
+        return f"F.udf({self.function.name})"
+
+
+def udf(fn: Callable[..., R]) -> Udf[R]:
+    """A typed UDF of ``fn`` (also a decorator): its annotations are the argument and result types.
+
+    Spark runs it with Arrow (``useArrow=True``), one row at a time. NULL is
+    passed only to a parameter annotated ``T | None``; a nullable argument for
+    another parameter is refused when the plan is built.
+    """
+    function = _describe_function(fn)
+    REGISTRY[function.sql_name] = function
+    return Udf(function)
+
+
+@dataclass(frozen=True, slots=True)
+class UdfCall(Node):
+    """A call of a typed UDF."""
+
+    function: PythonFunction
+    args: tuple[Node, ...]
+
+    def prepare(self) -> None:
+        params = self.function.params
+        if len(self.args) != len(params):
+            names = ", ".join(n for n, _ in params)
+            msg = f"{self.function.name}() takes {len(params)} argument(s) ({names}), got {len(self.args)}"
+            raise ColumnTypeError(msg)
+        adopted = tuple(
+            a.adopt(typed.dtype) if isinstance(a, Literal) else a
+            for a, (_, typed) in zip(self.args, params, strict=True)
+        )
+        object.__setattr__(self, "args", adopted)
+
+    def derive(self) -> Typed:
+        for arg, (name, typed) in zip(self.args, self.function.params, strict=True):
+            actual = arg.type
+            if actual.dtype != typed.dtype:
+                msg = f"{self.function.name}(): parameter {name} is {typed}; got {describe(arg)}"
+                raise ColumnTypeError(msg)
+            if actual.nullable and not typed.nullable:
+                msg = (
+                    f"{self.function.name}(): {describe(arg)} can be NULL but parameter {name} is {typed}; "
+                    f"annotate it as Optional or fill the NULLs first"
+                )
+                raise ColumnTypeError(msg)
+        return Typed(self.function.returns.dtype, nullable=True)  # Spark marks a Python UDF's result nullable
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.function.name
