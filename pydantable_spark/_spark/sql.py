@@ -45,6 +45,7 @@ from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import window as win
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.datetime import spark_pattern
+from pydantable_spark.expr.catalog.math import date_days
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.typerules import ArithmeticOp
 
@@ -259,6 +260,19 @@ def special(name: str) -> Callable[[SpecialCompiler], SpecialCompiler]:
         return fn
 
     return register
+
+
+def _try_days(node: Call, texts: list[str]) -> str:
+    """``try_add``/``try_subtract``: days added to a date are an ``int`` in Spark (ANSI cast from wider)."""
+    left, right = (arg.type.dtype for arg in node.args)
+    if date_days(ArithmeticOp.ADD if node.function.name == "try_add" else ArithmeticOp.SUB, left, right):
+        days = 1 if isinstance(left, dt.Date) else 0
+        texts = [f"CAST({t} AS INT)" if i == days else t for i, t in enumerate(texts)]
+    return f"{node.function.sql_name}({', '.join(texts)})"
+
+
+special("try_add")(_try_days)
+special("try_subtract")(_try_days)
 
 
 @compiles(UdfCall)

@@ -246,3 +246,20 @@ def test_the_result_types_a_user_reads() -> None:
     assert typed(F.sha2(N.s, 256)) == "str | None (string)"
     assert not F.rand().node.deterministic
     assert F.pi().node.is_constant
+
+
+@pytest.mark.spark
+def test_try_add_and_try_subtract_add_days_to_a_date_as_spark(wide: Wide) -> None:
+    date = _column(dt.Date(), True)
+    calls = [
+        ("try_add", [date, _column(dt.Int32())]),
+        ("try_add", [_column(dt.Int16(), True), date]),
+        ("try_subtract", [date, _column(dt.Int8())]),
+    ]
+    _check(wide, calls)
+    # Spark takes an int number of days only: a bigint (a Python int) is cast, overflow-checked
+    (candidate,) = _candidates(wide, [("try_add", [date, _column(dt.Int64())])]).values()
+    assert wide.frame.select(x=candidate.expr).schema["x"].dtype == dt.Date()
+    assert catalog_tests.type_mismatches(wide, _candidates(wide, [("try_subtract", [date, ("value", 1)])])) == []
+    with pytest.raises(ColumnTypeError, match=r"no - for column '.*' of type int \(int\) and column"):
+        wide.frame.select(F.try_subtract(F.col(wide.column(dt.Int32(), False)), F.col(wide.column(dt.Date(), True))))

@@ -64,7 +64,7 @@ FLOATING = Accepts(
 ARITHMETIC = Accepts(
     "a number, a datetime or a duration",
     lambda t: isinstance(t, dt.Numeric | dt.Date | dt.Datetime | dt.DatetimeNTZ | dt.Duration),
-    examples=NUMBER.examples,
+    examples=(*NUMBER.examples, dt.Date()),
 )
 HEXABLE = Accepts(
     "an integer, a string or bytes",
@@ -106,15 +106,30 @@ def _ceil_floor(args: Args) -> dt.DType:
     return rounded_decimal(decimal_for_number(dtype), args.value(1))
 
 
+def date_days(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> bool:
+    """Whether ``try_add``/``try_subtract`` add days to a date: date ± integer, integer + date (``date_add``)."""
+    if op is ArithmeticOp.ADD:
+        pairs = [(left, right), (right, left)]
+    elif op is ArithmeticOp.SUB:
+        pairs = [(left, right)]
+    else:
+        return False
+    return any(isinstance(a, dt.Date) and isinstance(b, dt.Integral) for a, b in pairs)
+
+
 def _arithmetic(op: ArithmeticOp) -> tuple[Callable[[Args], dt.DType], Callable[[Args], None]]:
-    """The result rule and the check of an arithmetic function (Spark's operator ``op``)."""
+    """The result rule and the check of an arithmetic function (Spark's operator ``op``, and days on a date)."""
 
     def check(args: Args) -> None:
+        if date_days(op, args.dtype(0), args.dtype(1)):
+            return
         if arithmetic_result(op, args.dtype(0), args.dtype(1)) is None:
             msg = f"{args.name}(): no {op.value} for {describe(args.nodes[0])} and {describe(args.nodes[1])}"
             raise ColumnTypeError(msg)
 
     def rule(args: Args) -> dt.DType:
+        if date_days(op, args.dtype(0), args.dtype(1)):
+            return dt.Date()
         result = arithmetic_result(op, args.dtype(0), args.dtype(1))
         assert result is not None
         return result
@@ -133,6 +148,7 @@ def _try(name: str, op: ArithmeticOp, accepts: Accepts, summary: str) -> Functio
         check=check,
         weak=(0, 1),
         nullable=always,
+        special=op in (ArithmeticOp.ADD, ArithmeticOp.SUB),  # days on a date are an int (_spark.sql)
         summary=summary,
     )
 
