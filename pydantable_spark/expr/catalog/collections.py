@@ -169,7 +169,7 @@ ENTRIES: tuple[Function, ...] = (
         "array_join",
         column("col", STRING_LIST),
         value("delimiter", str),
-        value("null_replacement", str, default=ABSENT),
+        value("null_replacement", str, default=ABSENT, sample="-"),
         returns=fixed(dt.String()),
         nullable=null_if(0),
         methods=("list.join",),

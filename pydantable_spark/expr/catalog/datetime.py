@@ -56,6 +56,11 @@ def _time_part(name: str, summary: str) -> Function:
 _TIME_UNITS = ("year", "quarter", "month", "week", "day", "hour", "minute", "second")
 
 
+def _parsed_nullable(args: Args) -> bool:
+    """``to_date``/``to_timestamp``: with a format, NULL only from a NULL (ANSI fails on bad text); without, always."""
+    return len(args.nodes) < 2 or any_null(args)
+
+
 def _truncate_check(args: Args) -> None:
     unit = args.value(1)
     allowed = _TIME_UNITS[:4] if isinstance(args.dtype(0), dt.Date) else _TIME_UNITS
@@ -272,17 +277,17 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "to_date",
         column("col", STRING),
-        value("format", str, default=ABSENT),
+        value("format", str, default=ABSENT, sample="yyyy-MM-dd"),
         returns=DATE,
-        nullable=always,
+        nullable=_parsed_nullable,
         summary="The string parsed as a date (with ``format``, a Spark datetime pattern).",
     ),
     _entry(
         "to_timestamp",
         column("col", STRING),
-        value("format", str, default=ABSENT),
+        value("format", str, default=ABSENT, sample="yyyy-MM-dd"),
         returns=fixed(dt.Datetime()),
-        nullable=always,
+        nullable=_parsed_nullable,
         session=True,
         summary="The string parsed as a datetime (in the session time zone).",
     ),
