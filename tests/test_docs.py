@@ -51,7 +51,7 @@ def test_the_page_runs(page: Path) -> None:
             assert runner.failures == 0, "".join(output)
             namespace.update(test.globs)  # DocTest works on a copy; later blocks see what this one made
             ran += 1
-    code_pages = {"README.md", "typing.md", "io.md", "connect.md", "changelog.md", "reference.md"}
+    code_pages = {"README.md", "typing.md", "io.md", "connect.md", "changelog.md", "reference.md", "functions.md"}
     assert ran > 0 or page.name in code_pages, f"{page.name} has no example that runs"
 
 

@@ -39,7 +39,7 @@ REGISTRY: dict[str, PythonFunction] = {}
 """Every UDF by its Spark SQL name, for the lowering to register with a session."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class PythonFunction:
     """A Python function with the types its annotations give."""
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyspark
 import pytest
 
+from pydantable_spark._spark.functions_page import PAGE, page, status
 from pydantable_spark.expr.catalog import CATALOG
-from pydantable_spark.expr.catalog.reference import PAGE, page, status
 from pydantable_spark.expr.catalog.stubs import STUBS
 from pydantable_spark.expr.catalog.unoffered import NOT_OFFERED
 
@@ -20,7 +20,7 @@ def test_the_functions_page_is_up_to_date() -> None:
     written = PAGE.read_text()
     if f"PySpark {pyspark.__version__}'s" not in written:
         pytest.skip(f"the page was written for another PySpark than {pyspark.__version__}: regenerate it")
-    assert written == page(), "regenerate with: python -m pydantable_spark.expr.catalog.reference"
+    assert written == page(), "regenerate with: python -m pydantable_spark._spark.functions_page"
 
 
 def test_every_pyspark_function_has_one_status() -> None:
