@@ -202,7 +202,7 @@ class N(DataFrameModel):
         (lambda: F.greatest(N.n, N.s), r"F\.greatest\(\): no common type"),
         (lambda: F.least(N.m, N.m), r"F\.least\(\): cols must be a value with an order"),
         (lambda: F.pmod(N.n, N.s), r"F\.pmod\(\): divisor must be a number"),
-        (lambda: F.try_add(N.day, N.n), r"F\.try_add\(\): no \+ for column 'N\.day'"),
+        (lambda: F.try_add(N.day, N.x), r"F\.try_add\(\): no \+ for column 'N\.day'"),
         (lambda: F.try_multiply(N.day, N.n), r"F\.try_multiply\(\): left must be a number"),
         (lambda: F.isnan(N.s), r"F\.isnan\(\): col must be a number"),
         (lambda: F.bin(N.x), r"F\.bin\(\): col must be an integer"),
