@@ -116,8 +116,15 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
         request.spark_write(frame, request.mode).save(request.target)  # Delta commits atomically itself
         return
     if is_connect(frame):
-        checkpoint = frame.localCheckpoint(eager=True)
-        request.spark_write(checkpoint, request.mode).save(request.target)
+        checkpoint = frame.localCheckpoint(eager=True)  # run-time checks fail here, before the target is touched
+        mode = "error" if request.mode == "errorifexists" else request.mode  # Connect knows only the short name
+        try:
+            request.spark_write(checkpoint, mode).save(request.target)
+        except Exception as error:
+            if "PATH_ALREADY_EXISTS" not in str(error):
+                raise
+            msg = f"{request.action}: the path already exists and mode={request.mode!r}; {_EXISTS_HINT}"
+            raise TargetExistsError(msg) from error
         return
     fs = _FileSystem(frame.sparkSession, request)
     exists = fs.exists(fs.target)
