@@ -30,15 +30,10 @@ from mypy.plugin import (
     ReportConfigContext,
 )
 
+from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, check, refined
+from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
-from pydantable_spark._mypy.frames import (
-    FRAME,
-    FRAME_HOOKS,
-    column_attribute,
-    is_column_of_model,
-    is_derived_frame,
-    keep,
-)
+from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, is_column_of_model, is_derived_frame, keep
 from pydantable_spark._mypy.models import record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
@@ -73,6 +68,39 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
 RELATIONAL_HOOKS = {f"{FRAME}.join": join, f"{FRAME}.group_by": group_by, f"{GROUP_BY}.agg": agg}
 
 
+def _then(
+    typing: Callable[[Context], Type] | None, evaluation: Callable[[Context], None] | None
+) -> Callable[[Context], Type] | None:
+    """The typing hook, then the evaluation of the call with the runtime's API (``_mypy.evaluate``)."""
+    if evaluation is None:
+        return typing
+    checked = evaluation
+
+    def run(ctx: Context) -> Type:
+        result = typing(ctx) if typing is not None else ctx.default_return_type
+        checked(ctx)
+        return result
+
+    return run
+
+
+def _checked(method: str, typing: Callable[[MethodContext], Type] | None) -> Callable[[MethodContext], Type]:
+    """The runtime's method run on the static schema (``_mypy.checks``), then the typing hook.
+
+    After an error the call has the method's declared type (``DataFrame[Any]``,
+    derived from the receiver so that it may still rebind its variable).
+    """
+
+    def run(ctx: MethodContext) -> Type:
+        outcome = check(ctx, method)
+        if outcome.error and typing is not keep:
+            return refined(ctx, method, ctx.default_return_type, None)
+        typed = typing(ctx) if typing is not None else ctx.default_return_type
+        return refined(ctx, method, typed, outcome.result)
+
+    return run
+
+
 def _rules_digest() -> str:
     """A digest of the package's sources: the typing rules live all over it (type rules, IR nodes)."""
     digest = hashlib.sha256()
@@ -105,19 +133,26 @@ class PydantableSparkPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
+        typing: Callable[[MethodContext], Type] | None
         if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
-            return _guarded(METHOD_HOOKS.get(f"{EXPR}.{method}"))
-        if self._is_derived_frame(owner):  # a derived frame's methods are the frame's
-            fullname = f"{FRAME}.{method}"
-            return _guarded(FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep)
-        return _guarded(METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname))
+            typing = METHOD_HOOKS.get(f"{EXPR}.{method}")
+        elif self._is_derived_frame(owner):  # a derived frame's methods are the frame's
+            owner, fullname = FRAME, f"{FRAME}.{method}"
+            typing = FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep
+        else:
+            typing = METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname)
+        if (owner == FRAME and method in FRAME_METHODS | {"pivot"}) or (
+            owner == GROUP_BY and method in GROUP_BY_METHODS
+        ):
+            return _guarded(_checked(method, typing))
+        return _guarded(_then(typing, method_evaluator(owner, method)))
 
     def _is_derived_frame(self, fullname: str) -> bool:
         symbol = self.lookup_fully_qualified(fullname)
         return symbol is not None and isinstance(symbol.node, TypeInfo) and is_derived_frame(symbol.node)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _guarded(FUNCTION_HOOKS.get(fullname))
+        return _guarded(_then(FUNCTION_HOOKS.get(fullname), function_evaluator(fullname)))
 
 
 _RULES = _rules_digest()
