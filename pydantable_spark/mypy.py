@@ -20,7 +20,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from mypy.nodes import TypeInfo
+from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
 from mypy.plugin import (
     AttributeContext,
     ClassDefContext,
@@ -95,7 +95,9 @@ def _checked(method: str, typing: Callable[[MethodContext], Type] | None) -> Cal
         outcome = check(ctx, method)
         if outcome.error and typing is not keep:
             return refined(ctx, method, ctx.default_return_type, None)
-        typed = typing(ctx) if typing is not None else ctx.default_return_type
+        unpacked = any(kind in (ARG_STAR, ARG_STAR2) for kinds in ctx.arg_kinds for kind in kinds)
+        unread = typing is None or (unpacked and typing is not keep)  # the typing rules read the call as written
+        typed = ctx.default_return_type if unread or typing is None else typing(ctx)
         return refined(ctx, method, typed, outcome.result)
 
     return run

@@ -26,11 +26,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
+from mypy.nodes import NameExpr, Var
 from mypy.types import AnyType, Type, TypeOfAny, UnionType, get_proper_type
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.evaluate import report, reportable
-from pydantable_spark._mypy.ir import Arguments, Value, arguments, nodes_in, receiver, record, value_of
+from pydantable_spark._mypy.ir import (
+    Arguments,
+    Value,
+    arguments,
+    assigned_values,
+    nodes_in,
+    receiver,
+    record,
+    value_of,
+)
 from pydantable_spark._mypy.statics import static_of
 from pydantable_spark.errors import SchemaError, UnknownColumnError
 from pydantable_spark.schema import Schema
@@ -110,7 +120,7 @@ def check(ctx: MethodContext, method: str) -> Outcome:
     from pydantable_spark.frame import DataFrame
 
     frame = _receiver_value(ctx, method)
-    if frame is None or (method == "pivot" and not _has(ctx, "pivot_values")):
+    if frame is None or (method == "pivot" and not _has(ctx, "pivot_values")) or _ever_unknown(ctx):
         return Outcome(error=False)
     found = arguments(ctx)
     if found is None:
@@ -126,6 +136,25 @@ def check(ctx: MethodContext, method: str) -> Outcome:
         return outcome
     schema = frame.schema if isinstance(frame, DataFrame) else frame._frame.schema  # type: ignore[attr-defined]
     return Outcome(error=_check_names(ctx, method, found, schema, everything=reduced is None))
+
+
+def _ever_unknown(ctx: MethodContext) -> bool:
+    """Whether the receiver is a variable that is also bound to a frame of unknown columns somewhere.
+
+    mypy may give such a variable the columns of its other bindings where it
+    joins the paths (after a loop, in ``except``), which would report columns
+    that are there; it is not checked anywhere.
+    """
+    api = ctx.api
+    assert isinstance(api, TypeChecker)
+    source = receiver(ctx)
+    if not (isinstance(source, NameExpr) and isinstance(source.node, Var)):
+        return False
+    for value in assigned_values(api, source.node):
+        t = api.lookup_type_or_none(value) if value is not None else None
+        if t is not None and (isinstance(get_proper_type(t), AnyType) or _is_any_frame(t)):
+            return True
+    return False
 
 
 def _has(ctx: MethodContext, name: str) -> bool:
@@ -251,10 +280,11 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
     ``explode``...) is typed ``DataFrame[Any]`` by its signature, and an output
     the hooks cannot type (``F.col("x") * 2``) is ``Any``; when the runtime
     built the plan exactly, its schema says what they are. Columns the hooks
-    typed keep their types (a ``Literal``, an enum, a nested model).
+    typed keep their types, and so do those the method kept from its input (a
+    ``Literal``, an enum, a nested model), with the runtime's nullability.
     """
     from pydantable_spark._mypy.frames import Output, frame_columns, frame_of
-    from pydantable_spark._mypy.relational import grouped_frame
+    from pydantable_spark._mypy.relational import grouped_frame, python_type
     from pydantable_spark._mypy.statics import Static, mypy_type
     from pydantable_spark.frame import DataFrame
 
@@ -265,7 +295,8 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
         return frame_of(api, None, source) if _is_any_frame(typed) else typed
     runtime = result.schema
     columns = frame_columns(typed)
-    known = frame_columns(ctx.type) or []
+    known = (frame_columns(source) if source is not None else None) or []
+    by_name = {c.name: c.type for c in known}
     originals = [Static(s.dtype, s.nullable, c.type) for c in known if (s := static_of(c.type)).dtype is not None]
     if columns is None:
         if not _is_any_frame(typed):
@@ -277,6 +308,9 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
     for column, field in zip(columns, runtime, strict=True):
         if static_of(column.type).known:
             filled.append(column)
+            continue
+        if field.name in by_name and static_of(by_name[field.name]).dtype == field.dtype:
+            filled.append(Output(column.name, python_type(api, field, by_name[field.name])))
             continue
         same = [o for o in originals if o.dtype == field.dtype]
         filled.append(Output(column.name, mypy_type(api, field.dtype, field.nullable, same)))

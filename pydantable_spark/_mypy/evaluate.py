@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["column_attribute", "function_evaluator", "method_evaluator", "report"]
 
 _FUNCTION_MODULES = ("pydantable_spark.functions", "pydantable_spark.expr.forms", "pydantable_spark.selectors")
+_INEXACT = {"pydantable_spark.selectors.by_dtype"}
+"""Results that depend on widths mypy does not know (every integer is ``int`` to mypy, a ``bigint``)."""
 WINDOW = "pydantable_spark.expr.windowspec.Window"
 _RECEIVERS = {
     "pydantable_spark.expr.api.Expr",
@@ -76,14 +78,16 @@ def _evaluate(ctx: MethodContext | FunctionContext, target: Callable[..., object
 def function_evaluator(fullname: str) -> Callable[[FunctionContext], None] | None:
     """Evaluates a call of an ``F`` function (catalog entry or special form) or a selector."""
     module, _, name = fullname.rpartition(".")
-    if module not in _FUNCTION_MODULES or name.startswith("_"):
+    if module not in _FUNCTION_MODULES:
         return None
-    target = getattr(importlib.import_module(module), name, None)
-    if not callable(target) or isinstance(target, type):
+    runtime = importlib.import_module(module)
+    target = getattr(runtime, name, None)
+    if name not in getattr(runtime, "__all__", ()) or not callable(target) or isinstance(target, type):
         return None
+    exact = fullname not in _INEXACT
 
     def hook(ctx: FunctionContext) -> None:
-        _evaluate(ctx, target, exact=True)
+        _evaluate(ctx, target, exact=exact)
 
     return hook
 

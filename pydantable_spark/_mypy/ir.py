@@ -66,7 +66,7 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
-from mypy.types import Instance, get_proper_type
+from mypy.types import AnyType, Instance, get_proper_type
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.statics import SAMPLES, static_of, static_of_expr
@@ -86,6 +86,7 @@ __all__ = [
     "Value",
     "already_reported",
     "arguments",
+    "assigned_values",
     "is_exact",
     "nodes_in",
     "recall",
@@ -108,13 +109,15 @@ class Opaque(Node):
 
     It binds to no column, so a frame's checks pass through it; whatever
     depends on what it really is (an aggregate? a constant?) is not reported.
+    Without a type (``Any``) the expressions over it stay untyped, as those
+    over ``F.col`` do until a frame binds them.
     """
 
     name: str
-    declared: Typed
+    declared: Typed | None
     label: ClassVar[str] = "expression"
 
-    def derive(self) -> Typed:
+    def derive(self) -> Typed | None:
         return self.declared
 
     @property
@@ -217,6 +220,12 @@ _ASSIGNMENTS: dict[int, tuple[MypyFile, dict[int, list[Expression | None]]]] = {
 
 def _single_value(api: TypeChecker, var: Var) -> Expression | None:
     """The one value ``var`` is ever assigned in the module being checked, or None."""
+    values = assigned_values(api, var)
+    return values[0] if len(values) == 1 else None
+
+
+def assigned_values(api: TypeChecker, var: Var) -> list[Expression | None]:
+    """Every value ``var`` is assigned in the module being checked (None: a parameter, a loop target...)."""
     tree = api.tree
     cached = _ASSIGNMENTS.get(id(tree))
     if cached is None or cached[0] is not tree:
@@ -224,8 +233,7 @@ def _single_value(api: TypeChecker, var: Var) -> Expression | None:
         _assignments(tree.defs, table)
         cached = (tree, table)
         _ASSIGNMENTS[id(tree)] = cached
-    values = cached[1].get(id(var), [])
-    return values[0] if len(values) == 1 else None
+    return cached[1].get(id(var), [])
 
 
 # --- from syntax to runtime values ----------------------------------------------------------------
@@ -279,6 +287,10 @@ def value_of(api: TypeChecker, expr: Expression, depth: int = 0) -> Value | None
         folded = _folded(api, expr, depth)
         if folded is not None:
             return folded
+    if isinstance(expr, OpExpr | ComparisonExpr | UnaryExpr):
+        operated = _operated(api, expr, depth)
+        if operated is not None:
+            return operated
     if isinstance(expr, ListExpr | TupleExpr | SetExpr):
         items = [value_of(api, item, depth + 1) for item in expr.items]
         if any(item is None for item in items):
@@ -333,6 +345,49 @@ def _folded(api: TypeChecker, expr: OpExpr, depth: int) -> Value | None:
         return None
 
 
+_OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod", "**": "pow"}
+_OPERATORS |= {"&": "and", "|": "or"}
+_COMPARISONS = {"==": ("eq", "eq"), "!=": ("ne", "ne"), "<": ("lt", "gt"), "<=": ("le", "ge")}
+_COMPARISONS |= {">": ("gt", "lt"), ">=": ("ge", "le")}
+
+
+def _operated(api: TypeChecker, expr: OpExpr | ComparisonExpr | UnaryExpr, depth: int) -> Value | None:
+    """An operator mypy typed without asking the plugin (an operand is ``Any``), applied to the values."""
+    if isinstance(expr, UnaryExpr):
+        operand = value_of(api, expr.expr, depth + 1)
+        method = {"-": "__neg__", "~": "__invert__"}.get(expr.op)
+        if operand is None or method is None or not isinstance(operand.value, Expr):
+            return None
+        return _applied(getattr(operand.value, method), [], operand.exact)
+    if isinstance(expr, ComparisonExpr):
+        if len(expr.operands) != 2 or expr.operators[0] not in _COMPARISONS:
+            return None
+        left_expr, right_expr = expr.operands
+        forward, reflected = (f"__{m}__" for m in _COMPARISONS[expr.operators[0]])
+    else:
+        if expr.op not in _OPERATORS:
+            return None
+        left_expr, right_expr = expr.left, expr.right
+        forward, reflected = f"__{_OPERATORS[expr.op]}__", f"__r{_OPERATORS[expr.op]}__"
+    left, right = value_of(api, left_expr, depth + 1), value_of(api, right_expr, depth + 1)
+    if left is None or right is None:
+        return None
+    exact = left.exact and right.exact
+    if isinstance(left.value, Expr):
+        return _applied(getattr(left.value, forward), [right.value], exact)
+    if isinstance(right.value, Expr):
+        return _applied(getattr(right.value, reflected), [left.value], exact)
+    return None
+
+
+def _applied(method: Callable[..., object], args: list[object], exact: bool) -> Value | None:
+    try:
+        result = method(*args)
+    except Exception:  # the runtime refuses it: nothing is known of the result
+        return None
+    return None if result is NotImplemented else Value(result, exact)
+
+
 def _dict_value(api: TypeChecker, expr: DictExpr, depth: int) -> Value | None:
     out: dict[object, object] = {}
     exact = True
@@ -371,10 +426,9 @@ def by_type(api: TypeChecker, expr: Expression) -> Value | None:
     if t is None:
         return None
     static = static_of_expr(t)
-    if static is not None:
-        if static.dtype is None:
-            return None
-        return Value(Expr(Opaque(_shown(expr), Typed(static.dtype, static.nullable))), False)
+    if static is not None or isinstance(get_proper_type(t), AnyType):
+        typed = Typed(static.dtype, static.nullable) if static is not None and static.dtype is not None else None
+        return Value(Expr(Opaque(_shown(expr), typed)), False)
     from pydantable_spark._mypy.checks import placeholder_frame
 
     frame = placeholder_frame(t)
@@ -496,14 +550,23 @@ def _position(expr: Expression) -> int:
 
 
 def already_reported(api: TypeChecker, context: Context) -> bool:
-    """Whether mypy has reported an error inside ``context`` already (an argument's type, an operand)."""
+    """Whether mypy has reported an error inside ``context`` already (an argument's type, an operand).
+
+    Errors mypy is holding back (while it tries an operator's reflected form, or
+    an overload) count too: they may be reported later.
+    """
     errors = api.msg.errors
     start = (context.line, context.column)
     end = (context.end_line or context.line, context.end_column if context.end_column is not None else 10**9)
-    for info in errors.error_info_map.get(errors.file, []):
-        if info.severity == "error" and start <= (info.line, info.column) <= end:
-            return True
-    return False
+    infos = list(errors.error_info_map.get(errors.file, []))
+    for watcher in errors.get_watchers():
+        saved = watcher._filtered  # the errors a watcher holds back
+        if saved is None:
+            if watcher.has_new_errors():
+                return True
+        else:
+            infos.extend(saved)
+    return any(info.severity == "error" and start <= (info.line, info.column) <= end for info in infos)
 
 
 def receiver(ctx: MethodContext) -> Expression | None:

@@ -38,7 +38,7 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from mypy.plugin import MethodContext
 
-__all__ = ["agg", "group_by", "grouped_frame", "join"]
+__all__ = ["agg", "group_by", "grouped_frame", "join", "python_type"]
 
 GROUP_BY = "pydantable_spark.groupby.GroupBy"
 _ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
@@ -86,7 +86,7 @@ def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | No
     return p.Source(None, Schema(tuple(fields))), originals
 
 
-def _back(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:
+def python_type(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:
     """A field's Python type: its column's own type when the join kept the type (nullability aside)."""
     if original is not None and static_of(original).dtype == field.dtype:
         kept = _without_none(original)
@@ -129,7 +129,7 @@ def join(ctx: MethodContext) -> Type:
     typed = []
     for output in outputs:
         original = left[1].get(output.left) if output.left else right[1].get(output.right or "")
-        typed.append(Output(output.field.name, _back(ctx.api, output.field, original)))
+        typed.append(Output(output.field.name, python_type(ctx.api, output.field, original)))
     return frame_of(ctx.api, typed, ctx.type)
 
 
