@@ -9,7 +9,12 @@ It types what plain annotations cannot say:
 * ``select``, ``with_columns``, ``drop``, ``rename``, ``join`` and
   ``group_by().agg`` give frames of synthesized row types, which may rebind
   the variable they came from (``lines = lines.with_columns(...)``), and
-  ``as_model(Out)`` is checked against them.
+  ``as_model(Out)`` is checked against them;
+* every frame method runs the runtime's own method on a frame of the static
+  schema, with the runtime values of its arguments (expressions are evaluated
+  with the runtime's API as mypy checks them), so column references in every
+  position, aggregation and window structure and argument values are checked
+  by the runtime's rules, with its messages (``_mypy.checks``, ``_mypy.ir``).
 
 This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
 """

@@ -281,7 +281,8 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
     the hooks cannot type (``F.col("x") * 2``) is ``Any``; when the runtime
     built the plan exactly, its schema says what they are. Columns the hooks
     typed keep their types, and so do those the method kept from its input (a
-    ``Literal``, an enum, a nested model), with the runtime's nullability.
+    ``Literal``, an enum, a nested model), with the runtime's nullability (where
+    the rules and the runtime could differ, the runtime is right).
     """
     from pydantable_spark._mypy.frames import Output, frame_columns, frame_of
     from pydantable_spark._mypy.relational import grouped_frame, python_type
@@ -302,18 +303,21 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
         if not _is_any_frame(typed):
             return typed
         columns = [Output(f.name, AnyType(TypeOfAny.special_form)) for f in runtime]
-    elif [c.name for c in columns] != list(runtime.names) or all(static_of(c.type).known for c in columns):
+    elif [c.name for c in columns] != list(runtime.names):
         return typed
     filled = []
     for column, field in zip(columns, runtime, strict=True):
-        if static_of(column.type).known:
-            filled.append(column)
-            continue
-        if field.name in by_name and static_of(by_name[field.name]).dtype == field.dtype:
+        static = static_of(column.type)
+        if static.known:  # typed by the rules: the runtime's nullability where the type is the same
+            same = static.dtype == field.dtype and static.nullable != field.nullable
+            filled.append(Output(column.name, python_type(api, field, column.type)) if same else column)
+        elif field.name in by_name and static_of(by_name[field.name]).dtype == field.dtype:
             filled.append(Output(column.name, python_type(api, field, by_name[field.name])))
-            continue
-        same = [o for o in originals if o.dtype == field.dtype]
-        filled.append(Output(column.name, mypy_type(api, field.dtype, field.nullable, same)))
+        else:
+            same_type = [o for o in originals if o.dtype == field.dtype]
+            filled.append(Output(column.name, mypy_type(api, field.dtype, field.nullable, same_type)))
+    if all(a is b for a, b in zip(columns, filled, strict=True)) and not _is_any_frame(typed):
+        return typed
     return frame_of(api, filled, source)
 
 
