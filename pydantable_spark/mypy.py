@@ -38,8 +38,8 @@ from mypy.plugin import (
 from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, check, refined
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
-from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, is_column_of_model, is_derived_frame, keep
-from pydantable_spark._mypy.models import record_fields
+from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, from_rows, is_column_of_model, is_derived_frame, keep
+from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
 
@@ -148,11 +148,17 @@ class PydantableSparkPlugin(Plugin):
             typing = FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep
         else:
             typing = METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname)
+        if method == "from_rows" and (owner == FRAME or self._is_model(owner)):
+            return _guarded(from_rows)
         if (owner == FRAME and method in FRAME_METHODS | {"pivot"}) or (
             owner == GROUP_BY and method in GROUP_BY_METHODS
         ):
             return _guarded(_checked(method, typing))
         return _guarded(_then(typing, method_evaluator(owner, method)))
+
+    def _is_model(self, fullname: str) -> bool:
+        symbol = self.lookup_fully_qualified(fullname)
+        return symbol is not None and isinstance(symbol.node, TypeInfo) and symbol.node.has_base(MODEL)
 
     def _is_derived_frame(self, fullname: str) -> bool:
         symbol = self.lookup_fully_qualified(fullname)

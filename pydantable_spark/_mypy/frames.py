@@ -28,11 +28,14 @@ from mypy.nodes import (
     DictExpr,
     Expression,
     FloatExpr,
+    GeneratorExpr,
     IntExpr,
+    ListComprehension,
     ListExpr,
     MemberExpr,
     NameExpr,
     OpExpr,
+    SetExpr,
     StrExpr,
     SymbolTable,
     SymbolTableNode,
@@ -577,3 +580,46 @@ FRAME_HOOKS = {
     f"{FRAME}.rename": rename,
     f"{FRAME}.as_model": as_model,
 }
+
+
+def from_rows(ctx: MethodContext) -> Type:
+    """``Model.from_rows(rows)``: rows that are instances of another model are refused, as pydantic refuses them.
+
+    (A model that sets its own ``model_config`` may accept them, ``from_attributes``
+    for one; then nothing is reported.)
+    """
+    assert isinstance(ctx.api, TypeChecker)
+    frame = as_frame(ctx.default_return_type)
+    target = get_proper_type(frame.args[0]) if frame is not None and frame.args else None
+    rows = ctx.args[0][0] if ctx.args and ctx.args[0] else None
+    if not isinstance(target, Instance) or rows is None:
+        return ctx.default_return_type
+    configured = any("model_config" in base.names for base in target.type.mro if base.fullname not in _BASES)
+    for element in _row_types(ctx.api, rows):
+        if element.type.has_base(BASE_MODEL) and not element.type.has_base(target.type.fullname) and not configured:
+            name = target.type.name
+            message = f"from_rows(): rows of {element.type.name} are not rows for {name}: "
+            message += f"Input should be a valid dictionary or instance of {name}"
+            ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
+            break
+    return ctx.default_return_type
+
+
+def _row_types(api: TypeChecker, rows: Expression) -> list[Instance]:
+    """The types of the rows ``rows`` holds, as written (mypy types the argument as the parameter's type)."""
+    if isinstance(rows, ListExpr | TupleExpr | SetExpr):
+        found = [api.lookup_type_or_none(item) for item in rows.items]
+    elif isinstance(rows, ListComprehension | GeneratorExpr):
+        generator = rows.generator if isinstance(rows, ListComprehension) else rows
+        found = [api.lookup_type_or_none(generator.left_expr)]
+    else:
+        whole = get_proper_type(api.lookup_type_or_none(rows))
+        iterable = api.named_generic_type("typing.Iterable", [AnyType(TypeOfAny.special_form)]).type
+        if not isinstance(whole, Instance) or not whole.type.has_base(iterable.fullname):
+            return []
+        found = [map_instance_to_supertype(whole, iterable).args[0]]
+    proper = [get_proper_type(t) for t in found if t is not None]
+    return [t for t in proper if isinstance(t, Instance)]
+
+
+_BASES = {BASE_MODEL, MODEL, "builtins.object"}

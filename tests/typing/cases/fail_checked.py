@@ -104,6 +104,17 @@ u.limit(-1)  # E: limit() needs n >= 0, got -1
 u.with_columns(big=F.lit(10**20))  # E: integer literal 100000000000000000000 does not fit in bigint
 u.with_columns(q=F.ntile(0).over(w))  # E: F.ntile(): n must be between 1 and 2147483647, got 0
 u.sort("id", "name", descending=[True])  # E: sort() got 2 key(s) but 1 descending flag(s)
+u.with_columns(o=F.lit(object()))  # E: cannot use a value of type "object" as a literal; expected bool, int
+u.with_columns(o=F.lit([1, 2]))  # E: cannot use a value of type "list[int]" as a literal
+User.from_rows([Dept(id=1, name="x", budget=1.0)])  # E: from_rows(): rows of Dept are not rows for User
+DataFrame.from_rows([Dept(id=1, name="x", budget=1.0)], model=User)  # E: rows of Dept are not rows for User
+
+
+def not_reported(value: object, values: list[Any], rows: list[User]) -> None:
+    u.with_columns(o=F.lit(value))  # a variable declared object may hold a literal value
+    User.from_rows(values)
+    User.from_rows(rows)
+    User.from_rows([{"id": 1}])
 
 
 # --- a union of frames: an error only where every member fails ---------------------------------------

@@ -17,7 +17,7 @@ by_order = Window.partition_by(OrderLine.order_id).order_by(OrderLine.line_no)
 
 def case_from_rows_of_another_model() -> None:
     product = Product(id=1, sku="A-1", title="Mug", category="home", price=9.5, weight_kg=None, active=True)
-    OrderLine.from_rows([product])  # expect: plan
+    OrderLine.from_rows([product])  # expect: mypy plan
 
 
 def case_is_in_string() -> None:
@@ -33,7 +33,7 @@ def case_cast_to_dict() -> None:
 
 
 def case_lit_of_object() -> None:
-    products.with_columns(o=F.lit(object()))  # expect: plan
+    products.with_columns(o=F.lit(object()))  # expect: mypy plan
 
 
 def case_join_how() -> None:
