@@ -247,6 +247,9 @@ def _reduced(target: Any, found: Arguments) -> Arguments | None:
             named.append((name, expr, value))
     if not positional and not named:
         return None
+    per_key = any(n in named_params and v is not None and isinstance(v.value, list | tuple) for n, _, v in named)
+    if per_key and len(positional) < len(found.positional):  # sort("a", x, descending=[True, False])
+        return None
     return Arguments(positional, named)
 
 

@@ -132,4 +132,5 @@ def with_parameters(total: Any, frame: DataFrame[Any]) -> None:
     u.group_by("name").agg(total)  # no error: total may be an aggregate
     u.group_by("name").agg(t=total, bad=F.sum(F.col("scor")))  # E: agg(): unknown column 'scor'
     u.filter(F.col("agee") > total)  # E: filter(): unknown column 'agee'
+    u.sort("id", total, descending=[True, False])  # no error: one flag per key, total among them
     frame.filter(F.col("whatever") > 1)  # no error: the frame's columns are not known
