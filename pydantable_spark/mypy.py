@@ -9,7 +9,12 @@ It types what plain annotations cannot say:
 * ``select``, ``with_columns``, ``drop``, ``rename``, ``join`` and
   ``group_by().agg`` give frames of synthesized row types, which may rebind
   the variable they came from (``lines = lines.with_columns(...)``), and
-  ``as_model(Out)`` is checked against them.
+  ``as_model(Out)`` is checked against them;
+* every frame method runs the runtime's own method on a frame of the static
+  schema, with the runtime values of its arguments (expressions are evaluated
+  with the runtime's API as mypy checks them), so column references in every
+  position, aggregation and window structure and argument values are checked
+  by the runtime's rules, with its messages (``_mypy.checks``, ``_mypy.ir``).
 
 This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
 """
@@ -20,7 +25,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from mypy.nodes import TypeInfo
+from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
 from mypy.plugin import (
     AttributeContext,
     ClassDefContext,
@@ -30,16 +35,11 @@ from mypy.plugin import (
     ReportConfigContext,
 )
 
+from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, check, refined
+from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
-from pydantable_spark._mypy.frames import (
-    FRAME,
-    FRAME_HOOKS,
-    column_attribute,
-    is_column_of_model,
-    is_derived_frame,
-    keep,
-)
-from pydantable_spark._mypy.models import record_fields
+from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, from_rows, is_column_of_model, is_derived_frame, keep
+from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
 
@@ -71,6 +71,41 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
 
 
 RELATIONAL_HOOKS = {f"{FRAME}.join": join, f"{FRAME}.group_by": group_by, f"{GROUP_BY}.agg": agg}
+
+
+def _then(
+    typing: Callable[[Context], Type] | None, evaluation: Callable[[Context], None] | None
+) -> Callable[[Context], Type] | None:
+    """The typing hook, then the evaluation of the call with the runtime's API (``_mypy.evaluate``)."""
+    if evaluation is None:
+        return typing
+    checked = evaluation
+
+    def run(ctx: Context) -> Type:
+        result = typing(ctx) if typing is not None else ctx.default_return_type
+        checked(ctx)
+        return result
+
+    return run
+
+
+def _checked(method: str, typing: Callable[[MethodContext], Type] | None) -> Callable[[MethodContext], Type]:
+    """The runtime's method run on the static schema (``_mypy.checks``), then the typing hook.
+
+    After an error the call has the method's declared type (``DataFrame[Any]``,
+    derived from the receiver so that it may still rebind its variable).
+    """
+
+    def run(ctx: MethodContext) -> Type:
+        outcome = check(ctx, method)
+        if outcome.error and typing is not keep:
+            return refined(ctx, method, ctx.default_return_type, None)
+        unpacked = any(kind in (ARG_STAR, ARG_STAR2) for kinds in ctx.arg_kinds for kind in kinds)
+        unread = typing is None or (unpacked and typing is not keep)  # the typing rules read the call as written
+        typed = ctx.default_return_type if unread or typing is None else typing(ctx)
+        return refined(ctx, method, typed, outcome.result)
+
+    return run
 
 
 def _rules_digest() -> str:
@@ -105,19 +140,32 @@ class PydantableSparkPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
+        typing: Callable[[MethodContext], Type] | None
         if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
-            return _guarded(METHOD_HOOKS.get(f"{EXPR}.{method}"))
-        if self._is_derived_frame(owner):  # a derived frame's methods are the frame's
-            fullname = f"{FRAME}.{method}"
-            return _guarded(FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep)
-        return _guarded(METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname))
+            typing = METHOD_HOOKS.get(f"{EXPR}.{method}")
+        elif self._is_derived_frame(owner):  # a derived frame's methods are the frame's
+            owner, fullname = FRAME, f"{FRAME}.{method}"
+            typing = FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep
+        else:
+            typing = METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname)
+        if method == "from_rows" and (owner == FRAME or self._is_model(owner)):
+            return _guarded(from_rows)
+        if (owner == FRAME and method in FRAME_METHODS | {"pivot"}) or (
+            owner == GROUP_BY and method in GROUP_BY_METHODS
+        ):
+            return _guarded(_checked(method, typing))
+        return _guarded(_then(typing, method_evaluator(owner, method)))
+
+    def _is_model(self, fullname: str) -> bool:
+        symbol = self.lookup_fully_qualified(fullname)
+        return symbol is not None and isinstance(symbol.node, TypeInfo) and symbol.node.has_base(MODEL)
 
     def _is_derived_frame(self, fullname: str) -> bool:
         symbol = self.lookup_fully_qualified(fullname)
         return symbol is not None and isinstance(symbol.node, TypeInfo) and is_derived_frame(symbol.node)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _guarded(FUNCTION_HOOKS.get(fullname))
+        return _guarded(_then(FUNCTION_HOOKS.get(fullname), function_evaluator(fullname)))
 
 
 _RULES = _rules_digest()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
+from mypy.messages import format_type
 from mypy.nodes import (
     CallExpr,
     Expression,
@@ -22,6 +23,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     OpExpr,
+    RefExpr,
     SetExpr,
     StrExpr,
     TupleExpr,
@@ -471,9 +473,32 @@ def _lit(ctx: FunctionContext) -> Type:
     if isinstance(get_proper_type(value_type), NoneType):  # typed by its context when the plan is built
         return expr_type(ctx.api, AnyType(TypeOfAny.special_form))
     static = static_of(value_type)
+    if _not_a_literal(_arg_exprs(ctx)[0], value_type, static):
+        shown = format_type(value_type, ctx.api.options)
+        message = (
+            f"cannot use a value of type {shown} as a literal; expected bool, int, float, str, bytes, Decimal, "
+            "date, datetime or timedelta"
+        )
+        ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
+        return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
     if static.dtype is None:
         return ctx.default_return_type
     return expr_type(ctx.api, mypy_type(ctx.api, static.dtype, static.nullable))
+
+
+def _not_a_literal(expr: Expression, t: Type, static: Static) -> bool:
+    """Whether ``F.lit`` gets a value the runtime cannot make a literal of (a list, a model, ``object()``).
+
+    Only a value of one class counts: a union, ``Any``, an abstract class or a
+    protocol may hold a literal value, and so may a variable declared ``object``
+    (but not ``object()`` itself).
+    """
+    proper = get_proper_type(t)
+    if not isinstance(proper, Instance) or not (static.dtype is None or static.dtype.is_nested):
+        return False
+    info = proper.type
+    made_here = isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr) and expr.callee.node is info
+    return not (info.is_abstract or info.is_protocol or (info.fullname == "builtins.object" and not made_here))
 
 
 WHEN_THEN = "pydantable_spark.expr.forms.WhenThen"

@@ -28,11 +28,14 @@ from mypy.nodes import (
     DictExpr,
     Expression,
     FloatExpr,
+    GeneratorExpr,
     IntExpr,
+    ListComprehension,
     ListExpr,
     MemberExpr,
     NameExpr,
     OpExpr,
+    SetExpr,
     StrExpr,
     SymbolTable,
     SymbolTableNode,
@@ -56,8 +59,8 @@ from pydantable_spark._mypy.models import (
     is_column_of_model,
     model_columns,
 )
-from pydantable_spark._mypy.statics import COL, instance_of, is_literal, mypy_type, static_of, value_of_expr
-from pydantable_spark.errors import ReconciliationError
+from pydantable_spark._mypy.statics import instance_of, is_literal, mypy_type, static_of, value_of_expr
+from pydantable_spark.errors import ReconciliationError, UnknownColumnError
 from pydantable_spark.model import attribute_name
 from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
@@ -65,14 +68,14 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from mypy.plugin import AttributeContext, MethodContext
+    from mypy.plugin import MethodContext
 
 __all__ = [
     "FRAME",
     "FRAME_HOOKS",
     "MODEL",
     "Output",
-    "column_attribute",
+    "as_frame",
     "frame_columns",
     "frame_of",
     "is_column_of_model",
@@ -87,16 +90,10 @@ __all__ = [
 FRAME = "pydantable_spark.frame.DataFrame"
 
 
-def column_attribute(ctx: AttributeContext) -> Type:
-    """``User.age`` (class access) is ``Col[int | None]`` when ``age: int | None``."""
-    assert isinstance(ctx.api, TypeChecker)
-    return instance_of(ctx.api, COL, [ctx.default_attr_type])
-
-
 # --- the frame's current columns ------------------------------------------------------------------
 
 
-def _as_frame(t: Type) -> Instance | None:
+def as_frame(t: Type) -> Instance | None:
     """``t`` as ``DataFrame[...]`` (a derived frame's class is a subclass of one), or None."""
     proper = get_proper_type(t)
     if not isinstance(proper, Instance) or not proper.type.has_base(FRAME):
@@ -107,7 +104,7 @@ def _as_frame(t: Type) -> Instance | None:
 
 def frame_columns(frame_type: Type) -> list[Output] | None:
     """The columns of ``DataFrame[M]``, or None when M is not known statically."""
-    frame = _as_frame(frame_type)
+    frame = as_frame(frame_type)
     if frame is None or not frame.args:
         return None
     row = get_proper_type(frame.args[0])
@@ -278,26 +275,34 @@ def row_instance(api: TypeChecker, columns: Sequence[Output]) -> Instance:
 def frame_of(api: TypeChecker, columns: Sequence[Output] | None, source: Type | None = None) -> Type:
     """The type of a frame with these columns, derived from a frame of type ``source``.
 
-    Unknown columns give ``DataFrame[Any]``; the source's own columns give the
-    source's type (the runtime keeps the frame's model when its schema is
-    unchanged); other columns a derived frame accepted where ``source`` is.
+    Unknown columns give ``DataFrame[Any]`` (a derived one, shown the same,
+    when ``source`` is a derived frame, so that it may rebind its variable);
+    the source's own columns give the source's type (the runtime keeps the
+    frame's model when its schema is unchanged); other columns a derived frame
+    accepted where ``source`` is.
     """
+    proper = get_proper_type(source) if source is not None else None
+    items = [get_proper_type(item) for item in (proper.items if isinstance(proper, UnionType) else [proper])]
+    sources = [item for item in items if isinstance(item, Instance) and item.type.has_base(FRAME)]
     if columns is None:
-        return instance_of(api, FRAME, [AnyType(TypeOfAny.special_form)])
+        unknown = AnyType(TypeOfAny.special_form)
+        if not any(is_derived_frame(s.type) for s in sources):
+            return instance_of(api, FRAME, [unknown])
+        info = _derived_class(api, unknown, sources)
+        for item in sources:
+            _accept_where(info, item)
+        return Instance(info, [])
     own = frame_columns(source) if source is not None else None
     if source is not None and own is not None and _same_schema(own, columns):
         return source
     row = row_instance(api, columns)
-    proper = get_proper_type(source) if source is not None else None
-    items = [get_proper_type(item) for item in (proper.items if isinstance(proper, UnionType) else [proper])]
-    sources = [item for item in items if isinstance(item, Instance) and item.type.has_base(FRAME)]
     info = _derived_class(api, row, sources)
     for item in sources:
         _accept_where(info, item)
     return Instance(info, [])
 
 
-def _derived_class(api: TypeChecker, row: Instance, sources: list[Instance]) -> TypeInfo:
+def _derived_class(api: TypeChecker, row: Instance | AnyType, sources: list[Instance]) -> TypeInfo:
     """The class of derived frames of ``row`` that may stand where ``sources`` are expected.
 
     One class per row and module, unless frames of that class already stand
@@ -307,7 +312,8 @@ def _derived_class(api: TypeChecker, row: Instance, sources: list[Instance]) -> 
     types stop changing: there the promotion is left out, and such an assignment
     is reported.
     """
-    name, frame = f"DataFrame[{row.type.name}]", instance_of(api, FRAME, [row])
+    shown = row.type.name if isinstance(row, Instance) else "Any"
+    name, frame = f"DataFrame[{shown}]", instance_of(api, FRAME, [row])
     info, _ = _synthesized(api, name, frame)
     variant = 1
     while not all(_may_stand_for(info, s) for s in sources) and not api.binder.break_frames:
@@ -365,7 +371,7 @@ def _promotion_closure(start: TypeInfo) -> list[TypeInfo]:
 
 def keep(ctx: MethodContext) -> Type:
     """A method returning the frame's own type (``filter``, ``sort``, ...) keeps a derived frame's type."""
-    frame = _as_frame(ctx.type)
+    frame = as_frame(ctx.type)
     if frame is not None and is_same_type(ctx.default_return_type, frame):
         return ctx.type
     return ctx.default_return_type
@@ -410,11 +416,9 @@ def _written_name(expr: Expression) -> str | None:
 
 
 def _unknown_column(ctx: MethodContext, name: str, columns: Sequence[Output], where: str) -> None:
-    from pydantable_spark.errors import suggest
-
-    names = [c.name for c in columns]
-    message = f'unknown column "{name}" in {where}; existing columns: {", ".join(names)}{suggest(name, names)}'
-    ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
+    """The runtime's message for an unknown name (where the runtime's check could not run: see ``checks``)."""
+    error = UnknownColumnError(name, [c.name for c in columns], where=where)
+    ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
 
 
 def _outputs(ctx: MethodContext, columns: list[Output] | None, what: str) -> list[Output] | None:
@@ -475,12 +479,12 @@ def select(ctx: MethodContext) -> Type:
     if excluded is not None:
         names = [_written_name(e) for e in excluded]
         if None in names or columns is None:
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, ctx.type)
         if not _positional(ctx) and not _named(ctx):
             outputs = list(columns)
         outputs = None if outputs is None else [o for o in outputs if o.name not in names]
     if outputs is None or not outputs or _duplicates(ctx, outputs, "select()"):
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     return frame_of(ctx.api, outputs, ctx.type)
 
 
@@ -490,7 +494,7 @@ def with_columns(ctx: MethodContext) -> Type:
     columns = frame_columns(ctx.type)
     added = _outputs(ctx, columns, "with_columns()")
     if columns is None or added is None or _duplicates(ctx, added, "with_columns()"):
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     by_name = {c.name: c for c in added}
     merged = [by_name.pop(c.name, c) for c in columns]
     return frame_of(ctx.api, [*merged, *by_name.values()], ctx.type)
@@ -504,14 +508,14 @@ def drop(ctx: MethodContext) -> Type:
     for expr in _positional(ctx):
         name = _written_name(expr)
         if name is None:
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, ctx.type)
         names.append(name)
     if columns is None:
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     for name in names:
         if all(c.name != name for c in columns):
             _unknown_column(ctx, name, columns, "drop()")
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, ctx.type)
     return frame_of(ctx.api, [c for c in columns if c.name not in names], ctx.type)
 
 
@@ -521,18 +525,18 @@ def rename(ctx: MethodContext) -> Type:
     columns = frame_columns(ctx.type)
     mapping = ctx.args[0][0] if ctx.args and ctx.args[0] else None
     if columns is None or not isinstance(mapping, DictExpr):
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     renames = {}
     for key, value in mapping.items:
         if not isinstance(key, StrExpr) or not isinstance(value, StrExpr):
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, ctx.type)
         if all(c.name != key.value for c in columns):
             _unknown_column(ctx, key.value, columns, "rename()")
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, ctx.type)
         renames[key.value] = value.value
     outputs = [Output(renames.get(c.name, c.name), c.type) for c in columns]
     if _duplicates(ctx, outputs, "rename()"):
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     return frame_of(ctx.api, outputs, ctx.type)
 
 
@@ -576,3 +580,46 @@ FRAME_HOOKS = {
     f"{FRAME}.rename": rename,
     f"{FRAME}.as_model": as_model,
 }
+
+
+def from_rows(ctx: MethodContext) -> Type:
+    """``Model.from_rows(rows)``: rows that are instances of another model are refused, as pydantic refuses them.
+
+    (A model that sets its own ``model_config`` may accept them, ``from_attributes``
+    for one; then nothing is reported.)
+    """
+    assert isinstance(ctx.api, TypeChecker)
+    frame = as_frame(ctx.default_return_type)
+    target = get_proper_type(frame.args[0]) if frame is not None and frame.args else None
+    rows = ctx.args[0][0] if ctx.args and ctx.args[0] else None
+    if not isinstance(target, Instance) or rows is None:
+        return ctx.default_return_type
+    configured = any("model_config" in base.names for base in target.type.mro if base.fullname not in _BASES)
+    for element in _row_types(ctx.api, rows):
+        if element.type.has_base(BASE_MODEL) and not element.type.has_base(target.type.fullname) and not configured:
+            name = target.type.name
+            message = f"from_rows(): rows of {element.type.name} are not rows for {name}: "
+            message += f"Input should be a valid dictionary or instance of {name}"
+            ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
+            break
+    return ctx.default_return_type
+
+
+def _row_types(api: TypeChecker, rows: Expression) -> list[Instance]:
+    """The types of the rows ``rows`` holds, as written (mypy types the argument as the parameter's type)."""
+    if isinstance(rows, ListExpr | TupleExpr | SetExpr):
+        found = [api.lookup_type_or_none(item) for item in rows.items]
+    elif isinstance(rows, ListComprehension | GeneratorExpr):
+        generator = rows.generator if isinstance(rows, ListComprehension) else rows
+        found = [api.lookup_type_or_none(generator.left_expr)]
+    else:
+        whole = get_proper_type(api.lookup_type_or_none(rows))
+        iterable = api.named_generic_type("typing.Iterable", [AnyType(TypeOfAny.special_form)]).type
+        if not isinstance(whole, Instance) or not whole.type.has_base(iterable.fullname):
+            return []
+        found = [map_instance_to_supertype(whole, iterable).args[0]]
+    proper = [get_proper_type(t) for t in found if t is not None]
+    return [t for t in proper if isinstance(t, Instance)]
+
+
+_BASES = {BASE_MODEL, MODEL, "builtins.object"}

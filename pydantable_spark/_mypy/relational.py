@@ -38,7 +38,7 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from mypy.plugin import MethodContext
 
-__all__ = ["agg", "group_by", "join"]
+__all__ = ["agg", "group_by", "grouped_frame", "join", "python_type"]
 
 GROUP_BY = "pydantable_spark.groupby.GroupBy"
 _ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
@@ -86,7 +86,7 @@ def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | No
     return p.Source(None, Schema(tuple(fields))), originals
 
 
-def _back(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:
+def python_type(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:
     """A field's Python type: its column's own type when the join kept the type (nullability aside)."""
     if original is not None and static_of(original).dtype == field.dtype:
         kept = _without_none(original)
@@ -103,12 +103,12 @@ def join(ctx: MethodContext) -> Type:
     how = _literal(_argument(ctx, "how"), "inner")
     suffix = _literal(_argument(ctx, "suffix"), "_right")
     if left_columns is None or right_columns is None or how is None or suffix is None:
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     how = _ALIASES.get(how, how)
     left, right = _placeholder(left_columns), _placeholder(right_columns)
     on, left_on, right_on = (_names(_argument(ctx, n)) for n in ("on", "left_on", "right_on"))
     if left is None or right is None or on is None or left_on is None or right_on is None or how not in HOWS:
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     coalesce = _argument(ctx, "coalesce")
     merge = bool(on) or (isinstance(coalesce, NameExpr) and coalesce.fullname == "builtins.True")
     left_keys, right_keys = (on, on) if on else (left_on, right_on)
@@ -125,11 +125,11 @@ def join(ctx: MethodContext) -> Type:
         outputs = plan.outputs()
     except SchemaError as error:
         ctx.api.fail(f"join(): {error}", ctx.context, code=SPARK_TYPE)
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, ctx.type)
     typed = []
     for output in outputs:
         original = left[1].get(output.left) if output.left else right[1].get(output.right or "")
-        typed.append(Output(output.field.name, _back(ctx.api, output.field, original)))
+        typed.append(Output(output.field.name, python_type(ctx.api, output.field, original)))
     return frame_of(ctx.api, typed, ctx.type)
 
 
@@ -151,7 +151,8 @@ def group_by(ctx: MethodContext) -> Type:
         if isinstance(expr, StrExpr):
             found = next((c for c in columns or [] if c.name == expr.value), None)
             if columns is not None and found is None:
-                ctx.api.fail(f'unknown column "{expr.value}" in group_by()', ctx.context, code=SPARK_TYPE)
+                error = UnknownColumnError(expr.value, [c.name for c in columns], where="group_by()")
+                ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
                 return _group_of(ctx.api, None)
             key = Output(expr.value, found.type if found else AnyType(TypeOfAny.special_form))
         else:
@@ -178,7 +179,7 @@ def _group_of(api: TypeChecker, keys: list[Output] | None) -> Type:
     return instance_of(api, GROUP_BY, [row])
 
 
-def _grouped_frame(ctx: MethodContext) -> Type | None:
+def grouped_frame(ctx: MethodContext) -> Type | None:
     """The type of ``frame`` in ``frame.group_by(...).agg(...)``, when written so (to rebind ``frame``)."""
     assert isinstance(ctx.api, TypeChecker)
     call = ctx.context
@@ -194,17 +195,17 @@ def agg(ctx: MethodContext) -> Type:
     proper = get_proper_type(ctx.type)
     keys_row = get_proper_type(proper.args[0]) if isinstance(proper, Instance) and proper.args else None
     if not isinstance(keys_row, Instance):
-        return frame_of(ctx.api, None)
+        return frame_of(ctx.api, None, grouped_frame(ctx))
     outputs = list(model_columns(keys_row.type))
     for expr in ctx.args[0] if ctx.args else []:
         name = output_name(expr)
         if name is None:
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, grouped_frame(ctx))
         outputs.append(Output(name, value_type(ctx.api, expr, name, None)))
     named = ctx.args[1] if len(ctx.args) > 1 else []
     for name, expr in zip(ctx.arg_names[1] if len(ctx.arg_names) > 1 else [], named, strict=True):
         if name is None:
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, grouped_frame(ctx))
         is_pair = isinstance(expr, TupleExpr)
         outputs.append(
             Output(name, AnyType(TypeOfAny.special_form) if is_pair else value_type(ctx.api, expr, name, None))
@@ -213,6 +214,6 @@ def agg(ctx: MethodContext) -> Type:
     for output in outputs:
         if output.name.lower() in seen:
             ctx.api.fail(f'agg() produces two columns named "{output.name}"', ctx.context, code=SPARK_TYPE)
-            return frame_of(ctx.api, None)
+            return frame_of(ctx.api, None, grouped_frame(ctx))
         seen.add(output.name.lower())
-    return frame_of(ctx.api, outputs, _grouped_frame(ctx))
+    return frame_of(ctx.api, outputs, grouped_frame(ctx))

@@ -28,7 +28,7 @@ import enum
 
 from pydantic import Field
 
-from pydantable_spark import DataFrameModel, F, Window
+from pydantable_spark import DataFrameModel, F, Window, cs
 from pydantable_spark import dtypes as dt
 
 
@@ -138,6 +138,21 @@ PIPELINES = [
     "dr.drop(R.code).group_by(R.color).agg(n=F.count())",
     "dr.join(dq, on='i', how='left')",
     "dr.select(R.i, R.code, R.color, R.colors, R.sizes, R.stops, R.notes)",
+    # typed from the runtime's own result where the typing rules leave columns unknown
+    "df.drop_nulls()",
+    "df.drop_nulls(subset=['n', 'sn'])",
+    "df.fill_null(0, subset=['n'])",
+    "df.explode('tags')",
+    "df.with_row_count()",
+    "df.unnest('addr')",
+    "df.union(df)",
+    "df.melt(id_vars=['i'], value_vars=['n'])",
+    "df.with_columns(y=F.col('f') * 2, z=F.col('sn').str.upper())",
+    "df.select(F.col('n') + 1, w=F.coalesce('fn', 'f'))",
+    "df.group_by('s').agg(t=('sum', 'n'), c=('count', 'i'))",
+    "df.select(cs.numeric() - cs.by_name('d'))",
+    "dr.drop_nulls()",
+    "dq.union(dq).with_row_count('k')",
 ]
 
 

@@ -26,7 +26,7 @@ users.filter(User.age)  # E: incompatible type "Col[int | None]"; expected "Expr
 out = users.select(User.id, (User.age + 1).alias("next"))
 assert_type(out.collect()[0].next, int | None)
 out.collect()[0].missing  # E: "Row[id: int, next: int | None]" has no attribute "missing"
-users.select("nope")  # E: unknown column "nope" in select()
+users.select("nope")  # E: select(): unknown column 'nope' in the frame
 
 depts = Dept.from_rows([])
 joined = users.join(depts, on="id", how="left")  # the right side's columns become Optional

@@ -9,7 +9,7 @@ from pydantable_spark import F
 shipments = Shipment.from_rows([])
 picked = shipments.select(Shipment.id, Shipment.tracking)
 picked.collect()[0].tracking  # E: "Row[id: int, trackingNo: str | None]" has no attribute "tracking"
-shipments.select("tracking")  # E: unknown column "tracking" in select(); existing columns: id, trackingNo, status
+shipments.select("tracking")  # E: unknown column 'tracking' in the frame; existing columns: id, trackingNo, status
 shipments.rename({"tracking": "code"})  # E: did you mean 'trackingNo'?
 shipments.collect()[0].trackingNo  # E: "Shipment" has no attribute "trackingNo"
 shipments.with_columns(n=F.lit(1)).collect()[0].status.value  # E: "str" has no attribute "value"

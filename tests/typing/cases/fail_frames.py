@@ -13,13 +13,13 @@ users.filter(User.name.str.length())  # E: Argument 1 to "filter" of "DataFrame"
 # __eq__ when ours reports an error), which the frame then refuses:
 users.filter(User.joined == 1)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "bool"
 users.filter(User.age == None)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "bool"
-users.select("nope")  # E: unknown column "nope" in select(); existing columns: id, name, age
+users.select("nope")  # E: select(): unknown column 'nope' in the frame; existing columns: id, name, age
 users.select("agee")  # E: did you mean 'age'?
-users.with_columns(x=User.id, y=User.id).select("z")  # E: unknown column "z" in select()
-users.drop("nope")  # E: unknown column "nope" in drop()
-users.rename({"nope": "x"})  # E: unknown column "nope" in rename()
-users.select(User.id, User.id + 1)  # E: select() produces two columns named "id"
-users.rename({"age": "id"})  # E: rename() produces two columns named "id"
+users.with_columns(x=User.id, y=User.id).select("z")  # E: select(): unknown column 'z' in the frame
+users.drop("nope")  # E: unknown column 'nope' in drop()
+users.rename({"nope": "x"})  # E: unknown column 'nope' in rename()
+users.select(User.id, User.id + 1)  # E: select(): two output columns are named 'id' (id and (id + 1))
+users.rename({"age": "id"})  # E: rename(): two output columns are named 'id'
 
 out = users.select(User.id, (User.age + 1).alias("next"))
 out.collect()[0].missing  # E: "Row[id: int, next: int | None]" has no attribute "missing"
@@ -54,6 +54,6 @@ users.as_model(Lossy)  # E: as_model(Lossy): score: converting double (float) to
 
 users.join(Dept.from_rows([]), on="age")  # E: join(): unknown column 'age' in the right frame
 users.join(Dept.from_rows([]), left_on="name", right_on="budget")  # E: join keys cannot be compared
-users.group_by("nope").agg(n=F.count())  # E: unknown column "nope" in group_by()
-users.group_by("name").agg(n=F.count(), name=F.count())  # E: agg() produces two columns named "name"
+users.group_by("nope").agg(n=F.count())  # E: group_by(): unknown column 'nope' in the frame
+users.group_by("name").agg(n=F.count(), name=F.count())  # E: agg(): duplicate column 'name'
 F.sum(User.name)  # E: F.sum(): col must be a number; got column 'User.name'

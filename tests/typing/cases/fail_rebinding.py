@@ -9,9 +9,9 @@ from pydantable_spark import DataFrame, F
 lines = User.from_rows([])
 lines = lines.select(User.id, User.name)
 lines.collect()[0].age  # E: "Row[id: int, name: str]" has no attribute "age"
-lines.select("age")  # E: unknown column "age" in select(); existing columns: id, name
+lines.select("age")  # E: select(): unknown column 'age' in the frame; existing columns: id, name
 lines = lines.with_columns(margin=F.lit(1.0))
-lines.drop("margn")  # E: unknown column "margn" in drop(); existing columns: id, name, margin; did you mean 'margin'?
+lines.drop("margn")  # E: unknown column 'margn' in drop(); existing columns: id, name, margin; did you mean 'margin'?
 lines.nonexistent()  # E: has no attribute "nonexistent"
 rows: list[User] = lines.collect()  # E: Incompatible types in assignment (expression has type "list[Row[id: int
 

@@ -53,9 +53,13 @@ assert_type(by_name.collect()[0].age, int | None)
 chained = users.with_columns(x=User.id + 1).select("x", F.col("name"))
 assert_type(chained.collect()[0].x, int)
 
-expression: Any = User.age + 1
-unknown = users.select(expression)
-assert_type(unknown, DataFrame[Any])  # a name mypy cannot know: an unchecked frame, never a wrong one
+
+def unknown_select(expression: Any) -> None:
+    assert_type(users.select(expression), DataFrame[Any])  # a name mypy cannot know: unchecked, never wrong
+
+
+held = User.age + 1  # an expression assigned once is known where it is used
+assert_type(users.select(held).collect()[0].age, int | None)
 
 # joins: outer sides become Optional, keys are merged, collisions get the suffix
 depts = Dept.from_rows([])

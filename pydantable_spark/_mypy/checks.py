@@ -1,0 +1,332 @@
+"""Frame methods checked by running the runtime's own method on a frame of the static schema.
+
+For ``users.filter(F.col("agee") > 1)`` the plugin makes a frame with no data and
+the columns mypy knows for ``users`` (a ``Source`` plan: building on it runs no
+Spark), and calls the runtime's ``filter`` on it with the runtime values of the
+arguments (``ir``). Whatever the runtime raises while it builds the plan is
+reported where the call is written, with the runtime's message: unknown columns
+(model attributes of another model or no longer in the frame, ``F.col`` names,
+string names), a type error that only the frame's types reveal, an aggregate
+where rows are computed, a non-aggregate in ``agg``, a window function without
+``over()``, an unordered window for ``row_number``, ``range_between`` over a
+string key, argument values such as ``join(validate="1:one")``. The rules are
+the runtime's: the catalog entries' ``kind``, ``needs_order``, ``windowable``,
+``plan.aggregate.check_aggregation``, ``plan.nodes.check_row_expression``,
+``expr.window.Over``.
+
+Where an argument is not known exactly (``ir.Value.exact``), the method runs on
+the others (when that cannot make it fail where the runtime would not), and the
+inexact one is only checked for the columns it names.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mypy.checker import TypeChecker
+from mypy.nodes import NameExpr, Var
+from mypy.types import AnyType, Type, TypeOfAny, UnionType, get_proper_type
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.evaluate import report, reportable
+from pydantable_spark._mypy.ir import (
+    Arguments,
+    Value,
+    arguments,
+    assigned_values,
+    nodes_in,
+    receiver,
+    record,
+    value_of,
+)
+from pydantable_spark._mypy.statics import static_of
+from pydantable_spark.errors import SchemaError, UnknownColumnError
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from mypy.plugin import MethodContext
+
+    from pydantable_spark.frame import DataFrame
+
+__all__ = ["FRAME_METHODS", "GROUP_BY_METHODS", "Outcome", "check", "placeholder_frame", "static_schema"]
+
+FRAME_METHODS = frozenset(
+    {
+        "select", "with_columns", "filter", "sort", "limit", "offset", "head", "drop", "rename", "unique",
+        "duplicated", "drop_duplicate_groups", "union", "union_by_name", "concat", "intersect", "intersect_all",
+        "subtract", "except_all", "melt", "unpivot", "explode", "explode_outer", "posexplode", "unnest",
+        "with_row_count", "drop_nulls", "fill_null", "clip", "group_by", "join",
+    }
+)  # fmt: skip
+"""The frame methods that only build a plan (``pivot`` is checked when given ``pivot_values``)."""
+GROUP_BY_METHODS = frozenset({"agg", "count"})
+
+
+def static_schema(frame_type: Type) -> Schema | None:
+    """The runtime schema of a frame type whose columns mypy knows, each with a known type."""
+    from pydantable_spark._mypy.frames import frame_columns
+
+    columns = frame_columns(frame_type)
+    if columns is None:
+        return None
+    fields = []
+    for column in columns:
+        static = static_of(column.type)
+        if static.dtype is None:
+            return None
+        fields.append(dt.Field(column.name, static.dtype, static.nullable))
+    return Schema(tuple(fields))
+
+
+_FRAMES: dict[Schema, DataFrame[Any]] = {}
+
+
+def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
+    """A frame with the static schema of ``frame_type`` and no data (None when the schema is not known)."""
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.plan import nodes as p
+
+    schema = static_schema(frame_type)
+    if schema is None:
+        return None
+    frame = _FRAMES.get(schema)
+    if frame is None:
+        frame = _FRAMES[schema] = DataFrame(p.Source(None, schema))
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What running the method found: an error was reported, and the runtime's result (when it ran exactly)."""
+
+    error: bool
+    result: object | None = None
+
+
+def _receiver_value(ctx: MethodContext, method: str) -> object | None:
+    from pydantable_spark.groupby import GroupBy
+
+    if method in GROUP_BY_METHODS:
+        source = receiver(ctx)
+        found = value_of(ctx.api, source) if source is not None else None  # type: ignore[arg-type]
+        return found.value if found is not None and found.exact and isinstance(found.value, GroupBy) else None
+    return placeholder_frame(ctx.type)
+
+
+def check(ctx: MethodContext, method: str) -> Outcome:
+    """Run the runtime's ``method`` on a frame of the static schema with the call's arguments."""
+    from pydantable_spark.frame import DataFrame
+
+    frame = _receiver_value(ctx, method)
+    if frame is None or (method == "pivot" and not _has(ctx, "pivot_values")) or _ever_unknown(ctx):
+        return Outcome(error=False)
+    found = arguments(ctx)
+    if found is None:
+        return Outcome(error=False)
+    target = getattr(frame, method)
+    alternatives = _alternatives(ctx, method)
+    others = None if alternatives is None else [getattr(f, method) for f in alternatives]
+    if found.complete:
+        return _run(ctx, method, target, found, others, exact=True)
+    reduced = _reduced(target, found)
+    outcome = _run(ctx, method, target, reduced, others, exact=False) if reduced is not None else Outcome(error=False)
+    if outcome.error:
+        return outcome
+    schema = frame.schema if isinstance(frame, DataFrame) else frame._frame.schema  # type: ignore[attr-defined]
+    return Outcome(error=_check_names(ctx, method, found, schema, everything=reduced is None))
+
+
+def _ever_unknown(ctx: MethodContext) -> bool:
+    """Whether the receiver is a variable that is also bound to a frame of unknown columns somewhere.
+
+    mypy may give such a variable the columns of its other bindings where it
+    joins the paths (after a loop, in ``except``), which would report columns
+    that are there; it is not checked anywhere.
+    """
+    api = ctx.api
+    assert isinstance(api, TypeChecker)
+    source = receiver(ctx)
+    if not (isinstance(source, NameExpr) and isinstance(source.node, Var)):
+        return False
+    for value in assigned_values(api, source.node):
+        t = api.lookup_type_or_none(value) if value is not None else None
+        if t is not None and (isinstance(get_proper_type(t), AnyType) or _is_any_frame(t)):
+            return True
+    return False
+
+
+def _has(ctx: MethodContext, name: str) -> bool:
+    return name in ctx.callee_arg_names and bool(ctx.args[ctx.callee_arg_names.index(name)])
+
+
+def _alternatives(ctx: MethodContext, method: str) -> list[Any] | None:
+    """The other frames the receiver may be, when its type is a union (None: one of them is not known).
+
+    mypy checks a call on a union once per member; the plugin reports an error
+    only when the method fails on every member, since mypy's unions of frames
+    over-approximate (a variable rebound in a ``try`` is either frame in ``except``).
+    """
+    if method in GROUP_BY_METHODS:
+        return []
+    source = receiver(ctx)
+    whole = ctx.api.lookup_type_or_none(source) if source is not None else None  # type: ignore[attr-defined]
+    proper = get_proper_type(whole) if whole is not None else None
+    if not isinstance(proper, UnionType):
+        return []
+    me = get_proper_type(ctx.type)
+    frames = []
+    for item in proper.items:
+        if get_proper_type(item) == me:
+            continue
+        frame = placeholder_frame(item)
+        if frame is None:
+            return None
+        frames.append(frame)
+    return frames
+
+
+def _fails(target: Any, positional: list[object], named: dict[str, object]) -> bool:
+    try:
+        target(*positional, **named)
+    except Exception:
+        return True
+    return False
+
+
+def _run(
+    ctx: MethodContext, method: str, target: Any, found: Arguments, others: list[Any] | None, *, exact: bool
+) -> Outcome:
+    positional, named = found.values()
+    try:
+        result = target(*positional, **named)
+    except Exception as error:
+        if not reportable(error):
+            return Outcome(error=False)
+        if others is None or not all(_fails(other, positional, named) for other in others):
+            return Outcome(error=False)
+        message = str(error)
+        prefix = "" if f"{method}(" in message else f"{method}(): "
+        report(ctx, error, prefix)
+        return Outcome(error=True)
+    if exact:
+        record(ctx.context, Value(result, True))  # type: ignore[arg-type]
+    return Outcome(error=False, result=result if exact else None)
+
+
+def _reduced(target: Any, found: Arguments) -> Arguments | None:
+    """The arguments without the inexact ones, when leaving those out cannot make the method fail.
+
+    Only arguments of ``*args`` and ``**kwargs`` may be left out (each stands for
+    its own column or predicate); an inexact argument of any other parameter,
+    or leaving none at all, gives no call.
+    """
+    parameters = list(inspect.signature(target).parameters.values())
+    before_star = 0
+    for parameter in parameters:
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            break
+        before_star += 1
+    else:
+        before_star = len(parameters) + len(found.positional)
+    named_params = {p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD}
+    positional = []
+    for index, (expr, value) in enumerate(found.positional):
+        usable = value is not None and value.exact
+        if not usable and index < before_star:
+            return None
+        if usable:
+            positional.append((expr, value))
+    named = []
+    for name, expr, value in found.named:
+        usable = value is not None and value.exact
+        if not usable and name in named_params:
+            return None
+        if usable:
+            named.append((name, expr, value))
+    if not positional and not named:
+        return None
+    per_key = any(n in named_params and v is not None and isinstance(v.value, list | tuple) for n, _, v in named)
+    if per_key and len(positional) < len(found.positional):  # sort("a", x, descending=[True, False])
+        return None
+    return Arguments(positional, named)
+
+
+_OTHER_FRAME = {"join": ("right_on",)}
+"""Arguments naming columns of another frame than the receiver."""
+
+
+def _check_names(ctx: MethodContext, method: str, found: Arguments, schema: Schema, *, everything: bool) -> bool:
+    """The columns an inexact argument names must exist (what else it does depends on its unknown part).
+
+    ``everything``: the method did not run, so the exact arguments are checked so too.
+    """
+    from pydantable_spark.expr.core import Column
+
+    values = [v for _, v in found.positional] + [v for n, _, v in found.named if n not in _OTHER_FRAME.get(method, ())]
+    for value in values:
+        if value is None or (value.exact and not everything):
+            continue
+        for node in nodes_in(value.value):
+            if isinstance(node, Column) and node.name not in schema:
+                error: SchemaError = UnknownColumnError(node.qualified, schema.names)
+                report(ctx, error, f"{method}(): ")
+                return True
+    return False
+
+
+def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Type:
+    """``typed``, with the columns the typing hooks left unknown taken from the runtime's result.
+
+    A method the plugin has no typing rule for (``drop_nulls``, ``union``,
+    ``explode``...) is typed ``DataFrame[Any]`` by its signature, and an output
+    the hooks cannot type (``F.col("x") * 2``) is ``Any``; when the runtime
+    built the plan exactly, its schema says what they are. Columns the hooks
+    typed keep their types, and so do those the method kept from its input (a
+    ``Literal``, an enum, a nested model), with the runtime's nullability (where
+    the rules and the runtime could differ, the runtime is right).
+    """
+    from pydantable_spark._mypy.frames import Output, frame_columns, frame_of
+    from pydantable_spark._mypy.relational import grouped_frame, python_type
+    from pydantable_spark._mypy.statics import Static, mypy_type
+    from pydantable_spark.frame import DataFrame
+
+    api = ctx.api
+    assert isinstance(api, TypeChecker)
+    source = grouped_frame(ctx) if method in GROUP_BY_METHODS else ctx.type
+    if not isinstance(result, DataFrame):
+        return frame_of(api, None, source) if _is_any_frame(typed) else typed
+    runtime = result.schema
+    columns = frame_columns(typed)
+    known = (frame_columns(source) if source is not None else None) or []
+    by_name = {c.name: c.type for c in known}
+    originals = [Static(s.dtype, s.nullable, c.type) for c in known if (s := static_of(c.type)).dtype is not None]
+    if columns is None:
+        if not _is_any_frame(typed):
+            return typed
+        columns = [Output(f.name, AnyType(TypeOfAny.special_form)) for f in runtime]
+    elif [c.name for c in columns] != list(runtime.names):
+        return typed
+    filled = []
+    for column, field in zip(columns, runtime, strict=True):
+        static = static_of(column.type)
+        if static.known:  # typed by the rules: the runtime's nullability where the type is the same
+            same = static.dtype == field.dtype and static.nullable != field.nullable
+            filled.append(Output(column.name, python_type(api, field, column.type)) if same else column)
+        elif field.name in by_name and static_of(by_name[field.name]).dtype == field.dtype:
+            filled.append(Output(column.name, python_type(api, field, by_name[field.name])))
+        else:
+            same_type = [o for o in originals if o.dtype == field.dtype]
+            filled.append(Output(column.name, mypy_type(api, field.dtype, field.nullable, same_type)))
+    if all(a is b for a, b in zip(columns, filled, strict=True)) and not _is_any_frame(typed):
+        return typed
+    return frame_of(api, filled, source)
+
+
+def _is_any_frame(t: Type) -> bool:
+    """Whether ``t`` is ``DataFrame[Any]`` (or a derived frame of unknown columns)."""
+    from pydantable_spark._mypy.frames import as_frame
+
+    frame = as_frame(t)
+    return frame is not None and bool(frame.args) and isinstance(get_proper_type(frame.args[0]), AnyType)

@@ -1,0 +1,98 @@
+"""The tables of a small online shop, shared by the corpus modules."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+from typing import Literal
+
+from pydantic import Field
+
+from pydantable_spark import DataFrameModel
+
+
+class OrderStatus(str, enum.Enum):
+    PLACED = "placed"
+    PAID = "paid"
+    SHIPPED = "shipped"
+    CANCELLED = "cancelled"
+
+
+class Address(DataFrameModel):
+    street: str
+    city: str
+    postcode: str | None
+    country: str
+
+
+class Customer(DataFrameModel):
+    id: int
+    name: str
+    email: str | None
+    signup: datetime.date
+    tier: Literal["gold", "silver", "bronze"]
+    address: Address | None
+    tags: list[str]
+    marketing_opt_in: bool
+
+
+class Product(DataFrameModel):
+    id: int
+    sku: str
+    title: str
+    category: str
+    price: float
+    weight_kg: float | None
+    active: bool
+
+
+class Order(DataFrameModel):
+    id: int
+    customer_id: int
+    placed_at: datetime.datetime
+    status: OrderStatus
+    channel: str
+    coupon: str | None
+    shipping_fee: decimal.Decimal
+
+
+class OrderLine(DataFrameModel):
+    order_id: int
+    line_no: int
+    product_id: int
+    quantity: int
+    unit_price: float
+    discount: float | None
+
+
+class Shipment(DataFrameModel):
+    order_id: int
+    tracking: str | None = Field(default=None, alias="trackingNo")
+    carrier: str
+    shipped_on: datetime.date | None
+    delivered_on: datetime.date | None
+
+
+class PageView(DataFrameModel):
+    customer_id: int | None
+    viewed_at: datetime.datetime
+    path: str
+    duration_ms: int | None
+    attributes: dict[str, str]
+
+
+# --- stage outputs ------------------------------------------------------------------------------
+
+
+class Revenue(DataFrameModel):
+    customer_id: int
+    revenue: float | None
+    orders: int
+
+
+class DailySales(DataFrameModel):
+    day: datetime.date
+    channel: str
+    lines: int
+    revenue: float | None
