@@ -152,8 +152,8 @@ def test_weak_literals_take_the_columns_type(wide: Wide) -> None:
         ("atan2", [("value", 1), _column(dt.Decimal(10, 2))]),
     ]
     _check(wide, typed_only, values=False)  # PySpark takes no bare numbers there
-    ((_entry, _args, expr),) = _candidates(wide, typed_only[:1]).values()
-    (field,) = wide.frame.select(x=expr).schema
+    (candidate,) = _candidates(wide, typed_only[:1]).values()
+    (field,) = wide.frame.select(x=candidate.expr).schema
     assert field.dtype == dt.Int16()  # as for try_add(x, F.lit(1).cast(Int16)), not the bigint of F.lit(1)
 
 
