@@ -65,6 +65,8 @@ class Call(Node):
             object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
         if any(p.like is not None for p in function.params):
             object.__setattr__(self, "args", _adopt_like(function, self.args))
+        if function.adopt is not None:
+            object.__setattr__(self, "args", function.adopt(self.args))
 
     def derive(self) -> Typed:
         function = self.function
