@@ -259,6 +259,8 @@ def call(
     """
     named = dict(named or {})
     name = method or function.call_name
+    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
+        positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
     values: list[object] = []
     params = function.params
     rest = list(positional)

@@ -128,6 +128,7 @@ def test_functions_building_lists_and_maps_meet_in_the_wider_type(wide: Wide) ->
     pairs = list(itertools.product(ELEMENTS, repeat=2))
     calls = [("array", [_column(a), _column(b, True)]) for a, b in pairs]
     calls += [("list.concat", [_column(dt.List(a, False)), _column(dt.List(b, True), True)]) for a, b in pairs]
+    calls += [("concat", [_column(dt.List(a, True)), _column(dt.List(b, False))]) for a, b in pairs]
     calls += [("create_map", [("lit", "k"), _column(a), ("lit", "l"), _column(b, True)]) for a, b in pairs]
     accepted = _candidates(wide, calls)
     assert catalog_tests.type_mismatches(wide, accepted) == []
@@ -138,7 +139,7 @@ def test_functions_building_lists_and_maps_meet_in_the_wider_type(wide: Wide) ->
         or (isinstance(a, dt.Temporal) and isinstance(b, dt.Temporal))
         or a == b
     ]
-    assert len(accepted) == 3 * len(numbers_and_times)  # strings never meet numbers, booleans or dates
+    assert len(accepted) == 4 * len(numbers_and_times)  # strings never meet numbers, booleans or dates
 
 
 @pytest.mark.spark
@@ -437,6 +438,8 @@ class C(DataFrameModel):
         (lambda: F.map_concat(C.m, C.pair), r"F\.map_concat\(\): cols must be a map"),
         (lambda: F.map_contains_key(C.m, 1), r"F\.map_contains_key\(\): key literal 1 .* does not fit the keys"),
         (lambda: F.str_to_map(C.n), r"F\.str_to_map\(\): text must be a string"),
+        (lambda: F.concat(C.s, C.ints), r"F\.concat\(\): takes strings or lists, not both; got column 'C\.s'"),
+        (lambda: F.concat(C.ints, C.words), r"F\.concat\(\): column 'C\.ints' .* no common element type"),
         (lambda: F.struct(C.n, C.n), r"F\.struct\(\): two fields would be named 'n'"),
         (lambda: F.arrays_zip(C.ints, C.ints), r"F\.arrays_zip\(\): two fields would be named 'ints'"),
         (lambda: F.named_struct(C.s, C.n), r"a field name must be a string literal \(F\.lit\('name'\)\); got column"),
@@ -471,3 +474,13 @@ def test_the_result_types_a_user_reads() -> None:
     assert typed(C.m.map.contains_key("a")) == "bool | None (boolean)"
     assert not F.shuffle(C.ints).node.deterministic  # type: ignore[attr-defined]
     assert F.create_map(F.lit("a"), C.n).node.function.session  # type: ignore[attr-defined]
+
+
+def test_variadic_functions_also_take_one_list_as_pyspark_does() -> None:
+    assert F.array([C.n, 1]).typed == F.array(C.n, 1).typed
+    assert F.array((C.n, C.maybe)).typed == F.array(C.n, C.maybe).typed
+    assert F.struct([C.n, C.s]).typed == F.struct(C.n, C.s).typed
+    assert F.create_map([F.lit("a"), C.n]).typed == F.create_map(F.lit("a"), C.n).typed
+    assert F.map_concat([C.m, C.m]).typed == F.map_concat(C.m, C.m).typed
+    with pytest.raises(ColumnTypeError, match=r"F\.arrays_zip\(\): cols takes an expression"):
+        F.arrays_zip([C.ints, C.ints])  # PySpark takes no list here either

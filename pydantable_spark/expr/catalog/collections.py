@@ -61,7 +61,7 @@ from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["ENTRIES"]
+__all__ = ["ENTRIES", "concat_lists", "given_name", "struct_names", "zip_names"]
 
 LIST = column("col", ARRAY)
 STRING_LIST = Accepts(
@@ -547,7 +547,7 @@ def _array(args: Args) -> dt.DType:
     return dt.List(target, any_null(args) or _forced(parts, target))
 
 
-def _concat_lists(args: Args) -> dt.DType:
+def concat_lists(args: Args) -> dt.DType:
     """``concat`` of lists: their elements meet in the wider type; NULL elements from any of them."""
     parts = _list_parts(args, *range(len(args)))
     target = _meet(args, parts, supertype, elements=True)
@@ -834,6 +834,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=never,
         adopt=_among(range),
         summary="A list of the values (their common type).",
+        unpacks=True,
     ),
     _entry(
         "array_repeat",
@@ -935,7 +936,7 @@ ENTRIES: tuple[Function, ...] = (
         "list.concat",
         LIST,
         column("other", ARRAY),
-        returns=_concat_lists,
+        returns=concat_lists,
         in_f=False,
         methods=("list.concat",),
         sql="concat",
@@ -1063,6 +1064,7 @@ ENTRIES: tuple[Function, ...] = (
         sql="map",
         session=True,
         summary=f"A map of the keys (strings, never NULL) and values given in turn. {_ROOM}",
+        unpacks=True,
     ),
     _entry(
         "map_from_arrays",
@@ -1086,6 +1088,7 @@ ENTRIES: tuple[Function, ...] = (
         returns=_map_concat,
         session=True,
         summary=f"The entries of all the maps in one (their values' common type). {_ROOM}",
+        unpacks=True,
     ),
     _entry(
         "str_to_map",
@@ -1110,6 +1113,7 @@ ENTRIES: tuple[Function, ...] = (
             "A struct of the values, its fields named after the columns (or aliases, or struct fields; "
             "``col1``, ``col2``... for other expressions)."
         ),
+        unpacks=True,
     ),
     _entry(
         "named_struct",

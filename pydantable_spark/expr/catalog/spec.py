@@ -218,6 +218,8 @@ class Function:
     """Arguments among which a weak literal (a bare Python number) adopts the others' type, as next to an
     operator (``F.pmod(x, 3)`` keeps ``x``'s type); unlike ``common`` each keeps its own type otherwise."""
     check: Callable[[Args], None] | None = None
+    unpacks: bool = False
+    """PySpark also takes the variadic arguments as one list or tuple (``F.array([a, b])``)."""
     adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None = None
     """The entry's own rule giving weak literals a type from the other arguments, before typing
     (``F.array_append(ints, 1)`` appends an ``int``: the bare ``1`` takes the elements' type)."""
