@@ -24,6 +24,7 @@ __all__ = [
     "is_castable",
     "rounded_decimal",
     "supertype",
+    "tightest",
 ]
 
 
@@ -223,6 +224,67 @@ def _nested_supertype(a: dt.DType, b: dt.DType) -> dt.DType | None:
         for fa, fb in zip(a.fields, b.fields, strict=True):
             inner = supertype(fa.dtype, fb.dtype)
             if inner is None or inner != fa.dtype or inner != fb.dtype:
+                return None
+            merged.append(dt.Field(fa.name, inner, fa.nullable or fb.nullable))
+        return dt.Struct(tuple(merged), a.model)
+    return None
+
+
+def tightest(a: dt.DType, b: dt.DType) -> dt.DType | None:
+    """The type ``a`` and ``b`` meet in where Spark asks for the *tightest* common type.
+
+    Spark's list functions that compare or add elements (``array_union``,
+    ``array_append``, ``array_remove``, ``map_contains_key``...) convert their
+    inputs only where nothing is lost in the digits kept: integers widen, an
+    integer meets a float in that float type (``int`` and ``float`` give
+    ``float``), an integer meets a decimal only if the decimal has room for
+    every value of it, and two different decimals, or a decimal and a float, do
+    not meet at all (``supertype`` would give a wider decimal or a double).
+    Nested types meet element by element; element nullability is merged.
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> print(tightest(dt.Int32(), dt.Float32()), tightest(dt.Int8(), dt.Decimal(10, 2)))
+    float decimal(10,2)
+    >>> print(tightest(dt.Int32(), dt.Decimal(10, 2)), tightest(dt.Decimal(10, 2), dt.Decimal(38, 18)))
+    None None
+    """
+    if a == b:
+        return a
+    if isinstance(a, dt.Integral) and isinstance(b, dt.Integral):
+        return _wider_integral(a, b)
+    if isinstance(a, dt.Floating) and isinstance(b, dt.Floating):
+        return dt.Float64()
+    if isinstance(a, dt.Numeric) and isinstance(b, dt.Numeric):
+        if isinstance(a, dt.Floating) or isinstance(b, dt.Floating):
+            float_type, other = (a, b) if isinstance(a, dt.Floating) else (b, a)
+            return float_type if isinstance(other, dt.Integral) else None
+        integral, decimal = (a, b) if isinstance(a, dt.Integral) else (b, a)
+        if isinstance(integral, dt.Integral) and isinstance(decimal, dt.Decimal):
+            fits = decimal.integer_digits >= decimal_for_integral(integral).precision
+            return decimal if fits else None
+        return None
+    temporal_order = (dt.Date, dt.DatetimeNTZ, dt.Datetime)
+    if isinstance(a, temporal_order) and isinstance(b, temporal_order):
+        return max(a, b, key=lambda t: temporal_order.index(type(t)))
+    return _nested_tightest(a, b)
+
+
+def _nested_tightest(a: dt.DType, b: dt.DType) -> dt.DType | None:
+    if isinstance(a, dt.List) and isinstance(b, dt.List):
+        inner = tightest(a.inner, b.inner)
+        return None if inner is None else dt.List(inner, a.contains_null or b.contains_null)
+    if isinstance(a, dt.Map) and isinstance(b, dt.Map):
+        key, value = tightest(a.key, b.key), tightest(a.value, b.value)
+        if key is None or value is None:
+            return None
+        return dt.Map(key, value, a.value_contains_null or b.value_contains_null)
+    if isinstance(a, dt.Struct) and isinstance(b, dt.Struct):
+        if [f.name for f in a.fields] != [f.name for f in b.fields]:
+            return None
+        merged = []
+        for fa, fb in zip(a.fields, b.fields, strict=True):
+            inner = tightest(fa.dtype, fb.dtype)
+            if inner is None:
                 return None
             merged.append(dt.Field(fa.name, inner, fa.nullable or fb.nullable))
         return dt.Struct(tuple(merged), a.model)

@@ -8,7 +8,7 @@ quoted name as a regular expression in a ``SELECT``
 of those settings and asserts exact results: the value that went in comes back,
 the row that should match matches, and nothing else does.
 
-Each new function parameter joins ``STRING_PARAMETERS`` or ``INT_PARAMETERS``.
+Each new function parameter joins ``STRING_PARAMETERS``, ``INT_PARAMETERS`` or ``POSITION_PARAMETERS``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from pyspark.sql import types as st
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
-from pydantable_spark.errors import ColumnTypeError, NullCheckError, UnsupportedTypeError
+from pydantable_spark.errors import ColumnTypeError, NullCheckError, UnknownColumnError, UnsupportedTypeError
 from pydantable_spark.expr.call import call
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
 from pydantable_spark.expr.catalog.spec import sample_of
@@ -171,6 +171,26 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
     ),
     "concat": (lambda s, p: F.concat(s, F.lit(p)), lambda s, p: s + p),
     "list.join": (lambda s, p: s.str.split(",").list.join(p), lambda s, p: p.join(s.split(","))),
+    "array_contains": (lambda s, p: F.array_contains(F.array(s), p), lambda s, p: s == p),
+    "array_position": (
+        lambda s, p: F.array_position(F.array(s, F.lit("x")), p),
+        lambda s, p: 1 if s == p else (2 if p == "x" else 0),
+    ),
+    "array_remove": (lambda s, p: F.array_remove(F.array(s), p), lambda s, p: [] if s == p else [s]),
+    "array_append": (lambda s, p: F.array_append(F.array(s), p), lambda s, p: [s, p]),
+    "array_insert": (lambda s, p: F.array_insert(F.array(s), 1, p), lambda s, p: [p, s]),
+    "element_at(key)": (lambda s, p: F.element_at(F.create_map(s, F.lit(1)), p), lambda s, p: 1 if s == p else None),
+    "map_contains_key": (lambda s, p: F.map_contains_key(F.create_map(s, F.lit(1)), p), lambda s, p: s == p),
+    "named_struct(name)": (
+        lambda s, p: F.named_struct(F.lit(p), s).struct.field(p) if p and "${" not in p else F.lit(None, dtype=str),
+        lambda s, p: s if p and "${" not in p else None,  # '${' is refused in field names, SQL must spell them
+    ),
+    "str_to_map(pairDelim)": (
+        lambda s, p: F.str_to_map(
+            F.lit(f"k1\x01v1{p or ';'}k2\x01v2"), F.lit(_java_quote(p or ";")), F.lit("\x01")
+        ).map.get("k2"),
+        lambda s, p: "v2",  # the pair delimiter (a regex, quoted) split the text where it stands
+    ),
 }
 
 
@@ -212,7 +232,13 @@ INT_PARAMETERS: dict[str, Callable[[Any], Any]] = {
     "Window.range_between(end)": lambda v: Window.order_by("s").range_between(0, v),
     "limit(n)": lambda v: _texts().limit(v),
     "offset(n)": lambda v: _texts().offset(v),
+    "F.shuffle(seed)": lambda v: F.shuffle("s", v),
+    "list.slice(offset)": lambda v: F.col("s").list.slice(v),
+    "list.slice(length)": lambda v: F.col("s").list.slice(0, v),
 }
+
+OPTIONAL_INTS = ("str.slice(length)", "list.slice(length)", "F.shuffle(seed)")
+"""Integer parameters where None means "not given" (to the end, a random seed)."""
 
 NOT_INTS = ["1", "1 + (SELECT 1)", "1) FROM parquet.`/etc`--", 1.0, True, None, b"1", [1]]
 
@@ -220,11 +246,33 @@ NOT_INTS = ["1", "1 + (SELECT 1)", "1) FROM parquet.`/etc`--", 1.0, True, None, 
 @pytest.mark.parametrize("name", list(INT_PARAMETERS))
 @pytest.mark.parametrize("value", NOT_INTS, ids=repr)
 def test_integer_parameters_refuse_everything_but_int(name: str, value: object) -> None:
-    if value is None and name in ("str.slice(length)", "Window.rows_between(start)", "Window.range_between(end)"):
+    if value is None and name in (*OPTIONAL_INTS, "Window.rows_between(start)", "Window.range_between(end)"):
         INT_PARAMETERS[name](value)  # None means "to the end" / "unbounded" here
         return
     with pytest.raises(ColumnTypeError, match=r"must be int"):
         INT_PARAMETERS[name](value)
+
+
+POSITION_PARAMETERS: dict[str, Callable[[Any], Any]] = {
+    "F.slice(start)": lambda v: F.slice("l", v, 1),
+    "F.slice(length)": lambda v: F.slice("l", 1, v),
+    "F.array_insert(pos)": lambda v: F.array_insert("l", v, "x"),
+    "F.array_repeat(count)": lambda v: F.array_repeat("s", v),
+    "F.get(index)": lambda v: F.get("l", v),
+}
+"""Integer parameters that, as in PySpark, also take a column (so a ``str`` names one)."""
+
+
+@pytest.mark.parametrize("name", list(POSITION_PARAMETERS))
+@pytest.mark.parametrize("value", NOT_INTS, ids=repr)
+def test_position_parameters_take_ints_or_column_names(name: str, value: object) -> None:
+    frame = Text.from_rows([{"i": 1, "s": "a"}]).with_columns(l=F.array(F.lit("x")))
+    if isinstance(value, str):  # a column name, never SQL: binding finds no such column
+        with pytest.raises(UnknownColumnError):
+            frame.select(x=POSITION_PARAMETERS[name](value))
+        return
+    with pytest.raises(ColumnTypeError):
+        frame.select(x=POSITION_PARAMETERS[name](value))
 
 
 @pytest.mark.parametrize(

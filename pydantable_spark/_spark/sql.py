@@ -44,6 +44,7 @@ from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import window as win
 from pydantable_spark.expr.call import Call, call_types
+from pydantable_spark.expr.catalog.collections import struct_names, zip_names
 from pydantable_spark.expr.catalog.datetime import spark_pattern
 from pydantable_spark.expr.catalog.math import date_days
 from pydantable_spark.expr.udf import UdfCall
@@ -591,3 +592,44 @@ def _list_sort(node: Call, texts: list[str]) -> str:
 @special("struct.field")
 def _struct_field(node: Call, texts: list[str]) -> str:
     return struct_field_sql(texts[0], _value(node, 1))
+
+
+@special("list.slice")
+def _list_slice(node: Call, texts: list[str]) -> str:
+    offset = _value(node, 1)
+    start = int_sql(offset + 1 if offset >= 0 else offset)
+    length = texts[2] if len(texts) > 2 else int_sql(2**31 - 1)
+    return f"slice({texts[0]}, {start}, {length})"
+
+
+@special("shuffle")
+def _shuffle(node: Call, texts: list[str]) -> str:
+    if len(texts) == 1:
+        return f"shuffle({texts[0]})"
+    return f"shuffle({texts[0]}, {int_sql(_value(node, 1))}L)"  # Spark takes a long literal only
+
+
+@special("struct")
+def _struct(node: Call, texts: list[str]) -> str:
+    names = struct_names(node.args)
+    return "named_struct(" + ", ".join(f"{string_sql(n)}, {t}" for n, t in zip(names, texts, strict=True)) + ")"
+
+
+_ZIPPED = "__pydantable_z"
+
+
+@special("arrays_zip")
+def _arrays_zip(node: Call, texts: list[str]) -> str:
+    """``arrays_zip`` with the façade's field names.
+
+    Spark names a field after a plain column reference and by position
+    otherwise; where that differs from the façade's name (a column's own, an
+    alias, a struct field's), each struct is rebuilt with its names.
+    """
+    names = zip_names(node.args)
+    plain = all(isinstance(a, core.Column) and spark_name(a.name) == n for a, n in zip(node.args, names, strict=True))
+    if plain:
+        return f"arrays_zip({', '.join(texts)})"
+    positional = ", ".join(f"coalesce({t})" for t in texts)  # not a name: Spark names the field by position
+    fields = ", ".join(f"{string_sql(n)}, {_ZIPPED}.`{i}`" for i, n in enumerate(names))
+    return f"transform(arrays_zip({positional}), {_ZIPPED} -> named_struct({fields}))"

@@ -65,6 +65,8 @@ class Call(Node):
             object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
         if any(p.like is not None for p in function.params):
             object.__setattr__(self, "args", _adopt_like(function, self.args))
+        if function.adopt is not None:
+            object.__setattr__(self, "args", function.adopt(self.args))
 
     def derive(self) -> Typed:
         function = self.function
@@ -257,6 +259,8 @@ def call(
     """
     named = dict(named or {})
     name = method or function.call_name
+    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
+        positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
     values: list[object] = []
     params = function.params
     rest = list(positional)

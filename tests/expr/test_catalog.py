@@ -33,11 +33,11 @@ from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call, call_types
 from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
-from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, sample_of
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Lit, sample_of
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from pyspark.sql import SparkSession
 
@@ -118,15 +118,25 @@ def _example_types() -> list[dt.DType]:
             if param.accepts is not None:
                 for example in param.accepts.examples:
                     found.setdefault(str(example), example)
+        for sample in entry.samples:
+            for item in sample:
+                kind, what = _sample_option(item)
+                if kind == "column":
+                    found.setdefault(str(what[0]), what[0])
     return list(found.values())
 
 
 @pytest.fixture(scope="module")
 def wide(spark: SparkSession) -> Wide:
+    return wide_frame(_example_types())
+
+
+def wide_frame(types: Sequence[dt.DType]) -> Wide:
+    """A frame with a column of each type, nullable and not (with ``_values``, the nullable one's last NULL)."""
     names: dict[tuple[dt.DType, bool], str] = {}
     arrays = {}
     fields = []
-    for i, dtype in enumerate(_example_types()):
+    for i, dtype in enumerate(types):
         for nullable in (False, True):
             name = f"c{i}{'n' if nullable else ''}"
             names[(dtype, nullable)] = name
@@ -158,6 +168,8 @@ def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
         found = [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
         return [*found, ("value", sample_of(param))] if param.python else found
 
+    for sample in entry.samples:
+        yield [_sample_option(item) for item in sample]
     base = [options(p)[0] for p in required]
     yield base
     for index, param in enumerate(required):
@@ -182,6 +194,17 @@ def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
                 yield [*base[:index], option, *base[index + 1 :]]
 
 
+def _sample_option(item: Any) -> tuple[str, Any]:
+    """An argument of an entry's ``samples`` in the form ``_combinations`` yields."""
+    if isinstance(item, dt.DType):
+        return ("column", (item, False))
+    if isinstance(item, tuple) and item and isinstance(item[0], dt.DType):
+        return ("column", item)
+    if isinstance(item, Lit):
+        return ("lit", item.value)
+    return ("value", item)
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One call to check: the entry, its arguments, and where it stands (row by row, a group, a window)."""
@@ -193,7 +216,7 @@ class Candidate:
 
     def plain(self, wide: Wide) -> Any:
         """The same call with PySpark's function of the same name (None where PySpark has no such call)."""
-        args = [sf.col(wide.column(*what)) if kind == "column" else what for kind, what in self.combination]
+        args = [_plain_argument(wide, kind, what) for kind, what in self.combination]
         try:
             column = getattr(sf, self.entry.name)(*args)
         except TypeError:  # a call PySpark does not take (F.count() without a column)
@@ -201,8 +224,20 @@ class Candidate:
         return column.over(SparkWindow.orderBy(wide.order_key)) if self.shape == "window" else column
 
 
+def _plain_argument(wide: Wide, kind: str, what: Any) -> Any:
+    if kind == "column":
+        return sf.col(wide.column(*what))
+    return sf.lit(what) if kind == "lit" else what
+
+
+def _argument(wide: Wide, kind: str, what: Any) -> Any:
+    if kind == "column":
+        return F.col(wide.column(*what))
+    return F.lit(what) if kind == "lit" else what
+
+
 def _build(entry: Function, combination: list[Any], wide: Wide, shape: str) -> Expr[Any]:
-    args = [F.col(wide.column(*what)) if kind == "column" else what for kind, what in combination]
+    args = [_argument(wide, kind, what) for kind, what in combination]
     expr = Expr(call(entry, args))
     return expr.over(Window.order_by(wide.order_key)) if shape == "window" else expr
 

@@ -77,7 +77,7 @@ def values(frame: Any, **exprs: Expr[Any]) -> dict[str, list[Any]]:
         (lambda: F.coalesce(T.s, T.n), "no common type"),
         (lambda: F.when(T.n, 1), "when.. needs a boolean condition"),
         (lambda: F.when(T.flag, 1).otherwise("a"), "no common type"),
-        (lambda: F.concat(T.s, T.n), r"F.concat\(\): cols must be a string; got column 'T.n'"),
+        (lambda: F.concat(T.s, T.n), r"F.concat\(\): cols must be a string or a list; got column 'T.n'"),
         (lambda: T.id.str.upper(), r"str.upper\(\): col must be a string; got column 'T.id'"),
         (lambda: T.id.str.contains("a"), r"str.contains\(\): left must be a string or bytes"),
         (lambda: T.s.str.contains(1), r"str.contains\(\): right must be a string or bytes; got literal 1"),

@@ -1,7 +1,33 @@
-"""List, map and struct functions (PySpark's), and the ``.list``, ``.map`` and ``.struct`` namespaces."""
+"""List, map and struct functions (PySpark's), and the ``.list``, ``.map`` and ``.struct`` namespaces.
+
+Spark converts the arguments of these functions itself, and not all alike.
+Functions that compare or add list elements (``array_union``,
+``array_append``, ``array_remove``, ``array_position``...) meet element types
+in the *tightest* common type (``typerules.tightest``: an ``int`` list and a
+``decimal(10,2)`` value do not meet); functions that build a value from
+several (``array``, ``concat``, ``create_map``'s values, ``map_concat``) in the
+wider one (``typerules.supertype``). Where ANSI Spark would convert by parsing
+a string, or where the façade cannot hold the result, the call is refused when
+it is built: map keys are strings and never NULL (the façade's maps are
+``dict[str, V]``), and two literal keys of one map must differ.
+
+Element nullability follows Spark's analyzer, which is not uniform:
+``array_append``/``array_prepend``/``array_insert`` always mark their elements
+nullable; ``array_union`` keeps NULL elements from either side,
+``array_intersect`` only where both have them, ``array_except`` where the first
+does; ``arrays_overlap`` is NULL-able when either list may hold NULLs. A value
+converted the way Spark marks nullable (``date`` to ``timestamp_ntz``) is
+NULL-able in ``array``, ``create_map`` and ``sequence``; a list or map
+converted as a whole keeps its element nullability.
+
+Each entry is checked against Spark's analyzer and against plain PySpark's
+values by ``tests/expr/test_catalog.py``.
+"""
 
 from __future__ import annotations
 
+import datetime
+import decimal
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
@@ -11,26 +37,31 @@ from pydantable_spark.expr.catalog.spec import (
     ANY,
     ARRAY,
     INT32,
-    MAP,
+    STRING,
     Accepts,
     Args,
     Function,
+    Lit,
     always,
+    any_null,
+    at_least,
     column,
     either,
     element,
     fixed,
+    never,
     null_if,
     same,
     value,
 )
-from pydantable_spark.expr.core import Literal, Node, describe
+from pydantable_spark.expr.core import Alias, Column, Literal, Node, describe
 from pydantable_spark.expr.operators import comparable
+from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
-__all__ = ["ENTRIES"]
+__all__ = ["ENTRIES", "concat_lists", "given_name", "struct_names", "zip_names"]
 
 LIST = column("col", ARRAY)
 STRING_LIST = Accepts(
@@ -42,6 +73,16 @@ ORDERED_LIST = Accepts(
     "a list of values with an order",
     lambda t: isinstance(t, dt.List) and not dt.contains_map(t.inner),
     examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)),
+)
+COMPARED_LIST = Accepts(
+    "a list of values that compare (no maps)",
+    lambda t: isinstance(t, dt.List) and not dt.contains_map(t.inner),
+    examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True), dt.List(dt.Int32(), True)),
+)
+NESTED_LIST = Accepts(
+    "a list of lists",
+    lambda t: isinstance(t, dt.List) and isinstance(t.inner, dt.List),
+    examples=(dt.List(dt.List(dt.Int64(), False), False), dt.List(dt.List(dt.String(), True), True)),
 )
 STRUCT = Accepts(
     "a struct",
@@ -55,6 +96,53 @@ MAP_OR_LIST = Accepts(
 KEY_OR_POSITION = Accepts(
     "a 1-based int position or a map key", lambda t: True, examples=(dt.Int32(), dt.String())
 )  # fmt: skip
+POSITION = Accepts(
+    "an integer", lambda t: isinstance(t, dt.Integral), to=lambda t: dt.Int32(),
+    examples=(dt.Int32(), dt.Int64(), dt.Int8()),
+)  # fmt: skip
+"""Spark takes exactly ``int`` here; the façade casts other integers (a ``bigint`` past the range fails)."""
+ITEM = Accepts("any value", lambda t: True, examples=(dt.String(), dt.Int64(), dt.Date(), dt.List(dt.Int64(), False)))
+"""An argument of ``array``/``create_map``/``struct``: first a string, so that a key comes first in the tests."""
+KEYS = Accepts(
+    "a list of strings",
+    lambda t: isinstance(t, dt.List) and isinstance(t.inner, dt.String),
+    examples=(dt.List(dt.String(), False), dt.List(dt.String(), True)),
+)
+ENTRY_LIST = Accepts(
+    "a list of (string key, value) structs",
+    lambda t: (
+        isinstance(t, dt.List)
+        and isinstance(t.inner, dt.Struct)
+        and len(t.inner.fields) == 2
+        and isinstance(t.inner.fields[0].dtype, dt.String)
+    ),
+    examples=(
+        dt.List(dt.Struct((dt.Field("k", dt.String(), False), dt.Field("v", dt.Int64(), True))), False),
+        dt.List(dt.Struct((dt.Field("key", dt.String(), False), dt.Field("value", dt.Date(), False))), True),
+    ),
+)
+SEQUENCE_BOUND = Accepts(
+    "an integer, a date or a datetime",
+    lambda t: isinstance(t, dt.Integral | dt.Date | dt.Datetime | dt.DatetimeNTZ),
+    examples=(dt.Int32(), dt.Int64(), dt.Int8(), dt.Date(), dt.Datetime(), dt.DatetimeNTZ()),
+)
+SEQUENCE_STEP = Accepts(
+    "an integer or a duration",
+    lambda t: isinstance(t, dt.Integral | dt.Duration),
+    examples=(dt.Int32(), dt.Int64(), dt.Duration()),
+)
+STRING_MAP = Accepts(
+    "a map", lambda t: isinstance(t, dt.Map),
+    examples=(dt.Map(dt.String(), dt.Int64(), True), dt.Map(dt.String(), dt.Int32(), False)),
+)  # fmt: skip
+VALUE = either("value", ANY, bool, int, float, str)
+"""A Python value here is a literal (PySpark's ``lit(value)``): a ``str`` is a string, not a column name."""
+
+_TIGHTEST_RULE = (
+    "Spark converts list elements only where no digit can be lost: integers widen, an integer meets a float type "
+    "or a decimal with room for it, a date meets a datetime"
+)
+_WIDER_RULE = "the façade refuses what Spark would convert by parsing strings or between unrelated types"
 
 
 def _entry(name: str, *params: object, returns: object = same(0), summary: str, **options: object) -> Function:
@@ -71,6 +159,157 @@ def _map(args: Args, index: int = 0) -> dt.Map:
     dtype = args.dtype(index)
     assert isinstance(dtype, dt.Map)
     return dtype
+
+
+# --- meeting in one type -----------------------------------------------------------------------------
+
+
+def _meet(
+    args: Args,
+    parts: Sequence[tuple[int, dt.DType]],
+    meet: Callable[[dt.DType, dt.DType], dt.DType | None],
+    *,
+    elements: bool,
+) -> dt.DType:
+    """The type the ``(argument, type)`` parts meet in by ``meet``; refuses the first pair that does not."""
+    index, result = parts[0]
+    for other, dtype in parts[1:]:
+        merged = meet(result, dtype)
+        if merged is None:
+            what = "element type" if elements else "type"
+            rule = _TIGHTEST_RULE if meet is tightest else _WIDER_RULE
+            msg = (
+                f"{args.name}(): {describe(args.nodes[index])} and {describe(args.nodes[other])} have no common "
+                f"{what} ({rule}); cast one of them"
+            )
+            raise ColumnTypeError(msg)
+        result = merged
+    return result
+
+
+def _forced(parts: Sequence[tuple[int, dt.DType]], target: dt.DType) -> bool:
+    """Whether converting one of the values to ``target`` can make it NULL (Spark marks the cast nullable).
+
+    Only values count: a list or map converted as a whole keeps its element nullability.
+    """
+    return any(dtype != target and cast_forces_nullable(dtype, target) for _, dtype in parts)
+
+
+def _list_parts(args: Args, *indexes: int) -> list[tuple[int, dt.DType]]:
+    return [(i, _inner(args, i).inner) for i in indexes]
+
+
+def _with_value(args: Args, index: int = 0, at: int = 1) -> tuple[list[tuple[int, dt.DType]], dt.DType]:
+    """List ``index``'s elements and value ``at`` (tightest): the parts and their type."""
+    parts = [(index, _inner(args, index).inner), (at, args.dtype(at))]
+    return parts, _meet(args, parts, tightest, elements=True)
+
+
+def _pairwise(cn: Callable[[Args], bool]) -> Callable[[Args], dt.DType]:
+    """``array_union``-like: the two lists' elements meet (tightest); ``cn`` says if the result may hold NULLs."""
+
+    def rule(args: Args) -> dt.DType:
+        target = _meet(args, _list_parts(args, 0, 1), tightest, elements=True)
+        return dt.List(target, cn(args))
+
+    return rule
+
+
+def _appended(args: Args) -> dt.DType:
+    """``array_append``/``array_prepend``: Spark marks the elements nullable whatever the inputs."""
+    return dt.List(_with_value(args)[1], True)
+
+
+def _inserted(args: Args) -> dt.DType:
+    """``array_insert``: the value meets the elements; positions past the end are padded with NULLs."""
+    return dt.List(_with_value(args, 0, 2)[1], True)
+
+
+def _removed(args: Args) -> dt.DType:
+    return dt.List(_with_value(args)[1], _inner(args).contains_null)
+
+
+def _position(args: Args) -> dt.DType:
+    _with_value(args)
+    return dt.Int64()
+
+
+def _overlap_nullable(args: Args) -> bool:
+    """NULL when either list is, or when no common element is found and either holds a NULL."""
+    return any_null(args) or _inner(args, 0).contains_null or _inner(args, 1).contains_null
+
+
+def _overlap(args: Args) -> dt.DType:
+    _meet(args, _list_parts(args, 0, 1), tightest, elements=True)
+    return dt.Boolean()
+
+
+# --- weak literals -------------------------------------------------------------------------------
+
+
+def _adopted(node: Node, target: dt.DType) -> Node:
+    """A weak literal typed as ``target`` where its value fits (exactly, for a decimal), else unchanged."""
+    if not (isinstance(node, Literal) and node.weak):
+        return node
+    if isinstance(target, dt.Decimal) and type(node.value) is int:
+        digits = len(str(abs(node.value)))
+        return Literal(decimal.Decimal(node.value), target) if digits <= target.integer_digits else node
+    return node.adopt(target)
+
+
+def _weak(node: Node) -> bool:
+    return isinstance(node, Literal) and node.weak
+
+
+def _element_literals(of: int, *at: int) -> Callable[[tuple[Node, ...]], tuple[Node, ...]]:
+    """Weak literals at ``at`` take the element type of list argument ``of``."""
+
+    def adopt(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+        owner = nodes[of].typed if of < len(nodes) else None
+        if owner is None or not isinstance(owner.dtype, dt.List):
+            return nodes
+        inner = owner.dtype.inner
+        return tuple(_adopted(n, inner) if i in at else n for i, n in enumerate(nodes))
+
+    return adopt
+
+
+def _among(select: Callable[[int], Sequence[int]]) -> Callable[[tuple[Node, ...]], tuple[Node, ...]]:
+    """Weak literals among the arguments ``select(count)`` take the type the others meet in."""
+
+    def adopt(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+        indexes = select(len(nodes))
+        strong = [nodes[i].typed for i in indexes if not _weak(nodes[i])]
+        if not strong or any(t is None for t in strong):
+            return nodes
+        target = strong[0].dtype  # type: ignore[union-attr]
+        for typed in strong[1:]:
+            merged = supertype(target, typed.dtype)  # type: ignore[union-attr]
+            if merged is None:
+                return nodes  # the rule reports it
+            target = merged
+        return tuple(_adopted(n, target) if i in indexes else n for i, n in enumerate(nodes))
+
+    return adopt
+
+
+def _lookup_literals(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+    """A bare Python int position into a list is an ``int`` (Spark takes no ``bigint`` there)."""
+    owner = nodes[0].typed if nodes else None
+    if owner is None or len(nodes) < 2 or not isinstance(owner.dtype, dt.List):
+        return nodes
+    position = nodes[1]
+    if (
+        isinstance(position, Literal)
+        and position.weak
+        and type(position.value) is int
+        and dt.Int32.holds(position.value)
+    ):
+        return (nodes[0], Literal(position.value, dt.Int32()), *nodes[2:])
+    return nodes
+
+
+# --- lookups ---------------------------------------------------------------------------------------
 
 
 def _element_check(args: Args) -> None:
@@ -99,9 +338,119 @@ def _lookup_check(args: Args) -> None:
                 " (Spark takes no bigint here: cast it to Int32)"
             )
             raise ColumnTypeError(msg)
+        if args.is_literal(1) and args.value(1) == 0:
+            msg = f"{args.name}(): positions are 1-based (negative: from the end); 0 is no position"
+            raise ColumnTypeError(msg)
     elif not comparable(_map(args).key, args.dtype(1), ordering=False):
         msg = f"{args.name}(): key {describe(args.nodes[1])} does not fit the keys of {describe(args.nodes[0])}"
         raise ColumnTypeError(msg)
+
+
+def _position_check(args: Args) -> None:
+    """``element_at`` on a list refuses a position that can be NULL.
+
+    Spark 4.3 marks the element non-null for a non-constant position and then
+    returns an element, not NULL, where the position is NULL.
+    """
+    _lookup_check(args)
+    if isinstance(args.dtype(0), dt.List) and args.nullable(1):
+        msg = (
+            f"{args.name}(): position {describe(args.nodes[1])} can be NULL, and Spark then returns an element "
+            "instead of NULL; fill it (F.coalesce) or use F.try_element_at"
+        )
+        raise ColumnTypeError(msg)
+
+
+def _created_items(node: Node) -> tuple[Node, ...] | None:
+    """The items of a list written as ``F.array(...)``: Spark knows the nullability of each."""
+    while isinstance(node, Alias):
+        node = node.child
+    return tuple(node.children()) if node.label == "array" else None
+
+
+def _item(args: Args, position: int, *, zero_based: bool) -> bool | None:
+    """Whether the item at literal ``position`` of an ``F.array(...)`` list can be NULL.
+
+    None when the list is not written as ``F.array(...)`` or the position is out of its range.
+    """
+    items = _created_items(args.nodes[0])
+    if items is None:
+        return None
+    index = position if zero_based else (position - 1 if position > 0 else len(items) + position)
+    if not 0 <= index < len(items):
+        return None
+    return items[index].type.nullable
+
+
+def _literal_position(args: Args, index: int = 1) -> int | None:
+    value = args.value(index) if args.is_literal(index) else None
+    return value if type(value) is int else None
+
+
+def _element_at_nullable(args: Args) -> bool:
+    """Whether ``element_at`` can be NULL, as Spark's analyzer says.
+
+    A map's value: always. A list's element (an error past the end, under ANSI):
+    at a literal position of ``F.array(...)``, that item's nullability (non-null
+    past its end); at another literal, always; else where the list or an element is.
+    """
+    if isinstance(args.dtype(0), dt.Map):
+        return True
+    if args.nodes[1].is_constant:  # Spark evaluates a constant position when it types the call
+        position = _literal_position(args)
+        if position is None:
+            return True
+        found = _item(args, position, zero_based=False)
+        if found is not None:
+            return found
+        return _created_items(args.nodes[0]) is None  # past the end of F.array(...): Spark says non-null
+    return args.nullable(0) or _inner(args).contains_null
+
+
+def _try_element_at_nullable(args: Args) -> bool:
+    position = _literal_position(args)
+    if isinstance(args.dtype(0), dt.Map) or position is None:
+        return True
+    found = _item(args, position, zero_based=False)
+    return True if found is None else found
+
+
+def _get_nullable(args: Args) -> bool:
+    position = _literal_position(args)
+    found = None if position is None else _item(args, position, zero_based=True)
+    return True if found is None else found
+
+
+def _list_get_nullable(args: Args) -> bool:
+    """``list.get`` is ``try_element_at`` at ``index + 1`` (a negative index as it is)."""
+    position = _literal_position(args)
+    if position is None:
+        return True
+    found = _item(args, position + 1 if position >= 0 else position, zero_based=False)
+    return True if found is None else found
+
+
+def _end_nullable(position: int) -> Callable[[Args], bool]:
+    """``list.first``/``list.last``: ``try_element_at`` at 1 or -1."""
+
+    def rule(args: Args) -> bool:
+        found = _item(args, position, zero_based=False)
+        return True if found is None else found
+
+    return rule
+
+
+def _key_check(args: Args) -> None:
+    if not comparable(_map(args).key, args.dtype(1), ordering=False):
+        msg = f"{args.name}(): key {describe(args.nodes[1])} does not fit the keys of {describe(args.nodes[0])}"
+        raise ColumnTypeError(msg)
+
+
+def _not_zero(what: str) -> Callable[[int], str | None]:
+    return lambda v: None if v != 0 else f"is 1-based (negative: from the end); 0 is no {what}"
+
+
+# --- structs -----------------------------------------------------------------------------------------
 
 
 def _field(args: Args) -> dt.Field:
@@ -123,8 +472,246 @@ def _field_nullable(args: Args) -> bool:
     return args.nullable(0) or _field(args).nullable
 
 
+def given_name(node: Node) -> str | None:
+    """The name Spark gives a struct field made from ``node``: a column's, an alias's or a struct field's."""
+    if isinstance(node, Column | Alias):
+        return node.name
+    if node.label == "struct.field":
+        return node.output_name
+    return None
+
+
+def struct_names(nodes: Sequence[Node]) -> list[str]:
+    """``struct``'s field names: given names, else ``col1``, ``col2``... by position (as Spark's ``struct``)."""
+    return [given_name(n) or f"col{i + 1}" for i, n in enumerate(nodes)]
+
+
+def zip_names(nodes: Sequence[Node]) -> list[str]:
+    """``arrays_zip``'s field names: given names, else ``0``, ``1``... by position (as Spark's ``arrays_zip``)."""
+    return [given_name(n) or str(i) for i, n in enumerate(nodes)]
+
+
+def _unique_fields(args: Args, names: Sequence[str]) -> None:
+    seen: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if name in seen:
+            msg = (
+                f"{args.name}(): two fields would be named {name!r} ({describe(args.nodes[seen[name]])} and "
+                f"{describe(args.nodes[index])}); a struct's fields are read by name: alias one of them"
+            )
+            raise ColumnTypeError(msg)
+        if "${" in name:
+            msg = (
+                f"{args.name}(): field name {name!r} contains '${{', which Spark's variable substitution rewrites "
+                "in SQL text; alias it"
+            )
+            raise ColumnTypeError(msg)
+        seen[name] = index
+
+
+def _struct(args: Args) -> dt.DType:
+    names = struct_names(args.nodes)
+    _unique_fields(args, names)
+    return dt.Struct(tuple(dt.Field(n, t.dtype, t.nullable) for n, t in zip(names, args.types, strict=True)))
+
+
+def _named_struct(args: Args) -> dt.DType:
+    if len(args) % 2:
+        msg = f"{args.name}() takes names and values in pairs; got {len(args)} arguments"
+        raise ColumnTypeError(msg)
+    names = []
+    for index in range(0, len(args), 2):
+        if not (args.is_literal(index) and isinstance(args.dtype(index), dt.String) and args.value(index) is not None):
+            got = describe(args.nodes[index])
+            msg = f"{args.name}(): a field name must be a string literal (F.lit('name')); got {got}"
+            raise ColumnTypeError(msg)
+        names.append(str(args.value(index)))
+    _unique_fields(args, names)
+    values = args.types[1::2]
+    return dt.Struct(tuple(dt.Field(n, t.dtype, t.nullable) for n, t in zip(names, values, strict=True)))
+
+
+def _zipped(args: Args) -> dt.DType:
+    names = zip_names(args.nodes)
+    _unique_fields(args, names)
+    fields = tuple(dt.Field(n, _inner(args, i).inner, True) for i, n in enumerate(names))
+    return dt.List(dt.Struct(fields), False)
+
+
+# --- building lists -----------------------------------------------------------------------------------
+
+
+def _array(args: Args) -> dt.DType:
+    parts = list(enumerate(args.dtype(i) for i in range(len(args))))
+    target = _meet(args, parts, supertype, elements=False)
+    return dt.List(target, any_null(args) or _forced(parts, target))
+
+
+def concat_lists(args: Args) -> dt.DType:
+    """``concat`` of lists: their elements meet in the wider type; NULL elements from any of them."""
+    parts = _list_parts(args, *range(len(args)))
+    target = _meet(args, parts, supertype, elements=True)
+    return dt.List(target, any(_inner(args, i).contains_null for i in range(len(args))))
+
+
+def _flatten(args: Args) -> dt.DType:
+    inner = _inner(args).inner
+    assert isinstance(inner, dt.List)
+    return inner
+
+
+def _null_where_an_element_is(args: Args) -> bool:
+    """NULL where the list is, or where one of its elements is (``flatten``, ``map_from_entries``)."""
+    return args.nullable(0) or _inner(args).contains_null
+
+
+def _repeated(args: Args) -> dt.DType:
+    return dt.List(args.dtype(0), args.nullable(0))
+
+
+def _sequence_parts(args: Args) -> list[tuple[int, dt.DType]]:
+    bounds = [(0, args.dtype(0)), (1, args.dtype(1))]
+    integral = [isinstance(t, dt.Integral) for _, t in bounds]
+    if any(integral) and not all(integral):
+        start, stop = describe(args.nodes[0]), describe(args.nodes[1])
+        msg = f"{args.name}(): {start} and {stop} must both be integers, or both dates or datetimes"
+        raise ColumnTypeError(msg)
+    if len(args) > 2:
+        step = args.dtype(2)
+        if integral[0] != isinstance(step, dt.Integral):
+            wanted = "an integer" if integral[0] else "a duration"
+            msg = f"{args.name}(): step must be {wanted} here; got {describe(args.nodes[2])}"
+            raise ColumnTypeError(msg)
+        if integral[0]:
+            bounds.append((2, step))
+    return bounds
+
+
+def _sequence(args: Args) -> dt.DType:
+    return dt.List(_meet(args, _sequence_parts(args), supertype, elements=False), False)
+
+
+def _sequence_nullable(args: Args) -> bool:
+    parts = _sequence_parts(args)
+    return any_null(args) or _forced(parts, _meet(args, parts, supertype, elements=False))
+
+
+def _sequence_check(args: Args) -> None:
+    if len(args) < 3 or not args.is_literal(2):
+        return
+    step = args.value(2)
+    if step == 0 or step == datetime.timedelta(0):
+        msg = f"{args.name}(): step must not be zero"
+        raise ColumnTypeError(msg)
+    dates = isinstance(args.dtype(0), dt.Date) and isinstance(args.dtype(1), dt.Date)
+    if dates and isinstance(step, datetime.timedelta) and (step.seconds or step.microseconds):
+        msg = f"{args.name}(): a sequence of dates steps by whole days; got {step!r}"
+        raise ColumnTypeError(msg)
+
+
+def _slice_check(args: Args) -> None:
+    if args.is_literal(1) and args.value(1) == 0:
+        msg = f"{args.name}(): start is 1-based (negative: from the end); 0 is no position"
+        raise ColumnTypeError(msg)
+    if args.is_literal(2) and args.value(2) is not None and args.value(2) < 0:
+        msg = f"{args.name}(): length must be >= 0, got {args.value(2)}"
+        raise ColumnTypeError(msg)
+
+
+def _insert_check(args: Args) -> None:
+    if args.is_literal(1) and args.value(1) == 0:
+        msg = f"{args.name}(): pos is 1-based (negative: from the end); 0 is no position"
+        raise ColumnTypeError(msg)
+
+
+# --- maps --------------------------------------------------------------------------------------------
+
+
+def _string_keys(args: Args, indexes: Sequence[int]) -> None:
+    """Map keys: strings (the façade's maps are ``dict[str, V]``), never NULL, literal ones all different."""
+    literals: dict[object, int] = {}
+    for index in indexes:
+        node, typed = args.nodes[index], args.types[index]
+        if not isinstance(typed.dtype, dt.String):
+            msg = (
+                f"{args.name}(): key {describe(node)} must be a string: the façade's maps have string keys "
+                "(dict[str, V]); cast it with .cast(str)"
+            )
+            raise ColumnTypeError(msg)
+        if typed.nullable:
+            msg = (
+                f"{args.name}(): key {describe(node)} can be NULL, which Spark refuses as a map key when the "
+                "query runs; fill it first (F.coalesce(key, ...)) or filter the NULLs out"
+            )
+            raise ColumnTypeError(msg)
+        if args.is_literal(index):
+            key = args.value(index)
+            if key in literals:
+                msg = (
+                    f"{args.name}(): key {key!r} is given twice; Spark fails on duplicate map keys when the "
+                    "query runs (spark.sql.mapKeyDedupPolicy=EXCEPTION)"
+                )
+                raise ColumnTypeError(msg)
+            literals[key] = index
+
+
+def _create_map(args: Args) -> dt.DType:
+    if len(args) % 2:
+        msg = f"{args.name}() takes keys and values in pairs; got {len(args)} arguments"
+        raise ColumnTypeError(msg)
+    _string_keys(args, range(0, len(args), 2))
+    parts = [(i, args.dtype(i)) for i in range(1, len(args), 2)]
+    target = _meet(args, parts, supertype, elements=False)
+    holds_null = any(args.nullable(i) for i, _ in parts)
+    return dt.Map(dt.String(), target, holds_null or _forced(parts, target))
+
+
+def _from_arrays(args: Args) -> dt.DType:
+    keys, values = _inner(args, 0), _inner(args, 1)
+    if keys.contains_null:
+        msg = (
+            f"{args.name}(): keys {describe(args.nodes[0])} may hold NULLs, which Spark refuses as map keys when "
+            "the query runs; drop them first (.list.drop_nulls())"
+        )
+        raise ColumnTypeError(msg)
+    return dt.Map(keys.inner, values.inner, values.contains_null)
+
+
+def _from_entries(args: Args) -> dt.DType:
+    entry = _inner(args).inner
+    assert isinstance(entry, dt.Struct)
+    key, val = entry.fields
+    if key.nullable:
+        msg = (
+            f"{args.name}(): the keys (field {key.name!r}) of {describe(args.nodes[0])} can be NULL, which Spark "
+            "refuses as map keys when the query runs; fill or filter them first"
+        )
+        raise ColumnTypeError(msg)
+    return dt.Map(key.dtype, val.dtype, val.nullable)
+
+
+def _entries(args: Args) -> dt.DType:
+    found = _map(args)
+    fields = (dt.Field("key", found.key, False), dt.Field("value", found.value, found.value_contains_null))
+    return dt.List(dt.Struct(fields), False)
+
+
+def _map_concat(args: Args) -> dt.DType:
+    maps = [_map(args, i) for i in range(len(args))]
+    for index, found in enumerate(maps[1:], start=1):
+        if found.key != maps[0].key:
+            msg = f"{args.name}(): the keys of {describe(args.nodes[0])} and {describe(args.nodes[index])} differ"
+            raise ColumnTypeError(msg)
+    parts = [(i, m.value) for i, m in enumerate(maps)]
+    target = _meet(args, parts, supertype, elements=True)
+    return dt.Map(maps[0].key, target, any(m.value_contains_null for m in maps))
+
+
+_SEED = value("seed", int, default=ABSENT, sample=7)
+_ROOM = "Spark's maps must not repeat a key: a duplicate fails the query (spark.sql.mapKeyDedupPolicy)."
+
 ENTRIES: tuple[Function, ...] = (
-    # --- lists ---
+    # --- sizes and lookups ---
     _entry(
         "size",
         column("col", MAP_OR_LIST),
@@ -139,31 +726,292 @@ ENTRIES: tuple[Function, ...] = (
         LIST,
         column("index", INT32),
         returns=element(0),
-        nullable=always,
+        nullable=_list_get_nullable,
         in_f=False,
         methods=("list.get",),
         special=True,
         summary="The element at a 0-based index (negative: from the end); NULL out of range.",
     ),
     _entry(
+        "list.first",
+        LIST,
+        returns=element(0),
+        nullable=_end_nullable(1),
+        in_f=False,
+        methods=("list.first",),
+        template="try_element_at({0}, 1)",
+        summary="The first element; NULL for an empty list.",
+    ),
+    _entry(
+        "list.last",
+        LIST,
+        returns=element(0),
+        nullable=_end_nullable(-1),
+        in_f=False,
+        methods=("list.last",),
+        template="try_element_at({0}, -1)",
+        summary="The last element; NULL for an empty list.",
+    ),
+    _entry(
+        "element_at",
+        column("col", MAP_OR_LIST),
+        either("extraction", KEY_OR_POSITION, int, str),
+        returns=_lookup_type,
+        nullable=_element_at_nullable,
+        check=_position_check,
+        adopt=_lookup_literals,
+        summary=(
+            "The element at a 1-based position of a list (negative: from the end; an error past the end), "
+            "or the value of a map key (NULL if absent)."
+        ),
+    ),
+    _entry(
         "try_element_at",
         column("col", MAP_OR_LIST),
         column("extraction", KEY_OR_POSITION),
         returns=_lookup_type,
-        nullable=always,
+        nullable=_try_element_at_nullable,
         check=_lookup_check,
+        adopt=_lookup_literals,
         methods=("map.get",),
         summary="The element at a 1-based position of a list, or the value of a map key; NULL if absent.",
     ),
     _entry(
+        "get",
+        LIST,
+        either("index", POSITION, int, literal=dt.Int32(), names=True),
+        returns=element(0),
+        nullable=_get_nullable,
+        summary="The element at a 0-based index; NULL out of range (negative indexes too).",
+    ),
+    _entry(
         "array_contains",
         LIST,
-        either("value", ANY, bool, int, float, str),
+        VALUE,
         returns=fixed(dt.Boolean()),
         nullable=_contains_nullable,
         check=_element_check,
         methods=("list.contains",),
         summary="Whether the list holds the value (NULL when unknown: a NULL list or value, or NULLs in it).",
+    ),
+    _entry(
+        "array_position",
+        column("col", COMPARED_LIST),
+        VALUE,
+        returns=_position,
+        adopt=_element_literals(0, 1),
+        summary="The 1-based position of the value's first occurrence (0 if absent), as a bigint.",
+    ),
+    _entry(
+        "arrays_overlap",
+        column("a1", COMPARED_LIST),
+        column("a2", COMPARED_LIST),
+        returns=_overlap,
+        nullable=_overlap_nullable,
+        summary="Whether the lists share an element (NULL if not and either holds a NULL).",
+    ),
+    _entry(
+        "array_max",
+        column("col", ORDERED_LIST),
+        returns=element(0),
+        nullable=always,
+        methods=("list.max",),
+        summary="The largest element, NULLs skipped (NULL for an empty list).",
+    ),
+    _entry(
+        "array_min",
+        column("col", ORDERED_LIST),
+        returns=element(0),
+        nullable=always,
+        methods=("list.min",),
+        summary="The smallest element, NULLs skipped (NULL for an empty list).",
+    ),
+    # --- building and changing lists ---
+    _entry(
+        "array",
+        column("cols", ITEM, variadic=True),
+        returns=_array,
+        nullable=never,
+        adopt=_among(range),
+        summary="A list of the values (their common type).",
+        unpacks=True,
+    ),
+    _entry(
+        "array_repeat",
+        column("col", ANY),
+        either("count", POSITION, int, literal=dt.Int32(), names=True),
+        returns=_repeated,
+        nullable=null_if(1),
+        summary="A list of ``count`` copies of the value (empty for ``count`` <= 0).",
+    ),
+    _entry(
+        "sequence",
+        column("start", SEQUENCE_BOUND),
+        column("stop", SEQUENCE_BOUND),
+        column("step", SEQUENCE_STEP, default=ABSENT),
+        returns=_sequence,
+        nullable=_sequence_nullable,
+        check=_sequence_check,
+        adopt=_among(lambda n: range(min(n, 3))),
+        session=True,
+        summary=(
+            "The integers (or dates, datetimes) from ``start`` to ``stop`` inclusive by ``step`` "
+            "(default 1, or -1 counting down; one day for dates and datetimes)."
+        ),
+    ),
+    _entry(
+        "array_append",
+        LIST,
+        VALUE,
+        returns=_appended,
+        nullable=null_if(0),
+        adopt=_element_literals(0, 1),
+        summary="The list with the value added at the end (Spark marks the elements nullable).",
+    ),
+    _entry(
+        "array_prepend",
+        LIST,
+        VALUE,
+        returns=_appended,
+        nullable=null_if(0),
+        adopt=_element_literals(0, 1),
+        summary="The list with the value added at the start (Spark marks the elements nullable).",
+    ),
+    _entry(
+        "array_insert",
+        column("arr", ARRAY),
+        either("pos", POSITION, int, literal=dt.Int32(), names=True, check=_not_zero("position"), sample=2),
+        VALUE,
+        returns=_inserted,
+        nullable=null_if(0, 1),
+        check=_insert_check,
+        adopt=_element_literals(0, 2),
+        summary=(
+            "The list with the value inserted at 1-based ``pos`` (negative: from the end); "
+            "a position past the end pads with NULLs."
+        ),
+    ),
+    _entry(
+        "array_remove",
+        column("col", COMPARED_LIST),
+        either("element", ANY, bool, int, float, str),
+        returns=_removed,
+        adopt=_element_literals(0, 1),
+        summary="The list without the elements equal to ``element``.",
+    ),
+    _entry(
+        "array_compact",
+        LIST,
+        returns=lambda a: dt.List(_inner(a).inner, False),
+        methods=("list.drop_nulls",),
+        summary="The list without its NULL elements.",
+    ),
+    _entry(
+        "slice",
+        column("x", ARRAY),
+        either("start", POSITION, int, literal=dt.Int32(), names=True, check=_not_zero("position")),
+        either("length", POSITION, int, literal=dt.Int32(), names=True, check=at_least(0)),
+        check=_slice_check,
+        summary="``length`` elements from 1-based ``start`` (negative: from the end).",
+    ),
+    _entry(
+        "list.slice",
+        LIST,
+        value("offset", int, literal=dt.Int32()),
+        value("length", int, literal=dt.Int32(), default=ABSENT, check=at_least(0)),
+        in_f=False,
+        methods=("list.slice",),
+        special=True,
+        summary="``length`` elements from 0-based ``offset`` (negative: from the end), or to the end.",
+    ),
+    _entry(
+        "list.reverse",
+        LIST,
+        in_f=False,
+        methods=("list.reverse",),
+        sql="reverse",
+        summary="The elements in reverse order.",
+    ),
+    _entry(
+        "list.concat",
+        LIST,
+        column("other", ARRAY),
+        returns=concat_lists,
+        in_f=False,
+        methods=("list.concat",),
+        sql="concat",
+        summary="The elements of both lists, this one's first (their common type).",
+    ),
+    _entry(
+        "flatten",
+        column("col", NESTED_LIST),
+        returns=_flatten,
+        nullable=_null_where_an_element_is,
+        summary="The lists of the list, end to end (NULL where one of them is).",
+    ),
+    _entry(
+        "sort_array",
+        column("col", ORDERED_LIST),
+        value("asc", bool, default=True),
+        summary="The elements sorted (NULLs first ascending, last descending).",
+    ),
+    _entry(
+        "array_sort",
+        column("col", ORDERED_LIST),
+        summary="The elements sorted ascending, NULLs last (a comparator function is not offered).",
+    ),
+    _entry(
+        "list.sort",
+        column("col", ORDERED_LIST),
+        value("descending", bool, default=False),
+        in_f=False,
+        methods=("list.sort",),
+        special=True,
+        summary="The elements sorted (NULLs first ascending, last descending).",
+    ),
+    _entry(
+        "shuffle",
+        LIST,
+        _SEED,
+        deterministic=False,
+        special=True,
+        summary="The elements in a random order (reproducible with ``seed``).",
+    ),
+    _entry("array_distinct", LIST, methods=("list.unique",), summary="The distinct elements, in order of appearance."),
+    # --- sets of elements ---
+    _entry(
+        "array_union",
+        column("col1", COMPARED_LIST),
+        column("col2", COMPARED_LIST),
+        returns=_pairwise(lambda a: _inner(a, 0).contains_null or _inner(a, 1).contains_null),
+        methods=("list.set_union",),
+        summary="The distinct elements of either list, in order of appearance.",
+    ),
+    _entry(
+        "array_intersect",
+        column("col1", COMPARED_LIST),
+        column("col2", COMPARED_LIST),
+        returns=_pairwise(lambda a: _inner(a, 0).contains_null and _inner(a, 1).contains_null),
+        methods=("list.set_intersection",),
+        summary="The distinct elements of the first list that the second holds too.",
+    ),
+    _entry(
+        "array_except",
+        column("col1", COMPARED_LIST),
+        column("col2", COMPARED_LIST),
+        returns=_pairwise(lambda a: _inner(a, 0).contains_null),
+        methods=("list.set_difference",),
+        summary="The distinct elements of the first list that the second does not hold.",
+    ),
+    _entry(
+        "arrays_zip",
+        column("cols", ARRAY, variadic=True),
+        returns=_zipped,
+        special=True,
+        summary=(
+            "A list of structs, the n-th holding the n-th element of each list (NULL past a shorter one); "
+            "fields are named after the columns (by position for other expressions)."
+        ),
     ),
     _entry(
         "array_join",
@@ -175,38 +1023,106 @@ ENTRIES: tuple[Function, ...] = (
         methods=("list.join",),
         summary="The string elements joined with ``delimiter`` (NULLs skipped, or replaced).",
     ),
-    _entry(
-        "sort_array",
-        column("col", ORDERED_LIST),
-        value("asc", bool, default=True),
-        summary="The elements sorted (NULLs first ascending, last descending).",
-    ),
-    _entry(
-        "list.sort",
-        column("col", ORDERED_LIST),
-        value("descending", bool, default=False),
-        in_f=False,
-        methods=("list.sort",),
-        special=True,
-        summary="The elements sorted (NULLs first ascending, last descending).",
-    ),
-    _entry("array_distinct", LIST, methods=("list.unique",), summary="The distinct elements, in order of appearance."),
     # --- maps ---
     _entry(
         "map_keys",
-        column("col", MAP),
+        column("col", STRING_MAP),
         returns=lambda a: dt.List(_map(a).key, True),
         methods=("map.keys",),
         summary="The keys as a list.",
     ),
     _entry(
         "map_values",
-        column("col", MAP),
+        column("col", STRING_MAP),
         returns=lambda a: dt.List(_map(a).value, True),
         methods=("map.values",),
         summary="The values as a list.",
     ),
+    _entry(
+        "map_entries",
+        column("col", STRING_MAP),
+        returns=_entries,
+        methods=("map.entries",),
+        summary="The (key, value) pairs as a list of structs with fields ``key`` and ``value``.",
+    ),
+    _entry(
+        "map_contains_key",
+        column("col", STRING_MAP),
+        VALUE,
+        returns=fixed(dt.Boolean()),
+        nullable=always,
+        check=_key_check,
+        methods=("map.contains_key",),
+        summary="Whether the map has the key.",
+    ),
+    _entry(
+        "create_map",
+        column("cols", ITEM, variadic=True),
+        returns=_create_map,
+        nullable=never,
+        adopt=_among(lambda n: range(1, n, 2)),
+        sql="map",
+        session=True,
+        summary=f"A map of the keys (strings, never NULL) and values given in turn. {_ROOM}",
+        unpacks=True,
+    ),
+    _entry(
+        "map_from_arrays",
+        column("col1", KEYS),
+        column("col2", ARRAY),
+        returns=_from_arrays,
+        session=True,
+        summary=f"A map of the keys of ``col1`` to the values of ``col2`` at the same positions. {_ROOM}",
+    ),
+    _entry(
+        "map_from_entries",
+        column("col", ENTRY_LIST),
+        returns=_from_entries,
+        nullable=_null_where_an_element_is,
+        session=True,
+        summary=f"A map of a list of (key, value) structs (NULL where an entry is). {_ROOM}",
+    ),
+    _entry(
+        "map_concat",
+        column("cols", STRING_MAP, variadic=True),
+        returns=_map_concat,
+        session=True,
+        summary=f"The entries of all the maps in one (their values' common type). {_ROOM}",
+        unpacks=True,
+    ),
+    _entry(
+        "str_to_map",
+        column("text", STRING),
+        column("pairDelim", STRING, default=ABSENT),
+        column("keyValueDelim", STRING, default=ABSENT),
+        returns=fixed(dt.Map(dt.String(), dt.String(), True)),
+        session=True,
+        summary=(
+            "The map that ``text`` spells: pairs split at ``pairDelim`` (default ``,``), each into key and value "
+            f"at ``keyValueDelim`` (default ``:``); both are regular expressions. {_ROOM}"
+        ),
+    ),
     # --- structs ---
+    _entry(
+        "struct",
+        column("cols", ITEM, variadic=True),
+        returns=_struct,
+        nullable=never,
+        special=True,
+        summary=(
+            "A struct of the values, its fields named after the columns (or aliases, or struct fields; "
+            "``col1``, ``col2``... for other expressions)."
+        ),
+        unpacks=True,
+    ),
+    _entry(
+        "named_struct",
+        column("cols", ANY, variadic=True),
+        returns=_named_struct,
+        nullable=never,
+        samples=((Lit("x"), dt.Int64(), Lit("y"), (dt.String(), True)),),
+        summary="A struct of the values, each after its field name (a string literal: ``F.lit('name')``).",
+    ),
     _entry(
         "struct.field",
         column("col", STRUCT),

@@ -33,8 +33,8 @@ def signature(function: Function) -> inspect.Signature:
     return inspect.Signature(parameters)
 
 
-def annotation(param: Param, *, method: bool = False) -> str:
-    """The parameter's type as stub text: what a user may pass."""
+def annotation(param: Param, *, method: bool = False, unpacks: bool = False) -> str:
+    """The parameter's type as stub text: what a user may pass (``unpacks``: a variadic one also as one list)."""
     kinds = [k.__name__ for k in param.python]
     if param.python_only:
         text = " | ".join(kinds)
@@ -48,4 +48,6 @@ def annotation(param: Param, *, method: bool = False) -> str:
         text = " | ".join(parts)
     if param.default is ABSENT:
         text += " | None"
+    if unpacks and param.variadic:
+        text += " | list[Expr[Any] | str] | tuple[Expr[Any] | str, ...]"
     return text

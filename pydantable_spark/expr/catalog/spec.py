@@ -39,6 +39,7 @@ __all__ = [
     "Args",
     "Function",
     "Kind",
+    "Lit",
     "Param",
 ]
 
@@ -88,6 +89,13 @@ class Accepts:
     def spark_type(self, dtype: dt.DType) -> dt.DType:
         """The type Spark receives for an admitted ``dtype``."""
         return dtype if self.to is None else self.to(dtype)
+
+
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """In an entry's ``samples``: the argument ``F.lit(value)`` (``lit(value)`` on PySpark's side)."""
+
+    value: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +218,15 @@ class Function:
     """Arguments among which a weak literal (a bare Python number) adopts the others' type, as next to an
     operator (``F.pmod(x, 3)`` keeps ``x``'s type); unlike ``common`` each keeps its own type otherwise."""
     check: Callable[[Args], None] | None = None
+    unpacks: bool = False
+    """PySpark also takes the variadic arguments as one list or tuple (``F.array([a, b])``)."""
+    adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None = None
+    """The entry's own rule giving weak literals a type from the other arguments, before typing
+    (``F.array_append(ints, 1)`` appends an ``int``: the bare ``1`` takes the elements' type)."""
+    samples: tuple[tuple[Any, ...], ...] = ()
+    """Argument lists the generated tests try besides one parameter at a time, for calls those cannot
+    make (``named_struct`` takes literal names): a ``DType`` is a non-null column of that type, a
+    ``(DType, True)`` pair a nullable one, ``Lit(v)`` is ``F.lit(v)``, anything else a Python value."""
     output: Callable[[Sequence[Node]], str] | None = None
     """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
     example: str = ""

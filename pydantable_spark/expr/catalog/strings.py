@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog.collections import concat_lists
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
     BINARY,
@@ -43,6 +44,11 @@ STRING_LIST = Accepts(
     lambda t: isinstance(t, dt.String) or (isinstance(t, dt.List) and isinstance(t.inner, dt.String)),
     examples=(dt.String(), dt.List(dt.String(), True)),
 )
+STRINGS_OR_LISTS = Accepts(
+    "a string or a list",
+    lambda t: isinstance(t, dt.String | dt.List),
+    examples=(dt.String(), dt.List(dt.Int64(), False), dt.List(dt.Int32(), True)),
+)
 STRING_OR_LIST = Accepts(
     "a string or a list",
     lambda t: isinstance(t, dt.String | dt.List),
@@ -61,6 +67,21 @@ def _same_kind(args: Args) -> None:
             f"{args.name}(): {describe(args.nodes[0])} and {describe(args.nodes[1])} must both be strings or both bytes"
         )
         raise ColumnTypeError(msg)
+
+
+def _concat(args: Args) -> dt.DType:
+    """Strings, or lists meeting in their elements' wider type (``collections.concat_lists``), never both."""
+    lists = [isinstance(args.dtype(i), dt.List) for i in range(len(args))]
+    if all(lists):
+        return concat_lists(args)
+    if any(lists):
+        first_list, first_string = lists.index(True), lists.index(False)
+        msg = (
+            f"{args.name}(): takes strings or lists, not both; got {describe(args.nodes[first_string])} and "
+            f"{describe(args.nodes[first_list])}"
+        )
+        raise ColumnTypeError(msg)
+    return dt.String()
 
 
 def _one_char(text: str) -> str | None:
@@ -203,8 +224,9 @@ ENTRIES: tuple[Function, ...] = (
     # --- joining ---
     _entry(
         "concat",
-        column("cols", STRING, variadic=True),
-        summary="The strings end to end; NULL if any is NULL.",
+        column("cols", STRINGS_OR_LISTS, variadic=True),
+        returns=_concat,
+        summary="The strings (or lists) end to end; NULL if any is NULL.",
     ),
     _entry(
         "concat_ws",

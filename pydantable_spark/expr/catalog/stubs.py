@@ -28,10 +28,10 @@ _SCALAR = (
 )
 
 
-def _parameters(params: tuple[Param, ...], *, method: bool) -> str:
+def _parameters(params: tuple[Param, ...], *, method: bool, unpacks: bool = False) -> str:
     parts = []
     for param in params:
-        text = annotation(param, method=method)
+        text = annotation(param, method=method, unpacks=unpacks)
         if param.variadic:
             parts.append(f"*{param.name}: {text}")
         elif param.default is REQUIRED:
@@ -42,7 +42,7 @@ def _parameters(params: tuple[Param, ...], *, method: bool) -> str:
 
 
 def _function(name: str, entry: Function) -> str:
-    return f"def {name}({_parameters(entry.params, method=False)}) -> Expr[Any]: ...\n"
+    return f"def {name}({_parameters(entry.params, method=False, unpacks=entry.unpacks)}) -> Expr[Any]: ...\n"
 
 
 def functions_stub() -> str:

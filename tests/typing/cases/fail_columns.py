@@ -32,7 +32,7 @@ F.coalesce(User.name, User.id)  # E: coalesce(): no common type
 F.when(User.id, 1)  # E: when() needs a boolean condition; got column 'User.id'
 F.when(User.active, 1).otherwise("x")  # E: when/otherwise: no common type
 F.when(User.active, 1).when(User.active, "x")  # E: when/otherwise: no common type
-F.concat(User.name, User.id)  # E: F.concat(): cols must be a string; got column 'User.id'
+F.concat(User.name, User.id)  # E: F.concat(): cols must be a string or a list; got column 'User.id'
 F.date_add(User.joined, 1.5)  # E: F.date_add(): days must be an integer; got literal 1.5
 F.datediff(User.joined, User.id)  # E: F.datediff(): start must be a date or datetime; got column 'User.id'
 F.upper(User.id)  # E: F.upper(): col must be a string
