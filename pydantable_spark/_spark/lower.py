@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+import weakref
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -711,14 +712,23 @@ def execute(step: Step, session: Any = None) -> SparkDataFrame:
 _UDF_NAME = re.compile(r"__pydantable_udf_[0-9]+")
 
 
+_REGISTERED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+"""The UDF names already registered with each live session (each is registered once per session)."""
+
+
 def _register_udfs(step: Step, frame: SparkDataFrame) -> None:
     """Register the typed UDFs a step's SQL calls with the frame's session (Arrow-optimized)."""
     names = {n for f in dataclasses.fields(step) for t in _strings(getattr(step, f.name)) for n in _UDF_NAME.findall(t)}
-    for name in sorted(names):
+    if not names:
+        return
+    session = frame.sparkSession
+    done = _REGISTERED.setdefault(session, set())
+    for name in sorted(names - done):
         function = UDFS.get(name)
         if function is not None:  # (a user's column name never has this spelling: it would be hex-spelled)
             returns = spark_type(function.returns.dtype)
-            frame.sparkSession.udf.register(name, sf.udf(function.fn, returnType=returns, useArrow=True))
+            session.udf.register(name, sf.udf(function.fn, returnType=returns, useArrow=True))
+            done.add(name)
 
 
 def _strings(value: object) -> Iterator[str]:
