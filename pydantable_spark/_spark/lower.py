@@ -385,8 +385,28 @@ def _input_needs(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
         return (set(wanted),)
     if isinstance(plan, Aggregate):
         return (_referenced((*plan.keys, *plan.aggs)),)
-    # joins, unions, set operations, explode, unpivot, distinct and reconciliation read every column
+    if isinstance(plan, Union):
+        return tuple(set(names) for names in _union_inputs(plan, wanted))
+    # joins, set operations, explode, unpivot, distinct and reconciliation read every column
     return tuple(set(child.schema.names) for child in plan.inputs())
+
+
+def _union_outputs(plan: Union, wanted: set[str]) -> list[str]:
+    """The columns a union must produce: those read above it, in its order (all if none is read)."""
+    return [n for n in plan.schema.names if n in wanted] or list(plan.schema.names)
+
+
+def _union_inputs(plan: Union, wanted: set[str]) -> list[list[str]]:
+    """For each frame of a union, its columns that make the union's needed outputs, in order.
+
+    By name, a frame gives the outputs it has (``allow_missing`` fills the others
+    with NULL); by position, the frame's columns at the outputs' positions.
+    """
+    outputs = _union_outputs(plan, wanted)
+    if plan.by_name:
+        return [[n for n in outputs if n in frame.schema.names] for frame in plan.frames]
+    positions = [plan.schema.names.index(n) for n in outputs]
+    return [[frame.schema.names[k] for k in positions] for frame in plan.frames]
 
 
 def _references(schema: Schema) -> dict[str, Node]:
@@ -577,10 +597,17 @@ _ZIPPED = "__pydantable_zipped"
 
 
 def _relation(plan: p.Plan, needed: Needed) -> _Relation:
-    if isinstance(plan, Union):
-        steps = tuple(_flush(_relation(f, needed)).step for f in plan.frames)
+    if isinstance(plan, Union):  # each frame computes only the columns read above the union
+        outputs = _union_outputs(plan, needed[id(plan)])
+        steps = []
+        for frame, names in zip(plan.frames, _union_inputs(plan, needed[id(plan)]), strict=True):
+            rel = _relation(frame, needed)
+            steps.append(_flush(_Relation(rel.step, rel.base, {n: rel.columns[n] for n in names}, rel.conditions)).step)
+        references = _references(plan.schema)
         return _Relation(
-            UnionStep(steps, plan.by_name, plan.allow_missing), plan.schema.names, _references(plan.schema)
+            UnionStep(tuple(steps), plan.by_name, plan.allow_missing),
+            tuple(outputs),
+            {n: references[n] for n in outputs},
         )
     if isinstance(plan, SetOperation):
         left = _flush(_relation(plan.left, needed)).step

@@ -1015,10 +1015,14 @@ class Oracle:
       type when it fits (README, "Types"); next to a decimal it is a decimal literal,
       which the plain side writes as ``lit(Decimal(n))``: PySpark's ``lit(int)``
       would be cast and typed nullable.
-    * ``RUNTIME_ERRORS``: an ANSI error (overflow, division by zero) raised while
-      evaluating rows that a later step discards may or may not surface, as Spark's
-      optimizer decides per plan shape; a case where only one side fails with such
-      an error is counted as ``both_failed`` when the other side's result is empty.
+    * ``RUNTIME_ERRORS``: an error raised while evaluating a row (an ANSI overflow
+      or division by zero, a malformed base64 text for ``unbase64``, a regex group
+      index the pattern lacks) for rows that a later step discards may or may not
+      surface, as Spark's optimizer decides per plan shape: a filter pushed below a
+      projection never evaluates it, and over an in-memory table (the façade's
+      ``from_rows``) the optimizer itself evaluates projections on every row. A case
+      where only one side fails with such an error is counted as ``both_failed``
+      when the other side's result is empty.
     * ``DUPLICATE_NAMES``: two output columns of one name (``group_by("n").agg(n=...)``)
       are refused when built (``DuplicateColumnError``; ``Schema``); PySpark makes the
       frame and fails only when a step refers to the name.
@@ -1046,9 +1050,10 @@ class Oracle:
             return True
         return bool(cls.IMPLICIT_CASTS.search(str(error)))
 
-    ANSI_ERRORS = re.compile(
+    ROW_ERRORS = re.compile(
         r"ARITHMETIC_OVERFLOW|DIVIDE_BY_ZERO|REMAINDER_BY_ZERO|CAST_INVALID_INPUT|CAST_OVERFLOW|DATETIME_OVERFLOW|"
-        r"NUMERIC_VALUE_OUT_OF_RANGE|INVALID_ARRAY_INDEX"
+        r"NUMERIC_VALUE_OUT_OF_RANGE|INVALID_ARRAY_INDEX|INVALID_PARAMETER_VALUE|"
+        r"Last unit does not have enough valid bits|Illegal base64 character|Input byte array has"
     )
 
     @classmethod
@@ -1059,11 +1064,11 @@ class Oracle:
         plain_error: Exception | None,
         plain_rows: list[Any],
     ) -> bool:
-        """``RUNTIME_ERRORS``: one side raised an ANSI error for rows the other side's (empty) result never kept."""
+        """``RUNTIME_ERRORS``: one side raised a row's error for rows the other side's (empty) result never kept."""
         if facade_error is not None and not plain_rows:
-            return bool(cls.ANSI_ERRORS.search(str(facade_error)))
+            return bool(cls.ROW_ERRORS.search(str(facade_error)))
         if plain_error is not None and not facade_rows:
-            return bool(cls.ANSI_ERRORS.search(str(plain_error)))
+            return bool(cls.ROW_ERRORS.search(str(plain_error)))
         return False
 
     @staticmethod
@@ -1125,6 +1130,8 @@ def _same_value(a: Any, b: Any) -> bool:
         return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):  # a struct (NaN inside is equal to NaN) or a map
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
 
 

@@ -195,6 +195,26 @@ def test_a_dropped_column_is_never_computed(spark: SparkSession) -> None:
         T.from_rows(big).with_columns(h=T.v * 4).to_dict()
 
 
+def test_a_union_computes_only_the_columns_read_above_it(spark: SparkSession) -> None:
+    """Seed 304835: a column a later aggregate never reads was computed in both frames of a union (an ANSI error)."""
+    big = [{"id": i, "v": 2**62 if i == 2 else i} for i in range(1, 4)]
+    frame = T.from_rows(big).with_columns(h=T.v * 4)
+    facade = frame.union(frame).group_by("id").agg(n=F.count())
+    plain = (
+        spark.createDataFrame([(r["id"], r["v"]) for r in big], "id bigint not null, v bigint")
+        .unionAll(spark.createDataFrame([(r["id"], r["v"]) for r in big], "id bigint not null, v bigint"))
+        .groupBy("id")
+        .agg(sf.count(sf.lit(1)).alias("n"))
+    )
+    assert sorted(_facade_rows(facade)) == sorted(_rows(plain)) == [(1, 2), (2, 2), (3, 2)]
+    assert "* CAST(4" not in " ".join(lowering.render_steps(lowering.plan_steps(facade.plan)))
+    positional = T.from_rows(big).select(T.id, T.v).union(frame.select(T.id, v=T.v * 4)).select(T.id)
+    assert sorted(_facade_rows(positional)) == [(1,), (1,), (2,), (2,), (3,), (3,)]
+    other = T.from_rows(big).select(T.v, T.id)  # no h: NULLs there, and the columns in another order
+    by_name = frame.union_by_name(other, allow_missing_columns=True).select("id", "v")
+    assert sorted(_facade_rows(by_name)) == sorted([(1, 1), (2, 2**62), (3, 3)] * 2)
+
+
 def test_floor_division_at_the_edge_of_the_range_does_not_overflow(agrees: Any) -> None:
     """Seed 200485: subtracting the remainder before dividing overflowed at the type's minimum."""
     low = -(2**63)

@@ -542,6 +542,8 @@ def _zipped(args: Args) -> dt.DType:
 
 
 def _array(args: Args) -> dt.DType:
+    if not args:
+        return dt.List(dt.String(), True)  # PySpark's array(): an empty list of strings (cast: elements nullable)
     parts = list(enumerate(args.dtype(i) for i in range(len(args))))
     target = _meet(args, parts, supertype, elements=False)
     return dt.List(target, any_null(args) or _forced(parts, target))
@@ -656,6 +658,8 @@ def _string_keys(args: Args, indexes: Sequence[int]) -> None:
 
 
 def _create_map(args: Args) -> dt.DType:
+    if not args:
+        return dt.Map(dt.String(), dt.String(), True)  # PySpark's create_map(): an empty map of strings (cast)
     if len(args) % 2:
         msg = f"{args.name}() takes keys and values in pairs; got {len(args)} arguments"
         raise ColumnTypeError(msg)
@@ -829,7 +833,8 @@ ENTRIES: tuple[Function, ...] = (
     # --- building and changing lists ---
     _entry(
         "array",
-        column("cols", ITEM, variadic=True),
+        column("cols", ITEM, variadic=True, default=ABSENT),
+        special=True,
         returns=_array,
         nullable=never,
         adopt=_among(range),
@@ -1057,7 +1062,8 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "create_map",
-        column("cols", ITEM, variadic=True),
+        column("cols", ITEM, variadic=True, default=ABSENT),
+        special=True,
         returns=_create_map,
         nullable=never,
         adopt=_among(lambda n: range(1, n, 2)),
