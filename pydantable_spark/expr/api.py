@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
@@ -57,14 +57,23 @@ if TYPE_CHECKING:
         StringNamespace,
         StructNamespace,
     )
-    from pydantable_spark.expr.operands import CastT, ExprT, ScalarT, ValueT
+    from pydantable_spark.expr.operands import (
+        CastT,
+        DateT,
+        ExprT,
+        ListT,
+        MapT,
+        NoneT,
+        ScalarT,
+        StrT,
+        StructT,
+        ValueT,
+    )
     from pydantable_spark.expr.windowspec import WindowSpec
 
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
 
 T_co = TypeVar("T_co", covariant=True)
-S = TypeVar("S", bound=Optional[str])  # noqa: UP045 - evaluated at run time on Python 3.10
-D = TypeVar("D", bound=Optional[datetime.date])  # noqa: UP045
 
 IntoExpr = Any
 """An ``Expr`` or a Python scalar (which becomes a literal)."""
@@ -291,35 +300,35 @@ class Expr(Generic[T_co]):
         return Expr(window.over(self._node))
 
     @property
-    def str(self: Expr[S]) -> StringNamespace[S]:
+    def str(self: Expr[StrT | NoneT]) -> StringNamespace[StrT | NoneT, NoneT]:
         """String functions: ``upper``, ``lower``, ``length``, ``contains``, ... (string columns only)."""
         from pydantable_spark.expr.namespaces import StringNamespace
 
         return StringNamespace(self)
 
     @property
-    def struct(self) -> StructNamespace[T_co]:
+    def struct(self: Expr[StructT | NoneT]) -> StructNamespace[StructT | NoneT, NoneT]:
         """Struct functions: ``field`` (struct columns only)."""
         from pydantable_spark.expr.namespaces import StructNamespace
 
         return StructNamespace(self)
 
     @property
-    def list(self) -> ListNamespace[T_co]:
+    def list(self: Expr[ListT | NoneT]) -> ListNamespace[ListT | NoneT, NoneT]:
         """List functions: ``len``, ``get``, ``contains``, ``join``, ``sort``, ``unique``."""
         from pydantable_spark.expr.namespaces import ListNamespace
 
         return ListNamespace(self)
 
     @property
-    def map(self) -> MapNamespace[T_co]:
+    def map(self: Expr[MapT | NoneT]) -> MapNamespace[MapT | NoneT, NoneT]:
         """Map functions: ``keys``, ``values``, ``get``."""
         from pydantable_spark.expr.namespaces import MapNamespace
 
         return MapNamespace(self)
 
     @property
-    def dt(self: Expr[D]) -> DateTimeNamespace[D]:
+    def dt(self: Expr[DateT | NoneT]) -> DateTimeNamespace[DateT | NoneT, NoneT]:
         """Date functions: ``year``, ``month``, ``day``, ``truncate``, ``strftime``... (dates and datetimes)."""
         from pydantable_spark.expr.namespaces import DateTimeNamespace
 

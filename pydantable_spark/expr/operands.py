@@ -15,12 +15,26 @@ from __future__ import annotations
 
 import datetime
 import decimal
+from collections.abc import Collection, Mapping
 from typing import Any, TypeAlias, Union
 
 from pydantic import BaseModel
 from typing_extensions import Never, TypeVar
 
-__all__ = ["CastT", "ExprT", "NoneT", "Scalar", "ScalarT", "TargetT", "ValueT"]
+__all__ = [
+    "CastT",
+    "DateT",
+    "ExprT",
+    "ListT",
+    "MapT",
+    "NoneT",
+    "Scalar",
+    "ScalarT",
+    "StrT",
+    "StructT",
+    "TargetT",
+    "ValueT",
+]
 
 Scalar: TypeAlias = Union[bool, int, float, str, bytes, decimal.Decimal, datetime.date, datetime.timedelta]  # noqa: UP007
 """The Python values a literal can be made of (a ``datetime`` is a ``date``)."""
@@ -44,3 +58,12 @@ CastT = TypeVar("CastT", bound=_Target, default=Any)
 
 TargetT = TypeVar("TargetT", bound=_Target, default=Never)
 """The Python type ``F.lit(..., dtype=...)`` names (``Never`` when none is named, or a ``dtypes`` type)."""
+
+# The non-null part of the expression a namespace is reached from (``expr.str``, ...); with ``NoneT``
+# taking its ``None``, the namespace knows whether the expression is nullable (``StringNamespace[str | None,
+# None]``) and its methods say so (``upper()`` is ``Expr[str | N_co]``).
+StrT = TypeVar("StrT", bound=str)
+DateT = TypeVar("DateT", bound=datetime.date)
+ListT = TypeVar("ListT", bound=Collection[Any])
+MapT = TypeVar("MapT", bound=Mapping[Any, Any])
+StructT = TypeVar("StructT", bound=BaseModel)
