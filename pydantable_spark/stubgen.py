@@ -207,7 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     stubgen.add_argument("-o", "--output", type=Path, default=Path("stubs"), help="the stub directory (stubs)")
     stubgen.add_argument("--check", action="store_true", help="write nothing; exit 1 if a stub is out of date")
     options = parser.parse_args(argv)
-    sys.path.insert(0, str(Path.cwd()))  # modules of the project the command runs in, as `python -m` finds them
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))  # modules of the project the command runs in, as `python -m` finds them
     changed = write_stubs(options.modules, options.output, check=options.check)
     for path in changed:
         action = "out of date" if options.check else "wrote"
