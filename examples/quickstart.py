@@ -2,27 +2,16 @@
 
 No SparkSession is created here: pydantable-spark starts an embedded local one
 on first use (or uses the active session, or Spark Connect when SPARK_REMOTE is set).
+The tables are declared in ``quickstart_models.py``.
 """
 
 from __future__ import annotations
 
 import datetime
 
-from pydantable_spark import DataFrameModel, F
+from quickstart_models import Adult, User
 
-
-class User(DataFrameModel):
-    id: int
-    name: str
-    age: int | None
-    joined: datetime.date
-
-
-class Adult(DataFrameModel):
-    id: int
-    name: str
-    next_age: int
-    member_for_days: int
+from pydantable_spark import F
 
 
 def main() -> None:

@@ -44,6 +44,7 @@ from mypy.types import (
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.statics import (
+    EXPR,
     SAMPLES,
     Static,
     expr_type,
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.catalog.spec import Function
 
-__all__ = ["EXPRESSION_CLASSES", "FUNCTION_HOOKS", "METHOD_HOOKS", "SPARK_TYPE", "render_source"]
+__all__ = ["EXPRESSION_CLASSES", "FUNCTION_HOOKS", "METHOD_HOOKS", "SPARK_TYPE", "render_source", "unknown"]
 
 SPARK_TYPE = ErrorCode("pydantable-spark", "Column type errors found by pydantable-spark", "General")
 
@@ -98,6 +99,20 @@ def _receiver_source(ctx: CallContext) -> Expression | None:
     return None
 
 
+def unknown(ctx: CallContext) -> Type:
+    """The type of a call the hook cannot type: its declared expression class over ``Any``.
+
+    The declared signatures give checkers without the plugin an approximate
+    value type (``F.col("x") > 1`` is ``Expr[bool | None]``); with the plugin an
+    expression it cannot type is unknown, ``Expr[Any]``, so that the frame
+    methods type its column by the runtime's rules rather than by the approximation.
+    """
+    proper = get_proper_type(ctx.default_return_type)
+    if isinstance(proper, Instance) and proper.type.has_base(EXPR) and proper.args:
+        return proper.copy_modified(args=[AnyType(TypeOfAny.special_form)] * len(proper.args))
+    return ctx.default_return_type
+
+
 def _result(ctx: CallContext, node: Node, operands: Sequence[Node]) -> Type:
     assert isinstance(ctx.api, TypeChecker)
     typed = node.type
@@ -123,7 +138,7 @@ def _typed_or_any(ctx: CallContext, build: Callable[[], tuple[Node, Sequence[Nod
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return fallback
     if built is None:
-        return ctx.default_return_type
+        return unknown(ctx)
     node, operands = built
     return _result(ctx, node, operands)
 
@@ -155,7 +170,7 @@ def _binary(method: str, make: Callable[[Node, Node], Node], *, reflected: bool)
         me = operand(ctx.type, render_source(_receiver_source(ctx)))
         other = operand(other_type, render_source(_arg_exprs(ctx)[0]), _arg_exprs(ctx)[0])
         if me is None or other is None:
-            return ctx.default_return_type
+            return unknown(ctx)
         left, right = (other, me) if reflected else (me, other)
         try:
             node = make(left, right)
@@ -343,7 +358,7 @@ def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[
         if method:
             owner = _namespace_owner(ctx)  # type: ignore[arg-type]
             if owner is None:
-                return ctx.default_return_type
+                return unknown(ctx)
             positional.append(Expr(owner))
         for index, (types, exprs) in enumerate(zip(ctx.arg_types, ctx.args, strict=False)):
             param = param_of(function, index + (1 if method else 0))
@@ -354,7 +369,7 @@ def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[
             for t, e in zip(types, exprs, strict=True):
                 found = _runtime_argument(t, e)
                 if found is None:
-                    return ctx.default_return_type
+                    return unknown(ctx)
                 positional.append(found[0])
                 exact = exact and found[1]
         try:
@@ -364,11 +379,11 @@ def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[
             if exact:
                 ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
                 return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
-            return ctx.default_return_type
+            return unknown(ctx)
         except TypeError:
-            return ctx.default_return_type  # mypy reports a wrong argument count itself
+            return unknown(ctx)  # mypy reports a wrong argument count itself
         if typed is None:
-            return ctx.default_return_type
+            return unknown(ctx)
         operands = [a for a in node.args if a.typed is not None]
         return _result(ctx, node, operands)
 
@@ -412,13 +427,13 @@ def struct_field(ctx: MethodContext) -> Type:
     proper = get_proper_type(ctx.type)
     name_expr = _arg_exprs(ctx)[0] if _arg_exprs(ctx) else None
     if not isinstance(proper, Instance) or not proper.args or not isinstance(name_expr, StrExpr):
-        return ctx.default_return_type
+        return unknown(ctx)
     static = static_of(proper.args[0])
     owner = get_proper_type(static.original)
     if not isinstance(owner, Instance) or not owner.type.has_base("pydantic.main.BaseModel"):
         if static.dtype is not None:
             ctx.api.fail(f"struct.field() needs a struct column; got {proper.args[0]}", ctx.context, code=SPARK_TYPE)
-        return ctx.default_return_type
+        return unknown(ctx)
     fields = {c.name: c.type for c in model_columns(owner.type)}
     found = fields.get(name_expr.value)
     if found is None:
@@ -465,11 +480,11 @@ def _lit(ctx: FunctionContext) -> Type:
     if dtype_type is not None:
         target = dtype_of_type_argument(dtype_type)
         if target is None:
-            return ctx.default_return_type
+            return unknown(ctx)
         nullable = value_type is None or isinstance(get_proper_type(value_type), NoneType)
         return expr_type(ctx.api, mypy_type(ctx.api, target, nullable))
     if value_type is None:
-        return ctx.default_return_type
+        return unknown(ctx)
     if isinstance(get_proper_type(value_type), NoneType):  # typed by its context when the plan is built
         return expr_type(ctx.api, AnyType(TypeOfAny.special_form))
     static = static_of(value_type)
@@ -482,7 +497,7 @@ def _lit(ctx: FunctionContext) -> Type:
         ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
         return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
     if static.dtype is None:
-        return ctx.default_return_type
+        return unknown(ctx)
     return expr_type(ctx.api, mypy_type(ctx.api, static.dtype, static.nullable))
 
 
@@ -532,13 +547,13 @@ def _when_start(ctx: FunctionContext) -> Type:
     types, exprs = _arg_types(ctx), _arg_exprs(ctx)
     condition, value = (operand(t, render_source(e), e) for t, e in zip(types, exprs, strict=False))
     if condition is None or value is None:
-        return ctx.default_return_type
+        return unknown(ctx)
     try:
         conditional.When((condition,), (value,))
         return _when_then(ctx.api, [value])
     except ColumnTypeError as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
-        return ctx.default_return_type
+        return unknown(ctx)
 
 
 def _when_more(ctx: MethodContext) -> Type:
@@ -547,13 +562,13 @@ def _when_more(ctx: MethodContext) -> Type:
     types, exprs = _arg_types(ctx), _arg_exprs(ctx)
     condition, value = (operand(t, render_source(e), e) for t, e in zip(types, exprs, strict=False))
     if previous is None or condition is None or value is None:
-        return ctx.default_return_type
+        return unknown(ctx)
     try:
         conditional.When((_CONDITION, condition), (previous, value))
         return _when_then(ctx.api, [previous, value])
     except ColumnTypeError as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
-        return ctx.default_return_type
+        return unknown(ctx)
 
 
 def _otherwise(ctx: MethodContext) -> Type:

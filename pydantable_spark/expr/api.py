@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
@@ -57,13 +57,23 @@ if TYPE_CHECKING:
         StringNamespace,
         StructNamespace,
     )
+    from pydantable_spark.expr.operands import (
+        CastT,
+        DateT,
+        ExprT,
+        ListT,
+        MapT,
+        NoneT,
+        ScalarT,
+        StrT,
+        StructT,
+        ValueT,
+    )
     from pydantable_spark.expr.windowspec import WindowSpec
 
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
 
 T_co = TypeVar("T_co", covariant=True)
-S = TypeVar("S", bound=Optional[str])  # noqa: UP045 - evaluated at run time on Python 3.10
-D = TypeVar("D", bound=Optional[datetime.date])  # noqa: UP045
 
 IntoExpr = Any
 """An ``Expr`` or a Python scalar (which becomes a literal)."""
@@ -139,76 +149,76 @@ class Expr(Generic[T_co]):
             left, right = right, left
         return Expr(Arithmetic(op, left, right))
 
-    def __add__(self, other: object) -> Expr[Any]:
+    def __add__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT]:
         return self._arith(ArithmeticOp.ADD, other)
 
-    def __radd__(self, other: object) -> Expr[Any]:
+    def __radd__(self, other: ScalarT) -> Expr[T_co | ScalarT]:
         return self._arith(ArithmeticOp.ADD, other, reflected=True)
 
-    def __sub__(self, other: object) -> Expr[Any]:
+    def __sub__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT]:
         return self._arith(ArithmeticOp.SUB, other)
 
-    def __rsub__(self, other: object) -> Expr[Any]:
+    def __rsub__(self, other: ScalarT) -> Expr[T_co | ScalarT]:
         return self._arith(ArithmeticOp.SUB, other, reflected=True)
 
-    def __mul__(self, other: object) -> Expr[Any]:
+    def __mul__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT]:
         return self._arith(ArithmeticOp.MUL, other)
 
-    def __rmul__(self, other: object) -> Expr[Any]:
+    def __rmul__(self, other: ScalarT) -> Expr[T_co | ScalarT]:
         return self._arith(ArithmeticOp.MUL, other, reflected=True)
 
-    def __truediv__(self, other: object) -> Expr[Any]:
+    def __truediv__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT | float | None]:
         return self._arith(ArithmeticOp.DIV, other)
 
-    def __rtruediv__(self, other: object) -> Expr[Any]:
+    def __rtruediv__(self, other: ScalarT) -> Expr[T_co | ScalarT | float | None]:
         return self._arith(ArithmeticOp.DIV, other, reflected=True)
 
-    def __floordiv__(self, other: object) -> Expr[Any]:
+    def __floordiv__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT | None]:
         return self._arith(ArithmeticOp.FLOORDIV, other)
 
-    def __rfloordiv__(self, other: object) -> Expr[Any]:
+    def __rfloordiv__(self, other: ScalarT) -> Expr[T_co | ScalarT | None]:
         return self._arith(ArithmeticOp.FLOORDIV, other, reflected=True)
 
-    def __mod__(self, other: object) -> Expr[Any]:
+    def __mod__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT | None]:
         return self._arith(ArithmeticOp.MOD, other)
 
-    def __rmod__(self, other: object) -> Expr[Any]:
+    def __rmod__(self, other: ScalarT) -> Expr[T_co | ScalarT | None]:
         return self._arith(ArithmeticOp.MOD, other, reflected=True)
 
-    def __pow__(self, other: object) -> Expr[Any]:
+    def __pow__(self, other: object) -> Expr[float | None]:
         return self._derived(Power(self.node, self._operand(other)))
 
-    def __rpow__(self, other: object) -> Expr[Any]:
+    def __rpow__(self, other: object) -> Expr[float | None]:
         return self._derived(Power(self._operand(other), self.node))
 
-    def __neg__(self) -> Expr[Any]:
+    def __neg__(self) -> Expr[T_co]:
         return Expr(Negate(self._node))
 
     # --- comparisons -------------------------------------------------------------------
 
-    def _compare(self, op: ComparisonOp, other: object) -> Expr[Any]:
+    def _compare(self, op: ComparisonOp, other: object) -> Expr[bool | None]:
         if other is None:
             method = "is_null" if op is ComparisonOp.EQ else "is_not_null"
             msg = f"comparing {render(self._node)} {op.value} None is always NULL in SQL; use .{method}()"
             raise ColumnTypeError(msg)
         return Expr(Comparison(op, self._node, to_node(other)))
 
-    def __eq__(self, other: object) -> Expr[Any]:  # type: ignore[override]
+    def __eq__(self, other: object) -> Expr[bool | None]:  # type: ignore[override]
         return self._compare(ComparisonOp.EQ, other)
 
-    def __ne__(self, other: object) -> Expr[Any]:  # type: ignore[override]
+    def __ne__(self, other: object) -> Expr[bool | None]:  # type: ignore[override]
         return self._compare(ComparisonOp.NE, other)
 
-    def __lt__(self, other: object) -> Expr[Any]:
+    def __lt__(self, other: object) -> Expr[bool | None]:
         return self._compare(ComparisonOp.LT, other)
 
-    def __le__(self, other: object) -> Expr[Any]:
+    def __le__(self, other: object) -> Expr[bool | None]:
         return self._compare(ComparisonOp.LE, other)
 
-    def __gt__(self, other: object) -> Expr[Any]:
+    def __gt__(self, other: object) -> Expr[bool | None]:
         return self._compare(ComparisonOp.GT, other)
 
-    def __ge__(self, other: object) -> Expr[Any]:
+    def __ge__(self, other: object) -> Expr[bool | None]:
         return self._compare(ComparisonOp.GE, other)
 
     def eq_null_safe(self, other: object) -> Expr[bool]:
@@ -227,19 +237,19 @@ class Expr(Generic[T_co]):
 
     # --- boolean logic -----------------------------------------------------------------
 
-    def __and__(self, other: object) -> Expr[Any]:
+    def __and__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT]:
         return Expr(And(self._node, to_node(other)))
 
-    def __rand__(self, other: object) -> Expr[Any]:
+    def __rand__(self, other: ScalarT) -> Expr[T_co | ScalarT]:
         return Expr(And(to_node(other), self._node))
 
-    def __or__(self, other: object) -> Expr[Any]:
+    def __or__(self, other: Expr[ExprT] | ScalarT) -> Expr[T_co | ExprT | ScalarT]:
         return Expr(Or(self._node, to_node(other)))
 
-    def __ror__(self, other: object) -> Expr[Any]:
+    def __ror__(self, other: ScalarT) -> Expr[T_co | ScalarT]:
         return Expr(Or(to_node(other), self._node))
 
-    def __invert__(self) -> Expr[Any]:
+    def __invert__(self) -> Expr[T_co]:
         return Expr(Not(self._node))
 
     # --- methods -----------------------------------------------------------------------
@@ -248,7 +258,7 @@ class Expr(Generic[T_co]):
         """The same values under the output name ``name``."""
         return Expr(Alias(self._node, name))
 
-    def cast(self, to: object) -> Expr[Any]:
+    def cast(self, to: type[dt.DType] | dt.DType | type[CastT]) -> Expr[CastT | None]:
         """Convert to another type (a Python type such as ``float`` or a ``dtypes`` class).
 
         Only casts Spark accepts are legal; the error lists the legal targets.
@@ -263,7 +273,7 @@ class Expr(Generic[T_co]):
         """True where the value is not NULL."""
         return Expr(IsNotNull(self._node))
 
-    def is_in(self, values: Iterable[object]) -> Expr[Any]:
+    def is_in(self, values: Iterable[object]) -> Expr[bool | None]:
         """True where the value equals one of ``values`` (NULL where the value is NULL).
 
         An empty ``values`` gives FALSE on every row, as Spark's ``isin([])`` does.
@@ -274,11 +284,11 @@ class Expr(Generic[T_co]):
         literals = tuple(_literal(v) for v in values)
         return Expr(IsIn(self._node, literals))
 
-    def between(self, lower: object, upper: object, closed: Closed = "both") -> Expr[Any]:
+    def between(self, lower: object, upper: object, closed: Closed = "both") -> Expr[bool | None]:
         """``lower <= value <= upper``; ``closed`` picks the included bounds."""
         return Expr(Between(self._node, to_node(lower), to_node(upper), closed))
 
-    def fill_null(self, value: object) -> Expr[Any]:
+    def fill_null(self: Expr[ValueT | None], value: Expr[ExprT] | ScalarT | None) -> Expr[ValueT | ExprT | ScalarT]:
         """The value, or ``value`` where it is NULL; not nullable if ``value`` is not."""
         if value is None:
             msg = f"fill_null() on {render(self._node)} needs a value, not None"
@@ -290,35 +300,35 @@ class Expr(Generic[T_co]):
         return Expr(window.over(self._node))
 
     @property
-    def str(self: Expr[S]) -> StringNamespace[S]:
+    def str(self: Expr[StrT | NoneT]) -> StringNamespace[StrT | NoneT, NoneT]:
         """String functions: ``upper``, ``lower``, ``length``, ``contains``, ... (string columns only)."""
         from pydantable_spark.expr.namespaces import StringNamespace
 
         return StringNamespace(self)
 
     @property
-    def struct(self) -> StructNamespace[T_co]:
+    def struct(self: Expr[StructT | NoneT]) -> StructNamespace[StructT | NoneT, NoneT]:
         """Struct functions: ``field`` (struct columns only)."""
         from pydantable_spark.expr.namespaces import StructNamespace
 
         return StructNamespace(self)
 
     @property
-    def list(self) -> ListNamespace[T_co]:
+    def list(self: Expr[ListT | NoneT]) -> ListNamespace[ListT | NoneT, NoneT]:
         """List functions: ``len``, ``get``, ``contains``, ``join``, ``sort``, ``unique``."""
         from pydantable_spark.expr.namespaces import ListNamespace
 
         return ListNamespace(self)
 
     @property
-    def map(self) -> MapNamespace[T_co]:
+    def map(self: Expr[MapT | NoneT]) -> MapNamespace[MapT | NoneT, NoneT]:
         """Map functions: ``keys``, ``values``, ``get``."""
         from pydantable_spark.expr.namespaces import MapNamespace
 
         return MapNamespace(self)
 
     @property
-    def dt(self: Expr[D]) -> DateTimeNamespace[D]:
+    def dt(self: Expr[DateT | NoneT]) -> DateTimeNamespace[DateT | NoneT, NoneT]:
         """Date functions: ``year``, ``month``, ``day``, ``truncate``, ``strftime``... (dates and datetimes)."""
         from pydantable_spark.expr.namespaces import DateTimeNamespace
 

@@ -12,13 +12,17 @@ Expr[int](coalesce(None, 0))
 
 from __future__ import annotations
 
-from typing import Any, Generic, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Col, Expr, dtype_of, to_node
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Column, Node, literal_of, undecided_null
 from pydantable_spark.expr.udf import udf
+
+if TYPE_CHECKING:
+    from pydantable_spark import dtypes as dt
+    from pydantable_spark.expr.operands import ExprT, NoneT, ScalarT, TargetT
 
 __all__ = ["WhenThen", "coalesce", "col", "lit", "udf", "when"]
 
@@ -32,7 +36,9 @@ def col(name: str) -> Col[Any]:
     return Col(Column(name))
 
 
-def lit(value: object, dtype: object = None) -> Expr[Any]:
+def lit(
+    value: ScalarT | NoneT | object, dtype: type[dt.DType] | dt.DType | type[TargetT] | None = None
+) -> Expr[ScalarT | NoneT | TargetT]:
     """A literal; ``dtype`` (a Python type or ``dtypes`` class) fixes its type.
 
     ``F.lit(None)`` without a ``dtype`` takes its type from what it is used
@@ -75,7 +81,7 @@ class WhenThen(Expr[Optional[B]], Generic[B]):  # noqa: UP045 - a base class, ev
         assert isinstance(node, When)
         return node
 
-    def when(self, condition: object, value: object) -> WhenThen[Any]:
+    def when(self, condition: object, value: Expr[ExprT] | ScalarT | NoneT) -> WhenThen[B | ExprT | ScalarT]:
         """Add a branch, tried after the earlier ones."""
         node = self._chain()
         if node.otherwise is not None:
@@ -83,7 +89,7 @@ class WhenThen(Expr[Optional[B]], Generic[B]):  # noqa: UP045 - a base class, ev
             raise ColumnTypeError(msg)
         return WhenThen(When((*node.conditions, to_node(condition)), (*node.values, to_node(value))))
 
-    def otherwise(self, value: object) -> Expr[Any]:
+    def otherwise(self, value: Expr[ExprT] | ScalarT | NoneT) -> Expr[B | ExprT | ScalarT | NoneT]:
         """The value where no branch holds; ``None`` keeps NULL."""
         node = self._chain()
         if value is None:
@@ -91,6 +97,6 @@ class WhenThen(Expr[Optional[B]], Generic[B]):  # noqa: UP045 - a base class, ev
         return Expr(When(node.conditions, node.values, to_node(value)))
 
 
-def when(condition: object, value: object) -> WhenThen[Any]:
+def when(condition: object, value: Expr[ExprT] | ScalarT | NoneT) -> WhenThen[ExprT | ScalarT]:
     """``CASE WHEN condition THEN value ...``; chain ``.when`` and ``.otherwise``."""
     return WhenThen(When((to_node(condition),), (to_node(value),)))

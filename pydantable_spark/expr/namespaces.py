@@ -33,46 +33,49 @@ if TYPE_CHECKING:
 __all__ = ["DateTimeNamespace", "ListNamespace", "MapNamespace", "StringNamespace", "StructNamespace"]
 
 T_co = TypeVar("T_co", covariant=True)
+N_co = TypeVar("N_co", covariant=True)
 
 
-class _Namespace(Generic[T_co]):
+class _Namespace(Generic[T_co, N_co]):
+    """Methods over one expression; ``T_co`` is its value type, ``N_co`` its ``None`` if nullable (else ``Never``)."""
+
     __slots__ = ("_expr",)
 
     def __init__(self, expr: Expr[Any]) -> None:
         self._expr = expr
 
 
-class StringNamespace(_Namespace[T_co]):
+class StringNamespace(_Namespace[T_co, N_co]):
     """String functions, reached as ``expr.str`` (string columns)."""
 
     __slots__ = ()
 
 
-class DateTimeNamespace(_Namespace[T_co]):
+class DateTimeNamespace(_Namespace[T_co, N_co]):
     """Date and time functions, reached as ``expr.dt`` (date and datetime columns)."""
 
     __slots__ = ()
 
 
-class ListNamespace(_Namespace[T_co]):
+class ListNamespace(_Namespace[T_co, N_co]):
     """List functions, reached as ``expr.list``."""
 
     __slots__ = ()
 
 
-class MapNamespace(_Namespace[T_co]):
+class MapNamespace(_Namespace[T_co, N_co]):
     """Map functions, reached as ``expr.map``."""
 
     __slots__ = ()
 
 
-class StructNamespace(_Namespace[T_co]):
+class StructNamespace(_Namespace[T_co, N_co]):
     """Struct functions, reached as ``expr.struct``."""
 
     __slots__ = ()
 
 
-NAMESPACES: dict[str, type[_Namespace[Any]]] = {
+NAMESPACES: dict[str, type[_Namespace[Any, Any]]] = {
     "str": StringNamespace,
     "dt": DateTimeNamespace,
     "list": ListNamespace,
@@ -92,7 +95,7 @@ def method_signature(function: Function) -> inspect.Signature:
 
 
 def _method(function: Function, qualified: str) -> Callable[..., Expr[Any]]:
-    def method(self: _Namespace[Any], *args: object, **kwargs: object) -> Expr[Any]:
+    def method(self: _Namespace[Any, Any], *args: object, **kwargs: object) -> Expr[Any]:
         return self._expr._derived(call(function, [self._expr, *args], kwargs, names=False, method=qualified))
 
     method.__name__ = method.__qualname__ = qualified.split(".", 1)[1]

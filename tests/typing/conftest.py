@@ -1,3 +1,3 @@
-"""The files under ``cases/`` are input for mypy, not tests (some fail on purpose)."""
+"""The files under ``cases/`` and ``pyright/`` are input for mypy and basedpyright, not tests (some fail on purpose)."""
 
-collect_ignore = ["cases"]
+collect_ignore = ["cases", "pyright"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
+from pydantable_spark.expr.catalog.results import result_annotation
 from pydantable_spark.expr.catalog.signatures import annotation
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ def _parameters(params: tuple[Param, ...], *, method: bool, unpacks: bool = Fals
 
 
 def _function(name: str, entry: Function) -> str:
-    return f"def {name}({_parameters(entry.params, method=False, unpacks=entry.unpacks)}) -> Expr[Any]: ...\n"
+    parameters = _parameters(entry.params, method=False, unpacks=entry.unpacks)
+    return f"def {name}({parameters}) -> {result_annotation(entry)}: ...\n"
 
 
 def functions_stub() -> str:
@@ -85,20 +87,23 @@ def namespaces_stub() -> str:
         "from pydantable_spark.expr.api import Expr\n",
         "from pydantable_spark.expr.catalog.spec import Function\n\n",
         _SCALAR,
-        'T_co = TypeVar("T_co", covariant=True)\n\n',
-        "class _Namespace(Generic[T_co]):\n",
+        'T_co = TypeVar("T_co", covariant=True)\n',
+        'N_co = TypeVar("N_co", covariant=True)\n\n',
+        "class _Namespace(Generic[T_co, N_co]):\n",
+        '    """Methods over one expression; ``T_co`` is its value type, ``N_co`` its ``None`` if nullable."""\n\n',
         "    def __init__(self, expr: Expr[Any]) -> None: ...\n",
     ]
     for prefix, (cls, doc) in _CLASSES.items():
-        lines += ["\n", f"class {cls}(_Namespace[T_co]):\n", f'    """{doc}"""\n\n']
+        lines += ["\n", f"class {cls}(_Namespace[T_co, N_co]):\n", f'    """{doc}"""\n\n']
         for qualified, entry in sorted(METHODS.items()):
             owner, _, name = qualified.partition(".")
             if owner == prefix:
                 params = _parameters(entry.params[1:], method=True)
-                lines.append(f"    def {name}(self{', ' if params else ''}{params}) -> Expr[Any]: ...\n")
+                result = result_annotation(entry, method=qualified)
+                lines.append(f"    def {name}(self{', ' if params else ''}{params}) -> {result}: ...\n")
     lines += [
         "\n",
-        "NAMESPACES: dict[str, type[_Namespace[Any]]]\n\n",
+        "NAMESPACES: dict[str, type[_Namespace[Any, Any]]]\n\n",
         "def method_signature(function: Function) -> inspect.Signature: ...\n",
     ]
     return "".join(lines)

@@ -1,0 +1,193 @@
+"""pyright and Pylance without the mypy plugin: basedpyright on the examples, the docs and ``pyright/``.
+
+* ``examples/`` and ``pyright/pass_types.py`` (whose ``assert_type`` claims are pyright's) have no error,
+  under the project's ``[tool.basedpyright]`` (model stubs from ``stubs/`` on stubPath);
+* ``pyright/fail_pyright.py``: each line marked ``# E: <rule>`` gets that error, no other line one;
+* ``pyright/limits.py``: pyright reports nothing, and mypy with the plugin reports every marked line;
+* the README's example and the typing guide's runnable examples, their models moved to a module whose
+  stub ``pydantable-spark stubgen`` writes, have no error; the guide's typing cases have no error but
+  the known one (their ``assert_type`` claims are the plugin's; the number pyright also meets is pinned);
+* the committed ``stubs/`` are what ``stubgen`` writes today.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tomllib
+from mypy import api
+
+from pydantable_spark.stubgen import main, write_stubs
+
+ROOT = Path(__file__).resolve().parents[2]
+PYRIGHT_DIR = Path(__file__).parent / "pyright"
+CASES = Path(__file__).parent / "cases"
+EXECUTABLE = shutil.which("basedpyright")
+needs_pyright = pytest.mark.skipif(
+    EXECUTABLE is None, reason="basedpyright is not installed (pip install -e '.[dev]' installs it)"
+)
+
+COMMITTED_STUBS = {"quickstart_models": ROOT / "examples", "models": CASES}
+"""The modules whose stubs ``stubs/`` holds, and the directory each is imported from."""
+
+Diagnostics = dict[tuple[str, int], list[str]]
+
+
+def run_pyright(cwd: Path, files: list[Path], config: Path | None = None) -> Diagnostics:
+    """basedpyright's errors on ``files`` (by file name and line: their rules), with the package importable."""
+    assert EXECUTABLE is not None
+    command = [EXECUTABLE, "--outputjson", "--pythonpath", sys.executable]
+    if config is not None:
+        command += ["--project", str(config)]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [*command, *map(str, files)], cwd=cwd, capture_output=True, text=True, env=environment, timeout=300, check=False
+    )
+    report = json.loads(done.stdout)
+    errors: Diagnostics = {}
+    for diagnostic in report["generalDiagnostics"]:
+        if diagnostic["severity"] == "error":
+            key = (Path(diagnostic["file"]).name, diagnostic["range"]["start"]["line"] + 1)
+            errors.setdefault(key, []).append(diagnostic.get("rule", diagnostic["message"]))
+    return errors
+
+
+def marked(path: Path, marker: str) -> dict[int, str]:
+    """The lines of ``path`` ending in ``  # <marker> <text>``, with their text."""
+    lines = path.read_text().splitlines()
+    return {n: line.split(f"  # {marker} ", 1)[1] for n, line in enumerate(lines, 1) if f"  # {marker} " in line}
+
+
+@pytest.fixture(scope="module")
+def contract() -> Diagnostics:
+    """One run over the examples and ``pyright/``, under the project's own configuration."""
+    files = sorted((ROOT / "examples").glob("*.py")) + sorted(PYRIGHT_DIR.glob("*.py"))
+    return run_pyright(ROOT, files)
+
+
+@needs_pyright
+@pytest.mark.parametrize("name", ["quickstart.py", "quickstart_models.py", "pass_types.py", "limits.py"])
+def test_valid_code_has_no_error(contract: Diagnostics, name: str) -> None:
+    assert {key: rules for key, rules in contract.items() if key[0] == name} == {}
+
+
+@needs_pyright
+def test_pyright_reports_the_mistakes_it_can_see(contract: Diagnostics) -> None:
+    expected = marked(PYRIGHT_DIR / "fail_pyright.py", "E:")
+    found = {line: rules for (name, line), rules in contract.items() if name == "fail_pyright.py"}
+    assert {line: [rule] for line, rule in expected.items()} == {line: sorted(set(r)) for line, r in found.items()}
+
+
+def test_mypy_with_the_plugin_reports_what_pyright_does_not(tmp_path: Path) -> None:
+    """Each limit of ``pyright/limits.py`` is a real mistake: the plugin reports it."""
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\nmypy_path = {CASES}\n")
+    stdout, _, _ = api.run(
+        ["--config-file", str(config), "--cache-dir", str(tmp_path / "c"), str(PYRIGHT_DIR / "limits.py")]
+    )
+    for line, text in marked(PYRIGHT_DIR / "limits.py", "mypy:").items():
+        assert re.search(rf"limits\.py:{line}: error: .*{re.escape(text)}", stdout), (line, text, stdout)
+
+
+def _split_example(source: str) -> tuple[str, str]:
+    """A docs example as two modules: its model classes (``doc_models``) and the rest, importing them."""
+    import ast
+
+    tree = ast.parse(source)
+    models, rest, names = [], [], []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any("Model" in ast.unparse(b) for b in node.bases):
+            models.append(ast.unparse(node))
+            names.append(node.name)
+        else:
+            rest.append(ast.unparse(node))
+    imports = [ast.unparse(n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    model_module = "\n".join(["from __future__ import annotations", *imports, *models]) + "\n"
+    code = "\n".join([f"from doc_models import {', '.join(names)}", *rest]) + "\n"
+    return model_module, code
+
+
+def _readme_example() -> str:
+    """The README's first ``pycon`` block, as Python source."""
+    import doctest
+
+    block = re.search(r"```pycon\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert block is not None
+    return "\n".join(e.source for e in doctest.DocTestParser().get_examples(block[1]))
+
+
+def _typing_guide_examples() -> list[str]:
+    """The typing guide's ``python`` blocks that run (not the included test files)."""
+    text = (ROOT / "docs" / "typing.md").read_text()
+    return [body for body in re.findall(r"```python\n(.*?)```", text, re.S) if not body.startswith("--8<--")]
+
+
+@needs_pyright
+@pytest.mark.parametrize(
+    "source",
+    [_readme_example(), *_typing_guide_examples()],
+    ids=["readme", *[f"typing-guide-{i}" for i in range(len(_typing_guide_examples()))]],
+)
+def test_docs_examples_have_no_error_with_their_models_stubbed(tmp_path: Path, source: str) -> None:
+    models, code = _split_example(source)
+    (tmp_path / "doc_models.py").write_text(models)
+    (tmp_path / "example.py").write_text(code)
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps({"typeCheckingMode": "standard", "stubPath": "stubs"}))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert main(["stubgen", "doc_models", "-o", str(tmp_path / "stubs")]) == 0
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("doc_models", None)
+    assert run_pyright(tmp_path, [tmp_path / "example.py", tmp_path / "doc_models.py"]) == {}
+
+
+GUIDE_CASES = ["pass_checked.py", "pass_rebinding.py", "pass_fidelity.py"]
+KNOWN = {("pass_rebinding.py", 45): ["reportAttributeAccessIssue"]}
+"""A derived row's new column (``users.with_columns(next=...).collect()[0].next``): pyright keeps the model."""
+CLAIMS_MET = 7
+"""How many of the guide cases' ``assert_type`` claims (the plugin's) pyright meets too."""
+
+
+@needs_pyright
+def test_the_typing_guides_cases_type_check_but_for_derived_rows(tmp_path: Path) -> None:
+    config = tmp_path / "pyrightconfig.json"
+    settings = {"typeCheckingMode": "standard", "stubPath": str(ROOT / "stubs"), "extraPaths": [str(CASES)]}
+    config.write_text(json.dumps(settings))
+    errors = run_pyright(tmp_path, [CASES / name for name in GUIDE_CASES], config)
+    failed_claims = sum(rules.count("reportAssertTypeFailure") for rules in errors.values())
+    claims = sum((CASES / name).read_text().count("assert_type(") for name in GUIDE_CASES)
+    other = {k: [r for r in v if r != "reportAssertTypeFailure"] for k, v in errors.items()}
+    assert {k: v for k, v in other.items() if v} == KNOWN
+    assert claims - failed_claims == CLAIMS_MET, f"{claims - failed_claims} of {claims} claims hold: update the guide"
+
+
+def test_the_committed_stubs_are_up_to_date() -> None:
+    for module, directory in COMMITTED_STUBS.items():
+        other = sys.modules.pop(module, None)  # another directory's module of the same name (the corpus' models)
+        sys.path.insert(0, str(directory))
+        try:
+            stale = write_stubs([module], ROOT / "stubs", check=True)
+        finally:
+            sys.path.remove(str(directory))
+            sys.modules.pop(module, None)
+            if other is not None:
+                sys.modules[module] = other
+        assert stale == [], (
+            f"regenerate: cd {directory.relative_to(ROOT)} && pydantable-spark stubgen {module} -o stubs"
+        )
+
+
+def test_mypy_does_not_read_the_stubs() -> None:
+    """pyright's stubPath is not on mypy's path, so the plugin keeps typing the models' own source."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
+    assert config["basedpyright"]["stubPath"] == "stubs"
+    assert "mypy_path" not in config["mypy"]
+    assert "stubs" not in os.environ.get("MYPYPATH", "")
