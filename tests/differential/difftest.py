@@ -24,11 +24,13 @@ import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
+import pyarrow as pa
 from pydantic import Field, create_model
 from pyspark.errors import PySparkException
 from pyspark.sql import Window as SparkWindow
 from pyspark.sql import functions as sf
 from pyspark.sql import types as st
+from pyspark.sql.pandas.types import to_arrow_schema
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
@@ -161,7 +163,12 @@ class Table:
         return self.model().from_rows([dict(zip(names, row, strict=True)) for row in self.rows])
 
     def plain(self, spark: SparkSession) -> SparkDataFrame:
-        return spark.createDataFrame([list(row) for row in self.rows], self.spark_schema())
+        """The rows as an Arrow table, the in-memory data ``from_rows`` also gives Spark (a ``LocalRelation``)."""
+        schema = self.spark_schema()
+        names = [c[0] for c in self.columns]
+        rows = [dict(zip(names, row, strict=True)) for row in self.rows]
+        table = pa.Table.from_pylist(rows, schema=to_arrow_schema(schema, timezone="UTC"))
+        return spark.createDataFrame(table, schema=schema)
 
 
 _NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"]
@@ -1022,10 +1029,15 @@ class Oracle:
       projection never evaluates it, and over an in-memory table (the façade's
       ``from_rows``) the optimizer itself evaluates projections on every row. A case
       where only one side fails with such an error is counted as ``both_failed``
-      when the other side's result is empty.
+      when the other side's result is empty, or when only PySpark fails: the
+      façade never computes a column no later step reads.
     * ``DUPLICATE_NAMES``: two output columns of one name (``group_by("n").agg(n=...)``)
       are refused when built (``DuplicateColumnError``; ``Schema``); PySpark makes the
-      frame and fails only when a step refers to the name.
+      frame and fails only when a step refers to the name. So are two fields of one
+      name in ``F.struct`` (a struct's fields are read by name).
+    * ``NULL_MAP_KEYS``: ``map_from_arrays`` refuses keys whose elements may be NULL
+      when built (its message says why: Spark fails on a NULL key when the query runs);
+      PySpark builds the step.
     * ``WIDER_INTEGERS``: where a Spark function takes an ``int`` and refuses a
       ``bigint``, the façade takes any integer and writes the (ANSI, overflow-checked)
       cast itself (docs/types.md, "Integer arguments where Spark takes an int").
@@ -1048,7 +1060,9 @@ class Oracle:
         """A façade refusal is right when Spark refuses too, or when it is a documented stricter rule."""
         if plain_error is not None or isinstance(error, DuplicateColumnError):  # DUPLICATE_NAMES
             return True
-        return bool(cls.IMPLICIT_CASTS.search(str(error)))
+        return bool(cls.IMPLICIT_CASTS.search(str(error)) or cls.STRICTER.search(str(error)))
+
+    STRICTER = re.compile(r"two fields would be named|which Spark refuses as map keys")
 
     ROW_ERRORS = re.compile(
         r"ARITHMETIC_OVERFLOW|DIVIDE_BY_ZERO|REMAINDER_BY_ZERO|CAST_INVALID_INPUT|CAST_OVERFLOW|DATETIME_OVERFLOW|"
@@ -1067,7 +1081,7 @@ class Oracle:
         """``RUNTIME_ERRORS``: one side raised a row's error for rows the other side's (empty) result never kept."""
         if facade_error is not None and not plain_rows:
             return bool(cls.ROW_ERRORS.search(str(facade_error)))
-        if plain_error is not None and not facade_rows:
+        if plain_error is not None and facade_error is None:
             return bool(cls.ROW_ERRORS.search(str(plain_error)))
         return False
 
