@@ -1010,8 +1010,9 @@ class Oracle:
       dropped by default, which the plain side does itself) type their columns
       non-null where Spark keeps them nullable (docs/nulls.md, "Narrowing"), and so
       does everything computed from them later. After such a step (``State.narrowing``)
-      a column the façade types non-null may be nullable in plain PySpark; the rows
-      must still agree, so no NULL can hide there.
+      a column the façade types non-null may be nullable in plain PySpark (also inside
+      a list, map or struct built from it); the rows must still agree, so no NULL can
+      hide there.
     * ``JOIN_SUFFIX``: a right column whose name the left has gets ``_right``, and a
       key given by name is one column, coalesced in a full join (``DataFrame.join``);
       the plain side renames and coalesces.
@@ -1048,7 +1049,7 @@ class Oracle:
 
     IMPLICIT_CASTS = re.compile(r"cannot compare|unsupported operand types|no common type|does not convert")
 
-    WIDER_INTEGERS = re.compile(r'requires the \("INT" or "SMALLINT" or "TINYINT"\) type, however .* "BIGINT"')
+    WIDER_INTEGERS = re.compile(r'requires the (\("INT" or "SMALLINT" or "TINYINT"\)|"INT") type, however .* "BIGINT"')
 
     @classmethod
     def allowed_acceptance(cls, plain_error: Exception) -> bool:
@@ -1097,7 +1098,8 @@ class Oracle:
                 return f"type of {ours.name}: façade {mine} vs plain {other}"
             if ours.nullable != theirs.nullable and not (state.narrowing and theirs.nullable):
                 return f"nullability of {ours.name}: façade {ours.nullable} vs plain {theirs.nullable}"
-            if _nested_nullability(ours.dataType) != _nested_nullability(theirs.dataType):
+            mine_nested, theirs_nested = _nested_nullability(ours.dataType), _nested_nullability(theirs.dataType)
+            if mine_nested != theirs_nested and not (state.narrowing and _narrower(mine_nested, theirs_nested)):
                 return f"nested nullability of {ours.name}: façade {ours.dataType} vs plain {theirs.dataType}"
         return None
 
@@ -1121,6 +1123,15 @@ def _nested_nullability(data_type: st.DataType) -> tuple[Any, ...]:
     if isinstance(data_type, st.StructType):
         return ("struct", *((f.nullable, _nested_nullability(f.dataType)) for f in data_type.fields))
     return ()
+
+
+def _narrower(ours: Any, theirs: Any) -> bool:
+    """``NARROWED`` inside a nested type: the same shape, non-null in ours wherever it differs from theirs."""
+    if isinstance(ours, bool) and isinstance(theirs, bool):
+        return ours == theirs or (theirs and not ours)
+    if isinstance(ours, tuple) and isinstance(theirs, tuple) and len(ours) == len(theirs):
+        return all(_narrower(a, b) for a, b in zip(ours, theirs, strict=True))
+    return ours == theirs
 
 
 def _sort_key(row: tuple[Any, ...]) -> tuple[Any, ...]:
