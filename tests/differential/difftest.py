@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 NUMERIC = ("long", "int", "double", "decimal")
 ATOMIC = (*NUMERIC, "string", "bool", "date", "timestamp")
 ARRAYS = ("array<long>", "array<string>")
-KINDS = (*ATOMIC, *ARRAYS)
+OTHER = ("binary", "map<string,long>")  # no order and no literals here: drawn as columns, for the catalog's calls
+KINDS = (*ATOMIC, *ARRAYS, *OTHER)
 
 _SPARK_TYPES: dict[str, st.DataType] = {
     "long": st.LongType(),
@@ -64,6 +65,8 @@ _SPARK_TYPES: dict[str, st.DataType] = {
     "timestamp": st.TimestampType(),
     "array<long>": st.ArrayType(st.LongType(), True),
     "array<string>": st.ArrayType(st.StringType(), True),
+    "binary": st.BinaryType(),
+    "map<string,long>": st.MapType(st.StringType(), st.LongType(), True),
 }
 
 _ANNOTATIONS: dict[str, Any] = {
@@ -77,6 +80,8 @@ _ANNOTATIONS: dict[str, Any] = {
     "timestamp": datetime.datetime,
     "array<long>": list[int | None],
     "array<string>": list[str | None],
+    "binary": bytes,
+    "map<string,long>": dict[str, int | None],
 }
 
 
@@ -96,6 +101,10 @@ def kind_of(spark_type: st.DataType) -> str | None:
     if isinstance(spark_type, st.ArrayType):
         inner = kind_of(spark_type.elementType)
         return f"array<{inner}>" if inner in ("long", "string") else None
+    if isinstance(spark_type, st.BinaryType):
+        return "binary"
+    if isinstance(spark_type, st.MapType) and kind_of(spark_type.keyType) == "string":
+        return "map<string,long>" if kind_of(spark_type.valueType) == "long" else None
     return None
 
 
@@ -107,6 +116,7 @@ _VALUES: dict[str, list[Any]] = {
     "decimal": [decimal.Decimal(v) for v in ("0.00", "1.00", "-1.50", "2.25", "12345678.99", "0.01", "3.00")],
     "string": ["", " ", "a", "A", "ab", " a ", "b\t", "ä", "10", "-3.5", "x,y", "%_", "a.b", "😀z"],
     "bool": [True, False],
+    "binary": [b"", b"a", b"\x00\xff", b"abc", "ä😀".encode(), b"10"],
     "date": [
         datetime.date(1970, 1, 1),
         datetime.date(2000, 2, 29),
@@ -132,6 +142,9 @@ def _literal_value(kind: str, rng: random.Random) -> Any:
 
 
 def _value(kind: str, rng: random.Random) -> Any:
+    if kind == "map<string,long>":
+        keys = rng.sample(["a", "b", "k", "ä", ""], rng.randint(0, 3))
+        return {k: None if rng.random() < 0.15 else _value("long", rng) for k in keys}
     if kind.startswith("array<"):
         inner = kind[6:-1]
         return [None if rng.random() < 0.15 else _value(inner, rng) for _ in range(rng.randint(0, 3))]
@@ -780,7 +793,7 @@ class Steps:
         chosen = self.rng.sample(keys, self.rng.randint(1, min(2, len(keys))))
         aggs: dict[str, tuple[Build, SparkColumn]] = {"n": (lambda: F.count(), sf.count(sf.lit(1)))}
         for name, kind in kinds.items():
-            if name in chosen or self.rng.random() < 0.5 or kind in ARRAYS:
+            if name in chosen or self.rng.random() < 0.5 or kind not in ATOMIC:
                 continue
             choices = (
                 ["sum", "min", "max", "mean", "count", "count_distinct"]
