@@ -1038,7 +1038,8 @@ class Oracle:
       would be cast and typed nullable.
     * ``RUNTIME_ERRORS``: an error raised while evaluating a row (an ANSI overflow
       or division by zero, a malformed base64 text for ``unbase64``, a regex group
-      index the pattern lacks) for rows that a later step discards may or may not
+      index the pattern lacks, an index 0, a duplicate map key: SQLSTATE classes 22
+      and 23) for rows that a later step discards may or may not
       surface, as Spark's optimizer decides per plan shape: a filter pushed below a
       projection never evaluates it, and over an in-memory table (the façade's
       ``from_rows``) the optimizer itself evaluates projections on every row. A case
@@ -1081,7 +1082,8 @@ class Oracle:
     ROW_ERRORS = re.compile(
         r"ARITHMETIC_OVERFLOW|DIVIDE_BY_ZERO|REMAINDER_BY_ZERO|CAST_INVALID_INPUT|CAST_OVERFLOW|DATETIME_OVERFLOW|"
         r"NUMERIC_VALUE_OUT_OF_RANGE|INVALID_ARRAY_INDEX|INVALID_PARAMETER_VALUE|"
-        r"Last unit does not have enough valid bits|Illegal base64 character|Input byte array has"
+        r"Last unit does not have enough valid bits|Illegal base64 character|Input byte array has|"
+        r"SQLSTATE: 22|SQLSTATE: 23"  # data exceptions and constraint violations: errors of a row's values
     )
 
     @classmethod

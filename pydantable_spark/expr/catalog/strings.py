@@ -21,6 +21,7 @@ from pydantable_spark.expr.catalog.spec import (
     Args,
     Function,
     always,
+    any_null,
     at_least,
     column,
     either,
@@ -67,6 +68,11 @@ def _same_kind(args: Args) -> None:
             f"{args.name}(): {describe(args.nodes[0])} and {describe(args.nodes[1])} must both be strings or both bytes"
         )
         raise ColumnTypeError(msg)
+
+
+def _nullable_for_bytes(args: Args) -> bool:
+    """NULL in, NULL out; on bytes Spark calls a Java method it marks nullable, so the result always is."""
+    return any_null(args) or isinstance(args.dtype(0), dt.Binary)
 
 
 def _concat(args: Args) -> dt.DType:
@@ -241,7 +247,9 @@ ENTRIES: tuple[Function, ...] = (
         column("left", STRING_OR_BINARY),
         column("right", STRING_OR_BINARY),
         returns=BOOL,
+        nullable=_nullable_for_bytes,
         check=_same_kind,
+        samples=((dt.Binary(), dt.Binary()), ((dt.Binary(), True), dt.Binary())),
         summary="Whether ``right`` occurs in ``left`` (plain text).",
         methods=("str.contains",),
     ),
@@ -250,7 +258,9 @@ ENTRIES: tuple[Function, ...] = (
         column("str", STRING_OR_BINARY),
         column("prefix", STRING_OR_BINARY),
         returns=BOOL,
+        nullable=_nullable_for_bytes,
         check=_same_kind,
+        samples=((dt.Binary(), dt.Binary()), ((dt.Binary(), True), dt.Binary())),
         summary="Whether the string starts with ``prefix``.",
         methods=("str.starts_with",),
     ),
@@ -259,7 +269,9 @@ ENTRIES: tuple[Function, ...] = (
         column("str", STRING_OR_BINARY),
         column("suffix", STRING_OR_BINARY),
         returns=BOOL,
+        nullable=_nullable_for_bytes,
         check=_same_kind,
+        samples=((dt.Binary(), dt.Binary()), ((dt.Binary(), True), dt.Binary())),
         summary="Whether the string ends with ``suffix``.",
         methods=("str.ends_with",),
     ),
