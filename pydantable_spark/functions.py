@@ -34,10 +34,8 @@ if TYPE_CHECKING:
 
 
 def _function(entry: Function, name: str) -> Callable[..., Expr[Any]]:
-    written = None if name == entry.name else f"F.{name}"  # an alias names itself in messages
-
     def function(*args: object, **kwargs: object) -> Expr[Any]:
-        return Expr(call(entry, args, kwargs, method=written))
+        return Expr(call(entry, args, kwargs))
 
     function.__name__ = function.__qualname__ = name
     function.__module__ = __name__
