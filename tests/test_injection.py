@@ -218,6 +218,26 @@ def test_date_formats_with_hostile_literal_text(conf: str) -> None:
     assert [got[f"t{i}"][0] for i in range(len(texts))] == ["2024" + t for t in texts]
 
 
+def test_datetime_patterns_with_hostile_quoted_text(conf: str) -> None:
+    class When(DataFrameModel):
+        d: datetime.date
+
+    frame = When.from_rows([{"d": datetime.date(2024, 5, 6)}])
+    texts = [t for t in HOSTILE if t]
+    patterns = ["yyyy'" + t.replace("'", "''") + "'" for t in texts]  # quoted: literal text, '' a quote
+    formatted = {f"f{i}": F.date_format(When.d, p) for i, p in enumerate(patterns)}
+    unparsed = "x' || (SELECT current_user()) || '"  # Spark's parser fails on this literal (PySpark's too)
+    parsed = {
+        f"p{i}": F.unix_timestamp(F.lit("2024" + t), p)
+        for i, (t, p) in enumerate(zip(texts, patterns, strict=True))
+        if t != unparsed
+    }
+    got = frame.select(**formatted, **parsed).to_dict()
+    assert [got[f"f{i}"][0] for i in range(len(texts))] == ["2024" + t for t in texts]
+    assert len(parsed) == len(texts) - 1
+    assert {got[name][0] for name in parsed} == {1704067200}  # 2024-01-01 00:00 UTC, every one
+
+
 INT_PARAMETERS: dict[str, Callable[[Any], Any]] = {
     "F.lag(offset)": lambda v: F.lag("s", v),
     "F.lead(offset)": lambda v: F.lead("s", v),
@@ -286,6 +306,10 @@ def test_position_parameters_take_ints_or_column_names(name: str, value: object)
         lambda v: F.col("s").str.extract(v),
         lambda v: F.col("d").dt.strftime(v),
         lambda v: F.col("d").dt.truncate(v),
+        lambda v: F.date_format("d", v),
+        lambda v: F.timestamp_add(v, 1, "d"),
+        lambda v: F.date_part(v, "d"),
+        lambda v: F.from_utc_timestamp("d", v),
         lambda v: F.col("l").list.join(v),
         lambda v: F.col("st").struct.field(v),
         lambda v: F.col(v),

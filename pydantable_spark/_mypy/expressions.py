@@ -9,12 +9,14 @@ the hook reports it where the call is written (operators with mypy's own
 
 from __future__ import annotations
 
+import decimal
 from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.messages import format_type
 from mypy.nodes import (
+    ARG_POS,
     CallExpr,
     Expression,
     FloatExpr,
@@ -59,7 +61,7 @@ from pydantable_spark.expr import conditional, operators
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import call, param_of
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
-from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed
+from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed, literal_of
 from pydantable_spark.typerules import ArithmeticOp
 
 if TYPE_CHECKING:
@@ -324,7 +326,36 @@ def _literal_value(expr: Expression) -> Any:
         return {"builtins.True": True, "builtins.False": False, "builtins.None": None}[expr.fullname]
     if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr | FloatExpr):
         return -expr.expr.value
+    if (  # decimal.Decimal("1.5"): its digits decide its type (decimal(2,1)), as at run time
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, RefExpr)
+        and expr.callee.fullname == "decimal.Decimal"
+        and expr.arg_kinds == [ARG_POS]
+        and isinstance(expr.args[0], StrExpr | IntExpr)
+    ):
+        try:
+            return decimal.Decimal(expr.args[0].value)
+        except decimal.InvalidOperation:
+            return _NOT_A_LITERAL
     return _NOT_A_LITERAL
+
+
+def _written_lit(expr: Expression) -> Expr[Any] | None:
+    """``F.lit(v)`` written with a literal ``v`` (and no ``dtype``): the runtime's literal, not a placeholder.
+
+    An entry asking for a constant (``F.date_part(F.lit("year"), ...)``,
+    ``F.named_struct(F.lit("x"), ...)``) then sees one, and a decimal its digits.
+    """
+    callee = expr.callee if isinstance(expr, CallExpr) else None
+    if not (isinstance(callee, RefExpr) and callee.fullname in (f"{FORMS}.lit", f"{F}.lit")):
+        return None
+    assert isinstance(expr, CallExpr)
+    if len(expr.args) != 1 or expr.arg_kinds != [ARG_POS]:
+        return None
+    value = _literal_value(expr.args[0])
+    if value is _NOT_A_LITERAL or value is None:
+        return None
+    return Expr(literal_of(value))
 
 
 def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
@@ -338,6 +369,9 @@ def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
     if static is not None:
         if static.dtype is None:
             return None
+        written_lit = _written_lit(expr)
+        if written_lit is not None:
+            return written_lit, True
         return Expr(Column(render_source(expr), Typed(static.dtype, static.nullable))), True
     written = _literal_value(expr)
     if written is not _NOT_A_LITERAL:

@@ -45,7 +45,7 @@ from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import window as win
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.collections import struct_names, zip_names
-from pydantable_spark.expr.catalog.datetime import spark_pattern
+from pydantable_spark.expr.catalog.datetime import TIMESTAMP_UNITS, spark_pattern
 from pydantable_spark.expr.catalog.math import date_days
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.typerules import ArithmeticOp
@@ -575,6 +575,17 @@ def _dt_truncate(node: Call, texts: list[str]) -> str:
     fields = [f"{part}({value})" for part in ("year", "month", "day", "hour", "minute", "second")]
     kept = {"hour": 4, "minute": 5, "second": 6}[unit]
     return f"make_timestamp_ntz({', '.join(fields[:kept] + ['0'] * (6 - kept))})"
+
+
+def _timestamp_unit(node: Call, texts: list[str]) -> str:
+    """``timestampadd``/``timestampdiff``: SQL takes the unit as a keyword, spelled from the fixed table."""
+    unit = TIMESTAMP_UNITS[str(_value(node, 0)).lower()]  # the call was refused unless the unit is in it
+    name = "timestampadd" if node.function.name == "timestamp_add" else "timestampdiff"
+    return f"{name}({unit}, {texts[1]}, {texts[2]})"
+
+
+special("timestamp_add")(_timestamp_unit)
+special("timestamp_diff")(_timestamp_unit)
 
 
 @special("dt.strftime")

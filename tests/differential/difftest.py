@@ -588,8 +588,16 @@ class CatalogCall:
         return getattr(F, self.entry.name)(*values)
 
     def plain(self) -> SparkColumn:
-        values = [sf.col(what) if how == "column" else what for how, what in self.args]
+        values = [
+            sf.col(what) if how == "column" else sf.lit(what) if self._column_in_pyspark(i) else what
+            for i, (how, what) in enumerate(self.args)
+        ]
         return getattr(sf, self.entry.name)(*values)
+
+    def _column_in_pyspark(self, index: int) -> bool:
+        """PySpark takes a ``Column`` only there (``date_part``'s field): a value is ``lit(value)``."""
+        params = self.entry.params
+        return params[min(index, len(params) - 1)].column_in_pyspark
 
     def __str__(self) -> str:
         return f"{self.entry.name}({', '.join(what if how == 'column' else repr(what) for how, what in self.args)})"
@@ -619,6 +627,12 @@ def draw_call(entry: Function, columns: dict[str, dt.DType], rng: random.Random)
         call.plain()
     except (TypeError, PySparkException):  # a call PySpark's function does not take (F.count() with no column)
         return None
+    try:
+        built = call.facade()
+    except PydantableSparkError:
+        return call  # refused when built: the step reports whether PySpark refuses it too
+    if not all(node.deterministic for node in built.node.walk()):
+        return None  # its default reads the clock (unix_timestamp()): the two sides run at different times
     return call
 
 

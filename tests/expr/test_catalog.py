@@ -213,15 +213,27 @@ class Candidate:
     combination: list[Any]
     shape: str  # "row", "group" (a global aggregate) or "window"
     expr: Expr[Any]
+    sample: bool = False
+    """Whether the arguments are one of the entry's ``samples``."""
 
     def plain(self, wide: Wide) -> Any:
-        """The same call with PySpark's function of the same name (None where PySpark has no such call)."""
-        args = [_plain_argument(wide, kind, what) for kind, what in self.combination]
+        """The same call with PySpark's function of the same name (None where PySpark has no such call).
+
+        A Python value for a parameter PySpark takes as a ``Column`` only is ``lit(value)`` there.
+        """
+        args = [
+            sf.lit(what) if kind == "value" and _column_in_pyspark(self.entry, i) else _plain_argument(wide, kind, what)
+            for i, (kind, what) in enumerate(self.combination)
+        ]
         try:
             column = getattr(sf, self.entry.name)(*args)
         except TypeError:  # a call PySpark does not take (F.count() without a column)
             return None
         return column.over(SparkWindow.orderBy(wide.order_key)) if self.shape == "window" else column
+
+
+def _column_in_pyspark(entry: Function, index: int) -> bool:
+    return index < len(entry.params) and entry.params[index].column_in_pyspark
 
 
 def _plain_argument(wide: Wide, kind: str, what: Any) -> Any:
@@ -262,7 +274,7 @@ def _candidates(wide: Wide) -> dict[str, Candidate]:
                     wide.frame.select(expr)  # bound: the entry's own rules accept these types
                 except PydantableSparkError:
                     continue
-                found[name] = Candidate(entry, combination, shape, expr)
+                found[name] = Candidate(entry, combination, shape, expr, sample=k < len(entry.samples))
     return found
 
 
@@ -320,13 +332,22 @@ def value_differences(wide: Wide, found: dict[str, Candidate]) -> list[str]:
     candidates = {
         n: c
         for n, c in found.items()
-        if c.entry.in_f and c.entry.deterministic and hasattr(sf, c.entry.name) and c.plain(wide) is not None
+        if c.entry.in_f
+        and _deterministic(c)
+        and hasattr(sf, c.entry.name)
+        and (c.sample or not c.entry.samples_only)
+        and c.plain(wide) is not None
     }
     plain_source = wide.frame.to_spark()
     differences: list[str] = []
     for names in _batches(candidates, 120):
         _compare_values(wide, plain_source, {n: candidates[n] for n in names}, differences)
     return differences
+
+
+def _deterministic(candidate: Candidate) -> bool:
+    """Whether the call gives the same values twice (``unix_timestamp()`` reads the clock: its default is now)."""
+    return all(node.deterministic for node in candidate.expr.node.walk())
 
 
 def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candidate], differences: list[str]) -> None:

@@ -46,7 +46,7 @@ def annotation(param: Param, *, method: bool = False, unpacks: bool = False) -> 
         if not param.python:
             parts.append("Scalar")
         text = " | ".join(parts)
-    if param.default is ABSENT:
+    if param.default is ABSENT or param.none is not None:
         text += " | None"
     if unpacks and param.variadic:
         text += " | list[Expr[Any] | str] | tuple[Expr[Any] | str, ...]"

@@ -124,6 +124,12 @@ class Param:
     """A valid Python value, for the generated tests and the mypy plugin (default: one per Python type)."""
     foldable: bool = False
     """Spark needs a constant here (a literal or an expression of literals), not a column."""
+    none: Callable[[], Node] | None = None
+    """What ``None`` stands for, made when the call is (PySpark's ``unix_timestamp()`` is the current
+    time's; ``convert_timezone(None, ...)`` converts from the session time zone)."""
+    column_in_pyspark: bool = False
+    """PySpark takes only a ``Column`` here (``lit(value)``), where the façade also takes the Python value
+    (``F.date_part("year", x)``, a constant Spark requires); the tests' PySpark side wraps it in ``lit``."""
 
     @property
     def python_only(self) -> bool:
@@ -223,6 +229,9 @@ class Function:
     adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None = None
     """The entry's own rule giving weak literals a type from the other arguments, before typing
     (``F.array_append(ints, 1)`` appends an ``int``: the bare ``1`` takes the elements' type)."""
+    samples_only: bool = False
+    """The generated value test compares only ``samples``: the test frame's values are no valid input of
+    it (a month of -2: every row fails, on both sides); its types are checked for every combination still."""
     samples: tuple[tuple[Any, ...], ...] = ()
     """Argument lists the generated tests try besides one parameter at a time, for calls those cannot
     make (``named_struct`` takes literal names): a ``DType`` is a non-null column of that type, a
@@ -355,9 +364,10 @@ def column(
     default: Any = REQUIRED,
     variadic: bool = False,
     foldable: bool = False,
+    none: Callable[[], Node] | None = None,
 ) -> Param:
     """A ``ColumnOrName`` parameter: an expression, or a ``str`` naming a column (or a weak Python literal)."""
-    return Param(name, accepts, default=default, variadic=variadic, foldable=foldable)
+    return Param(name, accepts, default=default, variadic=variadic, foldable=foldable, none=none)
 
 
 def value(
@@ -382,10 +392,20 @@ def either(
     check: Callable[[Any], str | None] | None = None,
     sample: Any = None,
     foldable: bool = False,
+    column_in_pyspark: bool = False,
 ) -> Param:
     """An expression or a Python value (``Union[Column, str]``; with ``names`` a str is a column name)."""
     return Param(
-        name, accepts, python, literal, names=names, default=default, check=check, sample=sample, foldable=foldable
+        name,
+        accepts,
+        python,
+        literal,
+        names=names,
+        default=default,
+        check=check,
+        sample=sample,
+        foldable=foldable,
+        column_in_pyspark=column_in_pyspark,
     )
 
 

@@ -14,6 +14,9 @@ NOT_OFFERED: dict[str, str] = {
     "try_cast": "The façade casts strictly: use .cast(), which refuses a cast Spark would make silently lossy.",
     "assert_true": "Its result has Spark's NULL type (void), which no column type holds; validate the frame instead.",
     "raise_error": "Its result has Spark's NULL type (void), which no column type holds; validate the frame instead.",
+    # --- datetime ---
+    "timestamp_nanos": "Its result is a nanosecond timestamp (TIMESTAMP_LTZ(9)), which no column type holds.",
+    "unix_nanos": "It takes a nanosecond timestamp (TIMESTAMP(9)), which no column type holds: use F.unix_micros.",
     # --- aggregates ---
     "product": "Spark SQL has no product function (PySpark builds a JVM-only aggregate).",
     # --- deprecated PySpark spellings (not in pyspark.sql.functions.__all__) ---
