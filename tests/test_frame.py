@@ -8,6 +8,7 @@ import pytest
 
 from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark import dtypes as dt
+from pydantable_spark._spark import lower as lowering
 from pydantable_spark.errors import (
     ColumnTypeError,
     DuplicateColumnError,
@@ -179,6 +180,25 @@ def test_as_model_checks_against_the_derived_schema(users: Any) -> None:
         users.as_model(NonNull)
     with pytest.raises(TypeError, match="Pydantic model class"):
         users.as_model(dict)
+
+
+def test_as_model_at_a_stage_boundary_runs_no_spark_job(users: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typed stage boundaries (docs/typing.md): naming a stage's row type is a plan step, checked with no job."""
+
+    class Out(DataFrameModel):
+        id: int
+        next: int | None
+
+    def no_job(*_: object, **__: object) -> None:
+        msg = "a Spark job ran"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(lowering, "execute", no_job)
+    monkeypatch.setattr(lowering, "arrow_ready", no_job)
+    staged = users.select(User.id, next=User.age + 1).as_model(Out)
+    assert (staged.model, staged.columns) == (Out, ["id", "next"])
+    with pytest.raises(MissingColumnError, match="next: missing from the source"):
+        users.select(User.id).as_model(Out)
 
 
 def test_as_model_with_a_null_check_fails_only_when_a_null_arrives(users: Any) -> None:
