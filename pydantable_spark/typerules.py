@@ -121,6 +121,18 @@ def _decimal_arithmetic(op: ArithmeticOp, a: dt.Decimal, b: dt.Decimal) -> dt.De
     return _adjusted_decimal(min(p1 - s1, p2 - s2) + scale, scale)
 
 
+def arithmetic_hint(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> str:
+    """What to write instead, for an arithmetic ``arithmetic_result`` refuses (``""`` if nothing to say)."""
+    if op is ArithmeticOp.FLOORDIV:
+        return " (// needs integer operands)"
+    if op is ArithmeticOp.SUB and isinstance(left, dt.Date) and isinstance(right, dt.Date):
+        return (
+            " (date - date is an interval of days in Spark, a type with no Python counterpart here; "
+            "F.datediff(end, start) gives the days as an int)"
+        )
+    return ""
+
+
 def arithmetic_result(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> dt.DType | None:
     """The result type of ``left <op> right``, or None when Spark has no such operation.
 

@@ -14,7 +14,7 @@ from typing import Literal as TypingLiteral
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.core import Literal, Node, Typed, adopt_weak, describe
-from pydantable_spark.typerules import ArithmeticOp, arithmetic_result
+from pydantable_spark.typerules import ArithmeticOp, arithmetic_hint, arithmetic_result
 
 __all__ = [
     "And",
@@ -60,7 +60,7 @@ class Arithmetic(Node):
         left, right = self.left.type, self.right.type
         result = arithmetic_result(self.op, left.dtype, right.dtype)
         if result is None:
-            hint = " (// needs integer operands)" if self.op is ArithmeticOp.FLOORDIV else ""
+            hint = arithmetic_hint(self.op, left.dtype, right.dtype)
             msg = (
                 f"unsupported operand types for {self.op.value}: {describe(self.left)} and {describe(self.right)}{hint}"
             )

@@ -1066,6 +1066,9 @@ class Oracle:
       name in ``F.struct`` (a struct's fields are read by name).
     * ``STRING_MAP_KEYS``: a map's keys are strings (``dict[str, V]``, DESIGN §5), so
       ``create_map`` refuses other keys when built and asks for a cast.
+    * ``NO_DAY_INTERVALS``: ``date - date`` (also ``try_subtract``) is Spark's
+      ``interval day``, a type with no Python counterpart in the type mapping (DESIGN
+      §5); it is refused when built, and the message points to ``F.datediff``.
     * ``NULL_MAP_KEYS``: ``map_from_arrays`` refuses keys whose elements may be NULL
       when built (its message says why: Spark fails on a NULL key when the query runs);
       PySpark builds the step.
@@ -1093,7 +1096,9 @@ class Oracle:
             return True
         return bool(cls.IMPLICIT_CASTS.search(str(error)) or cls.STRICTER.search(str(error)))
 
-    STRICTER = re.compile(r"two fields would be named|which Spark refuses as map keys|maps have string keys")
+    STRICTER = re.compile(
+        r"two fields would be named|which Spark refuses as map keys|maps have string keys|date - date is an interval"
+    )
 
     ROW_ERRORS = re.compile(
         r"ARITHMETIC_OVERFLOW|DIVIDE_BY_ZERO|REMAINDER_BY_ZERO|CAST_INVALID_INPUT|CAST_OVERFLOW|DATETIME_OVERFLOW|"

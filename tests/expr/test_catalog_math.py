@@ -203,6 +203,8 @@ class N(DataFrameModel):
         (lambda: F.least(N.m, N.m), r"F\.least\(\): cols must be a value with an order"),
         (lambda: F.pmod(N.n, N.s), r"F\.pmod\(\): divisor must be a number"),
         (lambda: F.try_add(N.day, N.x), r"F\.try_add\(\): no \+ for column 'N\.day'"),
+        (lambda: F.try_subtract(N.day, N.day), r"F\.try_subtract\(\): no - .* F\.datediff\(end, start\) gives"),
+        (lambda: N.day - N.day, r"unsupported operand types for -: .* F\.datediff\(end, start\) gives the days"),
         (lambda: F.try_multiply(N.day, N.n), r"F\.try_multiply\(\): left must be a number"),
         (lambda: F.isnan(N.s), r"F\.isnan\(\): col must be a number"),
         (lambda: F.bin(N.x), r"F\.bin\(\): col must be an integer"),

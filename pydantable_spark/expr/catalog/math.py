@@ -40,7 +40,13 @@ from pydantable_spark.expr.catalog.spec import (
     value,
 )
 from pydantable_spark.expr.core import describe
-from pydantable_spark.typerules import ArithmeticOp, arithmetic_result, decimal_for_number, rounded_decimal
+from pydantable_spark.typerules import (
+    ArithmeticOp,
+    arithmetic_hint,
+    arithmetic_result,
+    decimal_for_number,
+    rounded_decimal,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -124,7 +130,8 @@ def _arithmetic(op: ArithmeticOp) -> tuple[Callable[[Args], dt.DType], Callable[
         if date_days(op, args.dtype(0), args.dtype(1)):
             return
         if arithmetic_result(op, args.dtype(0), args.dtype(1)) is None:
-            msg = f"{args.name}(): no {op.value} for {describe(args.nodes[0])} and {describe(args.nodes[1])}"
+            hint = arithmetic_hint(op, args.dtype(0), args.dtype(1)) if op is not ArithmeticOp.FLOORDIV else ""
+            msg = f"{args.name}(): no {op.value} for {describe(args.nodes[0])} and {describe(args.nodes[1])}{hint}"
             raise ColumnTypeError(msg)
 
     def rule(args: Args) -> dt.DType:
