@@ -1080,7 +1080,10 @@ class Oracle:
       date with a string, ...): README, "Schema mistakes before Spark runs".
     """
 
-    IMPLICIT_CASTS = re.compile(r"cannot compare|unsupported operand types|no common type|does not convert")
+    IMPLICIT_CASTS = re.compile(
+        r"cannot compare|unsupported operand types|no common type|no common element type|does not convert|"
+        r"must both be strings or both bytes"
+    )
 
     WIDER_INTEGERS = re.compile(r'requires the (\("INT" or "SMALLINT" or "TINYINT"\)|"INT") type, however .* "BIGINT"')
 
