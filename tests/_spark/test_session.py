@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK_EMBEDDED = """
-import runpy
+import runpy, sys
+sys.path.insert(0, "examples")  # as `python examples/quickstart.py` does: its models module sits beside it
 runpy.run_path("examples/quickstart.py", run_name="__main__")
 from pyspark.sql import SparkSession
 session = SparkSession.getActiveSession()
@@ -82,7 +83,8 @@ def test_an_embedded_local_session_starts_when_none_exists() -> None:
 )
 def test_the_same_code_runs_on_spark_connect() -> None:
     code = """
-import runpy
+import runpy, sys
+sys.path.insert(0, "examples")  # as `python examples/quickstart.py` does: its models module sits beside it
 runpy.run_path("examples/quickstart.py", run_name="__main__")
 from pyspark.sql import SparkSession
 print("connect", type(SparkSession.getActiveSession()).__module__)
