@@ -29,7 +29,7 @@ import contextlib
 import functools
 import io as _stdio
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
@@ -57,7 +57,7 @@ from pydantable_spark.selectors import Selector, names_of
 from pydantable_spark.selectors import all as cs_all
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Callable, Generator, Iterable, Mapping
+    from collections.abc import AsyncIterator, Callable, Generator, Iterable
 
     import pandas as pd
     import pyarrow as pa
@@ -472,6 +472,8 @@ class DataFrame(Generic[M]):
         """
         from pydantable_spark.display import text_table
 
+        check_param("show()", "n", n, int)
+        check_param("show()", "truncate", truncate, (bool, int))
         if n < 0:
             msg = f"show(n={n}) needs n >= 0"
             raise ValueError(msg)
@@ -551,7 +553,7 @@ class DataFrame(Generic[M]):
             columns = (cs_all(),)
         nodes = self._items(columns, named, "select()")
         if exclude is not None:
-            dropped = set(names_of(_as_items(exclude), self.schema, "select(exclude=...)"))
+            dropped = set(names_of(_as_items(exclude, "select(exclude=...)"), self.schema, "select(exclude=...)"))
             nodes = [n for n in nodes if n.output_name not in dropped]
         if any(contains_aggregate(n) for n in nodes):
             return self._frame(Aggregate(self._plan, (), tuple(nodes)))
@@ -628,8 +630,12 @@ class DataFrame(Generic[M]):
 
     def rename(self, mapping: Mapping[str, str]) -> DataFrame[Any]:
         """Columns renamed by ``{old: new}``; other columns keep their names and places."""
+        if not isinstance(mapping, Mapping):
+            msg = f"rename() takes a mapping {{old: new}}, got {mapping!r} ({type(mapping).__name__})"
+            raise ColumnTypeError(msg)
         renames = dict(mapping)
         for old in renames:
+            check_param("rename()", "a column name", old, str)
             if old not in self.schema:
                 raise UnknownColumnError(old, self.schema.names, where="rename()")
         exprs = []
@@ -641,7 +647,7 @@ class DataFrame(Generic[M]):
     def _subset(self, subset: Subset | None, what: str) -> tuple[str, ...]:
         if subset is None:
             return self.schema.names
-        return names_of(_as_items(subset), self.schema, what)
+        return names_of(_as_items(subset, what), self.schema, what)
 
     def unique(
         self,
@@ -681,35 +687,36 @@ class DataFrame(Generic[M]):
 
     def union(self, other: DataFrame[Any]) -> DataFrame[Any]:
         """All rows of both frames, matched by position (types must match; names are this frame's)."""
-        return self._frame(Union((self._plan, other._plan)))
+        return self._frame(Union((self._plan, _plan_of(other, "union()"))))
 
     def union_by_name(self, other: DataFrame[Any], *, allow_missing_columns: bool = False) -> DataFrame[Any]:
         """All rows of both frames, matched by column name; missing columns as typed NULLs if allowed."""
-        return self._frame(Union((self._plan, other._plan), by_name=True, allow_missing=allow_missing_columns))
+        right = _plan_of(other, "union_by_name()")
+        return self._frame(Union((self._plan, right), by_name=True, allow_missing=allow_missing_columns))
 
     def concat(self, *others: DataFrame[Any], how: Literal["vertical", "diagonal"] = "vertical") -> DataFrame[Any]:
         """All rows of this and the other frames: ``vertical`` by position, ``diagonal`` by name with NULLs."""
         if how not in ("vertical", "diagonal"):
             msg = f"concat(how={how!r}) must be 'vertical' or 'diagonal'"
             raise ValueError(msg)
-        plans = (self._plan, *(o._plan for o in others))
+        plans = (self._plan, *(_plan_of(o, "concat()") for o in others))
         return self._frame(Union(plans, by_name=how == "diagonal", allow_missing=how == "diagonal"))
 
     def intersect(self, other: DataFrame[Any]) -> DataFrame[M]:
         """Distinct rows present in both frames."""
-        return DataFrame(SetOperation(self._plan, other._plan, "intersect"), None)
+        return DataFrame(SetOperation(self._plan, _plan_of(other, "intersect()"), "intersect"), None)
 
     def intersect_all(self, other: DataFrame[Any]) -> DataFrame[M]:
         """Rows present in both frames, as many times as in both (multiset)."""
-        return DataFrame(SetOperation(self._plan, other._plan, "intersect_all"), None)
+        return DataFrame(SetOperation(self._plan, _plan_of(other, "intersect_all()"), "intersect_all"), None)
 
     def subtract(self, other: DataFrame[Any]) -> DataFrame[M]:
         """Distinct rows of this frame that are not in ``other``."""
-        return DataFrame(SetOperation(self._plan, other._plan, "subtract"), self._model)
+        return DataFrame(SetOperation(self._plan, _plan_of(other, "subtract()"), "subtract"), self._model)
 
     def except_all(self, other: DataFrame[Any]) -> DataFrame[M]:
         """This frame's rows minus ``other``'s, counting duplicates (a true multiset difference)."""
-        return DataFrame(SetOperation(self._plan, other._plan, "except_all"), self._model)
+        return DataFrame(SetOperation(self._plan, _plan_of(other, "except_all()"), "except_all"), self._model)
 
     # --- reshaping -------------------------------------------------------------------------
 
@@ -826,6 +833,8 @@ class DataFrame(Generic[M]):
         not nullable. ``maintain_order=True`` returns groups in the order of
         their first rows (an extra sort).
         """
+        check_param("group_by()", "drop_nulls", drop_nulls, bool)
+        check_param("group_by()", "maintain_order", maintain_order, bool)
         nodes = self._items(keys, {}, "group_by()")
         if not nodes:
             msg = "group_by() needs at least one key"
@@ -873,6 +882,7 @@ class DataFrame(Generic[M]):
 
         ```
         """
+        right = _plan_of(other, "join()")
         how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
         if how not in HOWS:
             msg = f"join(how={how!r}) is not a join kind; use one of {', '.join(HOWS)}"
@@ -886,13 +896,13 @@ class DataFrame(Generic[M]):
             if on is not None or left_on is not None or right_on is not None:
                 msg = "a cross join takes no keys (on=, left_on=, right_on=)"
                 raise ColumnTypeError(msg)
-            plan = Join(self._plan, other._plan, how, (), (), False, suffix, join_nulls, check, order)
+            plan = Join(self._plan, right, how, (), (), False, suffix, join_nulls, check, order)
             return self._frame(plan)
         if on is not None:
             if left_on is not None or right_on is not None:
                 msg = "join() takes either on= or left_on=/right_on=, not both"
                 raise ColumnTypeError(msg)
-            names = names_of(_as_items(on), self.schema, "join(on=...)")
+            names = names_of(_as_items(on, "join(on=...)"), self.schema, "join(on=...)")
             for name in names:
                 if name not in other.schema:
                     raise UnknownColumnError(name, other.schema.names, where="the right frame (join on=)")
@@ -909,7 +919,7 @@ class DataFrame(Generic[M]):
             if merge and not all(isinstance(k, Column) for k in (*left_keys, *right_keys)):
                 msg = "join(coalesce=True) merges column keys only; computed key expressions are kept apart"
                 raise NotImplementedError(msg)
-        plan = Join(self._plan, other._plan, how, left_keys, right_keys, merge, suffix, join_nulls, check, order)
+        plan = Join(self._plan, right, how, left_keys, right_keys, merge, suffix, join_nulls, check, order)
         return self._frame(plan)
 
     def as_model(
@@ -1175,14 +1185,29 @@ _VALIDATE: dict[str, Validate] = {
 }  # fmt: skip
 
 
-def _as_items(keys: JoinKeys) -> list[object]:
-    return [keys] if isinstance(keys, str | Expr | Selector) else list(keys)
+def _plan_of(frame: object, what: str) -> p.Plan:
+    """The plan of a frame argument; anything else is refused when the call is made."""
+    if not isinstance(frame, DataFrame):
+        msg = f"{what} takes a DataFrame, got {frame!r} ({type(frame).__name__})"
+        raise ColumnTypeError(msg)
+    return frame._plan
+
+
+def _as_items(keys: JoinKeys, what: str) -> list[object]:
+    if isinstance(keys, str | Expr | Selector):
+        return [keys]
+    if not isinstance(keys, list | tuple):
+        msg = (
+            f"{what} takes a column name, a column, a selector or a list of them, got {keys!r} ({type(keys).__name__})"
+        )
+        raise ColumnTypeError(msg)
+    return list(keys)
 
 
 def _key_nodes(keys: JoinKeys, schema: Schema, what: str) -> tuple[Node, ...]:
     """Join keys bound to one side: names and selectors become columns, expressions stay."""
     nodes: list[Node] = []
-    for item in _as_items(keys):
+    for item in _as_items(keys, f"join({what}=...)"):
         if isinstance(item, Selector | str):
             nodes.extend(bind(Column(n), schema) for n in names_of([item], schema, f"join({what}=...)"))
         elif isinstance(item, Expr):

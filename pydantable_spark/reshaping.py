@@ -16,7 +16,7 @@ from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call
 from pydantable_spark.expr.catalog import CATALOG, METHODS
 from pydantable_spark.expr.conditional import Coalesce, When
-from pydantable_spark.expr.core import Alias, Cast, Column, Node, RowId, bind, literal_of
+from pydantable_spark.expr.core import Alias, Cast, Column, Node, RowId, bind, check_param, literal_of
 from pydantable_spark.expr.core import Literal as Lit
 from pydantable_spark.expr.operators import (
     And,
@@ -144,6 +144,8 @@ def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[A
 
     The numbering runs in a single Spark partition (a window over the whole frame).
     """
+    check_param("with_row_count()", "name", name, str)
+    check_param("with_row_count()", "offset", offset, int)
     if offset < 0:
         msg = f"with_row_count(offset={offset}) must be >= 0"
         raise ValueError(msg)
@@ -181,6 +183,7 @@ def drop_nulls(
     With ``how="any"`` the subset's columns become non-nullable (atomic ones:
     Spark is told so by coalescing them with a typed constant it never uses).
     """
+    check_param("drop_nulls()", "threshold", threshold, int, optional=True)
     columns = [_column(frame, n) for n in subset]
     if threshold is not None:
         counts: Node = literal_of(0, dt.Int32())

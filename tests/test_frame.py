@@ -267,3 +267,34 @@ def test_maps_cannot_be_sorted_or_deduplicated(spark: SparkSession) -> None:
     assert frame.unique(subset="id").count() == 1
     with pytest.raises(ColumnTypeError, match="cannot compare"):
         WithMap.attrs == WithMap.attrs  # noqa: B015
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda f: f.with_row_count(name=1), r"with_row_count\(\): name must be str, got 1 \(int\)"),
+        (lambda f: f.with_row_count(offset="1"), r"with_row_count\(\): offset must be int, got '1' \(str\)"),
+        (lambda f: f.drop_nulls(threshold="1"), r"drop_nulls\(\): threshold must be int or None, got '1'"),
+        (lambda f: f.join(f, on=1), r"join\(on=\.\.\.\) takes a column name, a column, a selector or a list"),
+        (lambda f: f.join(1, on="id"), r"join\(\) takes a DataFrame, got 1 \(int\)"),
+        (lambda f: f.group_by("name", drop_nulls="yes"), r"group_by\(\): drop_nulls must be bool, got 'yes'"),
+        (lambda f: f.unique(subset=1), r"unique\(subset=\.\.\.\) takes a column name"),
+        (lambda f: f.fill_null(0, subset=1), r"fill_null\(subset=\.\.\.\) takes a column name"),
+        (lambda f: f.explode(1), r"explode\(\) takes a column name"),
+        (lambda f: f.rename({1: "a"}), r"rename\(\): a column name must be str, got 1 \(int\)"),
+        (lambda f: f.rename(["a"]), r"rename\(\) takes a mapping \{old: new\}, got \['a'\] \(list\)"),
+        (lambda f: f.show(n="2"), r"show\(\): n must be int, got '2' \(str\)"),
+        (lambda f: f.union(1), r"union\(\) takes a DataFrame, got 1 \(int\)"),
+        (lambda f: f.concat(f, 1), r"concat\(\) takes a DataFrame, got 1 \(int\)"),
+        (lambda f: f.intersect(None), r"intersect\(\) takes a DataFrame, got None"),
+        (lambda f: f.except_all("f"), r"except_all\(\) takes a DataFrame, got 'f' \(str\)"),
+        (lambda f: User.age.is_in(1), r"is_in\(\) takes a collection of values, not a single int"),
+        (lambda f: F.row_number().over(1), r"over\(\) takes a window \(Window\.partition_by"),
+    ],
+)
+def test_python_arguments_of_the_wrong_type_are_refused_when_the_call_is_made(
+    users: Any, call: Any, message: str
+) -> None:
+    """Issue 13, runtime scalar arguments: each names the call, the parameter and what it takes."""
+    with pytest.raises(ColumnTypeError, match=message):
+        call(users)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
@@ -46,10 +47,9 @@ from pydantable_spark.expr.operators import (
     Or,
     Power,
 )
+from pydantable_spark.expr.windowspec import WindowSpec
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from pydantable_spark.expr.namespaces import (
         DateTimeNamespace,
         ListNamespace,
@@ -69,7 +69,6 @@ if TYPE_CHECKING:
         StructT,
         ValueT,
     )
-    from pydantable_spark.expr.windowspec import WindowSpec
 
 __all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
 
@@ -278,7 +277,7 @@ class Expr(Generic[T_co]):
 
         An empty ``values`` gives FALSE on every row, as Spark's ``isin([])`` does.
         """
-        if isinstance(values, str | bytes):
+        if isinstance(values, str | bytes) or not isinstance(values, Iterable):
             msg = f"is_in() takes a collection of values, not a single {type(values).__name__}"
             raise ColumnTypeError(msg)
         literals = tuple(_literal(v) for v in values)
@@ -297,6 +296,9 @@ class Expr(Generic[T_co]):
 
     def over(self, window: WindowSpec) -> Expr[T_co]:
         """This window function or aggregate evaluated over ``window`` (see ``Window``)."""
+        if not isinstance(window, WindowSpec):
+            msg = f"over() takes a window (Window.partition_by(...) or Window.order_by(...)), got {window!r}"
+            raise ColumnTypeError(msg)
         return Expr(window.over(self._node))
 
     @property
