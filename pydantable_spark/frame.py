@@ -24,45 +24,34 @@ next: int | None (bigint)
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
-import io as _stdio
-import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from pydantable_spark import io, reshaping
-from pydantable_spark.annotations import fields_of_model, python_name
+from pydantable_spark import reshaping
+from pydantable_spark.annotations import python_name
+from pydantable_spark.constructors import Constructors, schema_of_model
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
 from pydantable_spark.expr.api import Expr, render
 from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, contains_aggregate, literal_of
 from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
-from pydantable_spark.ingest import arrow_of_pandas, arrow_table_from, fields_of_arrow, rows_to_arrow
-from pydantable_spark.jobs import Job
-from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
-from pydantable_spark.model import DataFrameModel, row_model
+from pydantable_spark.model import row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
 from pydantable_spark.plan.joins import HOWS, Join, JoinHow, Validate
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
-from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import Selection, reconcile
-from pydantable_spark.schema import Schema
+from pydantable_spark.results import Results
 from pydantable_spark.selectors import Selector, names_of
 from pydantable_spark.selectors import all as cs_all
+from pydantable_spark.writers import Writers
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Callable, Generator, Iterable
-
-    import pandas as pd
-    import pyarrow as pa
-    from pyspark.sql import DataFrame as SparkDataFrame
-    from pyspark.sql import SparkSession
+    from pydantable_spark.schema import Schema
 
 __all__ = ["DataFrame"]
 
@@ -71,29 +60,25 @@ M2 = TypeVar("M2", bound=BaseModel)
 IntoColumn = str | Expr[Any]
 
 
-def schema_of_model(model: type[BaseModel]) -> Schema:
-    """The frame schema of any Pydantic model class."""
-    if issubclass(model, DataFrameModel):
-        return model.frame_schema()
-    return Schema(fields_of_model(model))
-
-
 @functools.lru_cache(maxsize=256)
 def _bound_class(model: type[BaseModel]) -> type[DataFrame[Any]]:
     """``DataFrame[User]`` at run time: a subclass whose constructors know the model."""
     return type(f"DataFrame[{model.__name__}]", (DataFrame,), {"__slots__": (), "_bound_model": model})
 
 
-class DataFrame(Generic[M]):
+class DataFrame(Constructors[M], Results[M], Writers[M]):
     """A lazy, typed frame; ``M`` is the Pydantic model of one row.
 
     Build one with ``DataFrame[User].from_rows(...)``, ``User.from_rows(...)``,
     or the other ``from_*`` constructors; transform it with ``select``,
     ``with_columns``, ``filter``, ...; get results with ``collect()``.
+
+    This class holds the relational methods; the constructors and readers,
+    the results and the writers are its mixins ``constructors.Constructors``,
+    ``results.Results`` and ``writers.Writers``.
     """
 
     __slots__ = ("_model", "_plan")
-    _bound_model: ClassVar[type[BaseModel] | None] = None
 
     def __init__(self, plan: p.Plan, model: type[M] | None = None) -> None:
         """A frame over ``plan`` whose rows are ``model`` instances (derived from the schema if None).
@@ -108,320 +93,6 @@ class DataFrame(Generic[M]):
         if cls is DataFrame and isinstance(item, type) and issubclass(item, BaseModel):
             return _bound_class(item)
         return super().__class_getitem__(item)  # type: ignore[misc]
-
-    # --- constructors ------------------------------------------------------------------------
-
-    @classmethod
-    def _model_for(cls, model: type[Any] | None, constructor: str) -> type[Any] | None:
-        chosen = model or cls._bound_model
-        if chosen is not None and not (isinstance(chosen, type) and issubclass(chosen, BaseModel)):
-            msg = f"{constructor}: model must be a Pydantic model class, got {chosen!r}"
-            raise TypeError(msg)
-        return chosen
-
-    @classmethod
-    def _require_model(cls, model: type[Any] | None, constructor: str) -> type[BaseModel]:
-        chosen = cls._model_for(model, constructor)
-        if chosen is None:
-            msg = (
-                f"{constructor} needs a model: DataFrame[User].{constructor}(...), "
-                f"User.{constructor}(...) or model=User"
-            )
-            raise TypeError(msg)
-        return chosen
-
-    @overload
-    @classmethod
-    def from_rows(
-        cls, rows: Iterable[Mapping[str, Any] | BaseModel], model: type[M2], *, session: SparkSession | None = None
-    ) -> DataFrame[M2]: ...
-
-    @overload
-    @classmethod
-    def from_rows(
-        cls: type[DataFrame[M2]],
-        rows: Iterable[Mapping[str, Any] | BaseModel],
-        model: None = None,
-        *,
-        session: SparkSession | None = None,
-    ) -> DataFrame[M2]: ...
-
-    @classmethod
-    def from_rows(
-        cls,
-        rows: Iterable[Mapping[str, Any] | BaseModel],
-        model: type[Any] | None = None,
-        *,
-        session: SparkSession | None = None,
-    ) -> DataFrame[Any]:
-        """A frame of rows (dicts or model instances), validated by Pydantic first.
-
-        An invalid row raises ``RowValidationError`` naming its index and field;
-        nothing reaches Spark until the frame is materialized.
-        """
-        chosen = cls._require_model(model, "from_rows")
-        schema = schema_of_model(chosen)
-        table = rows_to_arrow(rows, chosen, schema)
-        return DataFrame(p.Source(ArrowData(table), schema, session), chosen)
-
-    @overload
-    @classmethod
-    def from_columns(
-        cls, columns: Mapping[str, Iterable[Any]], model: type[M2], *, session: SparkSession | None = None
-    ) -> DataFrame[M2]: ...
-
-    @overload
-    @classmethod
-    def from_columns(
-        cls: type[DataFrame[M2]],
-        columns: Mapping[str, Iterable[Any]],
-        model: None = None,
-        *,
-        session: SparkSession | None = None,
-    ) -> DataFrame[M2]: ...
-
-    @classmethod
-    def from_columns(
-        cls,
-        columns: Mapping[str, Iterable[Any]],
-        model: type[Any] | None = None,
-        *,
-        session: SparkSession | None = None,
-    ) -> DataFrame[Any]:
-        """A frame of equally long column lists, validated row by row like ``from_rows``."""
-        chosen = cls._require_model(model, "from_columns")
-        schema = schema_of_model(chosen)
-        lists = {name: list(values) for name, values in columns.items()}
-        unknown = [n for n in lists if n not in schema]
-        if unknown:
-            raise UnknownColumnError(unknown[0], schema.names, where=f"model {chosen.__name__}")
-        lengths = {n: len(v) for n, v in lists.items()}
-        if len(set(lengths.values())) > 1:
-            shown = ", ".join(f"{n}={length}" for n, length in lengths.items())
-            msg = f"from_columns needs columns of one length; got {shown}"
-            raise ValueError(msg)
-        names = list(lists)
-        rows = [dict(zip(names, values, strict=True)) for values in zip(*lists.values(), strict=True)]
-        return cls.from_rows(rows, chosen, session=session)
-
-    @overload
-    @classmethod
-    def from_arrow(
-        cls,
-        table: pa.Table,
-        model: type[M2],
-        *,
-        session: SparkSession | None = None,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[M2]: ...
-
-    @overload
-    @classmethod
-    def from_arrow(
-        cls: type[DataFrame[M2]],
-        table: pa.Table,
-        model: None = None,
-        *,
-        session: SparkSession | None = None,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[M2]: ...
-
-    @classmethod
-    def from_arrow(
-        cls,
-        table: pa.Table,
-        model: type[Any] | None = None,
-        *,
-        session: SparkSession | None = None,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[Any]:
-        """A frame of an Arrow table, reconciled strictly with the model in Python.
-
-        Without a model the row model is derived from the Arrow schema. A
-        column Arrow calls nullable satisfies a non-null field when it holds no
-        NULL. Pydantic validators and constraints run at ``collect()``.
-        """
-        chosen = cls._model_for(model, "from_arrow")
-        if chosen is None:
-            reconciled, rec = arrow_table_from(table, Schema(fields_of_arrow(table.schema)))
-            return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session))
-        target = schema_of_model(chosen)
-        reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
-        return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
-
-    @overload
-    @classmethod
-    def from_pandas(
-        cls,
-        frame: pd.DataFrame,
-        model: type[M2],
-        *,
-        session: SparkSession | None = None,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[M2]: ...
-
-    @overload
-    @classmethod
-    def from_pandas(
-        cls: type[DataFrame[M2]],
-        frame: pd.DataFrame,
-        model: None = None,
-        *,
-        session: SparkSession | None = None,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[M2]: ...
-
-    @classmethod
-    def from_pandas(
-        cls,
-        frame: pd.DataFrame,
-        model: type[Any] | None = None,
-        *,
-        session: SparkSession | None = None,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[Any]:
-        """A frame of a pandas DataFrame (through Arrow; see ``from_arrow``).
-
-        Use pandas' nullable dtypes (``"Int64"``) for integer columns with
-        NULLs: a float column with NaN does not convert to an ``int`` field.
-        """
-        table = arrow_of_pandas(frame)
-        return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
-
-    @overload
-    @classmethod
-    def from_spark(
-        cls, sdf: SparkDataFrame, model: type[M2], *, allow_lossy: Selection = False, null_check: Selection = False
-    ) -> DataFrame[M2]: ...
-
-    @overload
-    @classmethod
-    def from_spark(
-        cls: type[DataFrame[M2]],
-        sdf: SparkDataFrame,
-        model: None = None,
-        *,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[M2]: ...
-
-    @classmethod
-    def from_spark(
-        cls,
-        sdf: SparkDataFrame,
-        model: type[Any] | None = None,
-        *,
-        allow_lossy: Selection = False,
-        null_check: Selection = False,
-    ) -> DataFrame[Any]:
-        """A frame over an existing Spark DataFrame, reconciled strictly with the model.
-
-        Without a model the row model is derived from Spark's schema. Names
-        match ignoring case unless ``spark.sql.caseSensitive`` is on.
-        ``null_check`` names nullable columns that a non-null field may take
-        anyway, failing the Spark job if a NULL shows up.
-        """
-        from pydantable_spark._spark.session import is_case_sensitive
-        from pydantable_spark._spark.types import fields_of_struct
-
-        chosen = cls._model_for(model, "from_spark")
-        if chosen is None:
-            return DataFrame(p.Source(SparkData(sdf), Schema(fields_of_struct(sdf.schema))))
-        plan = io.spark_source(
-            sdf,
-            schema_of_model(chosen),
-            label="from_spark",
-            allow_lossy=allow_lossy,
-            null_check=null_check,
-            case_sensitive=is_case_sensitive(sdf.sparkSession),
-        )
-        return DataFrame(plan, chosen)
-
-    # --- reading files and tables ------------------------------------------------------------
-
-    @classmethod
-    def _read(
-        cls, fmt: io.FileFormat, path: io.Paths, model: type[Any] | None, session: Any, allow_lossy: Selection,
-        options: Mapping[str, Any],
-    ) -> DataFrame[Any]:  # fmt: skip
-        chosen = cls._require_model(model, f"read_{fmt}")
-        target = schema_of_model(chosen)
-        plan = io.read_files(fmt, path, target, session=session, allow_lossy=allow_lossy, options=options)
-        return DataFrame(plan, chosen)
-
-    @classmethod
-    def read_parquet(
-        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
-    ) -> DataFrame[M2]:  # fmt: skip
-        """Parquet files, reconciled strictly with the model (see ``pydantable_spark.io``).
-
-        A file column of the wrong type or a missing column raises here, naming
-        it; a NULL in a column the model declares non-null raises
-        ``NullCheckError`` when the frame is collected or written.
-        ``options`` go to Spark's reader (``mergeSchema=True``, ...).
-        """
-        return cls._read("parquet", path, model, session, allow_lossy, options)
-
-    @classmethod
-    def read_orc(
-        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
-    ) -> DataFrame[M2]:  # fmt: skip
-        """ORC files, reconciled strictly with the model, like ``read_parquet``."""
-        return cls._read("orc", path, model, session, allow_lossy, options)
-
-    @classmethod
-    def read_csv(
-        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, **options: Any,
-    ) -> DataFrame[M2]:  # fmt: skip
-        """CSV files read with the model's schema: no inference, ``mode=FAILFAST``.
-
-        With a header (the default) columns match the model by name and a
-        missing one raises here; extra columns are dropped. A value that does
-        not parse as its column's type raises ``MalformedDataError`` when the
-        frame runs; an empty value in a non-null column raises
-        ``NullCheckError``. Other ``options`` (``sep=";"``, ``dateFormat=...``)
-        go to Spark's reader.
-        """
-        return cls._read("csv", path, model, session, False, options)
-
-    @classmethod
-    def read_json(
-        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, **options: Any,
-    ) -> DataFrame[M2]:  # fmt: skip
-        """JSON Lines files (``multiLine=True`` for documents) read with the model's schema, ``mode=FAILFAST``.
-
-        A key absent from a record reads as NULL, so it fails at run time for a
-        non-null column and is None for an Optional one; unknown keys are ignored.
-        """
-        return cls._read("json", path, model, session, False, options)
-
-    @classmethod
-    def read_delta(
-        cls: type[DataFrame[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
-    ) -> DataFrame[M2]:  # fmt: skip
-        """A Delta Lake table at ``path``, like ``read_parquet`` (needs Delta on the session's classpath)."""
-        return cls._read("delta", path, model, session, allow_lossy, options)
-
-    @classmethod
-    def read_table(
-        cls: type[DataFrame[M2]], name: str, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False,
-    ) -> DataFrame[M2]:  # fmt: skip
-        """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``."""
-        chosen: Any = cls._require_model(model, "read_table")
-        plan = io.read_table(name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy)
-        return DataFrame(plan, chosen)
 
     # --- schema ----------------------------------------------------------------------------
 
@@ -936,237 +607,6 @@ class DataFrame(Generic[M]):
             raise TypeError(msg)
         rec = reconcile(self.schema.fields, schema_of_model(model), allow_lossy=allow_lossy, null_check=null_check)
         return DataFrame(p.Reconcile(self._plan, rec), model)
-
-    # --- inspection --------------------------------------------------------------------------
-
-    def explain(self, *, spark: bool = False) -> str:
-        """The logical plan, the derived schema and the Spark calls it lowers to.
-
-        No Spark job runs; with ``spark=True`` Spark's own extended plan is
-        appended (which makes Spark analyse the plan).
-        """
-        from pydantable_spark._spark.lower import plan_steps, render_steps
-
-        lines = ["logical plan:"]
-        lines += [f"  {line}" for line in p.render_plan(self._plan)]
-        lines += ["schema:"] + [f"  {line}" for line in str(self.schema).splitlines()]
-        lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
-        text = "\n".join(lines)
-        if spark:
-            buffer = _stdio.StringIO()
-            with contextlib.redirect_stdout(buffer):
-                self.to_spark().explain(extended=True)
-            text += "\nspark plan:\n" + buffer.getvalue()
-        return text
-
-    # --- materialization -----------------------------------------------------------------
-
-    def to_spark(self) -> SparkDataFrame:
-        """The lowered Spark DataFrame, reconciled with the derived schema by ``DataFrame.to``."""
-        from pydantable_spark._spark.lower import to_spark
-
-        return to_spark(self._plan)
-
-    def collect(self, *, trusted: bool = False) -> list[M]:
-        """All rows as validated instances of the row model.
-
-        The rows come from Spark through Arrow and are validated by Pydantic
-        in batches. ``trusted=True`` skips Pydantic and builds instances
-        directly (about twice as fast): types and nullability are still
-        guaranteed by the schema reconciliation, but field constraints
-        (``gt=``, ``max_length=``...), validators and ``model_post_init`` do
-        not run, enum fields hold plain values, and set/tuple fields hold lists.
-        """
-        return rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
-
-    def to_arrow(self) -> pa.Table:
-        """The rows as an Arrow table; its schema carries the derived nullability.
-
-        One exception, forced by Arrow: the fields of a struct column that can
-        be NULL come back nullable (Arrow cannot mark them non-null when the
-        struct itself is NULL).
-        """
-        return self._arrow("to_arrow()")
-
-    def _arrow(self, action: str) -> pa.Table:
-        from pydantable_spark._spark.io import spark_errors
-        from pydantable_spark._spark.lower import arrow_ready
-        from pydantable_spark._spark.session import run_action
-
-        with spark_errors(action, self._plan):
-            frame = arrow_ready(self._plan)
-            return run_action(frame.sparkSession, frame.toArrow)
-
-    def to_dict(self) -> dict[str, list[Any]]:
-        """Column name → list of values (reconciled types; no Pydantic validation)."""
-        return python_columns(self._arrow("to_dict()"))
-
-    def to_pandas(self) -> pd.DataFrame:
-        """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
-        return to_pandas(self._arrow("to_pandas()"))
-
-    # --- streaming and asynchronous results ---------------------------------------------------
-
-    def stream(self, batch_size: int = 10_000, *, trusted: bool = False) -> Generator[list[M], None, None]:
-        """Validated rows in lists of ``batch_size``, without holding the whole result in Python.
-
-        Spark sends one partition at a time (see ``pydantable_spark._spark.stream``);
-        each batch is validated like ``collect()``, and an invalid row is
-        reported with its index in the whole stream.
-        """
-        if batch_size < 1:
-            msg = f"stream(batch_size={batch_size}) needs a positive batch size"
-            raise ValueError(msg)
-        return self._stream(batch_size, trusted, None)
-
-    def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
-        from pydantable_spark._spark.io import spark_errors
-        from pydantable_spark._spark.lower import arrow_ready
-        from pydantable_spark._spark.session import new_tag, run_action
-        from pydantable_spark._spark.stream import arrow_tables
-
-        model = self.model
-        seen = 0
-        with spark_errors("stream()", self._plan):
-            frame = arrow_ready(self._plan, session)
-            tables, tag = arrow_tables(frame, batch_size), new_tag()
-            while True:
-                # one call per batch (the caller's code runs in between), all under the stream's one tag:
-                # Spark starts the later batches' jobs from the thread the first one made, with its tag
-                table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
-                if table is None:
-                    return
-                yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
-                seen += table.num_rows
-
-    async def astream(self, batch_size: int = 10_000, *, trusted: bool = False) -> AsyncIterator[list[M]]:
-        """``stream()`` for asyncio: each batch is fetched in a worker thread."""
-        from pydantable_spark._spark.session import resolve_session
-
-        if batch_size < 1:
-            msg = f"astream(batch_size={batch_size}) needs a positive batch size"
-            raise ValueError(msg)
-        # the session is found here: a Spark Connect session is only "active" in the thread that made it
-        batches = self._stream(batch_size, trusted, resolve_session())
-        try:
-            while True:
-                batch = await asyncio.to_thread(next, batches, None)
-                if batch is None:
-                    return
-                yield batch
-        finally:
-            batches.close()
-
-    @overload
-    def submit(self, action: Literal["collect"] = "collect") -> Job[list[M]]: ...
-    @overload
-    def submit(self, action: Literal["to_arrow"]) -> Job[pa.Table]: ...
-    @overload
-    def submit(self, action: Literal["to_dict"]) -> Job[dict[str, list[Any]]]: ...
-    @overload
-    def submit(self, action: Literal["to_pandas"]) -> Job[pd.DataFrame]: ...
-    @overload
-    def submit(self, action: Literal["count"]) -> Job[int]: ...
-
-    def submit(self, action: str = "collect") -> Job[Any]:
-        """Start ``action`` in the background and return its ``Job`` at once (see ``pydantable_spark.jobs``)."""
-        from pydantable_spark._spark.lower import arrow_ready, lower
-        from pydantable_spark._spark.session import resolve_session
-
-        plan, model = self._plan, self.model
-        session = resolve_session()  # here: a Spark Connect session is only "active" in the thread that made it
-        converters: dict[str, Callable[[pa.Table], Any]] = {
-            "collect": lambda table: rows_from_arrow(table, model),
-            "to_arrow": lambda table: table,
-            "to_dict": python_columns,
-            "to_pandas": to_pandas,
-        }
-        if action == "count":
-            return Job(lambda: lower(plan, session), lambda frame: frame.count(), "count()")
-        if action not in converters:
-            msg = f"submit({action!r}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
-            raise ValueError(msg)
-        convert = converters[action]
-        return Job(lambda: arrow_ready(plan, session), lambda frame: convert(frame.toArrow()), f"{action}()")
-
-    async def acollect(self) -> list[M]:
-        """``collect()`` without blocking the event loop; cancelling the awaiting task cancels the Spark job."""
-        return await self.submit("collect").result()
-
-    async def ato_arrow(self) -> pa.Table:
-        """``to_arrow()`` without blocking the event loop (cancellable like ``acollect``)."""
-        return await self.submit("to_arrow").result()
-
-    async def ato_dict(self) -> dict[str, list[Any]]:
-        """``to_dict()`` without blocking the event loop (cancellable like ``acollect``)."""
-        return await self.submit("to_dict").result()
-
-    def count(self) -> int:
-        """The number of rows (one Spark job)."""
-        from pydantable_spark._spark.io import spark_errors
-        from pydantable_spark._spark.lower import lower
-        from pydantable_spark._spark.session import run_action
-
-        with spark_errors("count()", self._plan):
-            frame = lower(self._plan)
-            return run_action(frame.sparkSession, frame.count)
-
-    # --- writing ---------------------------------------------------------------------------
-
-    def _write(
-        self, fmt: str, target: str | os.PathLike[str], mode: io.WriteMode, partition_by: str | Sequence[str] | None,
-        options: Mapping[str, Any], *, table: bool = False,
-    ) -> None:  # fmt: skip
-        io.write(self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table)
-
-    def write_parquet(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
-        """Write Parquet files, all-or-nothing (``mode`` as in Spark; ``"error"``: refuse an existing path).
-
-        The whole plan runs, NULL checks included, into a staging directory next
-        to the path; only a finished write replaces (``"overwrite"``) or joins
-        (``"append"``) the old files, so a failing check (``NullCheckError``),
-        a Spark error or Ctrl-C leaves the path as it was. Overwriting a path
-        the frame reads is refused (``WriteError``). See ``docs/io.md``.
-        """
-        self._write("parquet", path, mode, partition_by, options)
-
-    def write_orc(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
-        """Write ORC files, like ``write_parquet``."""
-        self._write("orc", path, mode, partition_by, options)
-
-    def write_csv(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
-        """Write CSV files with a header line; nested columns cannot be written as CSV (an error names them)."""
-        self._write("csv", path, mode, partition_by, options)
-
-    def write_json(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
-        """Write JSON Lines files (NULL fields are left out of a record, as Spark does)."""
-        self._write("json", path, mode, partition_by, options)
-
-    def write_delta(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
-        """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath)."""
-        self._write("delta", path, mode, partition_by, options)
-
-    def save_as_table(
-        self, name: str, *, mode: io.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
-        format: str | None = None, **options: Any,
-    ) -> None:  # fmt: skip
-        """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet)."""
-        self._write(format or "", name, mode, partition_by, options, table=True)
 
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]

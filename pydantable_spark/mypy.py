@@ -15,6 +15,10 @@ It types what plain annotations cannot say:
   with the runtime's API as mypy checks them), so column references in every
   position, aggregation and window structure and argument values are checked
   by the runtime's rules, with its messages (``_mypy.checks``, ``_mypy.ir``).
+* a frame method is named ``DataFrame``'s in messages (``"collect" of "DataFrame"``),
+  also where one of the frame's mixins (``constructors``, ``results``, ``writers``)
+  defines it. Hooks are keyed by the receiver's class, ``pydantable_spark.frame.DataFrame``,
+  whichever class defines the method.
 
 This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
 """
@@ -31,6 +35,7 @@ from mypy.plugin import (
     ClassDefContext,
     FunctionContext,
     MethodContext,
+    MethodSigContext,
     Plugin,
     ReportConfigContext,
 )
@@ -38,7 +43,15 @@ from mypy.plugin import (
 from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, check, refined
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
-from pydantable_spark._mypy.frames import FRAME, FRAME_HOOKS, from_rows, is_column_of_model, is_derived_frame, keep
+from pydantable_spark._mypy.frames import (
+    FRAME,
+    FRAME_HOOKS,
+    from_rows,
+    is_column_of_model,
+    is_derived_frame,
+    keep,
+    named_as_frame,
+)
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
@@ -46,7 +59,7 @@ from pydantable_spark._mypy.statics import EXPR
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mypy.types import Type
+    from mypy.types import FunctionLike, Type
 
 __all__ = ["PydantableSparkPlugin", "plugin"]
 
@@ -155,6 +168,13 @@ class PydantableSparkPlugin(Plugin):
         ):
             return _guarded(_checked(method, typing))
         return _guarded(_then(typing, method_evaluator(owner, method)))
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        """A frame's methods are named ``DataFrame``'s in messages, also those its mixins define."""
+        owner, _, _ = fullname.rpartition(".")
+        if owner == FRAME or self._is_derived_frame(owner):
+            return named_as_frame
+        return None
 
     def _is_model(self, fullname: str) -> bool:
         symbol = self.lookup_fully_qualified(fullname)

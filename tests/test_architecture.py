@@ -66,3 +66,36 @@ def test_records_are_frozen_slotted_dataclasses() -> None:
             if dataclasses.is_dataclass(value) and isinstance(value, type) and value.__module__ == module.__name__:
                 assert value.__dataclass_params__.frozen, value  # type: ignore[attr-defined]
                 assert "__slots__" in value.__dict__, value
+
+
+MIXINS = {"constructors": "Constructors", "results": "Results", "writers": "Writers"}
+"""``DataFrame``'s mixins by module: ``frame.py`` keeps the relational methods (STYLE §13)."""
+
+
+def test_the_frame_is_its_relational_methods_over_mixins() -> None:
+    from pydantable_spark._mypy.frames import FRAME_MIXINS
+    from pydantable_spark.frame import DataFrame
+
+    bases = [f"{base.__module__}.{base.__qualname__}" for base in DataFrame.__bases__]
+    assert bases == [f"pydantable_spark.{module}.{name}" for module, name in MIXINS.items()]
+    assert set(bases) == FRAME_MIXINS  # the plugin names their methods DataFrame's in messages
+    for base in DataFrame.__bases__:
+        methods = {name for name, value in vars(base).items() if callable(value) or isinstance(value, classmethod)}
+        assert methods, base
+        assert not methods & set(vars(DataFrame)), base  # defined once, where they belong
+        assert vars(base)["__slots__"] == (), base  # so that frames keep no __dict__
+    assert not hasattr(DataFrame(None, None), "__dict__")
+
+
+def _annotation_of_first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    arguments = function.args.posonlyargs + function.args.args
+    return ast.unparse(arguments[0].annotation) if arguments and arguments[0].annotation else ""
+
+
+def test_mixins_type_self_as_themselves() -> None:
+    """A mixin types ``self``/``cls`` as itself, never as ``DataFrame`` (mypy refuses that self type)."""
+    for module in MIXINS:
+        tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert "DataFrame" not in _annotation_of_first_parameter(node), (module, node.name)

@@ -68,11 +68,13 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from mypy.plugin import MethodContext
+    from mypy.plugin import MethodContext, MethodSigContext
+    from mypy.types import CallableType
 
 __all__ = [
     "FRAME",
     "FRAME_HOOKS",
+    "FRAME_MIXINS",
     "MODEL",
     "Output",
     "as_frame",
@@ -82,12 +84,21 @@ __all__ = [
     "is_derived_frame",
     "keep",
     "model_columns",
+    "named_as_frame",
     "output_name",
     "row_instance",
     "value_type",
 ]
 
 FRAME = "pydantable_spark.frame.DataFrame"
+FRAME_MIXINS = frozenset(
+    {
+        "pydantable_spark.constructors.Constructors",
+        "pydantable_spark.results.Results",
+        "pydantable_spark.writers.Writers",
+    }
+)
+"""The classes ``DataFrame`` takes its constructors, results and writers from."""
 
 
 # --- the frame's current columns ------------------------------------------------------------------
@@ -580,6 +591,22 @@ FRAME_HOOKS = {
     f"{FRAME}.rename": rename,
     f"{FRAME}.as_model": as_model,
 }
+
+
+def named_as_frame(ctx: MethodSigContext) -> CallableType:
+    """A frame method's signature, named as ``DataFrame``'s even where a mixin defines it.
+
+    mypy names a method after the class that defines it (``"collect" of "Results"``);
+    the user called it on a frame, and the messages say so (``"collect" of "DataFrame"``).
+    """
+    signature = ctx.default_signature
+    method, _, owner = (signature.name or "").rpartition(" of ")
+    if method and owner in _MIXIN_NAMES:
+        return signature.copy_modified(name=f"{method} of DataFrame")
+    return signature
+
+
+_MIXIN_NAMES = frozenset(name.rpartition(".")[2] for name in FRAME_MIXINS)
 
 
 def from_rows(ctx: MethodContext) -> Type:

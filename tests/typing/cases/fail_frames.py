@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from models import Dept, Out, User
 
-from pydantable_spark import DataFrameModel, F
+from pydantable_spark import DataFrame, DataFrameModel, F
 
 users = User.from_rows([])
 users.filter(User.age)  # E: Argument 1 to "filter" of "DataFrame" has incompatible type "Col[int | None]"
@@ -57,3 +57,9 @@ users.join(Dept.from_rows([]), left_on="name", right_on="budget")  # E: join key
 users.group_by("nope").agg(n=F.count())  # E: group_by(): unknown column 'nope' in the frame
 users.group_by("name").agg(n=F.count(), name=F.count())  # E: agg(): duplicate column 'name'
 F.sum(User.name)  # E: F.sum(): col must be a number; got column 'User.name'
+
+# the constructors, results and writers (mixins of DataFrame) are named as DataFrame's methods, derived frames' too
+DataFrame[User].from_rows(3)  # E: No overload variant of "from_rows" of "DataFrame" matches argument type "int"
+users.collect(trusted=1)  # E: Argument "trusted" to "collect" of "DataFrame" has incompatible type "int"
+out.to_arrow(1)  # E: Too many arguments for "to_arrow" of "DataFrame"
+out.write_parquet("p", mode="bogus")  # E: Argument "mode" to "write_parquet" of "DataFrame" has incompatible type

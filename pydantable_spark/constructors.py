@@ -1,0 +1,392 @@
+"""The constructors of ``DataFrame[M]``: frames of rows, columns, Arrow, pandas, Spark, files and tables.
+
+``Constructors`` is a mixin of ``pydantable_spark.frame.DataFrame``: call its
+methods on ``DataFrame[User]`` (or with ``model=User``), or through the model,
+``User.from_rows(...)``. Rows are validated by Pydantic and Arrow tables,
+Spark DataFrames, files and tables reconciled strictly with the model when the
+constructor is called; the frame's schema is the model's.
+
+```pycon
+>>> from pydantable_spark import DataFrame, DataFrameModel
+>>> class Item(DataFrameModel):
+...     sku: str
+...     qty: int | None
+>>> items = DataFrame[Item].from_columns({"sku": ["a", "b"], "qty": [1, None]})
+>>> items
+DataFrame[Item](sku: str, qty: int | None)
+>>> print(Item.from_rows([{"sku": "c", "qty": 3}]).schema)
+sku: str (string)
+qty: int | None (bigint)
+
+```
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
+
+from pydantic import BaseModel
+
+from pydantable_spark import io
+from pydantable_spark.annotations import fields_of_model
+from pydantable_spark.errors import UnknownColumnError
+from pydantable_spark.ingest import arrow_of_pandas, arrow_table_from, fields_of_arrow, rows_to_arrow
+from pydantable_spark.model import DataFrameModel
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.sources import ArrowData, SparkData
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    import pandas as pd
+    import pyarrow as pa
+    from pyspark.sql import DataFrame as SparkDataFrame
+    from pyspark.sql import SparkSession
+
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.reconcile import Selection
+
+__all__ = ["Constructors", "schema_of_model"]
+
+M = TypeVar("M", bound=BaseModel)
+M2 = TypeVar("M2", bound=BaseModel)
+
+
+def schema_of_model(model: type[BaseModel]) -> Schema:
+    """The frame schema of any Pydantic model class."""
+    if issubclass(model, DataFrameModel):
+        return model.frame_schema()
+    return Schema(fields_of_model(model))
+
+
+class Constructors(Generic[M]):
+    """The ``from_*`` and ``read_*`` classmethods of ``DataFrame``; each returns a ``DataFrame``.
+
+    ``DataFrame[User]`` at run time is a subclass whose ``_bound_model`` is
+    ``User``: its constructors need no ``model=``.
+    """
+
+    __slots__ = ()
+    _bound_model: ClassVar[type[BaseModel] | None] = None
+
+    @classmethod
+    def _model_for(cls, model: type[Any] | None, constructor: str) -> type[Any] | None:
+        chosen = model or cls._bound_model
+        if chosen is not None and not (isinstance(chosen, type) and issubclass(chosen, BaseModel)):
+            msg = f"{constructor}: model must be a Pydantic model class, got {chosen!r}"
+            raise TypeError(msg)
+        return chosen
+
+    @classmethod
+    def _require_model(cls, model: type[Any] | None, constructor: str) -> type[BaseModel]:
+        chosen = cls._model_for(model, constructor)
+        if chosen is None:
+            msg = (
+                f"{constructor} needs a model: DataFrame[User].{constructor}(...), "
+                f"User.{constructor}(...) or model=User"
+            )
+            raise TypeError(msg)
+        return chosen
+
+    @overload
+    @classmethod
+    def from_rows(
+        cls, rows: Iterable[Mapping[str, Any] | BaseModel], model: type[M2], *, session: SparkSession | None = None
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_rows(
+        cls: type[Constructors[M2]],
+        rows: Iterable[Mapping[str, Any] | BaseModel],
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[M2]: ...
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Iterable[Mapping[str, Any] | BaseModel],
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[Any]:
+        """A frame of rows (dicts or model instances), validated by Pydantic first.
+
+        An invalid row raises ``RowValidationError`` naming its index and field;
+        nothing reaches Spark until the frame is materialized.
+        """
+        from pydantable_spark.frame import DataFrame
+
+        chosen = cls._require_model(model, "from_rows")
+        schema = schema_of_model(chosen)
+        table = rows_to_arrow(rows, chosen, schema)
+        return DataFrame(p.Source(ArrowData(table), schema, session), chosen)
+
+    @overload
+    @classmethod
+    def from_columns(
+        cls, columns: Mapping[str, Iterable[Any]], model: type[M2], *, session: SparkSession | None = None
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_columns(
+        cls: type[Constructors[M2]],
+        columns: Mapping[str, Iterable[Any]],
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[M2]: ...
+
+    @classmethod
+    def from_columns(
+        cls,
+        columns: Mapping[str, Iterable[Any]],
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+    ) -> DataFrame[Any]:
+        """A frame of equally long column lists, validated row by row like ``from_rows``."""
+        chosen = cls._require_model(model, "from_columns")
+        schema = schema_of_model(chosen)
+        lists = {name: list(values) for name, values in columns.items()}
+        unknown = [n for n in lists if n not in schema]
+        if unknown:
+            raise UnknownColumnError(unknown[0], schema.names, where=f"model {chosen.__name__}")
+        lengths = {n: len(v) for n, v in lists.items()}
+        if len(set(lengths.values())) > 1:
+            shown = ", ".join(f"{n}={length}" for n, length in lengths.items())
+            msg = f"from_columns needs columns of one length; got {shown}"
+            raise ValueError(msg)
+        names = list(lists)
+        rows = [dict(zip(names, values, strict=True)) for values in zip(*lists.values(), strict=True)]
+        return cls.from_rows(rows, chosen, session=session)
+
+    @overload
+    @classmethod
+    def from_arrow(
+        cls,
+        table: pa.Table,
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_arrow(
+        cls: type[Constructors[M2]],
+        table: pa.Table,
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @classmethod
+    def from_arrow(
+        cls,
+        table: pa.Table,
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame of an Arrow table, reconciled strictly with the model in Python.
+
+        Without a model the row model is derived from the Arrow schema. A
+        column Arrow calls nullable satisfies a non-null field when it holds no
+        NULL. Pydantic validators and constraints run at ``collect()``.
+        """
+        from pydantable_spark.frame import DataFrame
+
+        chosen = cls._model_for(model, "from_arrow")
+        if chosen is None:
+            reconciled, rec = arrow_table_from(table, Schema(fields_of_arrow(table.schema)))
+            return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session))
+        target = schema_of_model(chosen)
+        reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
+        return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
+
+    @overload
+    @classmethod
+    def from_pandas(
+        cls,
+        frame: pd.DataFrame,
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_pandas(
+        cls: type[Constructors[M2]],
+        frame: pd.DataFrame,
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @classmethod
+    def from_pandas(
+        cls,
+        frame: pd.DataFrame,
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame of a pandas DataFrame (through Arrow; see ``from_arrow``).
+
+        Use pandas' nullable dtypes (``"Int64"``) for integer columns with
+        NULLs: a float column with NaN does not convert to an ``int`` field.
+        """
+        table = arrow_of_pandas(frame)
+        return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
+
+    @overload
+    @classmethod
+    def from_spark(
+        cls, sdf: SparkDataFrame, model: type[M2], *, allow_lossy: Selection = False, null_check: Selection = False
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_spark(
+        cls: type[Constructors[M2]],
+        sdf: SparkDataFrame,
+        model: None = None,
+        *,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @classmethod
+    def from_spark(
+        cls,
+        sdf: SparkDataFrame,
+        model: type[Any] | None = None,
+        *,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame over an existing Spark DataFrame, reconciled strictly with the model.
+
+        Without a model the row model is derived from Spark's schema. Names
+        match ignoring case unless ``spark.sql.caseSensitive`` is on.
+        ``null_check`` names nullable columns that a non-null field may take
+        anyway, failing the Spark job if a NULL shows up.
+        """
+        from pydantable_spark._spark.session import is_case_sensitive
+        from pydantable_spark._spark.types import fields_of_struct
+        from pydantable_spark.frame import DataFrame
+
+        chosen = cls._model_for(model, "from_spark")
+        if chosen is None:
+            return DataFrame(p.Source(SparkData(sdf), Schema(fields_of_struct(sdf.schema))))
+        plan = io.spark_source(
+            sdf,
+            schema_of_model(chosen),
+            label="from_spark",
+            allow_lossy=allow_lossy,
+            null_check=null_check,
+            case_sensitive=is_case_sensitive(sdf.sparkSession),
+        )
+        return DataFrame(plan, chosen)
+
+    # --- reading files and tables ------------------------------------------------------------
+
+    @classmethod
+    def _read(
+        cls, fmt: io.FileFormat, path: io.Paths, model: type[Any] | None, session: Any, allow_lossy: Selection,
+        options: Mapping[str, Any],
+    ) -> DataFrame[Any]:  # fmt: skip
+        from pydantable_spark.frame import DataFrame
+
+        chosen = cls._require_model(model, f"read_{fmt}")
+        target = schema_of_model(chosen)
+        plan = io.read_files(fmt, path, target, session=session, allow_lossy=allow_lossy, options=options)
+        return DataFrame(plan, chosen)
+
+    @classmethod
+    def read_parquet(
+        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """Parquet files, reconciled strictly with the model (see ``pydantable_spark.io``).
+
+        A file column of the wrong type or a missing column raises here, naming
+        it; a NULL in a column the model declares non-null raises
+        ``NullCheckError`` when the frame is collected or written.
+        ``options`` go to Spark's reader (``mergeSchema=True``, ...).
+        """
+        return cls._read("parquet", path, model, session, allow_lossy, options)
+
+    @classmethod
+    def read_orc(
+        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """ORC files, reconciled strictly with the model, like ``read_parquet``."""
+        return cls._read("orc", path, model, session, allow_lossy, options)
+
+    @classmethod
+    def read_csv(
+        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """CSV files read with the model's schema: no inference, ``mode=FAILFAST``.
+
+        With a header (the default) columns match the model by name and a
+        missing one raises here; extra columns are dropped. A value that does
+        not parse as its column's type raises ``MalformedDataError`` when the
+        frame runs; an empty value in a non-null column raises
+        ``NullCheckError``. Other ``options`` (``sep=";"``, ``dateFormat=...``)
+        go to Spark's reader.
+        """
+        return cls._read("csv", path, model, session, False, options)
+
+    @classmethod
+    def read_json(
+        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """JSON Lines files (``multiLine=True`` for documents) read with the model's schema, ``mode=FAILFAST``.
+
+        A key absent from a record reads as NULL, so it fails at run time for a
+        non-null column and is None for an Optional one; unknown keys are ignored.
+        """
+        return cls._read("json", path, model, session, False, options)
+
+    @classmethod
+    def read_delta(
+        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A Delta Lake table at ``path``, like ``read_parquet`` (needs Delta on the session's classpath)."""
+        return cls._read("delta", path, model, session, allow_lossy, options)
+
+    @classmethod
+    def read_table(
+        cls: type[Constructors[M2]], name: str, *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``."""
+        from pydantable_spark.frame import DataFrame
+
+        chosen: Any = cls._require_model(model, "read_table")
+        plan = io.read_table(name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy)
+        return DataFrame(plan, chosen)

@@ -1,0 +1,238 @@
+"""The results of ``DataFrame[M]``: ``explain``, ``collect``, ``to_arrow``/``to_dict``/``to_pandas``, streams, jobs.
+
+``Results`` is a mixin of ``pydantable_spark.frame.DataFrame``. Its methods
+are the terminal ones: they lower the plan to Spark, run it, and bring the
+rows back, validated against the row model (``collect``, ``stream``) or as
+columns (``to_arrow``, ``to_dict``, ``to_pandas``); ``submit`` and the ``a*``
+methods run them in the background. ``explain`` runs no job.
+
+```pycon
+>>> from pydantable_spark import DataFrameModel
+>>> class Point(DataFrameModel):
+...     x: int
+...     label: str | None
+>>> points = Point.from_rows([{"x": 1, "label": "a"}, {"x": 2, "label": None}])
+>>> points.to_dict()
+{'x': [1, 2], 'label': ['a', None]}
+>>> points.collect()[1]
+Point(x=2, label=None)
+>>> points.count()
+2
+
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io as _stdio
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+
+from pydantic import BaseModel
+
+from pydantable_spark.jobs import Job
+from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
+from pydantable_spark.plan import nodes as p
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Callable, Generator
+
+    import pandas as pd
+    import pyarrow as pa
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+    from pydantable_spark.schema import Schema
+
+__all__ = ["Results"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Results(Generic[M]):
+    """The methods of ``DataFrame`` that run its plan (or, ``explain``, show it) and return what it computes."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # what the results use of the frame (``DataFrame`` defines them)
+        _plan: p.Plan
+
+        @property
+        def schema(self) -> Schema: ...
+
+        @property
+        def model(self) -> type[M]: ...
+
+    # --- inspection --------------------------------------------------------------------------
+
+    def explain(self, *, spark: bool = False) -> str:
+        """The logical plan, the derived schema and the Spark calls it lowers to.
+
+        No Spark job runs; with ``spark=True`` Spark's own extended plan is
+        appended (which makes Spark analyse the plan).
+        """
+        from pydantable_spark._spark.lower import plan_steps, render_steps
+
+        lines = ["logical plan:"]
+        lines += [f"  {line}" for line in p.render_plan(self._plan)]
+        lines += ["schema:"] + [f"  {line}" for line in str(self.schema).splitlines()]
+        lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
+        text = "\n".join(lines)
+        if spark:
+            buffer = _stdio.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                self.to_spark().explain(extended=True)
+            text += "\nspark plan:\n" + buffer.getvalue()
+        return text
+
+    # --- materialization -----------------------------------------------------------------
+
+    def to_spark(self) -> SparkDataFrame:
+        """The lowered Spark DataFrame, reconciled with the derived schema by ``DataFrame.to``."""
+        from pydantable_spark._spark.lower import to_spark
+
+        return to_spark(self._plan)
+
+    def collect(self, *, trusted: bool = False) -> list[M]:
+        """All rows as validated instances of the row model.
+
+        The rows come from Spark through Arrow and are validated by Pydantic
+        in batches. ``trusted=True`` skips Pydantic and builds instances
+        directly (about twice as fast): types and nullability are still
+        guaranteed by the schema reconciliation, but field constraints
+        (``gt=``, ``max_length=``...), validators and ``model_post_init`` do
+        not run, enum fields hold plain values, and set/tuple fields hold lists.
+        """
+        return rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
+
+    def to_arrow(self) -> pa.Table:
+        """The rows as an Arrow table; its schema carries the derived nullability.
+
+        One exception, forced by Arrow: the fields of a struct column that can
+        be NULL come back nullable (Arrow cannot mark them non-null when the
+        struct itself is NULL).
+        """
+        return self._arrow("to_arrow()")
+
+    def _arrow(self, action: str) -> pa.Table:
+        from pydantable_spark._spark.io import spark_errors
+        from pydantable_spark._spark.lower import arrow_ready
+        from pydantable_spark._spark.session import run_action
+
+        with spark_errors(action, self._plan):
+            frame = arrow_ready(self._plan)
+            return run_action(frame.sparkSession, frame.toArrow)
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """Column name → list of values (reconciled types; no Pydantic validation)."""
+        return python_columns(self._arrow("to_dict()"))
+
+    def to_pandas(self) -> pd.DataFrame:
+        """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
+        return to_pandas(self._arrow("to_pandas()"))
+
+    # --- streaming and asynchronous results ---------------------------------------------------
+
+    def stream(self, batch_size: int = 10_000, *, trusted: bool = False) -> Generator[list[M], None, None]:
+        """Validated rows in lists of ``batch_size``, without holding the whole result in Python.
+
+        Spark sends one partition at a time (see ``pydantable_spark._spark.stream``);
+        each batch is validated like ``collect()``, and an invalid row is
+        reported with its index in the whole stream.
+        """
+        if batch_size < 1:
+            msg = f"stream(batch_size={batch_size}) needs a positive batch size"
+            raise ValueError(msg)
+        return self._stream(batch_size, trusted, None)
+
+    def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
+        from pydantable_spark._spark.io import spark_errors
+        from pydantable_spark._spark.lower import arrow_ready
+        from pydantable_spark._spark.session import new_tag, run_action
+        from pydantable_spark._spark.stream import arrow_tables
+
+        model = self.model
+        seen = 0
+        with spark_errors("stream()", self._plan):
+            frame = arrow_ready(self._plan, session)
+            tables, tag = arrow_tables(frame, batch_size), new_tag()
+            while True:
+                # one call per batch (the caller's code runs in between), all under the stream's one tag:
+                # Spark starts the later batches' jobs from the thread the first one made, with its tag
+                table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
+                if table is None:
+                    return
+                yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
+                seen += table.num_rows
+
+    async def astream(self, batch_size: int = 10_000, *, trusted: bool = False) -> AsyncIterator[list[M]]:
+        """``stream()`` for asyncio: each batch is fetched in a worker thread."""
+        from pydantable_spark._spark.session import resolve_session
+
+        if batch_size < 1:
+            msg = f"astream(batch_size={batch_size}) needs a positive batch size"
+            raise ValueError(msg)
+        # the session is found here: a Spark Connect session is only "active" in the thread that made it
+        batches = self._stream(batch_size, trusted, resolve_session())
+        try:
+            while True:
+                batch = await asyncio.to_thread(next, batches, None)
+                if batch is None:
+                    return
+                yield batch
+        finally:
+            batches.close()
+
+    @overload
+    def submit(self, action: Literal["collect"] = "collect") -> Job[list[M]]: ...
+    @overload
+    def submit(self, action: Literal["to_arrow"]) -> Job[pa.Table]: ...
+    @overload
+    def submit(self, action: Literal["to_dict"]) -> Job[dict[str, list[Any]]]: ...
+    @overload
+    def submit(self, action: Literal["to_pandas"]) -> Job[pd.DataFrame]: ...
+    @overload
+    def submit(self, action: Literal["count"]) -> Job[int]: ...
+
+    def submit(self, action: str = "collect") -> Job[Any]:
+        """Start ``action`` in the background and return its ``Job`` at once (see ``pydantable_spark.jobs``)."""
+        from pydantable_spark._spark.lower import arrow_ready, lower
+        from pydantable_spark._spark.session import resolve_session
+
+        plan, model = self._plan, self.model
+        session = resolve_session()  # here: a Spark Connect session is only "active" in the thread that made it
+        converters: dict[str, Callable[[pa.Table], Any]] = {
+            "collect": lambda table: rows_from_arrow(table, model),
+            "to_arrow": lambda table: table,
+            "to_dict": python_columns,
+            "to_pandas": to_pandas,
+        }
+        if action == "count":
+            return Job(lambda: lower(plan, session), lambda frame: frame.count(), "count()")
+        if action not in converters:
+            msg = f"submit({action!r}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
+            raise ValueError(msg)
+        convert = converters[action]
+        return Job(lambda: arrow_ready(plan, session), lambda frame: convert(frame.toArrow()), f"{action}()")
+
+    async def acollect(self) -> list[M]:
+        """``collect()`` without blocking the event loop; cancelling the awaiting task cancels the Spark job."""
+        return await self.submit("collect").result()
+
+    async def ato_arrow(self) -> pa.Table:
+        """``to_arrow()`` without blocking the event loop (cancellable like ``acollect``)."""
+        return await self.submit("to_arrow").result()
+
+    async def ato_dict(self) -> dict[str, list[Any]]:
+        """``to_dict()`` without blocking the event loop (cancellable like ``acollect``)."""
+        return await self.submit("to_dict").result()
+
+    def count(self) -> int:
+        """The number of rows (one Spark job)."""
+        from pydantable_spark._spark.io import spark_errors
+        from pydantable_spark._spark.lower import lower
+        from pydantable_spark._spark.session import run_action
+
+        with spark_errors("count()", self._plan):
+            frame = lower(self._plan)
+            return run_action(frame.sparkSession, frame.count)
