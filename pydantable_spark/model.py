@@ -96,6 +96,16 @@ def _compile(cls: Any) -> dict[str, Col[Any]]:
     return columns
 
 
+def _frames() -> type[DataFrame[Any]]:
+    """The frame class, whose constructors the model's classmethods call with ``model=cls``.
+
+    (Imported when called: ``pydantable_spark.frame`` imports this module.)
+    """
+    from pydantable_spark.frame import DataFrame
+
+    return DataFrame
+
+
 class DataFrameModel(BaseModel, metaclass=_ModelMeta):
     """Base class of table models: declare columns as annotated fields.
 
@@ -136,18 +146,14 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         cls: type[M], rows: Iterable[Mapping[str, Any] | BaseModel], *, session: SparkSession | None = None
     ) -> DataFrame[M]:
         """A frame of ``rows`` (dicts or instances), validated before Spark sees them."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.from_rows(rows, model=cls, session=session)
+        return _frames().from_rows(rows, model=cls, session=session)
 
     @classmethod
     def from_columns(
         cls: type[M], columns: Mapping[str, Iterable[Any]], *, session: SparkSession | None = None
     ) -> DataFrame[M]:
         """A frame of column lists (all of one length), validated row by row."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.from_columns(columns, model=cls, session=session)
+        return _frames().from_columns(columns, model=cls, session=session)
 
     @classmethod
     def from_arrow(
@@ -159,9 +165,7 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         null_check: Selection = False,
     ) -> DataFrame[M]:
         """A frame of an Arrow table, reconciled strictly with this model (see ``DataFrame.from_arrow``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.from_arrow(table, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
+        return _frames().from_arrow(table, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @classmethod
     def from_pandas(
@@ -173,18 +177,14 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         null_check: Selection = False,
     ) -> DataFrame[M]:
         """A frame of a pandas DataFrame, reconciled strictly with this model (see ``DataFrame.from_pandas``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.from_pandas(frame, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
+        return _frames().from_pandas(frame, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @classmethod
     def from_spark(
         cls: type[M], sdf: SparkDataFrame, *, allow_lossy: Selection = False, null_check: Selection = False
     ) -> DataFrame[M]:
         """A frame over a Spark DataFrame, reconciled strictly with this model (see ``DataFrame.from_spark``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.from_spark(sdf, cls, allow_lossy=allow_lossy, null_check=null_check)
+        return _frames().from_spark(sdf, cls, allow_lossy=allow_lossy, null_check=null_check)
 
     @classmethod
     def read_parquet(
@@ -192,9 +192,7 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """Parquet files as a frame of this model (see ``DataFrame.read_parquet``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.read_parquet(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_parquet(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
 
     @classmethod
     def read_orc(
@@ -202,23 +200,17 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """ORC files as a frame of this model (see ``DataFrame.read_orc``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.read_orc(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_orc(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
 
     @classmethod
     def read_csv(cls: type[M], path: Paths, *, session: SparkSession | None = None, **options: Any) -> DataFrame[M]:
         """CSV files as a frame of this model (see ``DataFrame.read_csv``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.read_csv(path, model=cls, session=session, **options)
+        return _frames().read_csv(path, model=cls, session=session, **options)
 
     @classmethod
     def read_json(cls: type[M], path: Paths, *, session: SparkSession | None = None, **options: Any) -> DataFrame[M]:
         """JSON files as a frame of this model (see ``DataFrame.read_json``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.read_json(path, model=cls, session=session, **options)
+        return _frames().read_json(path, model=cls, session=session, **options)
 
     @classmethod
     def read_delta(
@@ -226,18 +218,14 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """A Delta table as a frame of this model (see ``DataFrame.read_delta``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.read_delta(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_delta(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
 
     @classmethod
     def read_table(
         cls: type[M], name: str, *, session: SparkSession | None = None, allow_lossy: Selection = False
     ) -> DataFrame[M]:
         """A catalog table as a frame of this model (see ``DataFrame.read_table``)."""
-        from pydantable_spark.frame import DataFrame
-
-        return DataFrame.read_table(name, model=cls, session=session, allow_lossy=allow_lossy)
+        return _frames().read_table(name, model=cls, session=session, allow_lossy=allow_lossy)
 
 
 # --- row models derived from a schema ---------------------------------------------------
