@@ -41,7 +41,17 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-__all__ = ["FileFormat", "Paths", "WriteMode", "read_files", "read_table", "spark_source", "table_name", "write"]
+__all__ = [
+    "FileFormat",
+    "Paths",
+    "WriteMode",
+    "derived_spark_source",
+    "read_files",
+    "read_table",
+    "spark_source",
+    "table_name",
+    "write",
+]
 
 FileFormat = Literal["parquet", "orc", "csv", "json", "delta"]
 WriteMode = Literal["error", "errorifexists", "append", "overwrite", "ignore"]
@@ -72,9 +82,21 @@ def spark_source(
     null_check: Selection,
     case_sensitive: bool,
 ) -> p.Plan:
-    """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``)."""
+    """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``).
+
+    Non-null claims that Spark cannot vouch for (``_spark.io.honest_nullability``)
+    are checked at run time: a NULL there raises ``NullCheckError`` naming the
+    column instead of reaching Python as 0 or "".
+    """
+    from pydantable_spark._spark.io import honest_nullability
     from pydantable_spark._spark.types import fields_of_struct
 
+    sdf, claimed = honest_nullability(sdf)
+    if claimed and null_check is not True:
+        chosen = set() if null_check is False else set(null_check)
+        null_check = chosen | {
+            f.name for f in target if f.name in claimed or f.name.lower() in {c.lower() for c in claimed}
+        }
     fields = fields_of_struct(sdf.schema)
     try:
         rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
@@ -86,6 +108,22 @@ def spark_source(
         fields = fields_of_struct(sdf.schema)
     source = p.Source(SparkData(sdf, label), Schema(fields))
     return p.Reconcile(source, rec)
+
+
+def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
+    """A plan over ``sdf`` typed by Spark's own schema (``from_spark`` without a model).
+
+    Non-null claims Spark cannot vouch for are checked at run time, as in
+    ``spark_source``.
+    """
+    from pydantable_spark._spark.io import honest_nullability
+    from pydantable_spark._spark.types import fields_of_struct
+
+    declared = Schema(fields_of_struct(sdf.schema))
+    checked, claimed = honest_nullability(sdf)
+    if not claimed:
+        return p.Source(SparkData(sdf, label), declared)
+    return spark_source(checked, declared, label=label, allow_lossy=False, null_check=claimed, case_sensitive=True)
 
 
 def read_files(

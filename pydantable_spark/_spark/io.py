@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark import writes
 from pydantable_spark._spark.checks import NULL_CHECK_MARK
-from pydantable_spark._spark.session import is_stopped, resolve_session
+from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
@@ -30,7 +30,16 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["WriteRequest", "csv_header", "read", "read_table", "spark_errors", "spark_reason", "write"]
+__all__ = [
+    "WriteRequest",
+    "csv_header",
+    "honest_nullability",
+    "read",
+    "read_table",
+    "spark_errors",
+    "spark_reason",
+    "write",
+]
 
 
 def read(
@@ -43,6 +52,61 @@ def read(
     frame = reader.load(list(paths))
     frame.schema  # noqa: B018  -- a Connect reader is lazy: resolve it now, so errors surface at the read
     return frame
+
+
+def honest_nullability(sdf: SparkDataFrame) -> tuple[SparkDataFrame, frozenset[str]]:
+    """``sdf`` with the non-null claims Spark cannot vouch for taken back, and the columns that made any.
+
+    A DataFrame made from Python data or an RDD with a schema
+    (``createDataFrame(..., schema, verifySchema=False)``) is a ``LogicalRDD``
+    whose non-null columns are whatever the caller said: Spark never checks,
+    and its scan writes a NULL there as 0, "" or 1970-01-01 (or fails with a
+    NullPointerException). Such a frame is rebuilt over the same rows with
+    every column nullable (no job runs), so the caller can check the
+    columns it names at run time. Other plans (files, tables, the façade's
+    own frames) keep their schema: Spark derived it. On Spark Connect the
+    client checks the rows against the schema when it makes them.
+    """
+    if is_connect(sdf):
+        return sdf, frozenset()
+    claimed = frozenset(f.name for f in sdf.schema.fields if _claims_non_null(f.dataType, f.nullable))
+    if not claimed:
+        return sdf, frozenset()
+    plan = sdf._jdf.queryExecution().analyzed()
+    if plan.nodeName() != "LogicalRDD":
+        return sdf, frozenset()
+    from pyspark.sql import DataFrame as ClassicFrame
+
+    session = sdf.sparkSession
+    relaxed = session._jsparkSession.parseDataType(_nullable(sdf.schema).json())
+    rebuilt = session._jsparkSession.internalCreateDataFrame(plan.rdd(), relaxed, plan.isStreaming())
+    return ClassicFrame(rebuilt, session), claimed
+
+
+def _claims_non_null(dtype: Any, nullable: bool) -> bool:
+    from pyspark.sql import types as st
+
+    if not nullable:
+        return True
+    if isinstance(dtype, st.StructType):
+        return any(_claims_non_null(f.dataType, f.nullable) for f in dtype.fields)
+    if isinstance(dtype, st.ArrayType):
+        return _claims_non_null(dtype.elementType, dtype.containsNull)
+    if isinstance(dtype, st.MapType):
+        return _claims_non_null(dtype.valueType, dtype.valueContainsNull)
+    return False
+
+
+def _nullable(dtype: Any) -> Any:
+    from pyspark.sql import types as st
+
+    if isinstance(dtype, st.StructType):
+        return st.StructType([st.StructField(f.name, _nullable(f.dataType), True, f.metadata) for f in dtype.fields])
+    if isinstance(dtype, st.ArrayType):
+        return st.ArrayType(_nullable(dtype.elementType), True)
+    if isinstance(dtype, st.MapType):
+        return st.MapType(dtype.keyType, _nullable(dtype.valueType), True)
+    return dtype
 
 
 def read_table(name: str, session: Any) -> SparkDataFrame:
