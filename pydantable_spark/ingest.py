@@ -321,7 +321,7 @@ def arrow_table_from(
     """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
     fields = _source_fields(table.schema, target)
     source = [_observed(f, column) for f, column in zip(fields, table.columns, strict=True)]
-    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check)
+    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check, values_checked=True)
     arrays = []
     for match in reconciliation.columns:
         column = table.column(match.source.name)

@@ -126,6 +126,51 @@ def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
     return spark_source(checked, declared, label=label, allow_lossy=False, null_check=claimed, case_sensitive=True)
 
 
+CSV_NULL = "\x00pydantable:null\x00"
+"""What an unquoted empty CSV field reads as before Spark turns it into NULL (no real value is spelled so).
+
+Spark compares a field with ``nullValue`` after the parser has made a quoted
+empty field ``""`` and an unquoted empty one alike; giving the parser this
+stand-in for the unquoted one keeps ``""`` an empty string.
+"""
+
+CSV_READ_DEFAULTS = {
+    "header": "true",
+    "quote": '"',
+    "escape": '"',
+    "multiLine": "true",
+    "ignoreLeadingWhiteSpace": "false",
+    "ignoreTrailingWhiteSpace": "false",
+    "nullValue": CSV_NULL,
+    "emptyValue": "",
+}
+"""RFC 4180 as read by default: ``""`` inside a quoted field is one quote, quoted fields may hold
+line breaks, spaces are data, an unquoted empty field is NULL and a quoted empty one ``""``."""
+
+CSV_WRITE_DEFAULTS = {
+    "header": "true",
+    "quote": '"',
+    "escape": '"',
+    "ignoreLeadingWhiteSpace": "false",
+    "ignoreTrailingWhiteSpace": "false",
+    "nullValue": "",
+    "emptyValue": '""',
+    "timestampFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
+    "timestampNTZFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSS",
+}
+"""What ``write_csv`` writes by default: the dialect ``CSV_READ_DEFAULTS`` reads, NULL as an empty
+field, ``""`` as a quoted empty field, timestamps with microseconds."""
+
+JSON_WRITE_DEFAULTS = {
+    "timestampFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
+    "timestampNTZFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSS",
+}
+"""``write_json`` keeps a timestamp's microseconds (Spark's default pattern stops at milliseconds)."""
+
+_SELF_DESCRIBING_DEFAULTS = {"parquet": {"mergeSchema": "true"}, "orc": {"mergeSchema": "true"}}
+"""Every file's footer is read, so a file lacking a column or typing it otherwise is seen (not only the first's)."""
+
+
 def read_files(
     fmt: FileFormat,
     paths: Paths,
@@ -137,10 +182,9 @@ def read_files(
 ) -> p.Plan:
     """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring)."""
     from pydantable_spark._spark import io
-    from pydantable_spark._spark.session import is_case_sensitive, resolve_session
+    from pydantable_spark._spark.session import resolve_session
 
     spark = resolve_session(session)
-    case_sensitive = is_case_sensitive(spark)
     files = _paths(paths)
     label = f"read_{fmt}({files[0]!r}{', ...' if len(files) > 1 else ''})"
     opts = _spark_options(options)
@@ -148,11 +192,13 @@ def read_files(
         read_schema = target
         if fmt == "csv":
             _csv_atomic_only(target, label)
-            opts.setdefault("header", "true")
+            for key, value in CSV_READ_DEFAULTS.items():
+                opts.setdefault(key, value)
             if opts["header"] == "true":
                 with io.spark_errors(label):
                     header = io.csv_header(files, opts, spark)
-                read_schema = _csv_read_schema(header, target, case_sensitive)
+                _check_names(header, target, label)
+                read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
             msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
@@ -160,11 +206,28 @@ def read_files(
         with io.spark_errors(label):
             sdf = io.read(fmt, files, opts, read_schema, spark)
     else:
+        for key, value in _SELF_DESCRIBING_DEFAULTS.get(fmt, {}).items():
+            opts.setdefault(key, value)
         with io.spark_errors(label):
             sdf = io.read(fmt, files, opts, None, spark)
-    return spark_source(
-        sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=case_sensitive
-    )
+    return spark_source(sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True)
+
+
+def _check_names(names: Sequence[str], target: Schema, label: str) -> None:
+    """Columns match by exact name; a model column found only in another case is an error with a did-you-mean."""
+    from pydantable_spark.errors import MissingColumnError, suggest
+
+    present = set(names)
+    problems = []
+    for f in target:
+        if f.name not in present:
+            problems.append(
+                f"{f.name!r}: missing from the file's header (has {', '.join(names) or 'nothing'})"
+                + suggest(f.name, names)
+            )
+    if problems:
+        msg = f"{label}: columns match the model by exact name (case-sensitive):\n  - " + "\n  - ".join(problems)
+        raise MissingColumnError(msg)
 
 
 def table_name(name: object, action: str) -> str:
@@ -184,7 +247,7 @@ def table_name(name: object, action: str) -> str:
 def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selection) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target``."""
     from pydantable_spark._spark import io
-    from pydantable_spark._spark.session import is_case_sensitive, resolve_session
+    from pydantable_spark._spark.session import resolve_session
 
     table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
@@ -196,25 +259,29 @@ def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selectio
         label=f"read_table({name!r})",
         allow_lossy=allow_lossy,
         null_check=True,
-        case_sensitive=is_case_sensitive(spark),
+        case_sensitive=True,
     )
 
 
-def _csv_read_schema(header: Sequence[str], target: Schema, case_sensitive: bool) -> Schema:
+def _csv_read_schema(header: Sequence[str], target: Schema) -> Schema:
     """The schema to read a CSV with: the header's columns in order, typed by the model where it names them."""
-    by_name = {(f.name if case_sensitive else f.name.lower()): f for f in target}
+    by_name = {f.name: f for f in target}
     fields = []
     for column in header:
-        wanted = by_name.get(column if case_sensitive else column.lower())
+        wanted = by_name.get(column)
         fields.append(dt.Field(column, wanted.dtype if wanted else dt.String(), True))
     return Schema(tuple(fields))
 
 
 def _csv_atomic_only(schema: Schema, action: str) -> None:
-    nested = [f for f in schema if f.dtype.is_nested]
+    """CSV holds text: nested columns (no nesting) and bytes (no binary encoding) are refused, each named."""
+    nested = [f for f in schema if f.dtype.is_nested or isinstance(f.dtype, dt.Binary)]
     if nested:
         listing = ", ".join(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)})" for f in nested)
-        msg = f"{action}: CSV holds atomic columns only, not {listing}; use Parquet, ORC or JSON, or select them out"
+        msg = (
+            f"{action}: CSV holds atomic columns only, not {listing} (CSV has no nesting and no binary "
+            "encoding); use Parquet, ORC or JSON, or select them out"
+        )
         raise ColumnTypeError(msg)
 
 
@@ -258,7 +325,8 @@ def write(
     opts = _spark_options(options)
     if fmt == "csv":
         _csv_atomic_only(schema, action)
-        opts.setdefault("header", "true")
+    for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
+        opts.setdefault(key, value)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)
