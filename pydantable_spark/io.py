@@ -197,37 +197,19 @@ def read_files(
             if opts["header"] == "true":
                 with io.spark_errors(label):
                     header = io.csv_header(files, opts, spark)
-                _check_names(header, target, label)
                 read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
             msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
             raise ValueError(msg)
         with io.spark_errors(label):
-            sdf = io.read(fmt, files, opts, read_schema, spark)
+            sdf = io.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
     else:
         for key, value in _SELF_DESCRIBING_DEFAULTS.get(fmt, {}).items():
             opts.setdefault(key, value)
         with io.spark_errors(label):
             sdf = io.read(fmt, files, opts, None, spark)
     return spark_source(sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True)
-
-
-def _check_names(names: Sequence[str], target: Schema, label: str) -> None:
-    """Columns match by exact name; a model column found only in another case is an error with a did-you-mean."""
-    from pydantable_spark.errors import MissingColumnError, suggest
-
-    present = set(names)
-    problems = []
-    for f in target:
-        if f.name not in present:
-            problems.append(
-                f"{f.name!r}: missing from the file's header (has {', '.join(names) or 'nothing'})"
-                + suggest(f.name, names)
-            )
-    if problems:
-        msg = f"{label}: columns match the model by exact name (case-sensitive):\n  - " + "\n  - ".join(problems)
-        raise MissingColumnError(msg)
 
 
 def table_name(name: object, action: str) -> str:

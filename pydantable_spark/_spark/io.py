@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark._spark import writes
 from pydantable_spark._spark.checks import NULL_CHECK_MARK
 from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
+from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
@@ -36,6 +37,7 @@ __all__ = [
     "honest_nullability",
     "read",
     "read_table",
+    "read_text",
     "spark_errors",
     "spark_reason",
     "write",
@@ -51,6 +53,22 @@ def read(
         reader = reader.schema(struct_of(schema))
     frame = reader.load(list(paths))
     frame.schema  # noqa: B018  -- a Connect reader is lazy: resolve it now, so errors surface at the read
+    return frame
+
+
+def read_text(
+    fmt: str, paths: Sequence[str], options: Mapping[str, Any], schema: Schema, target: Schema, allow_lossy: Any,
+    session: Any,
+) -> SparkDataFrame:  # fmt: skip
+    """A CSV or JSON read of ``schema``'s columns, strictly typed (``_spark.strict_text``)."""
+    from pydantable_spark._spark.strict_text import read_struct, strict_columns
+
+    reader = resolve_session(session).read.format(fmt).options(**options).schema(read_struct(schema, fmt))
+    frame = reader.load(list(paths))
+    items = strict_columns(target, fmt, schema, allow_lossy)
+    if items is not None:
+        frame = frame.selectExpr(*items)
+    frame.schema  # noqa: B018  -- resolved now on Connect too
     return frame
 
 
@@ -136,6 +154,7 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
 
 
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
+_BAD_VALUE = re.compile(r"\[" + re.escape(BAD_VALUE_MARK) + r"([0-9A-Fa-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
 _ROOT = re.compile(r"Caused by: (java\.[\w.$]+(?:Exception|Error): [^\n]*)")
@@ -199,6 +218,9 @@ def _translate(error: Exception, action: str) -> Exception | None:
     if found:
         path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")
         return NullCheckError(path, action)
+    bad = _BAD_VALUE.search(text)
+    if bad:
+        return MalformedDataError(f"{action}: {bytes.fromhex(bad.group(1)).decode('utf-8', 'replace')}")
     if "DATA_SOURCE_NOT_FOUND" in text and "delta" in text.lower():
         msg = (
             f"{action}: Delta Lake is not on this Spark session's classpath. Install the extra "
