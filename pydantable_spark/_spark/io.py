@@ -14,12 +14,14 @@ from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
+    IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
     PydantableSparkError,
     SessionStoppedError,
     SparkJobError,
     TargetExistsError,
+    WriteError,
 )
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
@@ -140,6 +142,41 @@ def csv_header(paths: Sequence[str], options: Mapping[str, Any], session: Any) -
     return list(reader.csv(list(paths)).columns)
 
 
+REFUSED_WRITE_MARK = "pydantable:refused_write:"
+"""Marks a value a writer refused while Spark ran; the readable reason follows in hex, then ``]``."""
+
+
+def _refuse_empty_partition_values(frame: SparkDataFrame, request: WriteRequest) -> SparkDataFrame:
+    """A string partition column holding ``""`` fails the write: Spark would write it as NULL.
+
+    Hive-style partition directories cannot spell an empty value; Spark writes
+    ``__HIVE_DEFAULT_PARTITION__``, which reads back as NULL. Rather than change
+    the value, the write is refused (before anything is swapped in).
+    """
+    from pyspark.sql import types as st
+
+    from pydantable_spark._spark.sql import column_sql, string_sql
+
+    strings = {f.name for f in frame.schema.fields if isinstance(f.dataType, st.StringType)}
+    checked = [c for c in request.partition_by if c in strings]
+    if not checked:
+        return frame
+    items = []
+    for f in frame.schema.fields:
+        name = column_sql(f.name)
+        if f.name not in checked:
+            items.append(name)
+            continue
+        reason = (
+            f"{request.action}: partition column {f.name!r} holds an empty string, which a partition directory "
+            "cannot spell (Spark would write it as NULL, __HIVE_DEFAULT_PARTITION__); replace it in the plan "
+            "(e.g. with a marker value or NULL), or do not partition by this column"
+        )
+        fail = f"raise_error({string_sql('[' + REFUSED_WRITE_MARK + reason.encode('utf-8').hex() + ']')})"
+        items.append(f"coalesce(IF({name} = '', {fail}, {name}), {name}) AS {name}")
+    return frame.selectExpr(*items)
+
+
 def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
     """Write ``frame`` as ``request`` says, all-or-nothing (``pydantable_spark._spark.writes``).
 
@@ -147,6 +184,7 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
     """
     if request.mode == "overwrite":
         writes.check_not_reading(frame, request, table=table)
+    frame = _refuse_empty_partition_values(frame, request)
     if table:
         writes.write_table(frame, request)
     else:
@@ -154,6 +192,8 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
 
 
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
+_MERGE = re.compile(r'CANNOT_MERGE_SCHEMAS[^\n]*\n[^\n]*\n"STRUCT<(.*)>"\n[^\n]*\n"STRUCT<(.*)>"')
+_REFUSED_WRITE = re.compile(r"\[" + re.escape(REFUSED_WRITE_MARK) + r"([0-9A-Fa-f]*)\]")
 _BAD_VALUE = re.compile(r"\[" + re.escape(BAD_VALUE_MARK) + r"([0-9A-Fa-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
@@ -218,6 +258,23 @@ def _translate(error: Exception, action: str) -> Exception | None:
     if found:
         path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")
         return NullCheckError(path, action)
+    clash = _MERGE.search(text)
+    if clash:
+        first, other = _struct_fields(clash.group(1)), _struct_fields(clash.group(2))
+        differ = [
+            f"{name}: {kind} in one file, {other[name]} in another"
+            for name, kind in first.items()
+            if other.get(name, kind) != kind
+        ]
+        listing = "; ".join(differ) or f"{clash.group(1)} against {clash.group(2)}"
+        msg = (
+            f"{action}: the files disagree on a column's type ({listing}), so their schemas cannot be merged; "
+            "rewrite the files with one schema, or read them separately and cast in the plan"
+        )
+        return IncompatibleCastError(msg)
+    refused = _REFUSED_WRITE.search(text)
+    if refused:
+        return WriteError(bytes.fromhex(refused.group(1)).decode("utf-8", "replace"))
     bad = _BAD_VALUE.search(text)
     if bad:
         return MalformedDataError(f"{action}: {bytes.fromhex(bad.group(1)).decode('utf-8', 'replace')}")
@@ -266,6 +323,22 @@ def _translate(error: Exception, action: str) -> Exception | None:
 
 
 _WRITE_MODES_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or 'ignore' to leave it"
+
+
+def _struct_fields(text: str) -> dict[str, str]:
+    """Top-level ``name: TYPE`` pairs of the inside of a ``STRUCT<...>`` as Spark prints it."""
+    fields: dict[str, str] = {}
+    depth, start = 0, 0
+    for i, char in enumerate(text + ","):
+        if char in "<(":
+            depth += 1
+        elif char in ">)":
+            depth -= 1
+        elif char == "," and depth == 0:
+            name, _, kind = text[start:i].strip().partition(": ")
+            fields[name.strip("`")] = kind.lower()
+            start = i + 1
+    return fields
 
 
 def spark_reason(text: str) -> str:
