@@ -24,7 +24,15 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
-TESTS = ["tests/test_injection.py", "tests/test_writes.py", "tests/test_faults.py", "tests/test_io.py"]
+TESTS = [
+    "tests/test_injection.py",
+    "tests/test_writes.py",
+    "tests/test_faults.py",
+    "tests/test_io.py",
+    "tests/test_io_roundtrip.py",
+    "tests/test_materialize.py",
+    "tests/test_constructors.py",
+]
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,7 @@ def collected() -> Counter[str]:
 def rows() -> list[Row]:
     inj = _module("tests/test_injection.py")
     faults = _module("tests/test_faults.py")
+    roundtrip = _module("tests/test_io_roundtrip.py")
     items = collected()
 
     def n(test: str) -> int:
@@ -203,6 +212,64 @@ def rows() -> list[Row]:
             "tests/test_faults.py",
             "0 (reads only)",
         ),
+        Row(
+            "round trips: random models (13 column kinds, each nullable or not) of hostile values (empty strings, "
+            "spaces, quotes, line breaks, NaN, ±0.0, ±inf, years 1 and 9999, microseconds, 38-digit decimals, "
+            "NULL in every nullable position) × Parquet, ORC, CSV, JSON writer → reader (hypothesis, ci profile)",
+            roundtrip.EXAMPLES * len(roundtrip.FORMATS),
+            "exact result; CSV refuses nested and binary columns before writing (`ColumnTypeError`, saying why); "
+            "ORC does not keep the sign of a zero (documented)",
+            "test_every_writer_reader_pair_round_trips_exactly",
+        ),
+        Row(
+            "readers: values Spark's text readers convert silently (a JSON number, object or boolean for a `str`, "
+            "at the top and nested; JSON and CSV decimals beyond the model's scale, also with `allow_lossy`; "
+            "non-decimals); an RFC 4180 file",
+            n("test_json_values_spark_would_convert_silently_are_errors")
+            + 2 * n("test_json_strings_are_checked_at_any_depth")
+            + 4 * n("test_decimals_round_only_when_allow_lossy_names_the_column")
+            + n("test_csv_reads_rfc_4180_by_default"),
+            "clear error (`MalformedDataError` naming the column and the value); `allow_lossy` rounds; exact result",
+            "tests/test_io.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "readers: a name that differs only in case (CSV header, Parquet); Parquet/ORC directories whose files "
+            "lack a non-null or an Optional column or disagree on a type; `bigint` → `double`",
+            2 * n("test_readers_match_names_case_sensitively_with_a_did_you_mean")
+            + 3 * n("test_multi_file_directories_are_checked_file_by_file")
+            + n("test_bigint_to_double_is_lossy"),
+            "clear error (`MissingColumnError` with a did-you-mean, `NullCheckError`, `IncompatibleCastError`, "
+            "`LossyCastError`); None for the Optional column",
+            "tests/test_io.py",
+            "0 (reads only)",
+        ),
+        Row(
+            'writes: a string partition value `""` (Spark would write NULL); bytes in CSV',
+            n("test_a_partition_value_that_is_an_empty_string_is_refused")
+            + n("test_csv_writer_refuses_bytes_saying_why"),
+            "clear error (`WriteError` while Spark runs, `ColumnTypeError` before); target intact",
+            "tests/test_io.py",
+        ),
+        Row(
+            "results: dates and timestamps outside years 1-9999 (after 9999, before 1, in a list) × `collect`, "
+            "trusted `collect`, `to_dict`, `to_pandas`, `stream`, trusted `stream`, `submit`",
+            n("test_out_of_range_dates_are_refused_on_every_python_result"),
+            "clear error (`OutOfRangeError` naming column and row); `to_arrow()` exact",
+            "tests/test_materialize.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "constructors: unknown keys in nested structs (struct, list of, map of); NaN, NULL and -0.0 through "
+            "`from_rows`, `from_arrow`, `from_pandas` (3 pandas dtypes); a `from_spark` schema claiming non-null "
+            "(top, nested, with and without a model)",
+            n("test_from_rows_refuses_unknown_keys_of_nested_structs")
+            + 5 * n("test_nan_is_a_value_in_every_constructor")
+            + 4 * n("test_from_spark_catches_a_schema_that_claims_non_null_wrongly"),
+            "clear error (`RowValidationError`, `NullCheckError` naming the column); NaN kept as NaN everywhere",
+            "tests/test_constructors.py",
+            "0 (reads only)",
+        ),
     ]
 
 
@@ -213,7 +280,6 @@ def table() -> str:
     ]
     for row in rows():
         lines.append(f"| {row.family} | {row.cases} | {row.outcome} | {row.lost} | {row.tests} |")
-    lines.append("| readers and writer → reader round trips | pending | pending (issue 10 items 3-4) | pending | — |")
     return "\n".join(lines)
 
 

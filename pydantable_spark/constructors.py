@@ -291,12 +291,11 @@ class Constructors(Generic[M]):
         anyway, failing the Spark job if a NULL shows up.
         """
         from pydantable_spark._spark.session import is_case_sensitive
-        from pydantable_spark._spark.types import fields_of_struct
         from pydantable_spark.frame import DataFrame
 
         chosen = cls._model_for(model, "from_spark")
         if chosen is None:
-            return DataFrame(p.Source(SparkData(sdf), Schema(fields_of_struct(sdf.schema))))
+            return DataFrame(io.derived_spark_source(sdf, SparkData(sdf).label))
         plan = io.spark_source(
             sdf,
             schema_of_model(chosen),
@@ -346,30 +345,36 @@ class Constructors(Generic[M]):
     @classmethod
     def read_csv(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
-        """CSV files read with the model's schema: no inference, ``mode=FAILFAST``.
+        """CSV files read with the model's schema: no inference, ``mode=FAILFAST``, RFC 4180 by default.
 
-        With a header (the default) columns match the model by name and a
-        missing one raises here; extra columns are dropped. A value that does
+        With a header (the default) columns match the model by exact name
+        (a name that differs only in case is an error with a did-you-mean) and
+        a missing one raises here; extra columns are dropped. A value that does
         not parse as its column's type raises ``MalformedDataError`` when the
-        frame runs; an empty value in a non-null column raises
-        ``NullCheckError``. Other ``options`` (``sep=";"``, ``dateFormat=...``)
-        go to Spark's reader.
+        frame runs, as does a decimal with more digits after the point than the
+        model's scale unless ``allow_lossy`` names its column; an unquoted
+        empty field is NULL (``NullCheckError`` in a non-null column), a quoted
+        one ``""``. Other ``options`` (``sep=";"``, ``dateFormat=...``) go to
+        Spark's reader; see ``pydantable_spark.io.CSV_READ_DEFAULTS``.
         """
-        return cls._read("csv", path, model, session, False, options)
+        return cls._read("csv", path, model, session, allow_lossy, options)
 
     @classmethod
     def read_json(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """JSON Lines files (``multiLine=True`` for documents) read with the model's schema, ``mode=FAILFAST``.
 
         A key absent from a record reads as NULL, so it fails at run time for a
         non-null column and is None for an Optional one; unknown keys are ignored.
+        A JSON number, object or boolean where the model wants a ``str``, and
+        a decimal with more digits after the point than the model's scale
+        (unless ``allow_lossy`` names its column), raise ``MalformedDataError``.
         """
-        return cls._read("json", path, model, session, False, options)
+        return cls._read("json", path, model, session, allow_lossy, options)
 
     @classmethod
     def read_delta(

@@ -16,6 +16,7 @@ The hierarchy is small on purpose::
     │   └── NullabilityError
     │       └── NullCheckError           a run-time NULL check failed (at collect/write)
     ├── MalformedDataError (ValueError)  a file record that does not parse as the model's types
+    ├── OutOfRangeError (ValueError)     a result value Python cannot hold (a date outside years 1-9999)
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
     ├── JobCancelledError                a submitted job was cancelled
     ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
@@ -49,6 +50,7 @@ __all__ = [
     "MissingColumnError",
     "NullCheckError",
     "NullabilityError",
+    "OutOfRangeError",
     "PlanFormatError",
     "Problem",
     "PydantableSparkError",
@@ -250,6 +252,22 @@ class TargetExistsError(WriteError, FileExistsError):
 
 class MalformedDataError(PydantableSparkError, ValueError):
     """A record in a file that does not parse as the model's types (CSV/JSON read with ``FAILFAST``)."""
+
+
+class OutOfRangeError(PydantableSparkError, ValueError):
+    """A result value that Python cannot hold: a date or timestamp outside the years 1-9999.
+
+    Spark's dates and timestamps reach years far beyond Python's
+    ``datetime`` (``F.date_add``, files written elsewhere). Every result that
+    makes Python values (``collect``, ``to_dict``, ``stream``, ``to_pandas``)
+    raises this instead of returning a wrong value; ``column`` and ``row`` say
+    where. ``to_arrow()`` holds such values exactly.
+    """
+
+    def __init__(self, message: str, column: str, row: int) -> None:
+        self.column = column
+        self.row = row
+        super().__init__(message)
 
 
 class RowValidationError(PydantableSparkError, ValueError):

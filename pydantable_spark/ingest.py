@@ -15,6 +15,7 @@ import re
 import typing
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -69,6 +70,7 @@ def rows_to_arrow(rows: Iterable[Mapping[str, Any] | BaseModel], model: type[Bas
         validated = adapter.validate_python(items)
     except ValidationError as error:
         raise RowValidationError(validation_message(error, f"in rows for {model.__name__}"), error.errors()) from error
+    _refuse_unknown_nested_keys(items, model)
     dumped: list[dict[str, Any]] = adapter.dump_python(validated, by_alias=True)
     if _needs_plain(model):
         dumped = [{k: _plain(v) for k, v in row.items()} for row in dumped]
@@ -81,6 +83,125 @@ def rows_to_arrow(rows: Iterable[Mapping[str, Any] | BaseModel], model: type[Bas
             msg = f"column {f.name!r} ({f.dtype}): a validated value does not fit the Spark type: {error}"
             raise RowValidationError(msg) from error
     return pa.Table.from_arrays(arrays, schema=arrow_schema(schema))
+
+
+# --- nested strictness --------------------------------------------------------------------------
+
+_Checker = typing.Callable[[Any, str], typing.Iterator[str]]
+
+
+def _refuse_unknown_nested_keys(rows: list[Any], model: type[BaseModel]) -> None:
+    """Unknown keys of nested structs are refused as at the top level (``extra="forbid"``).
+
+    A nested plain ``BaseModel`` ignores unknown keys by Pydantic's default,
+    which would drop them silently on the way to Spark. Unless the nested
+    model sets ``extra`` itself, its unknown keys are an error naming the row
+    and the path, as a ``DataFrameModel`` row's are.
+    """
+    check = _nested_checker(model)
+    if check is None:
+        return
+    problems: list[str] = []
+    for index, row in enumerate(rows):
+        if isinstance(row, typing.Mapping):
+            problems.extend(
+                f"  - row {index}, field {path!r}: Extra inputs are not permitted" for path in check(row, "")
+            )
+            if len(problems) >= _MAX_REPORTED:
+                break
+    if problems:
+        msg = (
+            f"{len(problems)} unknown key(s) in nested structs of rows for {model.__name__} (a struct holds its "
+            "model's fields only; set extra='ignore' on the nested model to drop them):\n" + "\n".join(problems)
+        )
+        raise RowValidationError(msg)
+
+
+@functools.lru_cache(maxsize=256)
+def _nested_checker(model: type[BaseModel]) -> _Checker | None:
+    """A function yielding the paths of unknown keys inside ``model``'s nested structs (None: none can have any)."""
+    fields = []
+    for name, info in model.model_fields.items():
+        inner = _value_checker(info.annotation, set())
+        if inner is not None:
+            keys = [k for k in (info.alias, info.validation_alias, name) if isinstance(k, str)]
+            fields.append((keys, inner))
+    if not fields:
+        return None
+
+    def check(row: Any, path: str) -> typing.Iterator[str]:
+        for keys, inner in fields:
+            key = next((k for k in keys if k in row), None)
+            if key is not None:
+                yield from inner(row[key], f"{path}{key}")
+
+    return check
+
+
+def _value_checker(annotation: Any, seen: set[int]) -> _Checker | None:
+    """A checker for values of ``annotation`` (None when no struct inside it can get unknown keys)."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if id(annotation) in seen:
+            return None
+        return _struct_checker(annotation, seen | {id(annotation)})
+    if origin is typing.Annotated:
+        return _value_checker(args[0], seen)
+    if origin in (list, tuple, set, frozenset) and args:
+        element = _value_checker(args[0], seen)
+        if element is None:
+            return None
+
+        def each(value: Any, path: str) -> typing.Iterator[str]:
+            if isinstance(value, list | tuple | set | frozenset):
+                for i, item in enumerate(value):
+                    yield from element(item, f"{path}[{i}]")
+
+        return each
+    if origin is dict and len(args) == 2:
+        value_check = _value_checker(args[1], seen)
+        if value_check is None:
+            return None
+
+        def values(value: Any, path: str) -> typing.Iterator[str]:
+            if isinstance(value, typing.Mapping):
+                for k, item in value.items():
+                    yield from value_check(item, f"{path}[{k!r}]")
+
+        return values
+    checkers = [c for c in (_value_checker(a, seen) for a in args if a is not type(None)) if c is not None]
+    if len(checkers) == 1:
+        return checkers[0]
+    return None
+
+
+def _struct_checker(model: type[BaseModel], seen: set[int]) -> _Checker | None:
+    strict = "extra" not in model.model_config or model.model_config.get("extra") == "forbid"
+    known = set()
+    inner_fields = []
+    for name, info in model.model_fields.items():
+        keys = [k for k in (info.alias, info.validation_alias, name) if isinstance(k, str)]
+        known.update(keys)
+        inner = _value_checker(info.annotation, seen)
+        if inner is not None:
+            inner_fields.append((keys, inner))
+    if not strict and not inner_fields:
+        return None
+
+    def check(value: Any, path: str) -> typing.Iterator[str]:
+        if not isinstance(value, typing.Mapping):
+            return  # a model instance (already validated) or not a struct: Pydantic judged it
+        if strict:
+            for key in value:
+                if key not in known:
+                    yield f"{path}.{key}"
+        for keys, inner in inner_fields:
+            key = next((k for k in keys if k in value), None)
+            if key is not None:
+                yield from inner(value[key], f"{path}.{key}")
+
+    return check
 
 
 @functools.lru_cache(maxsize=256)
@@ -200,7 +321,7 @@ def arrow_table_from(
     """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
     fields = _source_fields(table.schema, target)
     source = [_observed(f, column) for f, column in zip(fields, table.columns, strict=True)]
-    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check)
+    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check, values_checked=True)
     arrays = []
     for match in reconciliation.columns:
         column = table.column(match.source.name)
@@ -232,11 +353,15 @@ def _source_fields(schema: pa.Schema, target: Schema) -> list[dt.Field]:
 def arrow_of_pandas(frame: Any) -> pa.Table:
     """A pandas DataFrame as an Arrow table (index left out); a column Arrow cannot type is a ``RowValidationError``.
 
-    An ``object`` column mixing Python types (``["a", 3]``) has no Arrow type:
-    the error names the column and says what Arrow met.
+    NaN is a value, as in ``from_rows`` and ``from_arrow``: a float column
+    keeps its NaNs (Arrow's ``from_pandas`` would make them NULL), and only
+    ``None``, ``pd.NA`` and ``NaT`` become NULL. In a column of another type
+    (strings in an ``object`` column, ...) pandas' NaN can only mean missing,
+    and is NULL. An ``object`` column mixing Python types (``["a", 3]``) has
+    no Arrow type: the error names the column and says what Arrow met.
     """
     try:
-        return pa.Table.from_pandas(frame, preserve_index=False)
+        table = pa.Table.from_pandas(frame, preserve_index=False)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as error:
         reason, *where = error.args if len(error.args) > 1 else (str(error),)
         column = next((w for w in where if isinstance(w, str)), "")
@@ -247,3 +372,22 @@ def arrow_of_pandas(frame: Any) -> pa.Table:
             "Python type (and None); convert it first, e.g. frame[col].astype(str)"
         )
         raise RowValidationError(msg) from error
+    return _with_nans(frame, table)
+
+
+def _with_nans(frame: Any, table: pa.Table) -> pa.Table:
+    """``table`` with the NaNs of ``frame``'s float columns back (``Table.from_pandas`` made them NULL)."""
+    arrays: list[Any] = list(table.columns)
+    changed = False
+    for index, f in enumerate(table.schema):
+        if not pa.types.is_floating(f.type) or not arrays[index].null_count:
+            continue
+        values = frame.iloc[:, index]
+        if isinstance(values.dtype, np.dtype) and values.dtype.kind == "f":  # NaN is its only NULL-like value
+            arrays[index] = pa.array(values.to_numpy(), type=f.type, from_pandas=False)
+        elif values.dtype == object:
+            arrays[index] = pa.array(list(values), type=f.type, from_pandas=False)
+        else:
+            continue
+        changed = True
+    return pa.Table.from_arrays(arrays, schema=table.schema) if changed else table

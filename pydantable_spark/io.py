@@ -41,7 +41,17 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-__all__ = ["FileFormat", "Paths", "WriteMode", "read_files", "read_table", "spark_source", "table_name", "write"]
+__all__ = [
+    "FileFormat",
+    "Paths",
+    "WriteMode",
+    "derived_spark_source",
+    "read_files",
+    "read_table",
+    "spark_source",
+    "table_name",
+    "write",
+]
 
 FileFormat = Literal["parquet", "orc", "csv", "json", "delta"]
 WriteMode = Literal["error", "errorifexists", "append", "overwrite", "ignore"]
@@ -72,9 +82,21 @@ def spark_source(
     null_check: Selection,
     case_sensitive: bool,
 ) -> p.Plan:
-    """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``)."""
+    """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``).
+
+    Non-null claims that Spark cannot vouch for (``_spark.io.honest_nullability``)
+    are checked at run time: a NULL there raises ``NullCheckError`` naming the
+    column instead of reaching Python as 0 or "".
+    """
+    from pydantable_spark._spark.io import honest_nullability
     from pydantable_spark._spark.types import fields_of_struct
 
+    sdf, claimed = honest_nullability(sdf)
+    if claimed and null_check is not True:
+        chosen = set() if null_check is False else set(null_check)
+        null_check = chosen | {
+            f.name for f in target if f.name in claimed or f.name.lower() in {c.lower() for c in claimed}
+        }
     fields = fields_of_struct(sdf.schema)
     try:
         rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
@@ -88,6 +110,67 @@ def spark_source(
     return p.Reconcile(source, rec)
 
 
+def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
+    """A plan over ``sdf`` typed by Spark's own schema (``from_spark`` without a model).
+
+    Non-null claims Spark cannot vouch for are checked at run time, as in
+    ``spark_source``.
+    """
+    from pydantable_spark._spark.io import honest_nullability
+    from pydantable_spark._spark.types import fields_of_struct
+
+    declared = Schema(fields_of_struct(sdf.schema))
+    checked, claimed = honest_nullability(sdf)
+    if not claimed:
+        return p.Source(SparkData(sdf, label), declared)
+    return spark_source(checked, declared, label=label, allow_lossy=False, null_check=claimed, case_sensitive=True)
+
+
+CSV_NULL = "\x00pydantable:null\x00"
+"""What an unquoted empty CSV field reads as before Spark turns it into NULL (no real value is spelled so).
+
+Spark compares a field with ``nullValue`` after the parser has made a quoted
+empty field ``""`` and an unquoted empty one alike; giving the parser this
+stand-in for the unquoted one keeps ``""`` an empty string.
+"""
+
+CSV_READ_DEFAULTS = {
+    "header": "true",
+    "quote": '"',
+    "escape": '"',
+    "multiLine": "true",
+    "ignoreLeadingWhiteSpace": "false",
+    "ignoreTrailingWhiteSpace": "false",
+    "nullValue": CSV_NULL,
+    "emptyValue": "",
+}
+"""RFC 4180 as read by default: ``""`` inside a quoted field is one quote, quoted fields may hold
+line breaks, spaces are data, an unquoted empty field is NULL and a quoted empty one ``""``."""
+
+CSV_WRITE_DEFAULTS = {
+    "header": "true",
+    "quote": '"',
+    "escape": '"',
+    "ignoreLeadingWhiteSpace": "false",
+    "ignoreTrailingWhiteSpace": "false",
+    "nullValue": "",
+    "emptyValue": '""',
+    "timestampFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
+    "timestampNTZFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSS",
+}
+"""What ``write_csv`` writes by default: the dialect ``CSV_READ_DEFAULTS`` reads, NULL as an empty
+field, ``""`` as a quoted empty field, timestamps with microseconds."""
+
+JSON_WRITE_DEFAULTS = {
+    "timestampFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
+    "timestampNTZFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSS",
+}
+"""``write_json`` keeps a timestamp's microseconds (Spark's default pattern stops at milliseconds)."""
+
+_SELF_DESCRIBING_DEFAULTS = {"parquet": {"mergeSchema": "true"}, "orc": {"mergeSchema": "true"}}
+"""Every file's footer is read, so a file lacking a column or typing it otherwise is seen (not only the first's)."""
+
+
 def read_files(
     fmt: FileFormat,
     paths: Paths,
@@ -99,10 +182,9 @@ def read_files(
 ) -> p.Plan:
     """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring)."""
     from pydantable_spark._spark import io
-    from pydantable_spark._spark.session import is_case_sensitive, resolve_session
+    from pydantable_spark._spark.session import resolve_session
 
     spark = resolve_session(session)
-    case_sensitive = is_case_sensitive(spark)
     files = _paths(paths)
     label = f"read_{fmt}({files[0]!r}{', ...' if len(files) > 1 else ''})"
     opts = _spark_options(options)
@@ -110,23 +192,24 @@ def read_files(
         read_schema = target
         if fmt == "csv":
             _csv_atomic_only(target, label)
-            opts.setdefault("header", "true")
+            for key, value in CSV_READ_DEFAULTS.items():
+                opts.setdefault(key, value)
             if opts["header"] == "true":
                 with io.spark_errors(label):
                     header = io.csv_header(files, opts, spark)
-                read_schema = _csv_read_schema(header, target, case_sensitive)
+                read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
             msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
             raise ValueError(msg)
         with io.spark_errors(label):
-            sdf = io.read(fmt, files, opts, read_schema, spark)
+            sdf = io.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
     else:
+        for key, value in _SELF_DESCRIBING_DEFAULTS.get(fmt, {}).items():
+            opts.setdefault(key, value)
         with io.spark_errors(label):
             sdf = io.read(fmt, files, opts, None, spark)
-    return spark_source(
-        sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=case_sensitive
-    )
+    return spark_source(sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True)
 
 
 def table_name(name: object, action: str) -> str:
@@ -146,7 +229,7 @@ def table_name(name: object, action: str) -> str:
 def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selection) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target``."""
     from pydantable_spark._spark import io
-    from pydantable_spark._spark.session import is_case_sensitive, resolve_session
+    from pydantable_spark._spark.session import resolve_session
 
     table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
@@ -158,25 +241,29 @@ def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selectio
         label=f"read_table({name!r})",
         allow_lossy=allow_lossy,
         null_check=True,
-        case_sensitive=is_case_sensitive(spark),
+        case_sensitive=True,
     )
 
 
-def _csv_read_schema(header: Sequence[str], target: Schema, case_sensitive: bool) -> Schema:
+def _csv_read_schema(header: Sequence[str], target: Schema) -> Schema:
     """The schema to read a CSV with: the header's columns in order, typed by the model where it names them."""
-    by_name = {(f.name if case_sensitive else f.name.lower()): f for f in target}
+    by_name = {f.name: f for f in target}
     fields = []
     for column in header:
-        wanted = by_name.get(column if case_sensitive else column.lower())
+        wanted = by_name.get(column)
         fields.append(dt.Field(column, wanted.dtype if wanted else dt.String(), True))
     return Schema(tuple(fields))
 
 
 def _csv_atomic_only(schema: Schema, action: str) -> None:
-    nested = [f for f in schema if f.dtype.is_nested]
+    """CSV holds text: nested columns (no nesting) and bytes (no binary encoding) are refused, each named."""
+    nested = [f for f in schema if f.dtype.is_nested or isinstance(f.dtype, dt.Binary)]
     if nested:
         listing = ", ".join(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)})" for f in nested)
-        msg = f"{action}: CSV holds atomic columns only, not {listing}; use Parquet, ORC or JSON, or select them out"
+        msg = (
+            f"{action}: CSV holds atomic columns only, not {listing} (CSV has no nesting and no binary "
+            "encoding); use Parquet, ORC or JSON, or select them out"
+        )
         raise ColumnTypeError(msg)
 
 
@@ -220,7 +307,8 @@ def write(
     opts = _spark_options(options)
     if fmt == "csv":
         _csv_atomic_only(schema, action)
-        opts.setdefault("header", "true")
+    for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
+        opts.setdefault(key, value)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)

@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import PydanticUndefined
 
-from pydantable_spark.errors import RowValidationError
+from pydantable_spark.errors import OutOfRangeError, RowValidationError
 from pydantable_spark.ingest import adapter_for, validation_message
 
 if typing.TYPE_CHECKING:
@@ -41,7 +42,7 @@ if typing.TYPE_CHECKING:
 
     from pydantic.fields import FieldInfo
 
-__all__ = ["BATCH_ROWS", "python_columns", "rows_from_arrow", "to_pandas"]
+__all__ = ["BATCH_ROWS", "check_python_range", "python_columns", "rows_from_arrow", "to_pandas"]
 
 BATCH_ROWS = 65_536
 """Rows converted and validated per batch (bounds the intermediate Python lists)."""
@@ -59,6 +60,103 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+# --- values Python cannot hold ----------------------------------------------------------------
+
+_EPOCH = datetime.date(1970, 1, 1)
+_FIRST_DAY = (datetime.date.min - _EPOCH).days
+_LAST_DAY = (datetime.date.max - _EPOCH).days
+_DAY_US = 86_400_000_000
+_FIRST_US = _FIRST_DAY * _DAY_US
+_LAST_US = (_LAST_DAY + 1) * _DAY_US - 1
+_US_PER_UNIT = {"s": 1_000_000, "ms": 1_000, "us": 1}
+
+
+def _numbers(leaf: pa.Array[Any]) -> tuple[pa.Array[Any], int, int]:
+    """A date or timestamp array as its integers, with the integers of years 1 and 9999's ends."""
+    if pa.types.is_date32(leaf.type):
+        return leaf.view(pa.int32()), _FIRST_DAY, _LAST_DAY
+    scale = _US_PER_UNIT.get(leaf.type.unit, 1)
+    return leaf.view(pa.int64()), _FIRST_US // scale, _LAST_US // scale
+
+
+def _leaves_out_of_range(array: pa.Array[Any]) -> pa.Array[Any] | None:
+    """The first date/timestamp array inside ``array`` holding a value outside years 1-9999 (None: none)."""
+    t = array.type
+    if pa.types.is_date32(t) or pa.types.is_timestamp(t):
+        if len(array) == array.null_count:
+            return None
+        numbers, low, high = _numbers(array)
+        extremes = pc.min_max(numbers)
+        return array if extremes["min"].as_py() < low or extremes["max"].as_py() > high else None
+    children: list[pa.Array[Any]] = []
+    if pa.types.is_struct(t):
+        children = list(array.flatten())  # type: ignore[attr-defined]
+    elif pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_map(t):
+        children = [array.flatten()]  # type: ignore[attr-defined]  # a map's entries: struct<key, value>
+    for child in children:
+        found_in = _leaves_out_of_range(child)
+        if found_in is not None:
+            return found_in
+    return None
+
+
+def _shown(leaf: pa.Array[Any]) -> str:
+    """The first value of ``leaf`` (a date or timestamp array) outside Python's range, as Arrow prints it."""
+    numbers, low, high = _numbers(leaf)
+    outside = pc.or_(pc.less(numbers, pa.scalar(low, numbers.type)), pc.greater(numbers, pa.scalar(high, numbers.type)))
+    index = pc.index(outside, pa.scalar(True)).as_py()
+    return str(pc.cast(leaf.slice(index, 1), pa.string())[0].as_py())
+
+
+def check_python_range(table: pa.Table, first_row: int = 0) -> None:
+    """``OutOfRangeError`` if a date or timestamp of ``table`` (at any depth) is outside years 1-9999.
+
+    Python's ``date``/``datetime`` stop at 9999-12-31, Spark's go on for
+    hundreds of thousands of years. Without this check such a value would
+    reach Python as a number of days, a wrong date or an ``AttributeError``.
+    One vectorized minimum/maximum per column; the row is found by bisection.
+    """
+    for name in table.column_names:
+        column = table.column(name)
+        if not _has_temporal(column.type):
+            continue
+        array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        leaf = _leaves_out_of_range(array)
+        if leaf is None:
+            continue
+        start, stop = 0, len(array)
+        while stop - start > 1:  # the first row holding such a value
+            middle = (start + stop) // 2
+            if _leaves_out_of_range(array.slice(start, middle - start)) is not None:
+                stop = middle
+            else:
+                start = middle
+        row_leaf = _leaves_out_of_range(array.slice(start, 1))
+        value = _shown(row_leaf if row_leaf is not None else leaf)
+        kind = "date" if pa.types.is_date32(leaf.type) else "timestamp"
+        where = "" if leaf.type == array.type else " (nested inside the column)"
+        python = "datetime.date" if kind == "date" else "datetime.datetime"
+        msg = (
+            f"column {name!r}, row {first_row + start}: the {kind} {value}{where} is outside the years 1-9999 "
+            f"that Python's {python} can hold (Spark's range is wider); filter such rows out or clamp the value "
+            "in the plan (F.least/F.greatest), turn it into a string, or take the result as Arrow with "
+            "to_arrow(), which holds it exactly"
+        )
+        raise OutOfRangeError(msg, name, first_row + start)
+
+
+def _has_temporal(t: pa.DataType) -> bool:
+    if pa.types.is_date32(t) or pa.types.is_timestamp(t):
+        return True
+    if pa.types.is_struct(t):
+        return any(_has_temporal(f.type) for f in t)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _has_temporal(t.value_type)
+    if pa.types.is_map(t):
+        return _has_temporal(t.key_type) or _has_temporal(t.item_type)
+    return False
 
 
 # --- Arrow → Python values -------------------------------------------------------------------
@@ -91,7 +189,8 @@ def python_values(column: pa.ChunkedArray[Any] | pa.Array[Any]) -> list[Any]:
 
 
 def python_columns(table: pa.Table) -> dict[str, list[Any]]:
-    """Column name → Python values, converted as ``python_values`` does."""
+    """Column name → Python values, converted as ``python_values`` does (``check_python_range`` first)."""
+    check_python_range(table)
     return {name: python_values(table.column(name)) for name in table.column_names}
 
 
@@ -248,6 +347,7 @@ def rows_from_arrow(table: pa.Table, model: type[BaseModel], *, trusted: bool = 
     Validated by Pydantic unless ``trusted``; see ``DataFrame.collect``. Errors
     number rows from ``first_row`` (the table's place in a stream).
     """
+    check_python_range(table, first_row)
     plan = _row_plan(model, tuple(table.column_names))
     out: list[Any] = []
     with _gc_paused():
@@ -295,9 +395,17 @@ def _nested_builder(model: type[BaseModel]) -> Callable[[dict[str, Any]], Any]:
 
 
 def to_pandas(table: pa.Table) -> Any:
-    """A pandas DataFrame where integer and boolean columns with NULLs stay integers and booleans."""
+    """A pandas DataFrame where NULL stays distinct from every value.
+
+    Integer and boolean columns use pandas' nullable dtypes (``Int64``,
+    ``boolean``); a float column that can hold NULLs uses ``Float64``, in
+    which NULL is ``<NA>`` and NaN stays NaN (``from_pandas`` reads them back
+    the same way; see docs/nulls.md, "NaN is a value"). Dates and timestamps
+    outside years 1-9999 raise ``OutOfRangeError`` (``check_python_range``).
+    """
     import pandas as pd
 
+    check_python_range(table)
     nullable = {
         pa.int8(): pd.Int8Dtype(),
         pa.int16(): pd.Int16Dtype(),
@@ -305,4 +413,9 @@ def to_pandas(table: pa.Table) -> Any:
         pa.int64(): pd.Int64Dtype(),
         pa.bool_(): pd.BooleanDtype(),
     }
-    return table.to_pandas(types_mapper=nullable.get)
+    frame = table.to_pandas(types_mapper=nullable.get)
+    floats = {pa.float32(): pd.Float32Dtype(), pa.float64(): pd.Float64Dtype()}
+    for f in table.schema:
+        if f.nullable and f.type in floats:
+            frame[f.name] = floats[f.type].__from_arrow__(table.column(f.name))
+    return frame

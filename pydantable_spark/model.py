@@ -203,14 +203,20 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         return _frames().read_orc(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
 
     @classmethod
-    def read_csv(cls: type[M], path: Paths, *, session: SparkSession | None = None, **options: Any) -> DataFrame[M]:
+    def read_csv(
+        cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
+        **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
         """CSV files as a frame of this model (see ``DataFrame.read_csv``)."""
-        return _frames().read_csv(path, model=cls, session=session, **options)
+        return _frames().read_csv(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
 
     @classmethod
-    def read_json(cls: type[M], path: Paths, *, session: SparkSession | None = None, **options: Any) -> DataFrame[M]:
+    def read_json(
+        cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
+        **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
         """JSON files as a frame of this model (see ``DataFrame.read_json``)."""
-        return _frames().read_json(path, model=cls, session=session, **options)
+        return _frames().read_json(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
 
     @classmethod
     def read_delta(

@@ -111,8 +111,13 @@ def reconcile(
     case_sensitive: bool = False,
     allow_lossy: Selection = False,
     null_check: Selection = False,
+    values_checked: bool = False,
 ) -> Reconciliation:
     """Match ``source`` columns to ``target`` by the strict rules, or raise with every problem.
+
+    An integer wider than a float's mantissa (``bigint`` → ``double``) is a
+    lossy conversion, unless ``values_checked``: the caller converts the values
+    itself and refuses one that would round (``from_arrow``'s safe Arrow cast).
 
     The error's class is that of the first problem (``MissingColumnError``,
     ``NullabilityError``, ...); its message lists them all and ends with a
@@ -128,7 +133,7 @@ def reconcile(
             continue
         lossy_ok = selected(allow_lossy, wanted.name)
         check = selected(null_check, wanted.name)
-        dtype = _convert(wanted.name, found.dtype, wanted.dtype, _Options(lossy_ok, check), problems)
+        dtype = _convert(wanted.name, found.dtype, wanted.dtype, _Options(lossy_ok, check, values_checked), problems)
         if found.nullable and not wanted.nullable and not check:
             problems.append(_nullability_problem(wanted.name, top_level=True))
         # Spark keeps a non-null source non-null, and marks a cast that can fail nullable whatever the target
@@ -199,6 +204,7 @@ def _nullability_problem(path: str, *, top_level: bool) -> Problem:
 class _Options:
     lossy_ok: bool
     null_check: bool
+    values_checked: bool = False
 
 
 def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problems: list[Problem]) -> dt.DType | None:
@@ -224,6 +230,8 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problem
             return None
         return dt.Map(key, value, nullable or cast_forces_nullable(src.value, dst.value))
     kind = classify_conversion(src, dst)
+    if not options.values_checked:
+        kind = _exact_float(src, dst, kind)
     shown = f"{src} ({python_name(src, nullable=False)}) to {dst} ({python_name(dst, nullable=False)})"
     if kind is Conversion.INCOMPATIBLE:
         problems.append(Problem(IncompatibleCastError, path, f"cannot convert {shown}: {_why(src, dst)}"))
@@ -239,6 +247,22 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problem
         )
         return None
     return dst
+
+
+_MANTISSA_BITS = {dt.Float32: 24, dt.Float64: 53}
+
+
+def _exact_float(src: dt.DType, dst: dt.DType, kind: Conversion) -> Conversion:
+    """``kind``, except that an integer wider than the float's mantissa is lossy (bigint → double rounds 2**53 + 1).
+
+    ``from_arrow`` refuses such values (a safe Arrow cast); reading data
+    refuses the conversion unless ``allow_lossy`` names the column.
+    """
+    if isinstance(src, dt.Integral) and isinstance(dst, dt.Floating) and kind is Conversion.WIDENING:
+        mantissa = _MANTISSA_BITS.get(type(dst), 53)
+        if src.bits > mantissa:
+            return Conversion.LOSSY
+    return kind
 
 
 def _convert_struct(

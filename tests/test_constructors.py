@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
+import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import pandas as pd
@@ -212,8 +213,10 @@ def test_from_arrow_nested_nullability_is_observed(spark: SparkSession) -> None:
 def test_from_pandas(spark: SparkSession) -> None:
     pdf = pd.DataFrame({"id": pd.array([1, 2], dtype="Int64"), "score": [0.5, float("nan")]})
     frame = Simple.from_pandas(pdf)
-    assert frame.to_dict() == {"id": [1, 2], "score": [0.5, None]}
-    with pytest.raises(LossyCastError, match="(?s)double .* to bigint.*id: nullable in the source"):
+    assert str(frame.to_dict()) == str({"id": [1, 2], "score": [0.5, float("nan")]})  # NaN is a value
+    nulls = pd.DataFrame({"id": pd.array([1, 2], dtype="Int64"), "score": pd.array([0.5, None], dtype="Float64")})
+    assert Simple.from_pandas(nulls).to_dict() == {"id": [1, 2], "score": [0.5, None]}
+    with pytest.raises(LossyCastError, match="(?s)double .* to bigint"):
         Simple.from_pandas(pd.DataFrame({"id": [1.0, float("nan")], "score": [1.0, 2.0]}))
     back = frame.to_pandas()
     assert str(back["id"].dtype) == "Int64"
@@ -325,3 +328,99 @@ def test_from_arrow_maps_arrow_types(spark: SparkSession) -> None:
         gap=datetime.timedelta(seconds=3),
         kind="a",
     )
+
+
+# --- nested strictness, one NaN rule, schemas that lie (issue 10 item 4) -----------------------
+
+
+class Inner(BaseModel):
+    a: int
+
+
+class Lenient(BaseModel):
+    model_config = {"extra": "ignore"}
+    a: int
+
+
+class Holder(DataFrameModel):
+    one: Inner | None
+    many: list[Inner]
+    keyed: dict[str, Inner]
+    lenient: Lenient
+
+
+_HOLDER = {"one": {"a": 1}, "many": [{"a": 2}], "keyed": {"k": {"a": 3}}, "lenient": {"a": 4, "dropped": 5}}
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"one": {"a": 1, "b": 2}}, "one.b"),
+        ({"many": [{"a": 1}, {"a": 2, "c": 3}]}, "many[1].c"),
+        ({"keyed": {"k": {"a": 1, "d": 1}}}, "keyed['k'].d"),
+    ],
+)
+def test_from_rows_refuses_unknown_keys_of_nested_structs(spark: SparkSession, change: dict, path: str) -> None:
+    with pytest.raises(RowValidationError, match=re.escape(f"row 1, field {path!r}: Extra inputs are not permitted")):
+        Holder.from_rows([_HOLDER, {**_HOLDER, **change}])
+    # a nested model that asks for it drops unknown keys, as a top-level one would
+    assert Holder.from_rows([_HOLDER]).collect()[0].lenient == Lenient(a=4)
+
+
+def test_nan_is_a_value_in_every_constructor(spark: SparkSession) -> None:
+    class Measure(DataFrameModel):
+        x: float | None
+        y: float
+
+    nan = float("nan")
+
+    def shown(frame: DataFrame[Measure]) -> list[tuple[str, str]]:
+        return [(repr(r.x), repr(r.y)) for r in frame.collect()]
+
+    expected = [("nan", "nan"), ("None", "-0.0"), ("1.5", "0.0")]
+    rows = [{"x": nan, "y": nan}, {"x": None, "y": -0.0}, {"x": 1.5, "y": 0.0}]
+    assert shown(Measure.from_rows(rows)) == expected
+    assert shown(Measure.from_arrow(pa.table({"x": [nan, None, 1.5], "y": [nan, -0.0, 0.0]}))) == expected
+    # pandas' nullable Float64 holds NaN and <NA> apart (pd.array(...) would make the NaN <NA>: build it from Arrow)
+    floats = pd.Float64Dtype().__from_arrow__(pa.chunked_array([pa.array([nan, None, 1.5])]))
+    nullable = pd.DataFrame({"x": floats, "y": [nan, -0.0, 0.0]})
+    assert shown(Measure.from_pandas(nullable)) == [("nan", "nan"), ("None", "-0.0"), ("1.5", "0.0")]
+    as_objects = pd.DataFrame({"x": pd.Series([nan, None, 1.5], dtype=object), "y": [nan, -0.0, 0.0]})
+    assert shown(Measure.from_pandas(as_objects)) == expected
+    # numpy float64 has no NULL: its NaN is NaN, also for an Optional field
+    numpy = pd.DataFrame({"x": [nan, 1.5], "y": [nan, 0.0]})
+    assert shown(Measure.from_pandas(numpy)) == [("nan", "nan"), ("1.5", "0.0")]
+
+
+def test_from_spark_catches_a_schema_that_claims_non_null_wrongly(spark: SparkSession) -> None:
+    from pyspark.sql import types as st
+
+    from pydantable_spark.errors import NullCheckError
+
+    schema = st.StructType(
+        [
+            st.StructField("id", st.LongType(), False),
+            st.StructField("name", st.StringType(), False),
+            st.StructField("inner", st.StructType([st.StructField("a", st.LongType(), False)]), True),
+        ]
+    )
+
+    class Claimed(DataFrameModel):
+        id: int
+        name: str | None
+        inner: Inner | None
+
+    honest = spark.createDataFrame([(1, "a", (1,))], schema, verifySchema=False)
+    assert Claimed.from_spark(honest).collect() == [Claimed(id=1, name="a", inner=Inner(a=1))]
+    lying = spark.createDataFrame([(1, "a", (1,)), (None, "b", (2,))], schema, verifySchema=False)
+    with pytest.raises(NullCheckError, match="column 'id' holds a NULL") as info:
+        Claimed.from_spark(lying).collect()
+    assert info.value.__cause__ is not None
+    nested = spark.createDataFrame([(1, "a", (None,))], schema, verifySchema=False)
+    with pytest.raises(NullCheckError, match=r"column 'inner\.a' holds a NULL"):
+        Claimed.from_spark(nested).collect()
+    # an Optional field takes the NULL as None instead of Spark's stand-in
+    loose = spark.createDataFrame([(1, None, None)], schema, verifySchema=False)
+    assert Claimed.from_spark(loose).collect() == [Claimed(id=1, name=None, inner=None)]
+    with pytest.raises(NullCheckError, match="column 'id' holds a NULL"):
+        DataFrame.from_spark(lying).collect()

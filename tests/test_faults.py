@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from pydantable_spark import DataFrame, DataFrameModel
-from pydantable_spark.errors import NullCheckError, RowValidationError, SparkJobError
+from pydantable_spark.errors import IncompatibleCastError, NullCheckError, RowValidationError, SparkJobError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -183,7 +183,14 @@ class Pair(DataFrameModel):
 def test_files_that_disagree_on_a_type_raise_spark_job_error(spark: SparkSession, tmp_path: Path) -> None:
     spark.createDataFrame([(1, "a")], "id bigint, name string").write.parquet(str(tmp_path / "p" / "a"))
     spark.createDataFrame([("x", "b")], "id string, name string").write.parquet(str(tmp_path / "p" / "b"))
-    frame = Pair.read_parquet([str(tmp_path / "p" / "a"), str(tmp_path / "p" / "b")])
+    paths = [str(tmp_path / "p" / "a"), str(tmp_path / "p" / "b")]
+    # by default every footer is read, and the clash is named when the frame is made
+    with pytest.raises(
+        IncompatibleCastError, match=r"files disagree on a column's type \(id: bigint in one file, string"
+    ):
+        Pair.read_parquet(paths)
+    # without merging, Spark finds it while reading
+    frame = Pair.read_parquet(paths, mergeSchema=False)
     with pytest.raises(
         SparkJobError, match=r"collect\(\): Spark could not read file:.*\.parquet of the source"
     ) as info:

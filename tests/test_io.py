@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING
+import decimal
+from typing import TYPE_CHECKING, Annotated
 
 import pytest
+from pydantic import Field
 
 from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark.errors import (
@@ -18,6 +20,7 @@ from pydantable_spark.errors import (
     PydantableSparkError,
     TargetExistsError,
     UnknownColumnError,
+    WriteError,
 )
 
 if TYPE_CHECKING:
@@ -361,3 +364,135 @@ def test_delta_round_trip(tmp_path: Path, spark: SparkSession) -> None:
     back = Person.read_delta(tmp_path / "d")
     assert back.schema == Person.frame_schema()
     assert [r.model_dump() for r in back.sort(Person.id).collect()] == PEOPLE
+
+
+# --- strict readers and lossless round trips (issue 10 item 3) ---------------------------------
+
+
+class Priced(DataFrameModel):
+    item: str | None
+    price: Annotated[decimal.Decimal, Field(max_digits=10, decimal_places=2)] | None
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ('{"item": 12}', "column 'item': a JSON bigint where the model wants a string"),
+        ('{"item": {"a": 1}}', "column 'item': a JSON object<a: bigint> where the model wants a string"),
+        ('{"item": true}', "column 'item': a JSON boolean where the model wants a string"),
+        (
+            '{"price": 1.555}',
+            r"column 'price': the value 1.555 has more than 2 digits after the point.*allow_lossy=\['price'\]",
+        ),
+        ('{"price": 1.5e-3}', "column 'price': the value 1.5e-3 has more than 2 digits"),
+        ('{"price": 123456789012}', r"the value 123456789012 is not a decimal\(10, 2\)"),
+    ],
+)
+def test_json_values_spark_would_convert_silently_are_errors(tmp_path: Path, record: str, message: str) -> None:
+    (tmp_path / "bad.json").write_text(record + "\n")
+    with pytest.raises(MalformedDataError, match=message) as info:
+        Priced.read_json(str(tmp_path / "bad.json")).collect()
+    assert info.value.__cause__ is not None
+
+
+def test_json_strings_are_checked_at_any_depth(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text(
+        '{"id": 1, "name": "x", "age": null, "address": {"city": 5, "zip": null}, "tags": [], "scores": {}}\n'
+    )
+    with pytest.raises(MalformedDataError, match="column 'address.city': a JSON bigint"):
+        Person.read_json(str(tmp_path / "a.json")).collect()
+    (tmp_path / "b.json").write_text(
+        '{"id": 1, "name": "x", "address": {"city": "c"}, "tags": ["a", false], "scores": {}}\n'
+    )
+    with pytest.raises(MalformedDataError, match=r"column 'tags\[\]': a JSON boolean"):
+        Person.read_json(str(tmp_path / "b.json")).collect()
+
+
+def test_decimals_round_only_when_allow_lossy_names_the_column(tmp_path: Path) -> None:
+    (tmp_path / "p.json").write_text('{"item": "a", "price": 1.555}\n{"item": "b", "price": 2.50}\n')
+    (tmp_path / "p.csv").write_text("item,price\na,1.555\nb,2.50\n")
+    for fmt in ("json", "csv"):
+        path = str(tmp_path / f"p.{fmt}")
+        with pytest.raises(MalformedDataError, match="the value 1.555 has more than 2 digits"):
+            getattr(Priced, f"read_{fmt}")(path).collect()
+        rows = getattr(Priced, f"read_{fmt}")(path, allow_lossy=["price"]).sort("item").collect()
+        assert [r.price for r in rows] == [decimal.Decimal("1.56"), decimal.Decimal("2.50")]
+
+
+def test_csv_reads_rfc_4180_by_default(tmp_path: Path) -> None:
+    (tmp_path / "rfc.csv").write_text('item,price\n"a ""quoted"" word",1\n"",2\n,3\n" spaced ",4\n"two\nlines",5\n')
+    rows = Priced.read_csv(str(tmp_path / "rfc.csv")).sort("price").collect()
+    assert [r.item for r in rows] == ['a "quoted" word', "", None, " spaced ", "two\nlines"]
+
+
+def test_readers_match_names_case_sensitively_with_a_did_you_mean(tmp_path: Path) -> None:
+    (tmp_path / "c.csv").write_text("Item,price\na,1\n")
+    with pytest.raises(MissingColumnError, match="item: missing from the source.*did you mean 'Item'"):
+        Priced.read_csv(str(tmp_path / "c.csv"))
+    Priced.from_rows([{"item": "a", "price": None}]).as_model(Priced).to_spark().withColumnRenamed(
+        "item", "ITEM"
+    ).write.parquet(str(tmp_path / "p"))
+    with pytest.raises(MissingColumnError, match="item: missing from the source.*did you mean 'ITEM'"):
+        Priced.read_parquet(str(tmp_path / "p"))
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc"])
+def test_multi_file_directories_are_checked_file_by_file(tmp_path: Path, spark: SparkSession, fmt: str) -> None:
+    class Named(DataFrameModel):
+        id: int
+        name: str
+
+    class MaybeNamed(DataFrameModel):
+        id: int
+        name: str | None
+
+    getattr(spark.createDataFrame([(1, "a")], "id bigint, name string").write, fmt)(str(tmp_path / "d" / "a"))
+    getattr(spark.createDataFrame([(2,)], "id bigint").write, fmt)(str(tmp_path / "d" / "b"))
+    getattr(spark.createDataFrame([(3, 5)], "id bigint, name bigint").write, fmt)(str(tmp_path / "d" / "c"))
+    two = [str(tmp_path / "d" / "a"), str(tmp_path / "d" / "b")]
+    # a file lacking a non-null column is an error; lacking an Optional one, its rows have None there
+    with pytest.raises(NullCheckError, match="column 'name' holds a NULL"):
+        getattr(Named, f"read_{fmt}")(two).collect()
+    assert getattr(MaybeNamed, f"read_{fmt}")(two).sort("id").collect() == [
+        MaybeNamed(id=1, name="a"),
+        MaybeNamed(id=2, name=None),
+    ]
+    clash = [str(tmp_path / "d" / "a"), str(tmp_path / "d" / "c")]
+    with pytest.raises(
+        IncompatibleCastError, match="files disagree on a column's type \\(name: string in one file, bigint"
+    ):
+        getattr(MaybeNamed, f"read_{fmt}")(clash)
+
+
+def test_bigint_to_double_is_lossy(tmp_path: Path, spark: SparkSession) -> None:
+    class Big(DataFrameModel):
+        n: int
+
+    class Approx(DataFrameModel):
+        n: float
+
+    Big.from_rows([{"n": 2**53 + 1}]).write_parquet(str(tmp_path / "b"))
+    with pytest.raises(LossyCastError, match=r"n: converting bigint \(int\) to double.*allow_lossy=\['n'\]"):
+        Approx.read_parquet(str(tmp_path / "b"))
+    assert Approx.read_parquet(str(tmp_path / "b"), allow_lossy=["n"]).collect() == [Approx(n=2.0**53)]
+
+
+def test_a_partition_value_that_is_an_empty_string_is_refused(tmp_path: Path) -> None:
+    class Part(DataFrameModel):
+        id: int
+        key: str | None
+
+    path = str(tmp_path / "w")
+    Part.from_rows([{"id": 1, "key": "a"}, {"id": 2, "key": None}]).write_parquet(path, partition_by="key")
+    with pytest.raises(WriteError, match="partition column 'key' holds an empty string") as info:
+        Part.from_rows([{"id": 3, "key": ""}]).write_parquet(path, partition_by="key", mode="overwrite")
+    assert info.value.__cause__ is not None
+    assert Part.read_parquet(path).sort("id").collect() == [Part(id=1, key="a"), Part(id=2, key=None)]
+
+
+def test_csv_writer_refuses_bytes_saying_why(tmp_path: Path) -> None:
+    class Blob(DataFrameModel):
+        data: bytes
+
+    with pytest.raises(ColumnTypeError, match=r"not data \(bytes\) \(CSV has no nesting and no binary encoding\)"):
+        Blob.from_rows([{"data": b"x"}]).write_csv(str(tmp_path / "b"))

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import RowValidationError
+from pydantable_spark.errors import OutOfRangeError, RowValidationError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -213,3 +213,83 @@ def test_models_with_validators_are_validated_row_by_row(spark: SparkSession) ->
     bad = Loose.from_rows([{"a": 1, "b": 2}, {"a": 5, "b": 3}]).sort("a").as_model(Ordered)
     with pytest.raises(RowValidationError, match="row 1, field 'b': Value error, b must not be below a"):
         bad.collect()
+
+
+# --- dates and timestamps Python cannot hold (issue 10 item 4) ---------------------------------
+
+
+class Moment(DataFrameModel):
+    i: int
+    d: datetime.date
+    t: datetime.datetime
+
+
+_UTC = datetime.timezone.utc
+_RESULTS: dict[str, Any] = {
+    "collect": lambda frame: frame.collect(),
+    "trusted collect": lambda frame: frame.collect(trusted=True),
+    "to_dict": lambda frame: frame.to_dict(),
+    "to_pandas": lambda frame: frame.to_pandas(),
+    "stream": lambda frame: list(frame.stream(batch_size=2)),
+    "trusted stream": lambda frame: list(frame.stream(batch_size=2, trusted=True)),
+    "submit": lambda frame: frame.submit("collect").wait(timeout=120),
+}
+
+
+@pytest.fixture(scope="module")
+def moments(spark: SparkSession) -> Any:
+    rows = [
+        {"i": i, "d": datetime.date(9999, 12, 1), "t": datetime.datetime(9999, 12, 1, tzinfo=_UTC)} for i in range(5)
+    ]
+    return Moment.from_rows(rows)
+
+
+@pytest.mark.parametrize("result", list(_RESULTS))
+@pytest.mark.parametrize(
+    ("column", "shifted", "shown"),
+    [
+        ("d", lambda: {"d": F.when(Moment.i == 3, F.date_add(Moment.d, 100)).otherwise(Moment.d)}, "10000-03-10"),
+        ("d", lambda: {"d": F.when(Moment.i == 3, F.date_add(Moment.d, -3652100)).otherwise(Moment.d)}, "0000-"),
+        (
+            "t",
+            lambda: {"t": F.when(Moment.i == 3, F.timestamp_add("day", 40, Moment.t)).otherwise(Moment.t)},
+            "10000-01-10 00:00:00.000000Z",
+        ),
+        ("a", lambda: {"a": F.array(Moment.d, F.date_add(Moment.d, 100 * (Moment.i == 3).cast(int)))}, "10000"),
+    ],
+    ids=["date-after-9999", "date-before-1", "timestamp-after-9999", "date-in-a-list"],
+)
+def test_out_of_range_dates_are_refused_on_every_python_result(
+    moments: Any, result: str, column: str, shifted: Any, shown: str
+) -> None:
+    frame = moments.with_columns(**shifted())
+    with pytest.raises(OutOfRangeError, match=rf"column '{column}', row 3: the (date|timestamp) {shown}") as info:
+        _RESULTS[result](frame)
+    assert (info.value.column, info.value.row) == (column, 3)
+    assert "to_arrow()" in str(info.value)
+
+
+def test_out_of_range_dates_reach_arrow_exactly(moments: Any) -> None:
+    table = moments.with_columns(d=F.date_add(Moment.d, 100)).to_arrow()
+    assert table.column("d").cast(pa.int32()).to_pylist() == [2932896 - 30 + 100] * 5
+    # the first and last Python days are in range
+    edge = Moment.from_rows([{"i": 0, "d": datetime.date.min, "t": datetime.datetime.max.replace(tzinfo=_UTC)}])
+    assert edge.collect() == [Moment(i=0, d=datetime.date.min, t=datetime.datetime.max.replace(tzinfo=_UTC))]
+    assert edge.to_dict()["t"] == [datetime.datetime.max.replace(tzinfo=_UTC)]
+
+
+def test_to_pandas_keeps_null_and_nan_apart(spark: SparkSession) -> None:
+    class Measure(DataFrameModel):
+        x: float | None
+        y: float
+
+    nan = float("nan")
+    frame = Measure.from_rows([{"x": nan, "y": nan}, {"x": None, "y": -0.0}])
+    pdf = frame.to_pandas()
+    assert str(pdf["x"].dtype) == "Float64"
+    assert pdf["x"].isna().tolist() == [False, True]
+    assert str(pdf["y"].dtype) == "float64"
+    back = Measure.from_pandas(pdf).collect()
+    assert back[0].x != back[0].x
+    assert back[1].x is None
+    assert str(back[1].y) == "-0.0"

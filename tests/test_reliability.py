@@ -19,7 +19,7 @@ def test_the_reliability_table_in_the_docs_matches_the_tests() -> None:
     page = (ROOT / "docs" / "reliability.md").read_text()
     shown = page.split("<!-- reliability-table:start -->\n")[1].split("\n<!-- reliability-table:end -->")[0]
     assert shown == module.table(), "run `python benchmarks/reliability.py` and paste its table into the page"
-    assert "| pending |" in shown  # readers and round trips: issue 10 items 3-4
-    lost = [line.split(" | ")[3] for line in shown.splitlines()[2:] if "| pending |" not in line]
+    assert "pending" not in shown
+    lost = [line.split(" | ")[3] for line in shown.splitlines()[2:]]
     assert lost
     assert all(cell.startswith("0") for cell in lost), lost

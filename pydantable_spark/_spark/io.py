@@ -9,16 +9,19 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark import writes
 from pydantable_spark._spark.checks import NULL_CHECK_MARK
-from pydantable_spark._spark.session import is_stopped, resolve_session
+from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
+from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
+    IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
     PydantableSparkError,
     SessionStoppedError,
     SparkJobError,
     TargetExistsError,
+    WriteError,
 )
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
@@ -30,7 +33,17 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["WriteRequest", "csv_header", "read", "read_table", "spark_errors", "spark_reason", "write"]
+__all__ = [
+    "WriteRequest",
+    "csv_header",
+    "honest_nullability",
+    "read",
+    "read_table",
+    "read_text",
+    "spark_errors",
+    "spark_reason",
+    "write",
+]
 
 
 def read(
@@ -43,6 +56,77 @@ def read(
     frame = reader.load(list(paths))
     frame.schema  # noqa: B018  -- a Connect reader is lazy: resolve it now, so errors surface at the read
     return frame
+
+
+def read_text(
+    fmt: str, paths: Sequence[str], options: Mapping[str, Any], schema: Schema, target: Schema, allow_lossy: Any,
+    session: Any,
+) -> SparkDataFrame:  # fmt: skip
+    """A CSV or JSON read of ``schema``'s columns, strictly typed (``_spark.strict_text``)."""
+    from pydantable_spark._spark.strict_text import read_struct, strict_columns
+
+    reader = resolve_session(session).read.format(fmt).options(**options).schema(read_struct(schema, fmt))
+    frame = reader.load(list(paths))
+    items = strict_columns(target, fmt, schema, allow_lossy)
+    if items is not None:
+        frame = frame.selectExpr(*items)
+    frame.schema  # noqa: B018  -- resolved now on Connect too
+    return frame
+
+
+def honest_nullability(sdf: SparkDataFrame) -> tuple[SparkDataFrame, frozenset[str]]:
+    """``sdf`` with the non-null claims Spark cannot vouch for taken back, and the columns that made any.
+
+    A DataFrame made from Python data or an RDD with a schema
+    (``createDataFrame(..., schema, verifySchema=False)``) is a ``LogicalRDD``
+    whose non-null columns are whatever the caller said: Spark never checks,
+    and its scan writes a NULL there as 0, "" or 1970-01-01 (or fails with a
+    NullPointerException). Such a frame is rebuilt over the same rows with
+    every column nullable (no job runs), so the caller can check the
+    columns it names at run time. Other plans (files, tables, the façade's
+    own frames) keep their schema: Spark derived it. On Spark Connect the
+    client checks the rows against the schema when it makes them.
+    """
+    if is_connect(sdf):
+        return sdf, frozenset()
+    claimed = frozenset(f.name for f in sdf.schema.fields if _claims_non_null(f.dataType, f.nullable))
+    if not claimed:
+        return sdf, frozenset()
+    plan = sdf._jdf.queryExecution().analyzed()
+    if plan.nodeName() != "LogicalRDD":
+        return sdf, frozenset()
+    from pyspark.sql import DataFrame as ClassicFrame
+
+    session = sdf.sparkSession
+    relaxed = session._jsparkSession.parseDataType(_nullable(sdf.schema).json())
+    rebuilt = session._jsparkSession.internalCreateDataFrame(plan.rdd(), relaxed, plan.isStreaming())
+    return ClassicFrame(rebuilt, session), claimed
+
+
+def _claims_non_null(dtype: Any, nullable: bool) -> bool:
+    from pyspark.sql import types as st
+
+    if not nullable:
+        return True
+    if isinstance(dtype, st.StructType):
+        return any(_claims_non_null(f.dataType, f.nullable) for f in dtype.fields)
+    if isinstance(dtype, st.ArrayType):
+        return _claims_non_null(dtype.elementType, dtype.containsNull)
+    if isinstance(dtype, st.MapType):
+        return _claims_non_null(dtype.valueType, dtype.valueContainsNull)
+    return False
+
+
+def _nullable(dtype: Any) -> Any:
+    from pyspark.sql import types as st
+
+    if isinstance(dtype, st.StructType):
+        return st.StructType([st.StructField(f.name, _nullable(f.dataType), True, f.metadata) for f in dtype.fields])
+    if isinstance(dtype, st.ArrayType):
+        return st.ArrayType(_nullable(dtype.elementType), True)
+    if isinstance(dtype, st.MapType):
+        return st.MapType(dtype.keyType, _nullable(dtype.valueType), True)
+    return dtype
 
 
 def read_table(name: str, session: Any) -> SparkDataFrame:
@@ -58,6 +142,41 @@ def csv_header(paths: Sequence[str], options: Mapping[str, Any], session: Any) -
     return list(reader.csv(list(paths)).columns)
 
 
+REFUSED_WRITE_MARK = "pydantable:refused_write:"
+"""Marks a value a writer refused while Spark ran; the readable reason follows in hex, then ``]``."""
+
+
+def _refuse_empty_partition_values(frame: SparkDataFrame, request: WriteRequest) -> SparkDataFrame:
+    """A string partition column holding ``""`` fails the write: Spark would write it as NULL.
+
+    Hive-style partition directories cannot spell an empty value; Spark writes
+    ``__HIVE_DEFAULT_PARTITION__``, which reads back as NULL. Rather than change
+    the value, the write is refused (before anything is swapped in).
+    """
+    from pyspark.sql import types as st
+
+    from pydantable_spark._spark.sql import column_sql, string_sql
+
+    strings = {f.name for f in frame.schema.fields if isinstance(f.dataType, st.StringType)}
+    checked = [c for c in request.partition_by if c in strings]
+    if not checked:
+        return frame
+    items = []
+    for f in frame.schema.fields:
+        name = column_sql(f.name)
+        if f.name not in checked:
+            items.append(name)
+            continue
+        reason = (
+            f"{request.action}: partition column {f.name!r} holds an empty string, which a partition directory "
+            "cannot spell (Spark would write it as NULL, __HIVE_DEFAULT_PARTITION__); replace it in the plan "
+            "(e.g. with a marker value or NULL), or do not partition by this column"
+        )
+        fail = f"raise_error({string_sql('[' + REFUSED_WRITE_MARK + reason.encode('utf-8').hex() + ']')})"
+        items.append(f"coalesce(IF({name} = '', {fail}, {name}), {name}) AS {name}")
+    return frame.selectExpr(*items)
+
+
 def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
     """Write ``frame`` as ``request`` says, all-or-nothing (``pydantable_spark._spark.writes``).
 
@@ -65,6 +184,7 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
     """
     if request.mode == "overwrite":
         writes.check_not_reading(frame, request, table=table)
+    frame = _refuse_empty_partition_values(frame, request)
     if table:
         writes.write_table(frame, request)
     else:
@@ -72,6 +192,9 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
 
 
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
+_MERGE = re.compile(r'CANNOT_MERGE_SCHEMAS[^\n]*\n[^\n]*\n"STRUCT<(.*)>"\n[^\n]*\n"STRUCT<(.*)>"')
+_REFUSED_WRITE = re.compile(r"\[" + re.escape(REFUSED_WRITE_MARK) + r"([0-9A-Fa-f]*)\]")
+_BAD_VALUE = re.compile(r"\[" + re.escape(BAD_VALUE_MARK) + r"([0-9A-Fa-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
 _ROOT = re.compile(r"Caused by: (java\.[\w.$]+(?:Exception|Error): [^\n]*)")
@@ -135,6 +258,26 @@ def _translate(error: Exception, action: str) -> Exception | None:
     if found:
         path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")
         return NullCheckError(path, action)
+    clash = _MERGE.search(text)
+    if clash:
+        first, other = _struct_fields(clash.group(1)), _struct_fields(clash.group(2))
+        differ = [
+            f"{name}: {kind} in one file, {other[name]} in another"
+            for name, kind in first.items()
+            if other.get(name, kind) != kind
+        ]
+        listing = "; ".join(differ) or f"{clash.group(1)} against {clash.group(2)}"
+        msg = (
+            f"{action}: the files disagree on a column's type ({listing}), so their schemas cannot be merged; "
+            "rewrite the files with one schema, or read them separately and cast in the plan"
+        )
+        return IncompatibleCastError(msg)
+    refused = _REFUSED_WRITE.search(text)
+    if refused:
+        return WriteError(bytes.fromhex(refused.group(1)).decode("utf-8", "replace"))
+    bad = _BAD_VALUE.search(text)
+    if bad:
+        return MalformedDataError(f"{action}: {bytes.fromhex(bad.group(1)).decode('utf-8', 'replace')}")
     if "DATA_SOURCE_NOT_FOUND" in text and "delta" in text.lower():
         msg = (
             f"{action}: Delta Lake is not on this Spark session's classpath. Install the extra "
@@ -180,6 +323,22 @@ def _translate(error: Exception, action: str) -> Exception | None:
 
 
 _WRITE_MODES_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or 'ignore' to leave it"
+
+
+def _struct_fields(text: str) -> dict[str, str]:
+    """Top-level ``name: TYPE`` pairs of the inside of a ``STRUCT<...>`` as Spark prints it."""
+    fields: dict[str, str] = {}
+    depth, start = 0, 0
+    for i, char in enumerate(text + ","):
+        if char in "<(":
+            depth += 1
+        elif char in ">)":
+            depth -= 1
+        elif char == "," and depth == 0:
+            name, _, kind = text[start:i].strip().partition(": ")
+            fields[name.strip("`")] = kind.lower()
+            start = i + 1
+    return fields
 
 
 def spark_reason(text: str) -> str:
