@@ -37,8 +37,18 @@ from pydantic import BaseModel
 from pydantable_spark import io, reshaping
 from pydantable_spark.annotations import fields_of_model, python_name
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
-from pydantable_spark.expr.api import Expr, render
-from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, contains_aggregate, literal_of
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.core import (
+    Alias,
+    Column,
+    Node,
+    bind,
+    bound_column,
+    check_param,
+    contains_aggregate,
+    literal_of,
+    render,
+)
 from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.ingest import arrow_of_pandas, arrow_table_from, fields_of_arrow, rows_to_arrow
@@ -574,7 +584,7 @@ class DataFrame(Generic[M]):
             by_name[node.output_name] = node
         exprs: list[Node] = []
         for f in self.schema:
-            exprs.append(by_name.pop(f.name) if f.name in by_name else bind(Column(f.name), self.schema))
+            exprs.append(by_name.pop(f.name) if f.name in by_name else bound_column(f.name, f.dtype, f.nullable))
         exprs.extend(by_name.values())
         return self._frame(p.Project(self._plan, tuple(exprs)))
 
