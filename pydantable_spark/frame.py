@@ -34,8 +34,18 @@ from pydantable_spark import reshaping
 from pydantable_spark.annotations import python_name
 from pydantable_spark.constructors import Constructors, schema_of_model
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
-from pydantable_spark.expr.api import Expr, render
-from pydantable_spark.expr.core import Alias, Column, Node, bind, check_param, contains_aggregate, literal_of
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.core import (
+    Alias,
+    Column,
+    Node,
+    bind,
+    bound_column,
+    check_param,
+    contains_aggregate,
+    literal_of,
+    render,
+)
 from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.model import row_model
@@ -245,7 +255,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             by_name[node.output_name] = node
         exprs: list[Node] = []
         for f in self.schema:
-            exprs.append(by_name.pop(f.name) if f.name in by_name else bind(Column(f.name), self.schema))
+            exprs.append(by_name.pop(f.name) if f.name in by_name else bound_column(f.name, f.dtype, f.nullable))
         exprs.extend(by_name.values())
         return self._frame(p.Project(self._plan, tuple(exprs)))
 

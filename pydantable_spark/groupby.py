@@ -92,6 +92,8 @@ def _tuple_form(name: str, value: tuple[str, str]) -> Node:
 
 def broadcast(node: Node) -> Node:
     """``node`` with each aggregate outside a window evaluated over the whole frame."""
+    if not node.facts.has_aggregate:
+        return node
     if node.is_aggregate:
         return Over(node)
     if isinstance(node, Over):

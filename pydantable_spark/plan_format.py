@@ -45,7 +45,8 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.call import Call, call
+from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG, Kind
 from pydantable_spark.expr.window import Over
 from pydantable_spark.expr.windowspec import Window

@@ -13,7 +13,8 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.call import Call, call
+from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG, METHODS
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Alias, Cast, Column, Node, RowId, bind, check_param, literal_of

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
@@ -35,8 +35,10 @@ class Schema:
     """
 
     fields: tuple[Field, ...]
+    _by_name: dict[str, Field] = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {f.name: f for f in self.fields})
         seen: dict[str, str] = {}
         for f in self.fields:
             key = f.name.lower()
@@ -66,14 +68,11 @@ class Schema:
         return len(self.fields)
 
     def __contains__(self, name: object) -> bool:
-        return any(f.name == name for f in self.fields)
+        return name in self._by_name
 
     def get(self, name: str) -> Field | None:
         """The field called ``name``, or None."""
-        for f in self.fields:
-            if f.name == name:
-                return f
-        return None
+        return self._by_name.get(name)
 
     def __getitem__(self, name: str) -> Field:
         """The field called ``name``; ``UnknownColumnError`` lists the columns otherwise."""

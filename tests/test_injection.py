@@ -22,7 +22,7 @@ from pyspark.sql import types as st
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark.errors import ColumnTypeError, NullCheckError, UnknownColumnError, UnsupportedTypeError
-from pydantable_spark.expr.call import call
+from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
 from pydantable_spark.expr.catalog.spec import sample_of
 from pydantable_spark.expr.core import Literal

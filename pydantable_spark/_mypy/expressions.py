@@ -59,7 +59,8 @@ from pydantable_spark._mypy.statics import (
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
 from pydantable_spark.expr import conditional, operators
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.call import call, param_of
+from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.call import param_of
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed, literal_of
 from pydantable_spark.typerules import ArithmeticOp

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.conditional import Coalesce, When
-from pydantable_spark.expr.core import Alias, Cast, Column, Literal, Node, Typed, literal_of
+from pydantable_spark.expr.conditional import Coalesce
+from pydantable_spark.expr.core import Alias, Cast, Column, Literal, Node, Typed, literal_of, render
 from pydantable_spark.expr.operators import (
     And,
     Arithmetic,
@@ -229,7 +229,7 @@ class Expr(Generic[T_co]):
         """
         if other is None:
             return self.is_null()
-        from pydantable_spark.expr.call import call
+        from pydantable_spark.expr.arguments import call
         from pydantable_spark.expr.catalog import CATALOG
 
         return Expr(call(CATALOG["equal_null"], [self, other], names=False, method="eq_null_safe"))
@@ -363,28 +363,3 @@ def _literal(value: object) -> Literal:
         msg = f"is_in() takes Python values or F.lit(...), not the expression {render(node)}"
         raise ColumnTypeError(msg)
     return literal_of(value, weak=True)
-
-
-def render(node: Node) -> str:
-    """A short, readable spelling of an expression for messages and reprs."""
-    if isinstance(node, Column):
-        return node.name
-    if isinstance(node, Literal):
-        return repr(node.value)
-    if isinstance(node, Arithmetic | Comparison):
-        return f"({render(node.left)} {node.op.value} {render(node.right)})"
-    if isinstance(node, And | Or):
-        return f"({render(node.left)} {node.symbol} {render(node.right)})"
-    if isinstance(node, Alias):
-        return f"{render(node.child)}.alias({node.name!r})"
-    if isinstance(node, When):
-        return "when(...)"
-    from pydantable_spark.expr.call import Call
-    from pydantable_spark.expr.window import Over
-
-    if isinstance(node, Call):
-        return f"{node.function.name}({', '.join(render(arg) for arg in node.args)})"
-    if isinstance(node, Over):
-        return f"{render(node.child)}.over(...)"
-    args = ", ".join(render(child) for child in node.children())
-    return f"{node.label}({args})"

@@ -1,19 +1,18 @@
 """``Call``: the one node for every catalog function, typed by its entry's rules.
 
-``call(function, arguments)`` turns what a user passed (expressions, column
-names, Python values) into a ``Call``, checking every Python value by type and
-by the entry's own ``check`` when the call is made; ``Call`` then derives its
-type from the entry (``call_types`` gives what Spark receives for each
-argument). Special forms (columns, literals, casts, operators, ``when``,
-``coalesce``, ``over``) keep their own nodes in ``core``, ``operators`` and
-``conditional``.
+``expr.arguments.call(function, arguments)`` turns what a user passed
+(expressions, column names, Python values) into a ``Call``, checking every
+Python value when the call is made; ``Call`` then derives its type from the
+entry (``call_types`` gives what Spark receives for each argument). Special
+forms (columns, literals, casts, operators, ``when``, ``coalesce``, ``over``)
+keep their own nodes in ``core``, ``operators`` and ``conditional``.
 
 ```pycon
 >>> from pydantable_spark import DataFrameModel
 >>> from pydantable_spark.expr.catalog import CATALOG
 >>> class User(DataFrameModel):
 ...     name: str | None
->>> node = call(CATALOG["upper"], [User.name])
+>>> node = Call(CATALOG["upper"], (User.name.node,))
 >>> node.typed
 Typed(dtype=String(), nullable=True)
 
@@ -26,14 +25,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Args, Function, Kind, Param
-from pydantable_spark.expr.core import Column, Literal, Node, Typed, describe, literal_of
+from pydantable_spark.expr.catalog.spec import Args, Function, Kind, Param, any_null
+from pydantable_spark.expr.core import Literal, Node, Typed, describe
 from pydantable_spark.typerules import Conversion, classify_conversion, supertype
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
-__all__ = ["Call", "call", "call_types", "param_of"]
+__all__ = ["Call", "call_types", "param_of"]
 
 
 def param_of(function: Function, index: int) -> Param:
@@ -63,10 +62,13 @@ class Call(Node):
         if function.weak:
             indexes = [i for i in function.weak if i < len(self.args)]
             object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
-        if any(p.like is not None for p in function.params):
+        if function.has_like:
             object.__setattr__(self, "args", _adopt_like(function, self.args))
         if function.adopt is not None:
             object.__setattr__(self, "args", function.adopt(self.args))
+
+    def render(self) -> str:
+        return f"{self.function.name}({', '.join(arg.render() for arg in self.args)})"
 
     def derive(self) -> Typed:
         function = self.function
@@ -74,7 +76,15 @@ class Call(Node):
         args = Args(self.args, types, self.method or function.call_name)
         if function.check is not None:
             function.check(args)
-        return Typed(function.returns(args), function.nullable(args))
+        if function.nullable is any_null:  # the usual rule, without the call
+            nullable = False
+            for typed in types:
+                if typed.nullable:
+                    nullable = True
+                    break
+        else:
+            nullable = function.nullable(args)
+        return Typed(function.returns(args), nullable)
 
     @property
     def deterministic(self) -> bool:  # type: ignore[override]
@@ -82,11 +92,11 @@ class Call(Node):
 
     @property
     def is_aggregate(self) -> bool:
-        return self.function.kind is Kind.AGGREGATE
+        return self.function.kind is _AGGREGATE
 
     @property
     def is_window_function(self) -> bool:
-        return self.function.kind is Kind.WINDOW
+        return self.function.kind is _WINDOW
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -108,22 +118,31 @@ class Call(Node):
         return all(child.is_constant for child in self.args)
 
 
+_AGGREGATE = Kind.AGGREGATE
+_WINDOW = Kind.WINDOW
+
+
 def call_types(function: Function, args: Sequence[Node], method: str | None = None) -> tuple[Typed, ...]:
     """The type Spark receives for each (typed) argument; refuses an argument the entry does not admit."""
     name = method or function.call_name
     types: list[Typed] = []
+    params = function.params
+    last = len(params) - 1
     for index, arg in enumerate(args):
-        param = param_of(function, index)
+        param = params[index] if index <= last else params[last]
         typed = arg.type
-        if param.accepts is not None and not param.accepts.admits(typed.dtype):
-            msg = f"{name}(): {param.name} must be {param.accepts.label}; got {describe(arg)}"
-            raise ColumnTypeError(msg)
+        accepts = param.accepts
+        if accepts is not None:
+            if not accepts.test(typed.dtype):
+                msg = f"{name}(): {param.name} must be {accepts.label}; got {describe(arg)}"
+                raise ColumnTypeError(msg)
+            if accepts.to is not None:
+                typed = Typed(accepts.to(typed.dtype), typed.nullable)
         if param.foldable and not arg.is_constant:
             msg = f"{name}(): {param.name} must be a constant (a Python value or F.lit(...)); got {describe(arg)}"
             raise ColumnTypeError(msg)
-        dtype = typed.dtype if param.accepts is None else param.accepts.spark_type(typed.dtype)
-        types.append(Typed(dtype, typed.nullable))
-    for index, arg in enumerate(args):
+        types.append(typed)
+    for index, arg in enumerate(args if function.has_like else ()):
         param = param_of(function, index)
         if param.like is not None and param.like < len(types):
             target = types[param.like].dtype
@@ -190,119 +209,3 @@ def _adopt_like(function: Function, args: tuple[Node, ...]) -> tuple[Node, ...]:
 
 def _weak(node: Node) -> bool:
     return isinstance(node, Literal) and node.weak
-
-
-# --- from what the user passed ----------------------------------------------------------------------
-
-
-def _python_kinds(param: Param) -> str:
-    names = [k.__name__ for k in param.python]
-    return " or ".join(names) if names else "no Python value"
-
-
-def _argument(function: Function, param: Param, value: object, *, names: bool, name: str) -> Node:
-    """One argument's node, from an expression, a column name or a Python value (checked).
-
-    ``names`` False makes a ``str`` a value even where PySpark reads a column
-    name: namespace methods take values (``x.str.contains("a")``).
-    """
-    from pydantable_spark.expr.api import Expr
-
-    what = f"{name}()"
-    if isinstance(value, Expr):
-        if param.python_only:
-            msg = f"{what}: {param.name} takes a Python value ({_python_kinds(param)}), not an expression"
-            raise ColumnTypeError(msg)
-        return value.node
-    if isinstance(value, str) and param.names and names and not param.python_only:
-        return Column(value)
-    if param.python and isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python):
-        problem = param.check(value) if param.check is not None else None
-        if problem is not None:
-            msg = f"{what}: {param.name} {problem}, got {value!r}"
-            raise ColumnTypeError(msg)
-        # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
-        return literal_of(value, param.literal, weak=param.literal is None and not param.python_only)
-    if not param.python_only and value is not None and not (isinstance(value, str) and names):
-        try:
-            literal = literal_of(value, weak=True)
-        except ColumnTypeError:
-            pass
-        else:
-            if param.accepts is not None and not param.accepts.admits(literal.dtype):
-                msg = f"{what}: {param.name} must be {param.accepts.label}; got {describe(literal)}"
-                raise ColumnTypeError(msg)
-            return literal
-    if param.python_only:
-        msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {value!r} ({type(value).__name__})"
-        raise ColumnTypeError(msg)
-    accepted = ["an expression"]
-    if param.names:
-        accepted.append("a column name")
-    if param.python:
-        accepted.append(_python_kinds(param))
-    msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {value!r} ({type(value).__name__})"
-    raise ColumnTypeError(msg)
-
-
-def call(
-    function: Function,
-    positional: Sequence[object],
-    named: Mapping[str, object] | None = None,
-    *,
-    names: bool = True,
-    method: str | None = None,
-) -> Call:
-    """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
-
-    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
-    """
-    named = dict(named or {})
-    name = method or function.call_name
-    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
-        positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
-    values: list[object] = []
-    params = function.params
-    rest = list(positional)
-    for index, param in enumerate(params):
-        if param.variadic:
-            values.extend(rest[index:])
-            rest = rest[:index]
-            break
-        if index < len(rest):
-            if param.name in named:
-                msg = f"{name}() got {param.name} twice"
-                raise TypeError(msg)
-            values.append(rest[index])
-        elif param.name in named:
-            values.append(named.pop(param.name))
-        elif param.default is REQUIRED:
-            msg = f"{name}() is missing its argument {param.name!r}"
-            raise TypeError(msg)
-        else:
-            values.append(param.default)
-    if len(rest) > len(params) and not (params and params[-1].variadic):
-        msg = f"{name}() takes {len(params)} argument(s), got {len(rest)}"
-        raise TypeError(msg)
-    unknown = set(named) - {p.name for p in params}
-    if unknown:
-        msg = f"{name}() got unexpected argument(s) {sorted(unknown)}; it takes {[p.name for p in params]}"
-        raise TypeError(msg)
-    nodes: list[Node] = []
-    absent = False
-    for index, value in enumerate(values):
-        param = param_of(function, index)
-        if value is ABSENT or (value is None and param.default is ABSENT):
-            absent = True
-            continue
-        if absent:
-            msg = f"{name}(): {param.name} needs the arguments before it"
-            raise TypeError(msg)
-        if value is None and param.none is not None:
-            nodes.append(param.none())  # what None stands for (the current time, the session time zone)
-            continue
-        nodes.append(_argument(function, param, value, names=names, name=name))
-    if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
-        msg = f"{name}() needs at least one {params[-1].name}"
-        raise ColumnTypeError(msg)
-    return Call(function, tuple(nodes), method)

@@ -86,6 +86,9 @@ class When(Node):
         if self.otherwise is not None:
             object.__setattr__(self, "otherwise", adopted[-1])
 
+    def render(self) -> str:
+        return "when(...)"
+
     def derive(self) -> Typed:
         for condition in self.conditions:
             if not isinstance(condition.type.dtype, dt.Boolean):

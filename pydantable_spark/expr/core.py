@@ -14,8 +14,11 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import functools
+import operator
+import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
@@ -36,23 +39,47 @@ __all__ = [
     "Typed",
     "bare_window_function",
     "bind",
+    "bound_column",
     "check_param",
     "contains_aggregate",
     "contains_window",
     "describe",
     "literal_of",
+    "render",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Typed:
-    """The type of an expression's values: a dtype and whether it can be null."""
+class Typed(NamedTuple):
+    """The type of an expression's values: a dtype and whether it can be null.
+
+    A named tuple rather than a dataclass: every node builds one, and a tuple is
+    built several times faster.
+    """
 
     dtype: dt.DType
     nullable: bool
 
     def __str__(self) -> str:
         return f"{python_name(self.dtype, nullable=self.nullable)} ({self.dtype})"
+
+
+class Facts(NamedTuple):
+    """What the plan builder asks of a whole tree, computed once per node from its children's facts."""
+
+    kids: tuple[Node, ...]
+    """The direct input nodes, in field order."""
+    refs: tuple[Column, ...]
+    """Every column the tree refers to (a column used twice is listed twice)."""
+    has_aggregate: bool
+    """Whether an aggregate function appears outside any window."""
+    has_window: bool
+    """Whether a window (``over``) appears anywhere."""
+    bare_window: Node | None
+    """A window function used without ``.over()``, if the tree has one."""
+
+
+LEAF = Facts((), (), has_aggregate=False, has_window=False, bare_window=None)
+"""The facts of a leaf that is neither a column nor an aggregate or window function."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +90,16 @@ class Node:
     nodes) and their type rule as ``derive``. ``deterministic`` is False for a
     node whose value can differ between two evaluations of the same row (a row
     id, a random number): the lowering never moves a filter below one.
+
+    What the plan builder asks of a whole tree (its columns, whether it holds
+    an aggregate or a window) is computed once, when the node is built, from
+    its children's answers: a frame step never walks an expression again.
     """
 
-    typed: Typed | None = field(init=False, default=None, compare=False, repr=False)
+    typed: Typed | None = field(init=False, compare=False, repr=False)
+    facts: Facts = field(init=False, compare=False, repr=False)
+    """What the tree holds, gathered from the children when the node is built."""
+
     deterministic: ClassVar[bool] = True
     is_window: ClassVar[bool] = False
     """Whether this node is ``expr OVER (window)``."""
@@ -84,11 +118,72 @@ class Node:
 
     def __post_init__(self) -> None:
         self.prepare()
-        if all(child.typed is not None for child in self.children()):
-            object.__setattr__(self, "typed", self.derive())
+        cls = type(self)
+        children = _CHILDREN.get(cls)
+        if children is None:
+            children = _CHILDREN[cls] = _children_of(cls)
+        kids = children(self)
+        setter = object.__setattr__
+        plain_leaf = not kids and not isinstance(self, Column) and not (self.is_aggregate or self.is_window_function)
+        setter(self, "facts", LEAF if plain_leaf else self._gather(kids))
+        for kid in kids:
+            if kid.typed is None:
+                setter(self, "typed", None)
+                return
+        setter(self, "typed", self.derive())
+
+    def _gather(self, kids: tuple[Node, ...]) -> Facts:
+        """The facts of the tree, from the children's."""
+        refs: tuple[Column, ...] = ()
+        is_window = self.is_window
+        has_aggregate = self.is_aggregate
+        has_window = is_window
+        bare = self if self.is_window_function else None
+        for kid in kids:
+            facts = kid.facts
+            if facts.refs:
+                refs += facts.refs
+            has_aggregate = has_aggregate or (facts.has_aggregate and not is_window)
+            has_window = has_window or facts.has_window
+            if bare is None and not is_window:
+                bare = facts.bare_window
+        if is_window and bare is None:
+            # the function directly under over() is fine; its arguments and the window keys are not
+            for kid in (*kids[0].facts.kids, *kids[1:]):
+                bare = bare or kid.facts.bare_window
+        return Facts(kids, refs, has_aggregate, has_window, bare)
+
+    @property
+    def kids(self) -> tuple[Node, ...]:
+        """The direct input nodes, in field order."""
+        return self.facts.kids
+
+    @property
+    def refs(self) -> tuple[Column, ...]:
+        """Every column the tree refers to (a column used twice is listed twice)."""
+        return self.facts.refs
+
+    @property
+    def has_aggregate(self) -> bool:
+        """Whether an aggregate function appears outside any window."""
+        return self.facts.has_aggregate
+
+    @property
+    def has_window(self) -> bool:
+        """Whether a window (``over``) appears anywhere."""
+        return self.facts.has_window
+
+    @property
+    def bare_window(self) -> Node | None:
+        """A window function used without ``.over()``, if the tree has one."""
+        return self.facts.bare_window
 
     def prepare(self) -> None:
         """Adjust inputs before typing (used to give bare Python numbers a type)."""
+
+    def render(self) -> str:
+        """A short, readable spelling for messages and reprs: ``label(args...)`` unless the node says otherwise."""
+        return f"{self.label}({', '.join(child.render() for child in self.facts.kids)})"
 
     def derive(self) -> Typed | None:
         """The output type, from the (typed) children; raise ``ColumnTypeError`` if invalid."""
@@ -97,7 +192,7 @@ class Node:
     @property
     def output_name(self) -> str:
         """The column name a projection of this expression gets: its leftmost column's."""
-        for child in self.children():
+        for child in self.kids:
             if not child.is_constant:
                 return child.output_name
         return "literal"
@@ -105,7 +200,7 @@ class Node:
     @property
     def is_constant(self) -> bool:
         """Whether no column is involved (the expression is the same on every row)."""
-        return all(child.is_constant for child in self.children())
+        return all(child.is_constant for child in self.kids)
 
     @property
     def type(self) -> Typed:
@@ -124,68 +219,112 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """The direct input nodes, in field order."""
-        for name in _input_fields(type(self)):
-            value = getattr(self, name)
-            if isinstance(value, Node):
-                yield value
-            elif isinstance(value, tuple):
-                yield from _nodes_in(value)
+        return iter(self.facts.kids)
 
     def walk(self) -> Iterator[Node]:
         """This node and all nodes below it, depth first."""
         yield self
-        for child in self.children():
+        for child in self.facts.kids:
             yield from child.walk()
 
     def map_children(self, fn: Callable[[Node], Node]) -> Node:
         """A copy with ``fn`` applied to every direct input node (types derived again)."""
-        changes = {}
-        for name in _input_fields(type(self)):
+        if not self.facts.kids:
+            return self
+        changes: dict[str, Any] = {}
+        for name, _ in _input_fields(type(self)):
             value = getattr(self, name)
-            if _has_nodes(value):
+            if isinstance(value, Node):
+                mapped = fn(value)
+                if mapped is not value:
+                    changes[name] = mapped
+            elif isinstance(value, tuple) and value:
                 mapped = _map_nodes(value, fn)
                 if not _same_nodes(mapped, value):
                     changes[name] = mapped
         return dataclasses.replace(self, **changes) if changes else self
 
 
-_INPUT_FIELDS: dict[type, tuple[str, ...]] = {}
+_SUMMARY_FIELDS = frozenset({"typed", "facts"})
+_NODE, _MAYBE_NODE, _NODES, _ANY = 1, 2, 3, 4
+_NODE_TYPES = re.compile(r"\b(?:Node|Literal|Column)\b(?!\[)")
+_INPUT_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
+_CHILDREN: dict[type, Callable[[Node], tuple[Node, ...]]] = {}
 
 
-def _input_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a node class that may hold input nodes (all but ``typed``), in order; cached per class."""
+def _input_fields(cls: type) -> tuple[tuple[str, int], ...]:
+    """The fields of a node class that may hold input nodes, in order, each with how it holds them.
+
+    Read once per class from the field annotations: ``Node`` holds one node,
+    ``Node | None`` one or none, ``tuple[Node, ...]`` a flat tuple of them; an
+    annotation that names a node type otherwise (``tuple[tuple[Node, Node], ...]``)
+    may hold them anywhere. A field of any other type (a literal's ``Any``
+    value) holds none.
+    """
     found = _INPUT_FIELDS.get(cls)
     if found is None:
-        found = _INPUT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init and f.name != "typed")
+        kinds = []
+        for f in dataclasses.fields(cls):
+            annotation = str(f.type)
+            if not f.init or f.name in _SUMMARY_FIELDS:
+                continue
+            if _NODE_TYPES.fullmatch(annotation):
+                kinds.append((f.name, _NODE))
+            elif _NODE_TYPES.fullmatch(annotation.removesuffix(" | None")):
+                kinds.append((f.name, _MAYBE_NODE))
+            elif annotation.startswith("tuple[") and _NODE_TYPES.fullmatch(
+                annotation.removeprefix("tuple[").removesuffix(", ...]")
+            ):
+                kinds.append((f.name, _NODES))
+            elif _NODE_TYPES.search(annotation):
+                kinds.append((f.name, _ANY))
+        found = _INPUT_FIELDS[cls] = tuple(kinds)
     return found
+
+
+def _children_of(cls: type) -> Callable[[Node], tuple[Node, ...]]:
+    """How to read the direct input nodes of a ``cls`` node: one ``attrgetter`` where the fields allow it."""
+    fields = _input_fields(cls)
+    names = [name for name, _ in fields]
+    kinds = {kind for _, kind in fields}
+    if not fields:
+        return lambda node: ()
+    if kinds == {_NODE}:
+        if len(names) == 1:
+            (name,) = names
+            return lambda node: (getattr(node, name),)
+        return operator.attrgetter(*names)
+    if kinds == {_NODES} and len(names) == 1:
+        return operator.attrgetter(names[0])
+    return lambda node: _collect_children(node, fields)
+
+
+def _collect_children(node: Node, fields: tuple[tuple[str, int], ...]) -> tuple[Node, ...]:
+    found: list[Node] = []
+    for name, kind in fields:
+        value = getattr(node, name)
+        if kind == _NODES:
+            found.extend(value)
+        elif isinstance(value, Node):
+            found.append(value)
+        elif kind == _ANY and isinstance(value, tuple):
+            found.extend(_nodes_in(value))
+    return tuple(found)
 
 
 def contains_window(node: Node) -> bool:
     """Whether ``node`` has a window (``over``) anywhere in it."""
-    return node.is_window or any(contains_window(c) for c in node.children())
+    return node.facts.has_window
 
 
 def contains_aggregate(node: Node) -> bool:
     """Whether an aggregate function appears in ``node`` outside any window."""
-    if node.is_aggregate:
-        return True
-    if node.is_window:
-        return False
-    return any(contains_aggregate(child) for child in node.children())
+    return node.facts.has_aggregate
 
 
 def bare_window_function(node: Node) -> Node | None:
     """A window function used without ``.over()``, if ``node`` has one."""
-    if node.is_window_function:
-        return node
-    children = list(node.children())
-    if node.is_window:  # the function directly under over() is fine; its arguments and the keys are not
-        children = [*children[0].children(), *children[1:]]
-    for child in children:
-        found = bare_window_function(child)
-        if found is not None:
-            return found
-    return None
+    return node.facts.bare_window
 
 
 def _nodes_in(value: object) -> Iterator[Node]:
@@ -194,10 +333,6 @@ def _nodes_in(value: object) -> Iterator[Node]:
     elif isinstance(value, tuple):
         for item in value:
             yield from _nodes_in(item)
-
-
-def _has_nodes(value: object) -> bool:
-    return next(_nodes_in(value), None) is not None
 
 
 def _same_nodes(a: Any, b: Any) -> bool:
@@ -236,6 +371,11 @@ def check_param(what: str, name: str, value: object, kind: type | tuple[type, ..
     raise ColumnTypeError(msg)
 
 
+def render(node: Node) -> str:
+    """A short, readable spelling of an expression for messages and reprs."""
+    return node.render()
+
+
 def describe(node: Node) -> str:
     """How error messages name an operand: ``column 'age' of type int | None (bigint)``."""
     if isinstance(node, Column):
@@ -265,10 +405,17 @@ class Column(Node):
     owner: str | None = None
 
     def prepare(self) -> None:
-        check_param("F.col()", "name", self.name, str)
+        if type(self.name) is not str:
+            check_param("F.col()", "name", self.name, str)
+
+    def _gather(self, kids: tuple[Node, ...]) -> Facts:
+        return Facts(kids, (self,), has_aggregate=False, has_window=False, bare_window=None)
 
     def derive(self) -> Typed | None:
         return self.declared
+
+    def render(self) -> str:
+        return self.name
 
     @property
     def output_name(self) -> str:
@@ -282,6 +429,12 @@ class Column(Node):
     def qualified(self) -> str:
         """``User.age`` for a model column, ``age`` otherwise."""
         return f"{self.owner}.{self.name}" if self.owner else self.name
+
+
+@functools.lru_cache(maxsize=4096)
+def bound_column(name: str, dtype: dt.DType, nullable: bool) -> Column:
+    """The column ``name`` bound to a frame's field: one shared node per name and type (nodes are values)."""
+    return Column(name, Typed(dtype, nullable))
 
 
 UNDECIDED = dt.DType()
@@ -315,10 +468,13 @@ class Literal(Node):
     def derive(self) -> Typed | None:
         return None if self.undecided else Typed(self.dtype, self.value is None)
 
+    def render(self) -> str:
+        return repr(self.value)
+
     @property
     def undecided(self) -> bool:
         """Whether it is ``F.lit(None)`` still waiting for its context to give it a type."""
-        return self.dtype == UNDECIDED
+        return type(self.dtype) is dt.DType  # UNDECIDED: no concrete type
 
     def adopt(self, target: dt.DType) -> Literal:
         """This literal typed for use next to a ``target`` value, if it is weak."""
@@ -373,6 +529,15 @@ def _decimal_type_of(value: decimal.Decimal) -> dt.Decimal:
     return dt.Decimal(precision, scale)
 
 
+_SIMPLE: dict[type, tuple[type, dt.DType]] = {
+    bool: (bool, dt.Boolean()),
+    int: (int, dt.Int64()),
+    float: (float, dt.Float64()),
+    str: (str, dt.String()),
+}
+"""Python types whose literal type is known from the type alone (an int's size and a str's encoding are checked)."""
+
+
 def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False) -> Literal:
     """A literal for a Python value; its type is inferred unless ``dtype`` is given.
 
@@ -381,6 +546,15 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
     >>> str(literal_of(None, dt.String()).typed)
     'str | None (string)'
     """
+    simple = _SIMPLE.get(type(value))
+    if simple is not None and dtype is None:  # the common case, without the search below
+        kind, inferred = simple
+        if kind is str:
+            _check_encodable(value)
+        elif kind is int and not dt.Int64.holds(value):
+            msg = f"integer literal {value} does not fit in bigint; use a Decimal"
+            raise ColumnTypeError(msg)
+        return Literal(value, inferred, weak=weak and (kind is int or kind is float))
     if isinstance(value, enum.Enum):
         value = value.value
     if dtype is not None:
@@ -471,6 +645,9 @@ class Alias(Node):
     def derive(self) -> Typed:
         return self.child.type
 
+    def render(self) -> str:
+        return f"{self.child.render()}.alias({self.name!r})"
+
     @property
     def output_name(self) -> str:
         return self.name
@@ -520,6 +697,22 @@ def bind(node: Node, schema: Schema) -> Node:
     narrower) nullability wins. Raises ``UnknownColumnError`` listing the
     columns that exist, or ``ColumnTypeError``.
     """
+    if node.typed is not None and _bound_already(node, schema):
+        return node
+    return _bind(node, schema)
+
+
+def _bound_already(node: Node, schema: Schema) -> bool:
+    """Whether every column of ``node`` already has exactly the type ``schema`` gives it."""
+    for column in node.facts.refs:
+        found = schema.get(column.name)
+        typed = column.typed
+        if found is None or typed is None or found.dtype != typed.dtype or found.nullable != typed.nullable:
+            return False
+    return True
+
+
+def _bind(node: Node, schema: Schema) -> Node:
     if isinstance(node, Column):
         found = schema.get(node.name)
         if found is None:

@@ -38,6 +38,20 @@ def _set(node: Node, name: str, value: Node) -> None:
     object.__setattr__(node, name, value)
 
 
+def _adopt_sides(node: Arithmetic | Comparison) -> None:
+    """A weak literal on one side takes the other side's type (``User.age + 1`` stays ``int32``)."""
+    left, right = node.left, node.right
+    if isinstance(left, Literal) and right.typed is not None:
+        left = left.adopt(right.typed.dtype)
+        _set(node, "left", left)
+    if isinstance(right, Literal) and left.typed is not None:
+        _set(node, "right", right.adopt(left.typed.dtype))
+
+
+_NULLABLE_OPS = frozenset({ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD})
+"""Spark marks these nullable whatever the inputs (division by zero is NULL)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Arithmetic(Node):
     """``left <op> right``; the result type follows Spark's numeric promotion.
@@ -53,8 +67,10 @@ class Arithmetic(Node):
     right: Node
 
     def prepare(self) -> None:
-        _set(self, "left", adopt_weak(self.left, self.right))
-        _set(self, "right", adopt_weak(self.right, self.left))
+        _adopt_sides(self)
+
+    def render(self) -> str:
+        return f"({self.left.render()} {self.op.value} {self.right.render()})"
 
     def derive(self) -> Typed:
         left, right = self.left.type, self.right.type
@@ -65,7 +81,7 @@ class Arithmetic(Node):
                 f"unsupported operand types for {self.op.value}: {describe(self.left)} and {describe(self.right)}{hint}"
             )
             raise ColumnTypeError(msg)
-        always_nullable = self.op in (ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD)
+        always_nullable = self.op in _NULLABLE_OPS
         return Typed(result, always_nullable or left.nullable or right.nullable)
 
 
@@ -139,8 +155,10 @@ class Comparison(Node):
     right: Node
 
     def prepare(self) -> None:
-        _set(self, "left", adopt_weak(self.left, self.right))
-        _set(self, "right", adopt_weak(self.right, self.left))
+        _adopt_sides(self)
+
+    def render(self) -> str:
+        return f"({self.left.render()} {self.op.value} {self.right.render()})"
 
     def derive(self) -> Typed:
         left, right = self.left.type, self.right.type
@@ -166,6 +184,9 @@ class _Kleene(Node):
     left: Node
     right: Node
     symbol: ClassVar[str]
+
+    def render(self) -> str:
+        return f"({self.left.render()} {self.symbol} {self.right.render()})"
 
     def derive(self) -> Typed:
         left = _require_boolean(self.left, self.symbol)

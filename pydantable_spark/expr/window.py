@@ -40,6 +40,9 @@ class Over(Node):
     is_window: ClassVar[bool] = True
     label: ClassVar[str] = "over"
 
+    def render(self) -> str:
+        return f"{self.child.render()}.over(...)"
+
     def derive(self) -> Typed:
         from pydantable_spark.expr.call import Call
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.api import render
-from pydantable_spark.expr.core import Column, Node, contains_aggregate, contains_window, describe
+from pydantable_spark.expr.core import Column, Node, contains_aggregate, contains_window, describe, render
 from pydantable_spark.plan.nodes import Plan
 from pydantable_spark.schema import Schema
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
-from pydantable_spark.expr.api import render
 from pydantable_spark.expr.core import (
     Alias,
     Column,
@@ -20,6 +19,7 @@ from pydantable_spark.expr.core import (
     contains_aggregate,
     contains_window,
     describe,
+    render,
 )
 from pydantable_spark.schema import Schema
 
@@ -101,7 +101,22 @@ class Project(Plan):
             raise ColumnTypeError(msg)
         seen: dict[str, Node] = {}
         fields = []
+        given = self.input.schema
         for expr in self.exprs:
+            if type(expr) is Column:  # a column passed through: its field as it was
+                name = expr.name
+                kept = given.get(name)
+                typed = expr.typed
+                if (
+                    typed is not None
+                    and kept is not None
+                    and kept.dtype is typed.dtype
+                    and kept.nullable == typed.nullable
+                    and name not in seen
+                ):
+                    seen[name] = expr
+                    fields.append(kept)
+                    continue
             check_row_expression(expr, "select()")
             name = expr.output_name
             if name in seen:
@@ -112,7 +127,11 @@ class Project(Plan):
                 raise DuplicateColumnError(msg)
             seen[name] = expr
             typed = expr.type
-            fields.append(dt.Field(name, typed.dtype, typed.nullable))
+            kept = given.get(name) if isinstance(expr, Column) else None
+            if kept is not None and kept.dtype is typed.dtype and kept.nullable == typed.nullable:
+                fields.append(kept)  # a column passed through: its field as it was
+            else:
+                fields.append(dt.Field(name, typed.dtype, typed.nullable))
         return Schema(tuple(fields))
 
     def inputs(self) -> tuple[Plan, ...]:

@@ -243,15 +243,20 @@ class Function:
     labels: dict[str, str] = field(default_factory=dict)
     """Extra words for the reference page (``{"surprise": "..."}``)."""
 
+    call_name: str = field(init=False, repr=False)
+    """How a user writes it: ``F.upper`` or the namespace method."""
+    has_like: bool = field(init=False, repr=False)
+    """Whether a parameter takes the type of another (``Param.like``)."""
+
+    def __post_init__(self) -> None:
+        call_name = f"F.{self.name}" if self.in_f else (self.methods[0] if self.methods else self.name)
+        object.__setattr__(self, "call_name", call_name)
+        object.__setattr__(self, "has_like", any(p.like is not None for p in self.params))
+
     @property
     def sql_name(self) -> str:
         """The Spark SQL function called (for messages and the reference page)."""
         return self.sql or self.name
-
-    @property
-    def call_name(self) -> str:
-        """How a user writes it: ``F.upper`` or the namespace method."""
-        return f"F.{self.name}" if self.in_f else (self.methods[0] if self.methods else self.name)
 
 
 # --- type sets ------------------------------------------------------------------------------------

@@ -1,0 +1,145 @@
+"""``call``: a catalog function applied to what a user passed, checked when the call is made.
+
+Expressions, column names and Python values become the argument nodes of a
+``Call`` (``expr.call``): every Python value is checked by type and by the
+entry's own ``check``, and becomes a typed literal, never SQL text. This is the
+one place where the user-facing ``Expr`` meets the catalog, so the expression
+nodes themselves never import the user-facing API.
+
+```pycon
+>>> from pydantable_spark.expr.catalog import CATALOG
+>>> call(CATALOG["upper"], ["name"]).render()
+'upper(name)'
+
+```
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
+from pydantable_spark.expr.core import Column, Node, describe, literal_of
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+__all__ = ["call"]
+
+
+def _python_kinds(param: Param) -> str:
+    names = [k.__name__ for k in param.python]
+    return " or ".join(names) if names else "no Python value"
+
+
+def _argument(function: Function, param: Param, value: object, *, names: bool, name: str) -> Node:
+    """One argument's node, from an expression, a column name or a Python value (checked).
+
+    ``names`` False makes a ``str`` a value even where PySpark reads a column
+    name: namespace methods take values (``x.str.contains("a")``).
+    """
+    if isinstance(value, Expr):
+        if param.python_only:
+            msg = f"{name}(): {param.name} takes a Python value ({_python_kinds(param)}), not an expression"
+            raise ColumnTypeError(msg)
+        return value.node
+    what = f"{name}()"
+    if isinstance(value, str) and param.names and names and not param.python_only:
+        return Column(value)
+    if param.python and isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python):
+        problem = param.check(value) if param.check is not None else None
+        if problem is not None:
+            msg = f"{what}: {param.name} {problem}, got {value!r}"
+            raise ColumnTypeError(msg)
+        # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
+        return literal_of(value, param.literal, weak=param.literal is None and not param.python_only)
+    if not param.python_only and value is not None and not (isinstance(value, str) and names):
+        try:
+            literal = literal_of(value, weak=True)
+        except ColumnTypeError:
+            pass
+        else:
+            if param.accepts is not None and not param.accepts.admits(literal.dtype):
+                msg = f"{what}: {param.name} must be {param.accepts.label}; got {describe(literal)}"
+                raise ColumnTypeError(msg)
+            return literal
+    if param.python_only:
+        msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {value!r} ({type(value).__name__})"
+        raise ColumnTypeError(msg)
+    accepted = ["an expression"]
+    if param.names:
+        accepted.append("a column name")
+    if param.python:
+        accepted.append(_python_kinds(param))
+    msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {value!r} ({type(value).__name__})"
+    raise ColumnTypeError(msg)
+
+
+def call(
+    function: Function,
+    positional: Sequence[object],
+    named: Mapping[str, object] | None = None,
+    *,
+    names: bool = True,
+    method: str | None = None,
+) -> Call:
+    """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
+
+    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
+    """
+    named = dict(named) if named else {}
+    name = method or function.call_name
+    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
+        positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
+    params = function.params
+    count = len(positional)
+    values: list[object] = []
+    for index, param in enumerate(params):
+        if param.variadic:
+            values.extend(positional[index:])
+            count = min(count, index)
+            break
+        if index < count:
+            if named and param.name in named:
+                msg = f"{name}() got {param.name} twice"
+                raise TypeError(msg)
+            values.append(positional[index])
+        elif named and param.name in named:
+            values.append(named.pop(param.name))
+        elif param.default is REQUIRED:
+            msg = f"{name}() is missing its argument {param.name!r}"
+            raise TypeError(msg)
+        else:
+            values.append(param.default)
+    if count > len(params) and not (params and params[-1].variadic):
+        msg = f"{name}() takes {len(params)} argument(s), got {count}"
+        raise TypeError(msg)
+    if named:
+        unknown = sorted(set(named) - {p.name for p in params})
+        if unknown:
+            msg = f"{name}() got unexpected argument(s) {unknown}; it takes {[p.name for p in params]}"
+        else:
+            msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
+        raise TypeError(msg)
+    nodes: list[Node] = []
+    absent = False
+    last = len(params) - 1
+    for index, value in enumerate(values):
+        param = params[index] if index <= last else params[last]
+        if value is ABSENT or (value is None and param.default is ABSENT):
+            absent = True
+            continue
+        if absent:
+            msg = f"{name}(): {param.name} needs the arguments before it"
+            raise TypeError(msg)
+        if value is None and param.none is not None:
+            nodes.append(param.none())  # what None stands for (the current time, the session time zone)
+            continue
+        nodes.append(_argument(function, param, value, names=names, name=name))
+    if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
+        msg = f"{name}() needs at least one {params[-1].name}"
+        raise ColumnTypeError(msg)
+    return Call(function, tuple(nodes), method)
