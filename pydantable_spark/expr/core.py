@@ -117,15 +117,19 @@ class Node:
         return False
 
     def __post_init__(self) -> None:
-        self.prepare()
         cls = type(self)
-        children = _CHILDREN.get(cls)
-        if children is None:
-            children = _CHILDREN[cls] = _children_of(cls)
+        shape = _SHAPES.get(cls)
+        if shape is None:
+            shape = _SHAPES[cls] = _shape_of(cls)
+        children, prepares, may_be_plain_leaf = shape
+        if prepares:
+            self.prepare()
         kids = children(self)
         setter = object.__setattr__
-        plain_leaf = not kids and not isinstance(self, Column) and not (self.is_aggregate or self.is_window_function)
-        setter(self, "facts", LEAF if plain_leaf else self._gather(kids))
+        if not kids and may_be_plain_leaf and not (self.is_aggregate or self.is_window_function):
+            setter(self, "facts", LEAF)
+        else:
+            setter(self, "facts", self._gather(kids))
         for kid in kids:
             if kid.typed is None:
                 setter(self, "typed", None)
@@ -249,7 +253,16 @@ _SUMMARY_FIELDS = frozenset({"typed", "facts"})
 _NODE, _MAYBE_NODE, _NODES, _ANY = 1, 2, 3, 4
 _NODE_TYPES = re.compile(r"\b(?:Node|Literal|Column)\b(?!\[)")
 _INPUT_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
-_CHILDREN: dict[type, Callable[[Node], tuple[Node, ...]]] = {}
+_SHAPES: dict[type[Node], tuple[Callable[[Node], tuple[Node, ...]], bool, bool]] = {}
+
+
+def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool, bool]:
+    """What building a ``cls`` node involves, read once per class.
+
+    How to read its children, whether it has a ``prepare`` step, and whether a
+    childless one can have the plain leaf's facts (a column has its own).
+    """
+    return _children_of(cls), cls.prepare is not Node.prepare, not issubclass(cls, Column)
 
 
 def _input_fields(cls: type) -> tuple[tuple[str, int], ...]:
