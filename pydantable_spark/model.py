@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     import pandas as pd
+    import polars as pl
     import pyarrow as pa
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql import SparkSession
@@ -166,6 +167,18 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
     ) -> DataFrame[M]:
         """A frame of an Arrow table, reconciled strictly with this model (see ``DataFrame.from_arrow``)."""
         return _frames().from_arrow(table, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
+
+    @classmethod
+    def from_polars(
+        cls: type[M],
+        frame: pl.DataFrame,
+        *,
+        session: SparkSession | None = None,
+        allow_lossy: Selection = False,
+        null_check: Selection = False,
+    ) -> DataFrame[M]:
+        """A frame of a Polars DataFrame, reconciled strictly with this model (see ``DataFrame.from_polars``)."""
+        return _frames().from_polars(frame, cls, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @classmethod
     def from_pandas(

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Generator
 
     import pandas as pd
+    import polars as pl
     import pyarrow as pa
     from pyspark.sql import DataFrame as SparkDataFrame
 
@@ -130,6 +131,12 @@ class Results(Generic[M]):
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
         return to_pandas(self._arrow("to_pandas()"))
+
+    def to_polars(self) -> pl.DataFrame:
+        """A Polars DataFrame, through Arrow (needs the ``polars`` extra); dates of any year come back exactly."""
+        import polars as pl
+
+        return pl.from_arrow(self._arrow("to_polars()"))  # type: ignore[return-value]
 
     # --- streaming and asynchronous results ---------------------------------------------------
 

