@@ -246,10 +246,18 @@ class Node:
                 mapped = _map_nodes(value, fn)
                 if not _same_nodes(mapped, value):
                     changes[name] = mapped
-        return dataclasses.replace(self, **changes) if changes else self
+        if not changes:
+            return self
+        cls = type(self)
+        names = _INIT_FIELDS.get(cls)
+        if names is None:
+            names = _INIT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        return cls(*[changes[name] if name in changes else getattr(self, name) for name in names])
 
 
 _SUMMARY_FIELDS = frozenset({"typed", "facts"})
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The constructor's fields of each node class, in order (``map_children`` rebuilds a node with them)."""
 _NODE, _MAYBE_NODE, _NODES, _ANY = 1, 2, 3, 4
 _NODE_TYPES = re.compile(r"\b(?:Node|Literal|Column)\b(?!\[)")
 _INPUT_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
