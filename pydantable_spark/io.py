@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.constraints import MODES, ConstraintMode, SparkConstraints, ValidationReport
 from pydantable_spark.errors import ColumnTypeError, ReconciliationError, UnknownColumnError
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
@@ -276,14 +277,22 @@ def write(
     partition_by: str | Sequence[str] | None,
     options: Mapping[str, Any],
     table: bool = False,
-) -> None:
+    constraints: ConstraintMode = "raise",
+    checks: SparkConstraints | None = None,
+) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
     The whole plan runs, NULL checks included, into a staging place; only a
     finished write replaces or joins the target (``pydantable_spark._spark.writes``),
     so a failure, or Ctrl-C, leaves the target as it was. Overwriting a path or
     table the frame reads is refused before anything runs.
+
+    ``checks`` (the model's constraints) are evaluated in the same job:
+    ``constraints="raise"`` fails it at the first violation
+    (``ConstraintError``, the target as it was), ``"report"`` writes and returns
+    the violation counts, ``"skip"`` checks nothing.
     """
+    from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import io
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
@@ -309,7 +318,26 @@ def write(
         _csv_atomic_only(schema, action)
     for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
         opts.setdefault(key, value)
+    check_mode(constraints, action)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)
+        observation = None
+        if checks is not None and checks.checked and constraints == "raise":
+            frame = spark_checks.raising(frame, checks, action, " (nothing was written; the target is as it was)")
+        elif checks is not None and constraints == "report":
+            frame, observation = spark_checks.observed(frame, checks)
         run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
+    if constraints != "report":
+        return None
+    if checks is None or observation is None:
+        msg = f"{action}: constraints='report' needs the frame's model constraints"
+        raise ValueError(msg)
+    return spark_checks.observed_report(observation, checks)
+
+
+def check_mode(constraints: object, action: str) -> None:
+    """``ValueError`` unless ``constraints`` is one of ``"raise"``, ``"report"``, ``"skip"``."""
+    if constraints not in MODES:
+        msg = f"{action}: constraints={constraints!r} is not one of {', '.join(map(repr, MODES))}"
+        raise ValueError(msg)

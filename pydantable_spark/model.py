@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
+    from pydantable_spark.constraints import SparkConstraints
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.io import Paths
     from pydantable_spark.reconcile import Selection
@@ -140,6 +141,19 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         from pydantable_spark._spark.types import struct_of
 
         return struct_of(cls.frame_schema())
+
+    @classmethod
+    def spark_constraints(cls) -> SparkConstraints:
+        """The model's value constraints: those Spark checks, and those checked in Python only (with why).
+
+        Spark evaluates the ``checked`` ones in ``DataFrame.validate()``, on
+        write and on read (``constraints=``); the ``python_only`` ones run when
+        rows are validated in Python (``collect()``). See ``docs/constraints.md``.
+        """
+        from pydantable_spark.constraints import spark_constraints
+
+        cls.frame_schema()
+        return spark_constraints(cls)
 
     @classmethod
     def from_rows(
