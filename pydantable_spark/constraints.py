@@ -54,9 +54,8 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import annotated_types as at
 from pydantic import BaseModel
@@ -66,10 +65,14 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import column_name, field_of_annotation
 from pydantable_spark.errors import ConstraintError
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 __all__ = [
     "Constraint",
     "ConstraintMode",
     "PythonOnly",
+    "ReadConstraints",
     "SparkConstraints",
     "ValidationReport",
     "Violation",
@@ -81,6 +84,9 @@ ConstraintMode = Literal["raise", "report", "skip"]
 """What a write or read does with the model's constraints: fail on a violation, count them, or not check."""
 
 MODES = ("raise", "report", "skip")
+
+ReadConstraints = Literal["raise", "skip"]
+"""What a reader does with the model's constraints: fail the job that reads a violating row, or not check."""
 
 Kind = Literal[
     "ge", "gt", "le", "lt", "multiple_of", "min_length", "max_length", "pattern", "in", "finite",
@@ -290,7 +296,7 @@ class _Walker:
                 self.skip(column, path, f"{key}={value!r}", "no Spark predicate")
 
 
-_GENERAL = {"pattern", "allow_inf_nan", "max_digits", "decimal_places", *_IGNORED, *_TRANSFORMS}
+_GENERAL = {"pattern", "allow_inf_nan", "max_digits", "decimal_places", "ascii_only", *_IGNORED, *_TRANSFORMS}
 """Pydantic's own metadata (``Field(pattern=...)``, ``AllowInfNan``, ``Strict``...) holds only these settings."""
 
 
