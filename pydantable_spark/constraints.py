@@ -36,13 +36,14 @@ the records to SQL with the same safe literals as every other expression.
 ...         return v
 >>> print(Item.spark_constraints())
 column  constraint                    checked in
-sku     pattern '^[A-Z]{3}-[0-9]+$'   Spark
-sku     max_length 12                 Spark
+sku     max_length 12                Spark
+sku     pattern '^[A-Z]{3}-[0-9]+$'  Spark
 qty     ge 0                          Spark
 qty     multiple_of 5                 Spark
 size    in ('S', 'M', 'L')            Spark
 tags    max_length 3                  Spark
-sku     validator no_test_sku         Python only: a Python function
+sku     validator no_test_sku        Python only: a Python function
+
 ```
 """
 
@@ -352,7 +353,7 @@ def java_pattern(pattern: str, engine: str = "rust-regex") -> tuple[str | None, 
     >>> java_pattern(r"^[A-Z]{2}\.[0-9]+$")
     ('^[A-Z]{2}\\.[0-9]+\\z', '')
     >>> java_pattern(r"^\d+$")[1]
-    "\\d is Unicode-aware in Python and Rust but ASCII-only in Java"
+    '\\d is Unicode-aware in Python and Rust but ASCII-only in Java'
     """
     out: list[str] = []
     i, n = 0, len(pattern)

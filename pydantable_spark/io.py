@@ -361,7 +361,7 @@ def write(
         frame = to_spark(plan)
         observation = None
         if checks is not None and checks.checked and constraints == "raise":
-            frame = spark_checks.raising(frame, checks, action, " (nothing was written; the target is as it was)")
+            frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
         run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))

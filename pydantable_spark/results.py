@@ -258,7 +258,9 @@ class Results(Generic[M]):
         >>> class Stock(DataFrameModel):
         ...     id: int
         ...     qty: int = Field(ge=0)
-        >>> report = Stock.from_rows([{"id": 1, "qty": 3}, {"id": 2, "qty": -1}]).validate(key="id")
+        >>> import pyarrow as pa
+        >>> rows = pa.Table.from_pylist([{"id": 1, "qty": 3}, {"id": 2, "qty": -1}])  # from_rows would refuse -1
+        >>> report = Stock.from_arrow(rows).validate(key="id")
         >>> print(report)
         2 rows, 1 of 1 constraints violated
         column  constraint  violations  examples
