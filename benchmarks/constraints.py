@@ -113,7 +113,8 @@ def main() -> None:
     frame = Order.from_spark(sdf)
     assert len(Order.spark_constraints().checked) == 12, Order.spark_constraints()
     report = frame.validate()
-    assert report.ok and report.rows == args.rows, str(report)
+    assert report.ok, str(report)
+    assert report.rows == args.rows
     out = tempfile.mkdtemp(prefix="pydantable-bench-")
 
     def write(mode: Literal["raise", "report", "skip"]) -> Callable[[], Any]:
