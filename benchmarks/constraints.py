@@ -9,7 +9,7 @@ as a ratio to ``count()`` of the same frame:
 * ``count()``: the baseline the issue names (Spark reads no column for it);
 * a full scan: every column read once (``write.format("noop")``), what any check must at least do;
 * ``validate()``: every constraint for every row, one aggregation job;
-* pandera's PySpark backend (``pandera.pyspark.DataFrameModel.validate``) with the same
+* pandera's PySpark backend (``pandera.pyspark.DataFrameSchema.validate``) with the same
   checks, when pandera is importable (a benchmark-only dependency:
   ``pip install --target DIR pandera typeguard typing_inspect`` and ``PYTHONPATH=DIR``);
 * ``write_parquet`` with ``constraints="skip"``, ``"raise"`` and ``"report"``: the cost of checking on write.
@@ -47,14 +47,14 @@ class Order(DataFrameModel):
     note: str = Field(min_length=1)
 
 
-COLUMNS = [
+COLUMNS = [  # coalesce(...): Spark marks % and / nullable; the model's columns are not
     "id",
-    "id % 1000 AS qty",
-    "CAST(id % 997 AS DOUBLE) + 0.5 AS price",
-    "CAST(id % 100 AS DOUBLE) / 100 AS discount",
-    "concat('ABC-', CAST(id AS STRING)) AS sku",
-    "element_at(array('S', 'M', 'L'), CAST(id % 3 AS INT) + 1) AS size",
-    "concat('n', CAST(id % 7 AS STRING)) AS note",
+    "coalesce(id % 1000, 0) AS qty",
+    "coalesce(CAST(id % 997 AS DOUBLE) + 0.5, 1.0D) AS price",
+    "coalesce(CAST(id % 100 AS DOUBLE) / 100, 0.0D) AS discount",
+    "coalesce(concat('ABC-', CAST(id AS STRING)), 'ABC-0') AS sku",
+    "coalesce(element_at(array('S', 'M', 'L'), CAST(id % 3 AS INT) + 1), 'S') AS size",
+    "coalesce(concat('n', CAST(id % 7 AS STRING)), 'n') AS note",
 ]
 
 
@@ -79,22 +79,26 @@ def pandera_case(sdf: Any) -> Callable[[], Any] | None:
     os.environ.setdefault("PANDERA_VALIDATION_DEPTH", "SCHEMA_AND_DATA")
     try:
         import pandera.pyspark as pa
-        from pandera.pyspark import Field as PField
         from pyspark.sql import types as st
     except ImportError:
         return None
 
-    class PanderaOrder(pa.DataFrameModel):
-        id: st.LongType = PField(ge=0)
-        qty: st.LongType = PField(ge=0, le=1000)
-        price: st.DoubleType = PField(gt=0)
-        discount: st.DoubleType = PField(ge=0, le=1)
-        sku: st.StringType = PField(str_matches=r"^[A-Z]{3}-[0-9]+$", str_length={"max_value": 16})
-        size: st.StringType = PField(isin=["S", "M", "L"])
-        note: st.StringType = PField(str_length={"min_value": 1})
+    schema = pa.DataFrameSchema(
+        {
+            "id": pa.Column(st.LongType(), pa.Check.ge(0)),
+            "qty": pa.Column(st.LongType(), [pa.Check.ge(0), pa.Check.le(1000)]),
+            "price": pa.Column(st.DoubleType(), pa.Check.gt(0)),
+            "discount": pa.Column(st.DoubleType(), [pa.Check.ge(0), pa.Check.le(1)]),
+            "sku": pa.Column(
+                st.StringType(), [pa.Check.str_matches(r"^[A-Z]{3}-[0-9]+$"), pa.Check.str_length(max_value=16)]
+            ),
+            "size": pa.Column(st.StringType(), pa.Check.isin(["S", "M", "L"])),
+            "note": pa.Column(st.StringType(), pa.Check.str_length(min_value=1)),
+        }
+    )
 
     def run() -> None:
-        checked = PanderaOrder.validate(check_obj=sdf)
+        checked = schema.validate(check_obj=sdf)
         errors = checked.pandera.errors
         if errors:
             raise AssertionError(errors)
