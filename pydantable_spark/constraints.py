@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import annotated_types as at
+import pydantic
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
@@ -115,10 +116,7 @@ class Constraint:
     @property
     def location(self) -> str:
         """``column`` with its path: ``"address.zip"``, ``"tags[]"``, ``"scores{value}"``."""
-        out = self.column
-        for step in self.path:
-            out += step if step in ("[]", "{key}", "{value}") else f".{step}"
-        return out
+        return _location(self.column, self.path)
 
     @property
     def label(self) -> str:
@@ -261,13 +259,7 @@ class _Walker:
         elif type(item).__module__.startswith("pydantic") and _settings(item).keys() <= _GENERAL:
             self.general(_settings(item), dtype, column, path)
         else:
-            name = getattr(item, "__name__", None) or type(item).__name__
-            self.skip(
-                column,
-                path,
-                name,
-                "a Python function" if callable(getattr(item, "func", None)) else "no Spark predicate",
-            )
+            self.skip(column, path, *_described(item))
 
     def general(self, items: dict[str, Any], dtype: dt.DType, column: str, path: tuple[str, ...]) -> None:
         for key, value in items.items():
@@ -320,7 +312,28 @@ def _expanded(metadata: list[Any]) -> list[Any]:
 
 
 def _location(column: str, path: tuple[str, ...]) -> str:
-    return Constraint(column, path, "in", (), dt.String()).location
+    out = column
+    for step in path:
+        out += step if step in ("[]", "{key}", "{value}") else f".{step}"
+    return out
+
+
+_FUNCTIONAL = {
+    pydantic.AfterValidator: "AfterValidator",
+    pydantic.BeforeValidator: "BeforeValidator",
+    pydantic.PlainValidator: "PlainValidator",
+    pydantic.WrapValidator: "WrapValidator",
+}
+
+
+def _described(item: Any) -> tuple[str, str]:
+    """What an untranslated metadata item is, and why Spark does not check it (names are data, not class names)."""
+    kind = _FUNCTIONAL.get(type(item))
+    if kind is not None:
+        function = getattr(item, "func", None)
+        return f"{kind}({getattr(function, '__name__', '...')})", "a Python function"
+    shown = repr(item)
+    return (shown if len(shown) <= 60 else shown[:57] + "..."), "no Spark predicate"
 
 
 # --- patterns -------------------------------------------------------------------------------------

@@ -166,7 +166,7 @@ def test_spark_constraints_lists_what_stays_in_python() -> None:
     assert python == {
         ("price", "multiple_of 0.5"),
         ("name", "to_lower=True"),
-        ("name", "AfterValidator"),
+        ("name", "AfterValidator(strip)"),
         ("code", "pattern '^\\\\d+$'"),
         ("qty", "validator _qty"),
         ("(row)", "model validator _whole"),
