@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql import SparkSession
 
+    from pydantable_spark.constraints import ReadConstraints
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.reconcile import Selection
 
@@ -353,19 +354,23 @@ class Constructors(Generic[M]):
     @classmethod
     def _read(
         cls, fmt: io.FileFormat, path: io.Paths, model: type[Any] | None, session: Any, allow_lossy: Selection,
-        options: Mapping[str, Any],
+        options: Mapping[str, Any], constraints: ReadConstraints = "skip",
     ) -> DataFrame[Any]:  # fmt: skip
         from pydantable_spark.frame import DataFrame
 
         chosen = cls._require_model(model, f"read_{fmt}")
         target = schema_of_model(chosen)
-        plan = io.read_files(fmt, path, target, session=session, allow_lossy=allow_lossy, options=options)
+        checks = io.read_checks(chosen, constraints, f"read_{fmt}")
+        plan = io.read_files(
+            fmt, path, target, session=session, allow_lossy=allow_lossy, options=options, checks=checks
+        )  # fmt: skip
         return DataFrame(plan, chosen)
 
     @classmethod
     def read_parquet(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """Parquet files, reconciled strictly with the model (see ``pydantable_spark.io``).
 
@@ -373,21 +378,28 @@ class Constructors(Generic[M]):
         it; a NULL in a column the model declares non-null raises
         ``NullCheckError`` when the frame is collected or written.
         ``options`` go to Spark's reader (``mergeSchema=True``, ...).
+        ``constraints="raise"`` checks the model's value constraints
+        (``Model.spark_constraints()``) in the job that reads the rows: the
+        first violation raises ``ConstraintError`` at ``collect()``, ``count()``
+        or a write; ``"skip"`` (the default) leaves them to ``validate()``, the
+        writers and ``collect()``. The other readers take ``constraints`` too.
         """
-        return cls._read("parquet", path, model, session, allow_lossy, options)
+        return cls._read("parquet", path, model, session, allow_lossy, options, constraints)
 
     @classmethod
     def read_orc(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """ORC files, reconciled strictly with the model, like ``read_parquet``."""
-        return cls._read("orc", path, model, session, allow_lossy, options)
+        return cls._read("orc", path, model, session, allow_lossy, options, constraints)
 
     @classmethod
     def read_csv(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """CSV files read with the model's schema: no inference, ``mode=FAILFAST``, RFC 4180 by default.
 
@@ -401,12 +413,13 @@ class Constructors(Generic[M]):
         one ``""``. Other ``options`` (``sep=";"``, ``dateFormat=...``) go to
         Spark's reader; see ``pydantable_spark.io.CSV_READ_DEFAULTS``.
         """
-        return cls._read("csv", path, model, session, allow_lossy, options)
+        return cls._read("csv", path, model, session, allow_lossy, options, constraints)
 
     @classmethod
     def read_json(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """JSON Lines files (``multiLine=True`` for documents) read with the model's schema, ``mode=FAILFAST``.
 
@@ -416,24 +429,26 @@ class Constructors(Generic[M]):
         a decimal with more digits after the point than the model's scale
         (unless ``allow_lossy`` names its column), raise ``MalformedDataError``.
         """
-        return cls._read("json", path, model, session, allow_lossy, options)
+        return cls._read("json", path, model, session, allow_lossy, options, constraints)
 
     @classmethod
     def read_delta(
         cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+        session: SparkSession | None = None, allow_lossy: Selection = False,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """A Delta Lake table at ``path``, like ``read_parquet`` (needs Delta on the session's classpath)."""
-        return cls._read("delta", path, model, session, allow_lossy, options)
+        return cls._read("delta", path, model, session, allow_lossy, options, constraints)
 
     @classmethod
     def read_table(
         cls: type[Constructors[M2]], name: str, *, model: type[M2] | None = None,
-        session: SparkSession | None = None, allow_lossy: Selection = False,
+        session: SparkSession | None = None, allow_lossy: Selection = False, constraints: ReadConstraints = "skip",
     ) -> DataFrame[M2]:  # fmt: skip
         """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``."""
         from pydantable_spark.frame import DataFrame
 
         chosen: Any = cls._require_model(model, "read_table")
-        plan = io.read_table(name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy)
+        checks = io.read_checks(chosen, constraints, "read_table")
+        plan = io.read_table(name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks)
         return DataFrame(plan, chosen)

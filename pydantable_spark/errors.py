@@ -18,6 +18,7 @@ The hierarchy is small on purpose::
     ├── MalformedDataError (ValueError)  a file record that does not parse as the model's types
     ├── OutOfRangeError (ValueError)     a result value Python cannot hold (a date outside years 1-9999)
     ├── RowValidationError (ValueError)  a row failed Pydantic validation
+    ├── ConstraintError (ValueError)     a value constraint of the model failed inside Spark
     ├── JobCancelledError                a submitted job was cancelled
     ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
     ├── SparkJobError                    a Spark job failed for a reason the façade does not check first
@@ -42,6 +43,7 @@ __all__ = [
     "AmbiguousColumnError",
     "CardinalityError",
     "ColumnTypeError",
+    "ConstraintError",
     "DuplicateColumnError",
     "IncompatibleCastError",
     "JavaNotFoundError",
@@ -290,6 +292,20 @@ class RowValidationError(PydantableSparkError, ValueError):
 
     def __init__(self, message: str, errors: Sequence[Any] = ()) -> None:
         self.errors = tuple(errors)
+        super().__init__(message)
+
+
+class ConstraintError(PydantableSparkError, ValueError):
+    """A model's value constraint (``ge``, ``pattern``, ``Literal``...) failed inside Spark.
+
+    Raised by ``ValidationReport.raise_for_errors()`` (the message is the
+    report's table; ``report`` is the report) and by a write or read with
+    ``constraints="raise"`` (the message names the column and the constraint;
+    ``report`` is None: run ``validate()`` for counts and examples).
+    """
+
+    def __init__(self, message: str, *, report: Any = None) -> None:
+        self.report = report
         super().__init__(message)
 
 

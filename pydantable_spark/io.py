@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.constraints import MODES, ConstraintMode, SparkConstraints, ValidationReport, spark_constraints
 from pydantable_spark.errors import ColumnTypeError, ReconciliationError, UnknownColumnError
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
@@ -39,6 +40,7 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from pydantic import BaseModel
     from pyspark.sql import DataFrame as SparkDataFrame
 
 __all__ = [
@@ -81,16 +83,20 @@ def spark_source(
     allow_lossy: Selection,
     null_check: Selection,
     case_sensitive: bool,
+    checks: SparkConstraints | None = None,
 ) -> p.Plan:
     """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``).
 
     Non-null claims that Spark cannot vouch for (``_spark.io.honest_nullability``)
     are checked at run time: a NULL there raises ``NullCheckError`` naming the
-    column instead of reaching Python as 0 or "".
+    column instead of reaching Python as 0 or "". ``checks`` (a reader's
+    ``constraints="raise"``) fail the job that reads a violating row.
     """
     from pydantable_spark._spark.io import honest_nullability
     from pydantable_spark._spark.types import fields_of_struct
 
+    if checks is not None:
+        sdf = _checked_source(sdf, checks, label)
     sdf, claimed = honest_nullability(sdf)
     if claimed and null_check is not True:
         chosen = set() if null_check is False else set(null_check)
@@ -108,6 +114,32 @@ def spark_source(
         fields = fields_of_struct(sdf.schema)
     source = p.Source(SparkData(sdf, label), Schema(fields))
     return p.Reconcile(source, rec)
+
+
+def read_checks(model: type[BaseModel], constraints: object, action: str) -> SparkConstraints | None:
+    """The constraints a reader checks: all of ``model``'s with ``"raise"``, none with ``"skip"``."""
+    if constraints == "skip":
+        return None
+    if constraints == "raise":
+        return spark_constraints(model)
+    if constraints == "report":
+        msg = (
+            f"{action}: constraints='report' is for writes (a read runs no job to report on); read with "
+            "constraints='skip' and call validate() on the frame for a report"
+        )
+        raise ValueError(msg)
+    msg = f"{action}: constraints={constraints!r} is not one of 'raise', 'skip'"
+    raise ValueError(msg)
+
+
+def _checked_source(sdf: SparkDataFrame, checks: SparkConstraints, label: str) -> SparkDataFrame:
+    """``sdf`` failing its job at the first row that violates a constraint (columns it lacks are left to reconcile)."""
+    from pydantable_spark._spark.constraints import raising
+
+    present = set(sdf.columns)
+    usable = tuple(c for c in checks.checked if c.column in present)
+    subset = SparkConstraints(checks.model, usable, checks.python_only)
+    return raising(sdf, subset, label, " (read with constraints='raise')")
 
 
 def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
@@ -179,6 +211,7 @@ def read_files(
     session: Any,
     allow_lossy: Selection,
     options: Mapping[str, Any],
+    checks: SparkConstraints | None = None,
 ) -> p.Plan:
     """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring)."""
     from pydantable_spark._spark import io
@@ -209,7 +242,9 @@ def read_files(
             opts.setdefault(key, value)
         with io.spark_errors(label):
             sdf = io.read(fmt, files, opts, None, spark)
-    return spark_source(sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True)
+    return spark_source(
+        sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks
+    )  # fmt: skip
 
 
 def table_name(name: object, action: str) -> str:
@@ -226,7 +261,9 @@ def table_name(name: object, action: str) -> str:
     return name
 
 
-def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selection) -> p.Plan:
+def read_table(
+    name: str, target: Schema, *, session: Any, allow_lossy: Selection, checks: SparkConstraints | None = None
+) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target``."""
     from pydantable_spark._spark import io
     from pydantable_spark._spark.session import resolve_session
@@ -242,6 +279,7 @@ def read_table(name: str, target: Schema, *, session: Any, allow_lossy: Selectio
         allow_lossy=allow_lossy,
         null_check=True,
         case_sensitive=True,
+        checks=checks,
     )
 
 
@@ -276,14 +314,22 @@ def write(
     partition_by: str | Sequence[str] | None,
     options: Mapping[str, Any],
     table: bool = False,
-) -> None:
+    constraints: ConstraintMode = "raise",
+    checks: SparkConstraints | None = None,
+) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
     The whole plan runs, NULL checks included, into a staging place; only a
     finished write replaces or joins the target (``pydantable_spark._spark.writes``),
     so a failure, or Ctrl-C, leaves the target as it was. Overwriting a path or
     table the frame reads is refused before anything runs.
+
+    ``checks`` (the model's constraints) are evaluated in the same job:
+    ``constraints="raise"`` fails it at the first violation
+    (``ConstraintError``, the target as it was), ``"report"`` writes and returns
+    the violation counts, ``"skip"`` checks nothing.
     """
+    from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import io
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
@@ -309,7 +355,26 @@ def write(
         _csv_atomic_only(schema, action)
     for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
         opts.setdefault(key, value)
+    check_mode(constraints, action)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)
+        observation = None
+        if checks is not None and checks.checked and constraints == "raise":
+            frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
+        elif checks is not None and constraints == "report":
+            frame, observation = spark_checks.observed(frame, checks)
         run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
+    if constraints != "report":
+        return None
+    if checks is None or observation is None:
+        msg = f"{action}: constraints='report' needs the frame's model constraints"
+        raise ValueError(msg)
+    return spark_checks.observed_report(observation, checks)
+
+
+def check_mode(constraints: object, action: str) -> None:
+    """``ValueError`` unless ``constraints`` is one of ``"raise"``, ``"report"``, ``"skip"``."""
+    if constraints not in MODES:
+        msg = f"{action}: constraints={constraints!r} is not one of {', '.join(map(repr, MODES))}"
+        raise ValueError(msg)

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
+    from pydantable_spark.constraints import ReadConstraints, SparkConstraints
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.io import Paths
     from pydantable_spark.reconcile import Selection
@@ -143,6 +144,19 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         return struct_of(cls.frame_schema())
 
     @classmethod
+    def spark_constraints(cls) -> SparkConstraints:
+        """The model's value constraints: those Spark checks, and those checked in Python only (with why).
+
+        Spark evaluates the ``checked`` ones in ``DataFrame.validate()``, on
+        write and on read (``constraints=``); the ``python_only`` ones run when
+        rows are validated in Python (``collect()``). See ``docs/constraints.md``.
+        """
+        from pydantable_spark.constraints import spark_constraints
+
+        cls.frame_schema()
+        return spark_constraints(cls)
+
+    @classmethod
     def from_rows(
         cls: type[M], rows: Iterable[Mapping[str, Any] | BaseModel], *, session: SparkSession | None = None
     ) -> DataFrame[M]:
@@ -202,49 +216,62 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
     @classmethod
     def read_parquet(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        **options: Any,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """Parquet files as a frame of this model (see ``DataFrame.read_parquet``)."""
-        return _frames().read_parquet(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_parquet(
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+        )
 
     @classmethod
     def read_orc(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        **options: Any,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """ORC files as a frame of this model (see ``DataFrame.read_orc``)."""
-        return _frames().read_orc(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_orc(
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+        )
 
     @classmethod
     def read_csv(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        **options: Any,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """CSV files as a frame of this model (see ``DataFrame.read_csv``)."""
-        return _frames().read_csv(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_csv(
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+        )
 
     @classmethod
     def read_json(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        **options: Any,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """JSON files as a frame of this model (see ``DataFrame.read_json``)."""
-        return _frames().read_json(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_json(
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+        )
 
     @classmethod
     def read_delta(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        **options: Any,
+        constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """A Delta table as a frame of this model (see ``DataFrame.read_delta``)."""
-        return _frames().read_delta(path, model=cls, session=session, allow_lossy=allow_lossy, **options)
+        return _frames().read_delta(
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+        )
 
     @classmethod
     def read_table(
-        cls: type[M], name: str, *, session: SparkSession | None = None, allow_lossy: Selection = False
-    ) -> DataFrame[M]:
+        cls: type[M], name: str, *, session: SparkSession | None = None, allow_lossy: Selection = False,
+        constraints: ReadConstraints = "skip",
+    ) -> DataFrame[M]:  # fmt: skip
         """A catalog table as a frame of this model (see ``DataFrame.read_table``)."""
-        return _frames().read_table(name, model=cls, session=session, allow_lossy=allow_lossy)
+        return _frames().read_table(
+            name, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints
+        )  # fmt: skip
 
 
 # --- row models derived from a schema ---------------------------------------------------

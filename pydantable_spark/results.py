@@ -36,13 +36,14 @@ from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pan
 from pydantable_spark.plan import nodes as p
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Callable, Generator
+    from collections.abc import AsyncIterator, Callable, Generator, Sequence
 
     import pandas as pd
     import polars as pl
     import pyarrow as pa
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark.constraints import ValidationReport
     from pydantable_spark.schema import Schema
 
 __all__ = ["Results"]
@@ -243,3 +244,50 @@ class Results(Generic[M]):
         with spark_errors("count()", self._plan):
             frame = lower(self._plan)
             return run_action(frame.sparkSession, frame.count)
+
+    # --- constraints --------------------------------------------------------------------------
+
+    def validate(self, *, key: str | Sequence[str] = (), examples: int = 5) -> ValidationReport:
+        """Check every value constraint of the model on every row, in one Spark job, and report.
+
+        The constraints Spark checks are those of ``Model.spark_constraints()``
+        (bounds, lengths, patterns, ``Literal``/enum membership, decimal digits,
+        ``allow_inf_nan=False``, nested ones too); they are all evaluated in a
+        single aggregation. ``key`` names the columns that identify a row in
+        the examples (each example shows them and the violating column);
+        ``examples`` is how many rows to show per constraint (at most). The
+        report's ``str()`` is a table; ``raise_for_errors()`` raises
+        ``ConstraintError`` with it. See ``docs/constraints.md``.
+
+        ```pycon
+        >>> from pydantic import Field
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Stock(DataFrameModel):
+        ...     id: int
+        ...     qty: int = Field(ge=0)
+        >>> import pyarrow as pa
+        >>> rows = pa.Table.from_pylist([{"id": 1, "qty": 3}, {"id": 2, "qty": -1}])  # from_rows would refuse -1
+        >>> report = Stock.from_arrow(rows).validate(key="id")
+        >>> print(report)
+        2 rows, 1 of 1 constraints violated
+        column  constraint  violations  examples
+        qty     ge 0        1           id=2, qty=-1
+
+        ```
+        """
+        from pydantable_spark._spark import constraints as spark_checks
+        from pydantable_spark._spark.io import spark_errors
+        from pydantable_spark._spark.lower import to_spark
+        from pydantable_spark._spark.session import run_action
+        from pydantable_spark.constraints import spark_constraints
+
+        keys = (key,) if isinstance(key, str) else tuple(key)
+        for name in keys:
+            self.schema[name]  # an unknown key column names the columns there are
+        if type(examples) is not int or examples < 0:
+            msg = f"validate(): examples must be an int >= 0, got {examples!r}"
+            raise ValueError(msg)
+        checks = spark_constraints(self.model)
+        with spark_errors("validate()", self._plan):
+            frame = to_spark(self._plan)
+            return run_action(frame.sparkSession, lambda: spark_checks.validate(frame, checks, keys, examples))

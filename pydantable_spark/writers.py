@@ -33,6 +33,7 @@ from pydantable_spark import io
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.plan import nodes as p
 
 __all__ = ["Writers"]
@@ -48,16 +49,24 @@ class Writers(Generic[M]):
     if TYPE_CHECKING:  # what the writers use of the frame (``DataFrame`` defines it)
         _plan: p.Plan
 
+        @property
+        def model(self) -> type[M]: ...
+
     def _write(
         self, fmt: str, target: str | os.PathLike[str], mode: io.WriteMode, partition_by: str | Sequence[str] | None,
-        options: Mapping[str, Any], *, table: bool = False,
-    ) -> None:  # fmt: skip
-        io.write(self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table)
+        options: Mapping[str, Any], constraints: ConstraintMode, *, table: bool = False,
+    ) -> ValidationReport | None:  # fmt: skip
+        from pydantable_spark.constraints import spark_constraints
+
+        return io.write(
+            self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
+            constraints=constraints, checks=spark_constraints(self.model),
+        )  # fmt: skip
 
     def write_parquet(
         self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise", **options: Any,
+    ) -> ValidationReport | None:  # fmt: skip
         """Write Parquet files, all-or-nothing (``mode`` as in Spark; ``"error"``: refuse an existing path).
 
         The whole plan runs, NULL checks included, into a staging directory next
@@ -66,39 +75,39 @@ class Writers(Generic[M]):
         a Spark error or Ctrl-C leaves the path as it was. Overwriting a path
         the frame reads is refused (``WriteError``). See ``docs/io.md``.
         """
-        self._write("parquet", path, mode, partition_by, options)
+        return self._write("parquet", path, mode, partition_by, options, constraints)
 
     def write_orc(
         self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise", **options: Any,
+    ) -> ValidationReport | None:  # fmt: skip
         """Write ORC files, like ``write_parquet``."""
-        self._write("orc", path, mode, partition_by, options)
+        return self._write("orc", path, mode, partition_by, options, constraints)
 
     def write_csv(
         self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise", **options: Any,
+    ) -> ValidationReport | None:  # fmt: skip
         """Write CSV files with a header line; nested columns cannot be written as CSV (an error names them)."""
-        self._write("csv", path, mode, partition_by, options)
+        return self._write("csv", path, mode, partition_by, options, constraints)
 
     def write_json(
         self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise", **options: Any,
+    ) -> ValidationReport | None:  # fmt: skip
         """Write JSON Lines files (NULL fields are left out of a record, as Spark does)."""
-        self._write("json", path, mode, partition_by, options)
+        return self._write("json", path, mode, partition_by, options, constraints)
 
     def write_delta(
         self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
-        partition_by: str | Sequence[str] | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise", **options: Any,
+    ) -> ValidationReport | None:  # fmt: skip
         """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath)."""
-        self._write("delta", path, mode, partition_by, options)
+        return self._write("delta", path, mode, partition_by, options, constraints)
 
     def save_as_table(
         self, name: str, *, mode: io.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
-        format: str | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        format: str | None = None, constraints: ConstraintMode = "raise", **options: Any,
+    ) -> ValidationReport | None:  # fmt: skip
         """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet)."""
-        self._write(format or "", name, mode, partition_by, options, table=True)
+        return self._write(format or "", name, mode, partition_by, options, constraints, table=True)

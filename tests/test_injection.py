@@ -480,3 +480,36 @@ def test_every_catalog_value_parameter_takes_only_its_types_and_binds_strings_as
             node = built.args[index]
             assert isinstance(node, Literal), (entry.name, param.name, text)
             assert node.value == text
+
+
+def _escaped(text: str) -> str:
+    """A pattern matching ``text`` literally: a backslash before each regex metacharacter (the translated subset)."""
+    return "".join("\\" + c if c in ".^$*+?()[]{}|\\-/" else c for c in text)
+
+
+def test_constraint_values_are_values(spark: SparkSession, conf: str) -> None:
+    """Literal members, patterns and hostile column names reach Spark as values, under every setting."""
+    from typing import Literal as L
+
+    from pydantic import Field, create_model
+
+    from pydantable_spark.constraints import java_pattern
+
+    members = tuple(HOSTILE[:-1])  # the last one ("") stays outside the Literal and the pattern
+    pattern = "^(?:" + "|".join(_escaped(m) for m in members) + ")$"
+    assert java_pattern(pattern)[0] is not None
+    model = create_model(
+        "Hostile",
+        __base__=DataFrameModel,
+        i=(int, ...),
+        s=(L[members], ...),  # type: ignore[valid-type]
+        t=(str, Field(pattern=pattern, alias="it's ${x}")),
+        n=(int, Field(ge=0, alias="${spark.app.name}`")),
+    )
+    last = len(HOSTILE) - 1
+    rows = [(i, value, value, -1 if i == 3 else 0) for i, value in enumerate(HOSTILE)]
+    frame = model.from_spark(spark.createDataFrame(rows, schema=model.spark_schema()))
+    report = frame.validate(key="i", examples=len(HOSTILE))
+    flagged = {v.constraint.location: sorted(e["i"] for e in v.examples) for v in report.errors}
+    assert report.rows == len(HOSTILE)
+    assert flagged == {"s": [last], "it's ${x}": [last], "${spark.app.name}`": [3]}, conf

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark import writes
 from pydantable_spark._spark.checks import NULL_CHECK_MARK
+from pydantable_spark._spark.constraints import constraint_error
 from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
 from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
 from pydantable_spark._spark.types import struct_of
@@ -254,6 +255,9 @@ def _translate(error: Exception, action: str) -> Exception | None:
             return None
         context = context.__context__
     text = str(error)
+    failed = constraint_error(text)
+    if failed is not None:
+        return failed
     found = _NULL_CHECK.search(text)
     if found:
         path = bytes.fromhex(found.group(1)).decode("utf-8", "surrogatepass")

@@ -1,0 +1,217 @@
+"""Constraints → Spark SQL: one violation predicate per constraint, checked in the job that reads the rows.
+
+Every predicate is TRUE exactly when a row violates its constraint (a NULL
+value violates nothing: non-nullability is checked apart). Values reach Spark
+as the typed literals of ``pydantable_spark._spark.sql`` (strings and patterns
+as hex bytes), column names as Spark names, so no constraint value is SQL.
+
+Three uses, each inside a single Spark job:
+
+* ``validate``: one global aggregate, ``count_if`` per constraint plus
+  ``min_by(example, ..., k)`` for at most ``k`` example rows (bounded memory);
+* ``raising``: a filter that passes every row and calls ``raise_error`` at the
+  first violation, so the job that writes (or reads) fails;
+* ``observed``: the same counts as ``Observation`` metrics of the write job.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import re
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.sql import column_sql, int_sql, literal_sql, spark_name, string_sql, struct_field_sql
+from pydantable_spark.constraints import Constraint, SparkConstraints, ValidationReport, Violation
+from pydantable_spark.errors import ConstraintError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+__all__ = ["CONSTRAINT_MARK", "constraint_error", "observed", "raising", "validate", "violation_sql"]
+
+CONSTRAINT_MARK = "pydantable:constraint:"
+"""Marks a failed constraint in Spark's error text: the message and the offending value follow in hex."""
+
+_FAILED = re.compile(re.escape(CONSTRAINT_MARK) + r"([0-9a-fA-F]*):([0-9a-fA-F]*)\]")
+
+_LENGTHS = {dt.String: "char_length", dt.Binary: "octet_length"}
+
+
+def violation_sql(constraint: Constraint) -> str:
+    """SQL that is TRUE exactly when a row violates ``constraint`` (never NULL)."""
+    return f"coalesce({_at(column_sql(constraint.column), constraint.path, constraint, 0)}, FALSE)"
+
+
+def _at(value: str, path: tuple[str, ...], constraint: Constraint, depth: int) -> str:
+    if not path:
+        return f"coalesce({_predicate(value, constraint)}, FALSE)"
+    step, rest = path[0], path[1:]
+    x = f"x{depth}"
+    if step == "[]":
+        return f"exists({value}, {x} -> {_at(x, rest, constraint, depth + 1)})"
+    if step == "{value}":
+        return f"exists(map_values({value}), {x} -> {_at(x, rest, constraint, depth + 1)})"
+    if step == "{key}":
+        return f"exists(map_keys({value}), {x} -> {_at(x, rest, constraint, depth + 1)})"
+    return _at(struct_field_sql(value, step), rest, constraint, depth)
+
+
+_OPERATORS = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<"}
+
+
+def _predicate(v: str, c: Constraint) -> str:
+    d = c.dtype
+    if c.kind in _OPERATORS:
+        held = f"({v} {_OPERATORS[c.kind]} {_number(c.value, d)})"
+        return f"(isnan({v}) OR NOT {held})" if isinstance(d, dt.Floating) else f"(NOT {held})"
+    if c.kind == "multiple_of":
+        return f"(({v} % {_number(c.value, d)}) <> 0)"
+    if c.kind in ("min_length", "max_length"):
+        size = f"{_LENGTHS.get(type(d), 'size')}({v})"
+        return f"({size} {'<' if c.kind == 'min_length' else '>'} {int_sql(int(c.value))})"
+    if c.kind == "pattern":
+        return f"(NOT rlike({v}, {string_sql(str(c.java))}))"
+    if c.kind == "in":
+        return f"(NOT ({v} IN ({', '.join(literal_sql(item, d) for item in c.value)})))"
+    if c.kind == "finite":
+        return f"(isnan({v}) OR abs({v}) = {literal_sql(float('inf'), dt.Float64())})"
+    if c.kind == "decimal_places":
+        return f"({v} <> round({v}, {int_sql(int(c.value))}))"
+    if c.kind == "max_digits":
+        digits, places = c.value
+        whole = digits - places
+        if whole >= dt.MAX_DECIMAL_PRECISION:
+            return "FALSE"
+        return f"(abs({v}) >= {literal_sql(decimal.Decimal(10) ** whole, dt.Decimal(whole + 1, 0))})"
+    msg = f"no Spark predicate for constraint {c.kind!r}"
+    raise NotImplementedError(msg)
+
+
+def _number(value: Any, dtype: dt.DType) -> str:
+    """A bound as a literal of its own type, so a bound of 0.5 on an int column stays 0.5."""
+    if isinstance(value, bool | datetime.date | datetime.timedelta):
+        return literal_sql(value, dtype)
+    if isinstance(value, int):
+        if -(2**63) <= value < 2**63:
+            return literal_sql(value, dt.Int64())
+        value = decimal.Decimal(value)
+    if isinstance(value, float):
+        return literal_sql(value, dt.Float64())
+    if isinstance(value, decimal.Decimal):
+        text = format(value, "f")
+        whole, _, fraction = text.lstrip("-").partition(".")
+        scale = len(fraction)
+        precision = max(len(whole.lstrip("0")) + scale, scale, 1)
+        if precision > dt.MAX_DECIMAL_PRECISION:
+            msg = f"the bound {value} has more than {dt.MAX_DECIMAL_PRECISION} digits; Spark cannot compare with it"
+            raise ValueError(msg)
+        return literal_sql(value, dt.Decimal(precision, scale))
+    return literal_sql(value, dtype)
+
+
+# --- one job: validate --------------------------------------------------------------------------
+
+
+def _named(frame: SparkDataFrame) -> tuple[SparkDataFrame, list[str]]:
+    """``frame`` with Spark names (what ``column_sql`` refers to), and its user names."""
+    names = list(frame.columns)
+    return frame.toDF(*map(spark_name, names)), names
+
+
+def _example_sql(c: Constraint, key: Sequence[str]) -> str:
+    names = list(dict.fromkeys([*key, c.column]))
+    return "named_struct(" + ", ".join(f"{string_sql(n)}, {column_sql(n)}" for n in names) + ")"
+
+
+def _metrics(checks: SparkConstraints, key: Sequence[str], examples: int, *, flags: bool = False) -> list[str]:
+    """The aggregates of a report; with ``flags``, over the columns ``__pydantable_v<i>`` of ``_flagged``.
+
+    The example of a row is built only where it violates (``IF``), and the
+    violation is computed once per row: an example built for every row made
+    ``validate()`` about three times slower (measured on 1e7 rows).
+    """
+    items = ["count(1) AS `__pydantable_rows`"]
+    for i, c in enumerate(checks.checked):
+        violated = f"`__pydantable_v{i}`" if flags else violation_sql(c)
+        items.append(f"count_if({violated}) AS `__pydantable_c{i}`")
+        if examples > 0:
+            example = f"IF({violated}, {_example_sql(c, key)}, NULL)"
+            order = f"IF({violated}, 0, NULL)"
+            items.append(f"min_by({example}, {order}, {int_sql(examples)}) AS `__pydantable_e{i}`")
+    return items
+
+
+def _flagged(named: SparkDataFrame, checks: SparkConstraints, key: Sequence[str]) -> SparkDataFrame:
+    """The key and checked columns, and one boolean column ``__pydantable_v<i>`` per constraint."""
+    columns = list(dict.fromkeys([*key, *(c.column for c in checks.checked)]))
+    flags = [f"{violation_sql(c)} AS `__pydantable_v{i}`" for i, c in enumerate(checks.checked)]
+    return named.selectExpr(*(column_sql(name) for name in columns), *flags)
+
+
+def _report(values: dict[str, Any], checks: SparkConstraints, key: Sequence[str]) -> ValidationReport:
+    results = []
+    for i, c in enumerate(checks.checked):
+        found = values.get(f"__pydantable_e{i}") or []
+        shown = tuple(row.asDict(recursive=True) if hasattr(row, "asDict") else dict(row) for row in found)
+        results.append(Violation(c, int(values[f"__pydantable_c{i}"] or 0), shown))
+    return ValidationReport(int(values["__pydantable_rows"] or 0), tuple(results), checks.python_only, tuple(key))
+
+
+def validate(frame: SparkDataFrame, checks: SparkConstraints, key: Sequence[str], examples: int) -> ValidationReport:
+    """Every constraint over every row of ``frame`` in one aggregation job."""
+    named, _ = _named(frame)
+    flagged = _flagged(named, checks, key)
+    row = flagged.selectExpr(*_metrics(checks, key, examples, flags=True)).collect()[0]
+    return _report(row.asDict(), checks, key)
+
+
+# --- inside another job: raise or observe -------------------------------------------------------
+
+
+def raising(frame: SparkDataFrame, checks: SparkConstraints, action: str, outcome: str = "") -> SparkDataFrame:
+    """``frame`` with a filter that keeps every row and fails the job at the first violated constraint."""
+    if not checks.checked:
+        return frame
+    named, names = _named(frame)
+    cases = []
+    for c in checks.checked:
+        message = f"{action}: column {c.location!r} violates the model's constraint {c.label}{outcome}"
+        mark = string_sql(f"[{CONSTRAINT_MARK}{message.encode('utf-8').hex()}:")
+        shown = f"coalesce(hex(substr(CAST({column_sql(c.column)} AS STRING), 1, 200)), {string_sql('')})"
+        fail = f"raise_error(concat({mark}, {shown}, {string_sql(']')}))"
+        cases.append(f"WHEN {violation_sql(c)} THEN {fail}")
+    # the OR of the violations is the fast path; the CASE that names the constraint runs for a violating row only
+    violated = " OR ".join(violation_sql(c) for c in checks.checked)
+    return named.filter(f"IF({violated}, CASE {' '.join(cases)} END, TRUE)").toDF(*names)
+
+
+def observed(frame: SparkDataFrame, checks: SparkConstraints) -> tuple[SparkDataFrame, Any]:
+    """``frame`` observed with the violation counts (no examples): read them after the job with ``report``."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as sf
+
+    named, names = _named(frame)
+    observation = Observation(f"pydantable_constraints_{uuid.uuid4().hex[:12]}")
+    metrics = [sf.expr(item) for item in _metrics(checks, (), 0)]
+    return named.observe(observation, *metrics).toDF(*names), observation
+
+
+def observed_report(observation: Any, checks: SparkConstraints) -> ValidationReport:
+    """The report of a finished job observed by ``observed``."""
+    return _report(dict(observation.get), checks, ())
+
+
+def constraint_error(text: str) -> ConstraintError | None:
+    """The ``ConstraintError`` of a Spark error raised by ``raising`` (None if it is another error)."""
+    found = _FAILED.search(text)
+    if found is None:
+        return None
+    message = bytes.fromhex(found.group(1)).decode("utf-8", "replace")
+    value = bytes.fromhex(found.group(2)).decode("utf-8", "replace")
+    hint = "run df.validate() for the count and examples of every violation"
+    return ConstraintError(f"{message}; the row's value: {value}; {hint}")

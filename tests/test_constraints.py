@@ -1,0 +1,395 @@
+"""Value constraints checked inside Spark: what is translated, and Spark agreeing with Pydantic on both sides.
+
+Every case builds a one-column model, gives Spark a row Pydantic accepts and a
+row it refuses (bypassing Pydantic: the rows go to Spark directly), and checks
+that ``validate()`` flags exactly the refused one; the writers and readers are
+tested with ``constraints=`` on a few of them. Real Spark, never mocked.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import math
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+import pydantic
+import pydantic_core
+import pytest
+from pydantic import AfterValidator, Field, StringConstraints, create_model, field_validator, model_validator
+
+from pydantable_spark import DataFrame, DataFrameModel
+from pydantable_spark import dtypes as dt
+from pydantable_spark.constraints import java_pattern
+from pydantable_spark.errors import ConstraintError, PydantableSparkError, UnknownColumnError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+pytestmark = pytest.mark.spark
+
+
+class Level(enum.Enum):
+    low = 1
+    high = 2
+
+
+class Zip(pydantic.BaseModel):
+    code: Annotated[str, Field(pattern=r"^[0-9]{5}$")]
+
+
+D10_3 = dt.Decimal(10, 3)
+
+# (annotation, good value, bad values): Pydantic accepts the good value and refuses each bad one
+CASES: dict[str, tuple[Any, Any, list[Any]]] = {
+    "int ge": (Annotated[int, Field(ge=0)], 0, [-1]),
+    "int gt": (Annotated[int, Field(gt=0)], 1, [0]),
+    "int le": (Annotated[int, Field(le=10)], 10, [11]),
+    "int lt": (Annotated[int, Field(lt=10)], 9, [10]),
+    "int32 le": (Annotated[int, dt.Int32, Field(le=7)], 7, [8]),
+    "float ge": (Annotated[float, Field(ge=0.5)], 0.5, [0.49, math.nan]),
+    "float lt": (Annotated[float, Field(lt=1.0)], 0.99, [1.0, math.nan, math.inf]),
+    "float finite": (Annotated[float, Field(allow_inf_nan=False)], 1.0, [math.inf, -math.inf, math.nan]),
+    "int multiple_of": (Annotated[int, Field(multiple_of=5)], -10, [7]),
+    "decimal multiple_of": (
+        Annotated[decimal.Decimal, D10_3, Field(multiple_of=decimal.Decimal("0.25"))],
+        decimal.Decimal("0.75"),
+        [decimal.Decimal("0.3")],
+    ),
+    "decimal digits": (
+        Annotated[decimal.Decimal, D10_3, Field(max_digits=4, decimal_places=1)],
+        decimal.Decimal("123.4"),
+        [decimal.Decimal("1234.5"), decimal.Decimal("1.25"), decimal.Decimal("1000")],
+    ),
+    "decimal ge": (
+        Annotated[decimal.Decimal, D10_3, Field(ge=decimal.Decimal("0.001"))],
+        decimal.Decimal("0.001"),
+        [decimal.Decimal("0")],
+    ),
+    "str min_length": (Annotated[str, Field(min_length=2)], "éé", ["é"]),
+    "str max_length": (Annotated[str, Field(max_length=3)], "a😀c", ["abcd"]),
+    "bytes max_length": (Annotated[bytes, Field(max_length=2)], b"ab", [b"abc"]),
+    "list lengths": (Annotated[list[int], Field(min_length=1, max_length=2)], [1, 2], [[], [1, 2, 3]]),
+    "dict max_length": (Annotated[dict[str, int], Field(max_length=1)], {"a": 1}, [{"a": 1, "b": 2}]),
+    "str pattern": (Annotated[str, Field(pattern=r"^[A-Z]{2}-[0-9]+$")], "AB-12", ["ab-12", "AB-12\n", "xAB-1"]),
+    "pattern dot": (Annotated[str, Field(pattern=r"^a.c")], "a\rc", ["a\nc"]),
+    "constr": (Annotated[str, StringConstraints(min_length=1, pattern=r"x|y")], "zy", ["", "z"]),
+    "literal str": (Literal["a", "b"], "a", ["c", "A"]),
+    "literal int": (Literal[1, 2], 2, [3]),
+    "int enum": (Level, 1, [3]),
+    "date ge": (
+        Annotated[datetime.date, Field(ge=datetime.date(2020, 1, 1))],
+        datetime.date(2020, 1, 1),
+        [datetime.date(2019, 12, 31)],
+    ),
+    "list elements": (list[Annotated[int, Field(ge=0)]], [0, 5], [[1, -1]]),
+    "map values": (dict[str, Annotated[int, Field(le=3)]], {"a": 3}, [{"a": 4}]),
+    "map keys": (dict[Annotated[str, Field(min_length=2)], int], {"ab": 1}, [{"a": 1}]),
+    "struct field": (Zip, {"code": "12345"}, [{"code": "1234"}]),
+    "nested list of structs": (list[Zip], [{"code": "00000"}], [[{"code": "00000"}, {"code": "x"}]]),
+    "optional": (Annotated[int, Field(ge=0)] | None, None, [-5]),
+}  # fmt: skip
+
+
+def _model(annotation: Any) -> type[DataFrameModel]:
+    return create_model("Case", __base__=DataFrameModel, id=(int, ...), v=(annotation, ...))
+
+
+def _spark_value(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def _frame(spark: SparkSession, model: type[DataFrameModel], values: list[Any]) -> DataFrame[Any]:
+    rows = [(i, _spark_value(v)) for i, v in enumerate(values)]
+    return model.from_spark(spark.createDataFrame(rows, schema=model.spark_schema()))
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_spark_agrees_with_pydantic_on_both_sides(spark: SparkSession, case: str) -> None:
+    annotation, good, bad = CASES[case]
+    model = _model(annotation)
+    pydantic.TypeAdapter(model).validate_python({"id": 0, "v": good})
+    for value in bad:
+        with pytest.raises(pydantic.ValidationError):
+            pydantic.TypeAdapter(model).validate_python({"id": 0, "v": value})
+    assert model.spark_constraints().checked, model.spark_constraints()
+    report = _frame(spark, model, [good, *bad]).validate(key="id")
+    assert report.rows == 1 + len(bad)
+    flagged = {e["id"] for v in report.errors for e in v.examples}
+    assert flagged == set(range(1, 1 + len(bad))), str(report)
+    with pytest.raises(ConstraintError) as caught:
+        report.raise_for_errors()
+    assert str(caught.value) == str(report)
+    assert _frame(spark, model, [good]).validate().ok
+
+
+class Shop(DataFrameModel):
+    id: int
+    sku: str = Field(pattern=r"^[A-Z]{3}-[0-9]+$", max_length=12)
+    qty: int = Field(ge=0, multiple_of=5)
+    size: Literal["S", "M", "L"]
+    price: float = Field(gt=0, multiple_of=0.5, allow_inf_nan=False)
+    name: Annotated[str, StringConstraints(to_lower=True), AfterValidator(str.strip)]
+    code: str = Field(pattern=r"^\d+$")
+
+    @field_validator("qty")
+    @classmethod
+    def _qty(cls, value: int) -> int:
+        return value
+
+    @model_validator(mode="after")
+    def _whole(self) -> Shop:
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        pass
+
+
+def test_spark_constraints_lists_what_stays_in_python() -> None:
+    listed = Shop.spark_constraints()
+    checked = {(c.location, c.label) for c in listed.checked}
+    assert checked == {
+        ("sku", "pattern '^[A-Z]{3}-[0-9]+$'"),
+        ("sku", "max_length 12"),
+        ("qty", "ge 0"),
+        ("qty", "multiple_of 5"),
+        ("size", "in ('S', 'M', 'L')"),
+        ("price", "gt 0"),
+        ("price", "allow_inf_nan=False"),
+    }
+    python = {(p.location, p.what) for p in listed.python_only}
+    assert python == {
+        ("price", "multiple_of 0.5"),
+        ("name", "to_lower=True"),
+        ("name", "AfterValidator(strip)"),
+        ("code", "pattern '^\\\\d+$'"),
+        ("qty", "validator _qty"),
+        ("(row)", "model validator _whole"),
+        ("(row)", "model_post_init"),
+    }
+    text = str(listed)
+    assert "Python only: a Python function" in text
+    assert "ASCII-only in Java" in text
+
+
+ACCEPTED = [
+    r"^[A-Z]{2}\.[0-9]+$",
+    r"a.c",
+    r"^(?:ab|cd)*?e{2,3}$",
+    r"[^\]a-]x",
+    r"\\n\t",
+    r"^$",
+    r"' OR 1=1 --",
+    "ünï😀",
+    r"a+b?",
+    r"[\-.]",
+]
+REFUSED = [
+    r"\d",
+    r"\w+",
+    r"\s",
+    r"\bx",
+    r"(?i)a",
+    r"(?=a)",
+    r"(?P<n>a)",
+    r"[a[b]]",
+    r"[a&&b]",
+    r"x{",
+    r"a*+",
+    r"\p{L}",
+    r"a]",
+    r"\Qa\E",
+    r"[]a]",
+]
+SAMPLES = [
+    "",
+    "a",
+    "abc",
+    "a\nc",
+    "a\rc",
+    "AB.12",
+    "AB.12\n",
+    "cdabee",
+    "eee",
+    "]x",
+    "-",
+    ".",
+    "x",
+    "\\n\t",
+    "' OR 1=1 --",
+    "ünï😀!",
+    "ab",
+    "b",
+]
+
+
+@pytest.mark.parametrize("pattern", ACCEPTED)
+def test_translated_patterns_match_as_pydantic_does(spark: SparkSession, pattern: str) -> None:
+    java, why = java_pattern(pattern)
+    assert java is not None, why
+    model = _model(Annotated[str, Field(pattern=pattern)])
+    adapter = pydantic.TypeAdapter(model)
+    expected = set()
+    for i, sample in enumerate(SAMPLES):
+        try:
+            adapter.validate_python({"id": i, "v": sample})
+        except pydantic.ValidationError:
+            expected.add(i)
+    report = _frame(spark, model, SAMPLES).validate(key="id", examples=len(SAMPLES))
+    assert {e["id"] for v in report.errors for e in v.examples} == expected
+
+
+@pytest.mark.parametrize("pattern", REFUSED)
+def test_patterns_outside_the_subset_are_python_only(pattern: str) -> None:
+    java, why = java_pattern(pattern)
+    assert java is None
+    assert why
+    try:
+        model = _model(Annotated[str, Field(pattern=pattern)])
+    except pydantic_core.SchemaError:  # Pydantic's default engine (Rust regex) refuses it too
+        return
+    listed = model.spark_constraints()
+    assert not listed.checked
+    assert [p.reason for p in listed.python_only] == [why]
+
+
+def test_python_re_engine_keeps_its_dollar() -> None:
+    assert java_pattern("a$", "python-re")[0] == "a(?=\\n?\\z)"
+    assert java_pattern("a$")[0] == "a\\z"
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+class Stock(DataFrameModel):
+    id: int
+    sku: str = Field(max_length=4)
+    qty: int = Field(ge=0)
+
+
+def _stock(spark: SparkSession, rows: list[tuple[int, str, int]]) -> DataFrame[Stock]:
+    return Stock.from_spark(spark.createDataFrame(rows, schema=Stock.spark_schema()))
+
+
+BAD_STOCK = [(1, "ab", 1), (2, "abcde", -1), (3, "abc", -2), (4, "abcdef", 0)]
+
+
+def test_report_counts_examples_and_table(spark: SparkSession) -> None:
+    report = _stock(spark, BAD_STOCK).validate(key="id", examples=1)
+    assert [(v.constraint.label, v.count) for v in report.results] == [("max_length 4", 2), ("ge 0", 2)]
+    assert all(len(v.examples) == 1 for v in report.errors)
+    lines = str(report).splitlines()
+    assert lines[0] == "4 rows, 2 of 2 constraints violated"
+    assert lines[1].split() == ["column", "constraint", "violations", "examples"]
+    assert lines[2].split()[:4] == ["sku", "max_length", "4", "2"]
+    assert not report.ok
+
+
+def test_validate_refuses_unknown_keys_and_bad_examples(spark: SparkSession) -> None:
+    frame = _stock(spark, BAD_STOCK)
+    with pytest.raises(UnknownColumnError):
+        frame.validate(key="nope")
+    with pytest.raises(ValueError, match="examples"):
+        frame.validate(examples=-1)
+
+
+def _jobs(spark: SparkSession, run: Any) -> int:
+    tracker = spark.sparkContext.statusTracker()
+    group = f"pydantable-jobs-{uuid.uuid4().hex}"
+    spark.sparkContext.setJobGroup(group, "counted")
+    try:
+        run()
+    finally:
+        spark.sparkContext.setJobGroup("", "")
+    return len(tracker.getJobIdsForGroup(group))
+
+
+def test_validate_is_one_pass_like_count(spark: SparkSession, tmp_path: Path) -> None:
+    _stock(spark, BAD_STOCK).write_parquet(tmp_path / "in", constraints="skip")
+    frame = Stock.read_parquet(tmp_path / "in")
+    # one aggregation query, like count(): adaptive execution submits its shuffle stages as jobs of their own
+    assert _jobs(spark, lambda: frame.validate(key="id")) == _jobs(spark, frame.count)
+
+
+# --- writes --------------------------------------------------------------------------------------
+
+
+def test_write_raises_and_keeps_the_old_data(spark: SparkSession, tmp_path: Path) -> None:
+    target = str(tmp_path / "stock")
+    good = _stock(spark, [(1, "ab", 1), (2, "abcd", 0)])
+    good.write_parquet(target)
+    with pytest.raises(ConstraintError, match=r"'qty' violates the model's constraint ge 0.*the row's value: -1"):
+        _stock(spark, [(5, "a", -1)]).write_parquet(target, mode="overwrite")
+    assert Stock.read_parquet(target).sort(Stock.id).to_dict()["id"] == [1, 2]
+    with pytest.raises(ConstraintError):
+        _stock(spark, [(5, "a", -1)]).write_parquet(target, mode="append")
+    assert Stock.read_parquet(target).count() == 2
+
+
+def test_write_report_and_skip_write_everything(spark: SparkSession, tmp_path: Path) -> None:
+    report = _stock(spark, BAD_STOCK).write_json(tmp_path / "r", constraints="report")
+    assert report is not None
+    assert report.rows == 4
+    assert [v.count for v in report.results] == [2, 2]
+    assert "2 of 2 constraints violated" in str(report)
+    assert Stock.read_json(tmp_path / "r").count() == 4
+    assert _stock(spark, BAD_STOCK).write_parquet(tmp_path / "s", constraints="skip") is None
+    assert Stock.read_parquet(tmp_path / "s").count() == 4
+    with pytest.raises(ValueError, match="constraints='nope'"):
+        _stock(spark, BAD_STOCK).write_parquet(tmp_path / "x", constraints="nope")  # type: ignore[arg-type]
+
+
+def test_checks_add_no_job_to_a_write(spark: SparkSession, tmp_path: Path) -> None:
+    frame = _stock(spark, [(1, "ab", 1), (2, "abcd", 0)])
+    plain = _jobs(spark, lambda: frame.write_parquet(tmp_path / "a", constraints="skip"))
+    assert _jobs(spark, lambda: frame.write_parquet(tmp_path / "b")) == plain
+    assert _jobs(spark, lambda: frame.write_parquet(tmp_path / "c", constraints="report")) == plain
+
+
+def test_rows_filtered_out_before_the_write_are_not_checked(spark: SparkSession, tmp_path: Path) -> None:
+    kept = _stock(spark, BAD_STOCK).filter((Stock.qty >= 0) & (Stock.sku.str.len_chars() <= 4))
+    kept.write_parquet(tmp_path / "kept")
+    assert Stock.read_parquet(tmp_path / "kept").to_dict()["id"] == [1]
+
+
+def test_save_as_table_raises_and_keeps_the_old_table(spark: SparkSession) -> None:
+    name = "pydantable_constraints_stock"
+    spark.sql(f"DROP TABLE IF EXISTS {name}")
+    try:
+        _stock(spark, [(1, "ab", 1)]).save_as_table(name)
+        with pytest.raises(ConstraintError, match="save_as_table"):
+            _stock(spark, BAD_STOCK).save_as_table(name, mode="overwrite")
+        assert Stock.read_table(name).to_dict()["id"] == [1]
+        assert spark.catalog.listTables() == [t for t in spark.catalog.listTables() if "staging" not in t.name]
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
+
+
+# --- reads -----------------------------------------------------------------------------------------
+
+
+def test_readers_check_on_read(spark: SparkSession, tmp_path: Path) -> None:
+    _stock(spark, BAD_STOCK).write_parquet(tmp_path / "in", constraints="skip")
+    _stock(spark, BAD_STOCK).write_csv(tmp_path / "csv", constraints="skip")
+    for frame in (
+        Stock.read_parquet(tmp_path / "in", constraints="raise"),
+        Stock.read_csv(tmp_path / "csv", constraints="raise"),
+        DataFrame.read_parquet(tmp_path / "in", model=Stock, constraints="raise"),
+    ):
+        with pytest.raises(ConstraintError, match=r"read_\w+\(.*violates the model's constraint"):
+            frame.count()
+        with pytest.raises(ConstraintError):
+            frame.collect()
+    assert Stock.read_parquet(tmp_path / "in").count() == 4
+    with pytest.raises(ValueError, match="validate"):
+        Stock.read_parquet(tmp_path / "in", constraints="report")  # type: ignore[arg-type]
+
+
+def test_constraint_error_is_a_library_error() -> None:
+    assert issubclass(ConstraintError, PydantableSparkError)
+    assert issubclass(ConstraintError, ValueError)
