@@ -393,3 +393,20 @@ def test_readers_check_on_read(spark: SparkSession, tmp_path: Path) -> None:
 def test_constraint_error_is_a_library_error() -> None:
     assert issubclass(ConstraintError, PydantableSparkError)
     assert issubclass(ConstraintError, ValueError)
+
+
+def test_digits_constraints_the_column_type_already_guarantees_hold_at_its_limits(tmp_path: Path) -> None:
+    # max_digits=38, decimal_places=18 is decimal(38, 18) itself: its largest values are valid, and the bound
+    # 10 ** 20 a check would compare with does not fit the type (Spark would overflow or round it)
+    class Wide(DataFrameModel):
+        id: int
+        amount: Annotated[decimal.Decimal, Field(max_digits=38, decimal_places=18)]
+
+    largest = decimal.Decimal("99999999999999999999.999999999999999999")
+    smallest = decimal.Decimal("-99999999999999999999.999999999999999999")  # not -largest: 28-digit context
+    frame = Wide.from_rows([{"id": 1, "amount": largest}, {"id": 2, "amount": smallest}])
+    report = frame.validate()
+    assert not report.errors
+    assert report.raise_for_errors() is report
+    frame.write_parquet(tmp_path / "wide")
+    assert sorted(row.amount for row in Wide.read_parquet(tmp_path / "wide").collect()) == [smallest, largest]

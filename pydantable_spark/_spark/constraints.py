@@ -80,12 +80,16 @@ def _predicate(v: str, c: Constraint) -> str:
         return f"(NOT ({v} IN ({', '.join(literal_sql(item, d) for item in c.value)})))"
     if c.kind == "finite":
         return f"(isnan({v}) OR abs({v}) = {literal_sql(float('inf'), dt.Float64())})"
+    # a decimal column's own precision and scale may already guarantee a digits constraint: then no value
+    # can violate it, and the bound (10 ** whole digits) would not even fit the column's type
     if c.kind == "decimal_places":
+        if isinstance(d, dt.Decimal) and d.scale <= int(c.value):
+            return "FALSE"
         return f"({v} <> round({v}, {int_sql(int(c.value))}))"
     if c.kind == "max_digits":
         digits, places = c.value
         whole = digits - places
-        if whole >= dt.MAX_DECIMAL_PRECISION:
+        if whole >= dt.MAX_DECIMAL_PRECISION or (isinstance(d, dt.Decimal) and d.precision - d.scale <= whole):
             return "FALSE"
         return f"(abs({v}) >= {literal_sql(decimal.Decimal(10) ** whole, dt.Decimal(whole + 1, 0))})"
     msg = f"no Spark predicate for constraint {c.kind!r}"
