@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pathlib
 import re
@@ -113,6 +114,32 @@ def test_error_and_ignore_modes_never_touch_existing_data(old: Path) -> None:
     Item.from_rows(NEW).write_parquet(old, mode="ignore")
     assert _rows("parquet", old) == OLD
     assert _listing(old) == before
+
+
+CONNECT_ONLY = pytest.mark.skipif(
+    os.environ.get("PYDANTABLE_TEST_CONNECT", "") in ("", "0"),
+    reason="only Spark Connect materializes a write through a server-side checkpoint",
+)
+
+
+def _unreleased_checkpoints() -> list[object]:
+    from pyspark.sql.connect.plan import CachedRemoteRelation
+
+    return [o for o in gc.get_objects() if isinstance(o, CachedRemoteRelation) and o._relation_id is not None]
+
+
+@CONNECT_ONLY
+def test_a_connect_write_frees_its_checkpoint_at_once_even_when_it_fails(old: Path) -> None:
+    # left to the client's finalizer, a failed write's checkpoint (held by the traceback) would be
+    # freed by the cyclic garbage collector at some later point, possibly inside another RPC
+    gc.collect()
+    assert _unreleased_checkpoints() == []
+    _with_old("parquet", old)
+    with pytest.raises(TargetExistsError) as info:
+        Item.from_rows(NEW).write_parquet(old, mode="error")
+    assert info.value.__traceback__ is not None
+    assert _unreleased_checkpoints() == []
+    assert _rows("parquet", old) == OLD
 
 
 # --- a frame that reads its own target -------------------------------------------------------------

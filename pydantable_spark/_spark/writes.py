@@ -107,6 +107,24 @@ def check_not_reading(frame: SparkDataFrame, request: Request, *, table: bool) -
         raise WriteError(msg)
 
 
+def _release_checkpoint(checkpoint: SparkDataFrame) -> None:
+    """Free a Spark Connect checkpoint on the server now, from this thread.
+
+    The client frees it in the finalizer of the checkpoint's plan, with a
+    blocking RPC. A finalizer runs wherever the garbage collector happens to
+    run, and a traceback that holds the frame (a failed write) defers it to
+    the cyclic collector, which may fire inside another RPC of the same
+    channel: pyspark documents that such a re-entrant call can hang the
+    channel. Freeing it here, between RPCs, leaves the finalizer nothing to do.
+    """
+    relation = getattr(checkpoint, "_plan", None)
+    release = getattr(relation, "__del__", None)
+    if relation is None or release is None or getattr(relation, "_relation_id", None) is None:
+        return
+    release()  # the client's own removal RPC; it logs and swallows its errors
+    relation._relation_id = None
+
+
 # --- files ----------------------------------------------------------------------------------------
 
 
@@ -125,6 +143,8 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
                 raise
             msg = f"{request.action}: the path already exists and mode={request.mode!r}; {_EXISTS_HINT}"
             raise TargetExistsError(msg) from error
+        finally:
+            _release_checkpoint(checkpoint)
         return
     fs = _FileSystem(frame.sparkSession, request)
     exists = fs.exists(fs.target)
