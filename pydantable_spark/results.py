@@ -164,14 +164,17 @@ class Results(Generic[M]):
         with spark_errors("stream()", self._plan):
             frame = arrow_ready(self._plan, session)
             tables, tag = arrow_tables(frame, batch_size), new_tag()
-            while True:
-                # one call per batch (the caller's code runs in between), all under the stream's one tag:
-                # Spark starts the later batches' jobs from the thread the first one made, with its tag
-                table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
-                if table is None:
-                    return
-                yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
-                seen += table.num_rows
+            try:
+                while True:
+                    # one call per batch (the caller's code runs in between), all under the stream's one tag:
+                    # Spark starts the later batches' jobs from the thread the first one made, with its tag
+                    table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
+                    if table is None:
+                        return
+                    yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
+                    seen += table.num_rows
+            finally:
+                tables.close()
 
     async def astream(self, batch_size: int = 10_000, *, trusted: bool = False) -> AsyncIterator[list[M]]:
         """``stream()`` for asyncio: each batch is fetched in a worker thread."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Generator, Iterator
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
@@ -40,21 +40,27 @@ def _encoder() -> Any:
     return encode
 
 
-def arrow_tables(frame: SparkDataFrame, batch_size: int) -> Iterator[pa.Table]:
+def arrow_tables(frame: SparkDataFrame, batch_size: int) -> Generator[pa.Table, None, None]:
     """The rows of ``frame`` as Arrow tables of ``batch_size`` rows (the last may be shorter)."""
     encoded = frame.mapInArrow(_encoder(), "ipc binary")
     pending: list[pa.RecordBatch] = []
     held = 0
-    for row in encoded.toLocalIterator():
-        with pa.ipc.open_stream(row[0]) as reader:
-            for batch in reader:
-                pending.append(batch)
-                held += batch.num_rows
-        while held >= batch_size:
-            table = pa.Table.from_batches(pending)
-            yield table.slice(0, batch_size)
-            rest = table.slice(batch_size)
-            pending = rest.to_batches()
-            held = rest.num_rows
+    rows = encoded.toLocalIterator()
+    try:
+        for row in rows:
+            with pa.ipc.open_stream(row[0]) as reader:
+                for batch in reader:
+                    pending.append(batch)
+                    held += batch.num_rows
+            while held >= batch_size:
+                table = pa.Table.from_batches(pending)
+                yield table.slice(0, batch_size)
+                rest = table.slice(batch_size)
+                pending = rest.to_batches()
+                held = rest.num_rows
+    finally:
+        # a stream left early (an invalid row, a break) ends Spark's result stream here and now, not in a
+        # finalizer the garbage collector runs at some later point, in whatever thread (and RPC) it is in
+        getattr(rows, "close", lambda: None)()
     if held:
         yield pa.Table.from_batches(pending)
