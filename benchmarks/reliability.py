@@ -218,7 +218,7 @@ def rows() -> list[Row]:
             "NULL in every nullable position) × Parquet, ORC, CSV, JSON writer → reader (hypothesis, ci profile)",
             roundtrip.EXAMPLES * len(roundtrip.FORMATS),
             "exact result; CSV refuses nested and binary columns before writing (`ColumnTypeError`, saying why); "
-            "ORC does not keep the sign of a zero (documented)",
+            "ORC refuses -0.0 (`WriteError`, saying why)",
             "test_every_writer_reader_pair_round_trips_exactly",
         ),
         Row(
@@ -234,9 +234,11 @@ def rows() -> list[Row]:
             "0 (reads only)",
         ),
         Row(
-            "readers: a name that differs only in case (CSV header, Parquet); Parquet/ORC directories whose files "
-            "lack a non-null or an Optional column or disagree on a type; `bigint` → `double`",
+            "readers: a name that differs only in case (CSV header, Parquet, JSON keys at the top, in an object, "
+            "in a list of objects); Parquet/ORC directories whose files lack a non-null or an Optional column or "
+            "disagree on a type; `bigint` → `double`",
             2 * n("test_readers_match_names_case_sensitively_with_a_did_you_mean")
+            + n("test_json_key_differing_from_a_field_only_in_case_is_an_error")
             + 3 * n("test_multi_file_directories_are_checked_file_by_file")
             + n("test_bigint_to_double_is_lossy"),
             "clear error (`MissingColumnError` with a did-you-mean, `NullCheckError`, `IncompatibleCastError`, "
@@ -245,9 +247,11 @@ def rows() -> list[Row]:
             "0 (reads only)",
         ),
         Row(
-            'writes: a string partition value `""` (Spark would write NULL); bytes in CSV',
+            'writes: a string partition value `""` (Spark would write NULL); bytes in CSV; -0.0 in ORC (at the '
+            "top, in a struct in a list, in a map)",
             n("test_a_partition_value_that_is_an_empty_string_is_refused")
-            + n("test_csv_writer_refuses_bytes_saying_why"),
+            + n("test_csv_writer_refuses_bytes_saying_why")
+            + n("test_orc_writer_refuses_negative_zero_that_its_reader_may_not_give_back"),
             "clear error (`WriteError` while Spark runs, `ColumnTypeError` before); target intact",
             "tests/test_io.py",
         ),

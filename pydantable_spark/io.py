@@ -236,6 +236,8 @@ def read_files(
             msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
             raise ValueError(msg)
         with io.spark_errors(label):
+            if fmt == "json":
+                _json_keys_match(io.json_keys(files, opts, _json_objects(target), spark), target, label)
             sdf = io.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
     else:
         for key, value in _SELF_DESCRIBING_DEFAULTS.get(fmt, {}).items():
@@ -245,6 +247,60 @@ def read_files(
     return spark_source(
         sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks
     )  # fmt: skip
+
+
+def _json_objects(schema: Schema) -> dict[tuple[str, ...], bool]:
+    """The object paths of a JSON record of ``schema`` (see ``_spark.io.json_keys``): itself and its structs."""
+    objects: dict[tuple[str, ...], bool] = {(): False}
+    for f in schema.fields:
+        objects |= _json_field_objects(f.dtype, (f.name,))
+    return objects
+
+
+def _json_field_objects(dtype: dt.DType, path: tuple[str, ...]) -> dict[tuple[str, ...], bool]:
+    if isinstance(dtype, dt.Struct):
+        found = {path: False}
+    elif isinstance(dtype, dt.List) and isinstance(dtype.inner, dt.Struct):
+        found, dtype = {path: True}, dtype.inner
+    else:
+        return {}
+    for f in dtype.fields:
+        found |= _json_field_objects(f.dtype, (*path, f.name))
+    return found
+
+
+def _json_keys_match(keys: Mapping[tuple[str, ...], Sequence[str]], schema: Schema, action: str) -> None:
+    """A JSON key that differs from a field only in case is an error: names match exactly, so it would be lost."""
+    from pydantable_spark._spark.io import JSON_KEY_SAMPLE
+    from pydantable_spark.errors import MissingColumnError, suggest
+
+    for path, found in keys.items():
+        fields = _fields_at(schema, path)
+        for key in found:
+            if key in fields:
+                continue
+            twins = [name for name in fields if name.lower() == key.lower()]
+            if twins:
+                where = ".".join((*path, twins[0]))
+                msg = (
+                    f"{action}: {where}: the JSON records have key {key!r}{suggest(twins[0], [key])}; keys match "
+                    f"fields exactly (case-sensitive), so its values would read as NULL. Rename the key in the data, "
+                    f"or name the field {key!r} (e.g. Field(alias={key!r})). (Checked: the first "
+                    f"{JSON_KEY_SAMPLE} records.)"
+                )
+                raise MissingColumnError(msg)
+
+
+def _fields_at(schema: Schema, path: tuple[str, ...]) -> list[str]:
+    """The field names of the struct at ``path`` (a list of structs counts as its struct)."""
+    fields = schema.fields
+    for name in path:
+        dtype = next(f.dtype for f in fields if f.name == name)
+        if isinstance(dtype, dt.List):
+            dtype = dtype.inner
+        assert isinstance(dtype, dt.Struct)
+        fields = dtype.fields
+    return [f.name for f in fields]
 
 
 def table_name(name: object, action: str) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark.errors import (
@@ -259,6 +259,45 @@ def test_json_absent_key_is_none_when_optional_and_an_error_when_not(tmp_path: P
         Sale.read_json(path).collect()
 
 
+class _Line(BaseModel):
+    sku: str
+    qty: int | None
+
+
+class _Order(DataFrameModel):
+    id: int
+    note: str | None
+    lines: list[_Line]
+    ship_to: _Line | None
+
+
+@pytest.mark.parametrize(
+    ("record", "where", "key"),
+    [
+        ('{"id": 1, "Note": "x", "lines": []}', "note", "Note"),
+        ('{"id": 1, "lines": [{"sku": "a"}, {"sku": "b", "QTY": 2}]}', r"lines\.qty", "QTY"),
+        ('{"id": 1, "lines": [], "ship_to": {"Sku": "a", "qty": 1}}', r"ship_to\.sku", "Sku"),
+    ],
+    ids=["top-level", "in-a-list-of-objects", "in-an-object"],
+)
+def test_json_key_differing_from_a_field_only_in_case_is_an_error(
+    tmp_path: Path, record: str, where: str, key: str
+) -> None:
+    # without the check, the Optional field would read as None and the value be lost
+    path = tmp_path / "o.json"
+    path.write_text('{"id": 0, "note": null, "lines": [{"sku": "z", "qty": null}]}\n' + record + "\n[1, 2]\n")
+    with pytest.raises(
+        MissingColumnError, match=rf"{where}: the JSON records have key '{key}'.*name the field '{key}'"
+    ):
+        _Order.read_json(path)
+
+
+def test_json_keys_in_exact_case_and_unknown_extra_keys_read_as_before(tmp_path: Path) -> None:
+    path = tmp_path / "o.json"
+    path.write_text('{"id": 1, "note": "n", "extra": {"Note": 1}, "lines": [{"sku": "a", "qty": 2, "more": 0}]}\n')
+    assert _Order.read_json(path).collect() == [_Order(id=1, note="n", lines=[_Line(sku="a", qty=2)], ship_to=None)]
+
+
 def test_json_value_of_the_wrong_type_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_text('{"id": "one", "item": "pen", "day": "2024-01-02"}\n')
@@ -488,6 +527,50 @@ def test_a_partition_value_that_is_an_empty_string_is_refused(tmp_path: Path) ->
         Part.from_rows([{"id": 3, "key": ""}]).write_parquet(path, partition_by="key", mode="overwrite")
     assert info.value.__cause__ is not None
     assert Part.read_parquet(path).sort("id").collect() == [Part(id=1, key="a"), Part(id=2, key=None)]
+
+
+class _Reading(BaseModel):
+    at: float
+    tags: dict[str, float] | None
+
+
+class _Zeros(DataFrameModel):
+    id: int
+    unit_price: Annotated[float, Field(alias="unit price")]
+    readings: list[_Reading]
+    label: str
+
+
+_ZERO_ROWS = [
+    {"id": 1, "unit price": 0.0, "readings": [{"at": 0.0, "tags": {"a": 0.0}}], "label": "-0.0"},
+    {"id": 2, "unit price": 1.5, "readings": [], "label": "x"},
+]
+
+
+@pytest.mark.parametrize(
+    ("column", "change"),
+    [
+        ("unit price", {"unit price": -0.0}),
+        ("readings", {"readings": [{"at": 1.0, "tags": None}, {"at": -0.0, "tags": None}]}),
+        ("readings", {"readings": [{"at": 0.0, "tags": {"b": 2.0, "a": -0.0}}]}),
+    ],
+    ids=["top-level", "in-a-struct-in-a-list", "a-map-value"],
+)
+def test_orc_writer_refuses_negative_zero_that_its_reader_may_not_give_back(
+    tmp_path: Path, column: str, change: dict[str, Any]
+) -> None:
+    path = str(tmp_path / "z")
+    old = _Zeros.from_rows(_ZERO_ROWS)
+    old.write_orc(path)
+    # Spark's ORC reader reads a batch of equal values as one repeated value, and -0.0 == 0.0
+    rows = [_ZERO_ROWS[0] | change, _ZERO_ROWS[1]]
+    with pytest.raises(WriteError, match=rf"column '{column}' holds -0.0, which Spark's ORC reader") as info:
+        _Zeros.from_rows(rows).write_orc(path, mode="overwrite")
+    assert info.value.__cause__ is not None
+    assert _Zeros.read_orc(path).sort("id").collect() == old.collect()
+    # Parquet keeps the sign, and a string "-0.0" is no float
+    _Zeros.from_rows(rows).write_parquet(str(tmp_path / "p"))
+    assert _Zeros.read_parquet(str(tmp_path / "p")).sort("id").collect() == _Zeros.from_rows(rows).collect()
 
 
 def test_csv_writer_refuses_bytes_saying_why(tmp_path: Path) -> None:

@@ -75,6 +75,46 @@ def read_text(
     return frame
 
 
+JSON_KEY_SAMPLE = 1000
+"""How many JSON records ``json_keys`` looks at (the first ones; a read's one extra small job)."""
+
+_OBJECTS = "ARRAY<MAP<STRING, VARIANT>>"
+
+
+def json_keys(
+    paths: Sequence[str], options: Mapping[str, Any], objects: Mapping[tuple[str, ...], bool], session: Any
+) -> dict[tuple[str, ...], list[str]]:
+    """The keys the first ``JSON_KEY_SAMPLE`` records hold at each object path of ``objects``.
+
+    ``objects`` maps a path of field names (``()`` for the record itself) to
+    whether it is a list of objects. Each record is read whole as a VARIANT
+    (``singleVariantColumn``), so no key is dropped by a schema; every path is
+    an array of the objects found there, and one aggregate collects their keys.
+    """
+    from pydantable_spark._spark.sql import string_sql
+
+    def objects_at(path: tuple[str, ...]) -> str:
+        if not path:
+            return "array(try_cast(`__pydantable_v` AS MAP<STRING, VARIANT>))"
+        outer, key, element = objects_at(path[:-1]), string_sql(path[-1]), f"__pydantable_m{len(path)}"
+        value = f"try_element_at({element}, {key})"
+        if objects[path]:
+            found = f"coalesce(try_cast({value} AS {_OBJECTS}), CAST(array() AS {_OBJECTS}))"
+            return f"flatten(transform({outer}, {element} -> {found}))"
+        return f"transform({outer}, {element} -> try_cast({value} AS MAP<STRING, VARIANT>))"
+
+    def keys_at(path: tuple[str, ...]) -> str:
+        element = f"__pydantable_k{len(path)}"
+        keys = f"flatten(transform({objects_at(path)}, {element} -> coalesce(map_keys({element}), array())))"
+        return f"array_distinct(flatten(collect_list({keys})))"
+
+    reader = resolve_session(session).read.format("json").options(**options)
+    records = reader.option("singleVariantColumn", "__pydantable_v").load(list(paths)).limit(JSON_KEY_SAMPLE)
+    ordered = list(objects)
+    row = records.selectExpr(*[f"{keys_at(path)} AS `k{i}`" for i, path in enumerate(ordered)]).first()
+    return {path: list(row[i] or []) if row is not None else [] for i, path in enumerate(ordered)}
+
+
 def honest_nullability(sdf: SparkDataFrame) -> tuple[SparkDataFrame, frozenset[str]]:
     """``sdf`` with the non-null claims Spark cannot vouch for taken back, and the columns that made any.
 
@@ -147,7 +187,11 @@ REFUSED_WRITE_MARK = "pydantable:refused_write:"
 """Marks a value a writer refused while Spark ran; the readable reason follows in hex, then ``]``."""
 
 
-def _refuse_empty_partition_values(frame: SparkDataFrame, request: WriteRequest) -> SparkDataFrame:
+Refusals = dict[str, tuple[str, str]]
+"""Per column name: SQL that is true on a value the writer refuses, and the reason it gives."""
+
+
+def _empty_partition_values(frame: SparkDataFrame, request: WriteRequest) -> Refusals:
     """A string partition column holding ``""`` fails the write: Spark would write it as NULL.
 
     Hive-style partition directories cannot spell an empty value; Spark writes
@@ -156,26 +200,94 @@ def _refuse_empty_partition_values(frame: SparkDataFrame, request: WriteRequest)
     """
     from pyspark.sql import types as st
 
-    from pydantable_spark._spark.sql import column_sql, string_sql
+    from pydantable_spark._spark.sql import column_sql
 
     strings = {f.name for f in frame.schema.fields if isinstance(f.dataType, st.StringType)}
-    checked = [c for c in request.partition_by if c in strings]
-    if not checked:
-        return frame
-    items = []
+    reason = (
+        "{action}: partition column {name!r} holds an empty string, which a partition directory "
+        "cannot spell (Spark would write it as NULL, __HIVE_DEFAULT_PARTITION__); replace it in the plan "
+        "(e.g. with a marker value or NULL), or do not partition by this column"
+    )
+    return {
+        name: (f"{column_sql(name)} = ''", reason.format(action=request.action, name=name))
+        for name in request.partition_by
+        if name in strings
+    }
+
+
+def _negative_zero(value: str, dtype: Any, depth: int = 0) -> str | None:
+    """SQL that is true when ``value`` (of Spark type ``dtype``) holds a -0.0 at any depth; None: no float in it."""
+    from pyspark.sql import types as st
+
+    from pydantable_spark._spark.sql import struct_field_sql
+
+    if isinstance(dtype, st.FloatType | st.DoubleType):
+        # -0.0 = 0 is true; only its text keeps the sign
+        return f"({value} = 0 AND startswith(CAST({value} AS STRING), '-'))"
+    element = f"__pydantable_e{depth}"  # a lambda variable; no user name lowers to it (see INTERNAL_PREFIX)
+    if isinstance(dtype, st.ArrayType):
+        inner = _negative_zero(element, dtype.elementType, depth + 1)
+        return None if inner is None else f"exists({value}, {element} -> {inner})"
+    if isinstance(dtype, st.MapType):
+        parts = []
+        for side, side_type in [("map_keys", dtype.keyType), ("map_values", dtype.valueType)]:
+            inner = _negative_zero(element, side_type, depth + 1)
+            if inner is not None:
+                parts.append(f"exists({side}({value}), {element} -> {inner})")
+        return " OR ".join(parts) or None
+    if isinstance(dtype, st.StructType):
+        fields = [_negative_zero(struct_field_sql(value, f.name), f.dataType, depth) for f in dtype.fields]
+        return " OR ".join(f"coalesce({f}, FALSE)" for f in fields if f is not None) or None
+    return None
+
+
+def _negative_zeros_in_orc(frame: SparkDataFrame, request: WriteRequest) -> Refusals:
+    """A -0.0 anywhere in a float column fails an ORC write: Spark's ORC reader may not give it back.
+
+    The file keeps the sign, but Spark's ORC reader takes a batch whose values
+    all compare equal as one repeated value, and -0.0 equals 0.0: a batch of
+    zeros of both signs reads back with the first one's sign for all. Rather
+    than write values that may read back changed, the write is refused (before
+    anything is swapped in) when a -0.0 is there.
+    """
+    from pydantable_spark._spark.sql import column_sql
+
+    if request.fmt != "orc":
+        return {}
+    refusals: Refusals = {}
     for f in frame.schema.fields:
-        name = column_sql(f.name)
-        if f.name not in checked:
-            items.append(name)
-            continue
-        reason = (
-            f"{request.action}: partition column {f.name!r} holds an empty string, which a partition directory "
-            "cannot spell (Spark would write it as NULL, __HIVE_DEFAULT_PARTITION__); replace it in the plan "
-            "(e.g. with a marker value or NULL), or do not partition by this column"
-        )
-        fail = f"raise_error({string_sql('[' + REFUSED_WRITE_MARK + reason.encode('utf-8').hex() + ']')})"
-        items.append(f"coalesce(IF({name} = '', {fail}, {name}), {name}) AS {name}")
-    return frame.selectExpr(*items)
+        holds = _negative_zero(column_sql(f.name), f.dataType)
+        if holds is not None:
+            refusals[f.name] = (
+                holds,
+                f"{request.action}: column {f.name!r} holds -0.0, which Spark's ORC reader does not reliably give "
+                "back (a batch of zeros of both signs reads as one sign); write Parquet, or make it 0.0 in the plan "
+                "(e.g. F.when(x == 0, 0.0).otherwise(x))",
+            )
+    return refusals
+
+
+def _with_refusals(frame: SparkDataFrame, refusals: Refusals) -> SparkDataFrame:
+    """``frame``, whose job fails with the reason where a column holds a value its writer refuses.
+
+    The columns are renamed to their Spark names for the check (``column_sql``
+    refers to those) and back afterwards; ``spark_errors`` turns the failure
+    into ``WriteError``.
+    """
+    from pydantable_spark._spark.sql import column_sql, spark_name, string_sql
+
+    if not refusals:
+        return frame
+    names = frame.columns
+    items = []
+    for name in names:
+        column = column_sql(name)
+        if name in refusals:
+            holds, reason = refusals[name]
+            fail = f"raise_error({string_sql('[' + REFUSED_WRITE_MARK + reason.encode('utf-8').hex() + ']')})"
+            column = f"coalesce(IF({holds}, {fail}, {column}), {column}) AS {column}"
+        items.append(column)
+    return frame.toDF(*map(spark_name, names)).selectExpr(*items).toDF(*names)
 
 
 def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
@@ -185,7 +297,7 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
     """
     if request.mode == "overwrite":
         writes.check_not_reading(frame, request, table=table)
-    frame = _refuse_empty_partition_values(frame, request)
+    frame = _with_refusals(frame, _empty_partition_values(frame, request) | _negative_zeros_in_orc(frame, request))
     if table:
         writes.write_table(frame, request)
     else:
