@@ -573,6 +573,16 @@ def test_orc_writer_refuses_negative_zero_that_its_reader_may_not_give_back(
     assert _Zeros.read_parquet(str(tmp_path / "p")).sort("id").collect() == _Zeros.from_rows(rows).collect()
 
 
+def test_a_partition_column_of_any_name_is_checked(tmp_path: Path) -> None:
+    class Odd(DataFrameModel):
+        id: int
+        key: Annotated[str, Field(alias="it's ${x}")]
+
+    with pytest.raises(WriteError, match='partition column "it\'s \\$\\{x\\}" holds an empty string'):
+        Odd.from_rows([{"id": 1, "it's ${x}": ""}]).write_parquet(str(tmp_path / "o"), partition_by="it's ${x}")
+    assert not (tmp_path / "o").exists()
+
+
 def test_csv_writer_refuses_bytes_saying_why(tmp_path: Path) -> None:
     class Blob(DataFrameModel):
         data: bytes
