@@ -82,10 +82,11 @@ __all__ = [
     "spark_constraints",
 ]
 
-ConstraintMode = Literal["raise", "report", "skip"]
-"""What a write or read does with the model's constraints: fail on a violation, count them, or not check."""
+ConstraintMode = Literal["raise", "report", "quarantine", "skip"]
+"""What a write does with the model's constraints: fail on a violation, count them, set violating rows
+apart (``quarantine=`` says where), or not check."""
 
-MODES = ("raise", "report", "skip")
+MODES = ("raise", "report", "quarantine", "skip")
 
 ReadConstraints = Literal["raise", "skip"]
 """What a reader does with the model's constraints: fail the job that reads a violating row, or not check."""

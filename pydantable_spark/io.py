@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark._spark.writes import Request as WriteRequest
+
 __all__ = [
     "FileFormat",
     "Paths",
@@ -372,6 +374,7 @@ def write(
     table: bool = False,
     constraints: ConstraintMode = "raise",
     checks: SparkConstraints | None = None,
+    quarantine: object = None,
 ) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
@@ -383,7 +386,12 @@ def write(
     ``checks`` (the model's constraints) are evaluated in the same job:
     ``constraints="raise"`` fails it at the first violation
     (``ConstraintError``, the target as it was), ``"report"`` writes and returns
-    the violation counts, ``"skip"`` checks nothing.
+    the violation counts, ``"skip"`` checks nothing. ``"quarantine"`` writes
+    the violating rows, with a ``violations`` column, to ``quarantine`` (a path,
+    or a table for ``save_as_table``; same format and mode) and then the other
+    rows to the target, and returns the counts: the plan runs once, into a
+    checkpoint both writes read. On Spark Connect, ``"report"`` works the same
+    way (Connect does not deliver the metrics a write observes).
     """
     from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import io
@@ -412,28 +420,106 @@ def write(
     for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
         opts.setdefault(key, value)
     check_mode(constraints, action)
+    if (constraints == "quarantine") != (quarantine is not None):
+        msg = (
+            f"{action}: constraints='quarantine' needs quarantine= (where the violating rows go), and "
+            f"quarantine= needs constraints='quarantine'; got constraints={constraints!r}, quarantine={quarantine!r}"
+        )
+        raise ValueError(msg)
+    if constraints in ("report", "quarantine") and checks is None:
+        msg = f"{action}: constraints={constraints!r} needs the frame's model constraints (as_model names a model)"
+        raise ValueError(msg)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)
-        if constraints == "report" and is_connect(frame):
-            msg = (
-                f"{action}: constraints='report' is not available on Spark Connect yet (the write does not "
-                "deliver the observed counts there); run df.validate() for the report, then write with "
-                "constraints='raise' or 'skip'"
+        if checks is not None and constraints == "quarantine":
+            aside = _quarantine_request(quarantine, request, schema, table)
+            report: ValidationReport = run_action(
+                frame.sparkSession, lambda: _write_quarantined(frame, checks, request, aside, table)
             )
-            raise NotImplementedError(msg)
+            return report
+        if checks is not None and constraints == "report" and is_connect(frame):
+            report = run_action(frame.sparkSession, lambda: _write_counted(frame, checks, request, table))
+            return report
         observation = None
         if checks is not None and checks.checked and constraints == "raise":
             frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
         run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
-    if constraints != "report":
-        return None
     if checks is None or observation is None:
-        msg = f"{action}: constraints='report' needs the frame's model constraints"
-        raise ValueError(msg)
+        return None
     return spark_checks.observed_report(observation, checks)
+
+
+def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schema, table: bool) -> WriteRequest:
+    """Where and how the violating rows of a ``constraints="quarantine"`` write go: like the target."""
+    from pydantable_spark._spark import io
+    from pydantable_spark._spark.constraints import VIOLATIONS
+
+    action = f"{request.action}'s quarantine"
+    if not isinstance(quarantine, str | os.PathLike):
+        msg = f"{action}: quarantine= must be a {'table name' if table else 'path'} (str), got {quarantine!r}"
+        raise TypeError(msg)
+    where = os.fspath(quarantine)
+    if table:
+        table_name(where, action)
+    if where == request.target:
+        msg = f"{action}: quarantine={where!r} is the target itself; give the violating rows another place"
+        raise ValueError(msg)
+    if VIOLATIONS in schema.names:
+        msg = (
+            f"{action}: the frame has a column {VIOLATIONS!r}, the name the quarantined rows' list of violated "
+            "constraints takes; rename that column first"
+        )
+        raise ValueError(msg)
+    return io.WriteRequest(
+        f"{request.action} (quarantine {where!r})", request.fmt, where, request.mode, (), request.options
+    )
+
+
+def _write_quarantined(
+    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, aside: WriteRequest, table: bool
+) -> ValidationReport:
+    """The rows that violate a constraint to ``aside``, then the others to ``request``'s target; the counts.
+
+    The plan runs once, into a checkpoint (its run-time NULL checks fail
+    there, before anything is written) that both writes and the count read.
+    The violating rows are written first: the target changes only once they
+    are kept.
+    """
+    from pyspark.sql import functions as sf
+
+    from pydantable_spark._spark import constraints as spark_checks
+    from pydantable_spark._spark import io, writes
+
+    text = request.fmt == "csv"
+    checkpoint = spark_checks.flagged_rows(frame, checks, text=text).localCheckpoint(eager=True)
+    try:
+        report = spark_checks.counted(checkpoint.drop(spark_checks.VIOLATIONS), checks)
+        violations = sf.col(spark_checks.VIOLATIONS)
+        bad = (sf.length if text else sf.size)(violations) > 0
+        io.write(checkpoint.filter(bad), aside, table=table)
+        io.write(checkpoint.filter(~bad).drop(spark_checks.VIOLATIONS), request, table=table)
+    finally:
+        writes.release_checkpoint(checkpoint)
+    return report
+
+
+def _write_counted(
+    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, table: bool
+) -> ValidationReport:
+    """``constraints="report"`` on Spark Connect: the plan runs once into a checkpoint, counted, then written."""
+    from pydantable_spark._spark import constraints as spark_checks
+    from pydantable_spark._spark import io, writes
+
+    checkpoint = frame.localCheckpoint(eager=True)
+    try:
+        report = spark_checks.counted(checkpoint, checks)
+        io.write(checkpoint, request, table=table)
+    finally:
+        writes.release_checkpoint(checkpoint)
+    return report
 
 
 def check_mode(constraints: object, action: str) -> None:

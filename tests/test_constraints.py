@@ -25,7 +25,7 @@ from pydantable_spark import DataFrame, DataFrameModel
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import is_connect
 from pydantable_spark.constraints import java_pattern
-from pydantable_spark.errors import ConstraintError, PydantableSparkError, UnknownColumnError
+from pydantable_spark.errors import ConstraintError, PydantableSparkError, TargetExistsError, UnknownColumnError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -335,11 +335,6 @@ def test_write_raises_and_keeps_the_old_data(spark: SparkSession, tmp_path: Path
 
 
 def test_write_report_and_skip_write_everything(spark: SparkSession, tmp_path: Path) -> None:
-    if is_connect(spark):
-        with pytest.raises(NotImplementedError, match="not available on Spark Connect"):
-            _stock(spark, BAD_STOCK).write_json(tmp_path / "r", constraints="report")
-        assert not (tmp_path / "r").exists()
-        return
     report = _stock(spark, BAD_STOCK).write_json(tmp_path / "r", constraints="report")
     assert report is not None
     assert report.rows == 4
@@ -350,6 +345,82 @@ def test_write_report_and_skip_write_everything(spark: SparkSession, tmp_path: P
     assert Stock.read_parquet(tmp_path / "s").count() == 4
     with pytest.raises(ValueError, match="constraints='nope'"):
         _stock(spark, BAD_STOCK).write_parquet(tmp_path / "x", constraints="nope")  # type: ignore[arg-type]
+
+
+def _ids(rows: dict[str, list[Any]]) -> list[Any]:
+    return sorted(rows["id"])
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "json", "csv"])
+def test_quarantine_sets_violating_rows_apart_with_their_reasons(spark: SparkSession, tmp_path: Path, fmt: str) -> None:
+    target, aside = tmp_path / "good", tmp_path / "bad"
+    report = getattr(_stock(spark, BAD_STOCK), f"write_{fmt}")(target, constraints="quarantine", quarantine=aside)
+    assert report is not None
+    assert (report.rows, [v.count for v in report.results]) == (4, [2, 2])
+    assert _ids(getattr(Stock, f"read_{fmt}")(target).to_dict()) == [1]
+    reader = spark.read.format(fmt)
+    bad = (reader.option("header", "true") if fmt == "csv" else reader).load(str(aside)).orderBy("id").collect()
+    assert [int(r["id"]) for r in bad] == [2, 3, 4]
+    if fmt != "csv":  # CSV cannot hold the list
+        assert [r["violations"] for r in bad] == [
+            ["sku: max_length 4", "qty: ge 0"],
+            ["qty: ge 0"],
+            ["sku: max_length 4"],
+        ]
+
+
+def test_quarantine_of_clean_rows_writes_an_empty_quarantine_and_follows_the_mode(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    target, aside = tmp_path / "good", tmp_path / "bad"
+    clean = _stock(spark, [(1, "ab", 1), (2, "abcd", 0)])
+    report = clean.write_parquet(target, constraints="quarantine", quarantine=aside)
+    assert report is not None
+    assert report.ok
+    assert spark.read.parquet(str(aside)).count() == 0
+    # mode applies to both places: "error" refuses an existing quarantine before the target changes
+    with pytest.raises(TargetExistsError):
+        clean.write_parquet(tmp_path / "other", constraints="quarantine", quarantine=aside)
+    assert not (tmp_path / "other").exists()
+    _stock(spark, BAD_STOCK).write_parquet(target, mode="append", constraints="quarantine", quarantine=aside)
+    assert _ids(Stock.read_parquet(target).to_dict()) == [1, 1, 2]
+    assert spark.read.parquet(str(aside)).count() == 3
+
+
+def test_quarantine_needs_its_place_and_refuses_bad_ones(spark: SparkSession, tmp_path: Path) -> None:
+    frame = _stock(spark, BAD_STOCK)
+    with pytest.raises(ValueError, match="constraints='quarantine' needs quarantine="):
+        frame.write_parquet(tmp_path / "a", constraints="quarantine")
+    with pytest.raises(ValueError, match="quarantine= needs constraints='quarantine'"):
+        frame.write_parquet(tmp_path / "a", quarantine=tmp_path / "b")
+    with pytest.raises(ValueError, match="is the target itself"):
+        frame.write_parquet(tmp_path / "a", constraints="quarantine", quarantine=tmp_path / "a")
+    with pytest.raises(TypeError, match="quarantine= must be a path"):
+        frame.write_parquet(tmp_path / "a", constraints="quarantine", quarantine=3)  # type: ignore[arg-type]
+
+    class Flagged(DataFrameModel):
+        id: int
+        violations: int = Field(ge=0)
+
+    with pytest.raises(ValueError, match="has a column 'violations'"):
+        Flagged.from_rows([{"id": 1, "violations": 0}]).write_parquet(
+            tmp_path / "a", constraints="quarantine", quarantine=tmp_path / "b"
+        )
+    assert not (tmp_path / "a").exists()
+    assert not (tmp_path / "b").exists()
+
+
+def test_save_as_table_quarantines_into_a_table(spark: SparkSession) -> None:
+    name, aside = "pydantable_constraints_good", "pydantable_constraints_bad"
+    try:
+        report = _stock(spark, BAD_STOCK).save_as_table(name, constraints="quarantine", quarantine=aside)
+        assert report is not None
+        assert [v.count for v in report.results] == [2, 2]
+        assert Stock.read_table(name).to_dict()["id"] == [1]
+        assert sorted(r["id"] for r in spark.read.table(aside).collect()) == [2, 3, 4]
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
+        spark.sql(f"DROP TABLE IF EXISTS {aside}")
 
 
 def test_checks_add_no_job_to_a_write(spark: SparkSession, tmp_path: Path) -> None:

@@ -32,7 +32,17 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-__all__ = ["CONSTRAINT_MARK", "constraint_error", "observed", "raising", "validate", "violation_sql"]
+__all__ = [
+    "CONSTRAINT_MARK",
+    "VIOLATIONS",
+    "constraint_error",
+    "counted",
+    "flagged_rows",
+    "observed",
+    "raising",
+    "validate",
+    "violation_sql",
+]
 
 CONSTRAINT_MARK = "pydantable:constraint:"
 """Marks a failed constraint in Spark's error text: the message and the offending value follow in hex."""
@@ -208,6 +218,31 @@ def observed(frame: SparkDataFrame, checks: SparkConstraints) -> tuple[SparkData
 def observed_report(observation: Any, checks: SparkConstraints) -> ValidationReport:
     """The report of a finished job observed by ``observed``."""
     return _report(dict(observation.get), checks, ())
+
+
+VIOLATIONS = "violations"
+"""The column of a quarantined row that lists the constraints it violates."""
+
+
+def flagged_rows(frame: SparkDataFrame, checks: SparkConstraints, *, text: bool = False) -> SparkDataFrame:
+    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates.
+
+    A list of strings (empty: none), or with ``text`` (for CSV) the labels
+    joined by ``"; "`` (empty: none).
+    """
+    named, names = _named(frame)
+    labels = [f"IF({violation_sql(c)}, {string_sql(f'{c.location}: {c.label}')}, NULL)" for c in checks.checked]
+    violations = f"filter(array({', '.join(labels)}), label -> label IS NOT NULL)" if labels else "array()"
+    violations = f"CAST({violations} AS ARRAY<STRING>)"
+    if text:
+        violations = f"array_join({violations}, {string_sql('; ')})"
+    return named.selectExpr("*", violations).toDF(*names, VIOLATIONS)
+
+
+def counted(frame: SparkDataFrame, checks: SparkConstraints) -> ValidationReport:
+    """The violation counts over ``frame`` (no examples), in one aggregation job."""
+    named, _ = _named(frame)
+    return _report(named.selectExpr(*_metrics(checks, (), 0)).collect()[0].asDict(), checks, ())
 
 
 def constraint_error(text: str) -> ConstraintError | None:

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-__all__ = ["Request", "check_not_reading", "write_path", "write_table"]
+__all__ = ["Request", "check_not_reading", "release_checkpoint", "write_path", "write_table"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -107,8 +107,8 @@ def check_not_reading(frame: SparkDataFrame, request: Request, *, table: bool) -
         raise WriteError(msg)
 
 
-def _release_checkpoint(checkpoint: SparkDataFrame) -> None:
-    """Free a Spark Connect checkpoint on the server now, from this thread.
+def release_checkpoint(checkpoint: SparkDataFrame) -> None:
+    """Free a Spark Connect checkpoint on the server now, from this thread (classic Spark: nothing to do).
 
     The client frees it in the finalizer of the checkpoint's plan, with a
     blocking RPC. A finalizer runs wherever the garbage collector happens to
@@ -144,7 +144,7 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
             msg = f"{request.action}: the path already exists and mode={request.mode!r}; {_EXISTS_HINT}"
             raise TargetExistsError(msg) from error
         finally:
-            _release_checkpoint(checkpoint)
+            release_checkpoint(checkpoint)
         return
     fs = _FileSystem(frame.sparkSession, request)
     exists = fs.exists(fs.target)
