@@ -492,7 +492,7 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class ValidationReport:
-    """What ``DataFrame.validate()`` (or a write with ``constraints="report"``) found, one Spark job.
+    """What ``DataFrame.validate()`` (or a write with ``constraints="report"``) found, in one pass over the rows.
 
     ``results`` has one entry per checked constraint (``count`` 0 when none
     failed); ``python_only`` lists what Spark did not check. ``str(report)`` is a

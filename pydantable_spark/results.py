@@ -251,12 +251,13 @@ class Results(Generic[M]):
     # --- constraints --------------------------------------------------------------------------
 
     def validate(self, *, key: str | Sequence[str] = (), examples: int = 5) -> ValidationReport:
-        """Check every value constraint of the model on every row, in one Spark job, and report.
+        """Check every value constraint of the model on every row, in one Spark pass, and report.
 
         The constraints Spark checks are those of ``Model.spark_constraints()``
         (bounds, lengths, patterns, ``Literal``/enum membership, decimal digits,
-        ``allow_inf_nan=False``, nested ones too); they are all evaluated in a
-        single aggregation. ``key`` names the columns that identify a row in
+        ``allow_inf_nan=False``, nested ones too); they are all counted in a
+        single aggregation job; when one is violated and ``examples`` > 0, a
+        second job picks the example rows among the violating ones. ``key`` names the columns that identify a row in
         the examples (each example shows them and the violating column);
         ``examples`` is how many rows to show per constraint (at most). The
         report's ``str()`` is a table; ``raise_for_errors()`` raises

@@ -312,11 +312,16 @@ def _jobs(spark: SparkSession, run: Any) -> int:
     return len(tracker.getJobIdsForGroup(group))
 
 
-def test_validate_is_one_pass_like_count(spark: SparkSession, tmp_path: Path) -> None:
-    _stock(spark, BAD_STOCK).write_parquet(tmp_path / "in", constraints="skip")
-    frame = Stock.read_parquet(tmp_path / "in")
+def test_validate_is_one_pass_like_count_and_one_more_for_examples(spark: SparkSession, tmp_path: Path) -> None:
+    _stock(spark, BAD_STOCK).write_parquet(tmp_path / "bad", constraints="skip")
+    _stock(spark, [(1, "ab", 1)]).write_parquet(tmp_path / "good")
+    good, bad = Stock.read_parquet(tmp_path / "good"), Stock.read_parquet(tmp_path / "bad")
     # one aggregation query, like count(): adaptive execution submits its shuffle stages as jobs of their own
-    assert _jobs(spark, lambda: frame.validate(key="id")) == _jobs(spark, frame.count)
+    one_pass = _jobs(spark, good.count)
+    assert _jobs(spark, lambda: good.validate(key="id")) == one_pass
+    assert _jobs(spark, lambda: bad.validate(key="id", examples=0)) == one_pass
+    # examples of violations: one more query, over the violating rows
+    assert _jobs(spark, lambda: bad.validate(key="id")) == 2 * one_pass
 
 
 # --- writes --------------------------------------------------------------------------------------
