@@ -435,11 +435,11 @@ def write(
         if checks is not None and constraints == "quarantine":
             aside = _quarantine_request(quarantine, request, schema, table)
             report: ValidationReport = run_action(
-                frame.sparkSession, lambda: _write_quarantined(frame, checks, request, aside, table)
+                frame.sparkSession, lambda: io.write_quarantined(frame, checks, request, aside, table=table)
             )
             return report
         if checks is not None and constraints == "report" and is_connect(frame):
-            report = run_action(frame.sparkSession, lambda: _write_counted(frame, checks, request, table))
+            report = run_action(frame.sparkSession, lambda: io.write_counted(frame, checks, request, table=table))
             return report
         observation = None
         if checks is not None and checks.checked and constraints == "raise":
@@ -476,50 +476,6 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
     return io.WriteRequest(
         f"{request.action} (quarantine {where!r})", request.fmt, where, request.mode, (), request.options
     )
-
-
-def _write_quarantined(
-    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, aside: WriteRequest, table: bool
-) -> ValidationReport:
-    """The rows that violate a constraint to ``aside``, then the others to ``request``'s target; the counts.
-
-    The plan runs once, into a checkpoint (its run-time NULL checks fail
-    there, before anything is written) that both writes and the count read.
-    The violating rows are written first: the target changes only once they
-    are kept.
-    """
-    from pyspark.sql import functions as sf
-
-    from pydantable_spark._spark import constraints as spark_checks
-    from pydantable_spark._spark import io, writes
-
-    text = request.fmt == "csv"
-    checkpoint = spark_checks.flagged_rows(frame, checks, text=text).localCheckpoint(eager=True)
-    try:
-        report = spark_checks.counted(checkpoint.drop(spark_checks.VIOLATIONS), checks)
-        violations = sf.col(spark_checks.VIOLATIONS)
-        bad = (sf.length if text else sf.size)(violations) > 0
-        io.write(checkpoint.filter(bad), aside, table=table)
-        io.write(checkpoint.filter(~bad).drop(spark_checks.VIOLATIONS), request, table=table)
-    finally:
-        writes.release_checkpoint(checkpoint)
-    return report
-
-
-def _write_counted(
-    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, table: bool
-) -> ValidationReport:
-    """``constraints="report"`` on Spark Connect: the plan runs once into a checkpoint, counted, then written."""
-    from pydantable_spark._spark import constraints as spark_checks
-    from pydantable_spark._spark import io, writes
-
-    checkpoint = frame.localCheckpoint(eager=True)
-    try:
-        report = spark_checks.counted(checkpoint, checks)
-        io.write(checkpoint, request, table=table)
-    finally:
-        writes.release_checkpoint(checkpoint)
-    return report
 
 
 def check_mode(constraints: object, action: str) -> None:

@@ -32,18 +32,22 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark.constraints import SparkConstraints, ValidationReport
     from pydantable_spark.schema import Schema
 
 __all__ = [
     "WriteRequest",
     "csv_header",
     "honest_nullability",
+    "json_keys",
     "read",
     "read_table",
     "read_text",
     "spark_errors",
     "spark_reason",
     "write",
+    "write_counted",
+    "write_quarantined",
 ]
 
 
@@ -302,6 +306,48 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
         writes.write_table(frame, request)
     else:
         writes.write_path(frame, request)
+
+
+def write_quarantined(
+    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, aside: WriteRequest, *, table: bool
+) -> ValidationReport:
+    """The rows that violate a constraint to ``aside``, then the others to ``request``'s target; the counts.
+
+    The plan runs once, into a checkpoint (its run-time NULL checks fail
+    there, before anything is written) that both writes and the count read.
+    The violating rows are written first: the target changes only once they
+    are kept.
+    """
+    from pyspark.sql import functions as sf
+
+    from pydantable_spark._spark import constraints as spark_checks
+
+    text = request.fmt == "csv"
+    checkpoint = spark_checks.flagged_rows(frame, checks, text=text).localCheckpoint(eager=True)
+    try:
+        report = spark_checks.counted(checkpoint.drop(spark_checks.VIOLATIONS), checks)
+        violations = sf.col(spark_checks.VIOLATIONS)
+        bad = (sf.length if text else sf.size)(violations) > 0
+        write(checkpoint.filter(bad), aside, table=table)
+        write(checkpoint.filter(~bad).drop(spark_checks.VIOLATIONS), request, table=table)
+    finally:
+        writes.release_checkpoint(checkpoint)
+    return report
+
+
+def write_counted(
+    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, *, table: bool
+) -> ValidationReport:
+    """``constraints="report"`` on Spark Connect: the plan runs once into a checkpoint, counted, then written."""
+    from pydantable_spark._spark import constraints as spark_checks
+
+    checkpoint = frame.localCheckpoint(eager=True)
+    try:
+        report = spark_checks.counted(checkpoint, checks)
+        write(checkpoint, request, table=table)
+    finally:
+        writes.release_checkpoint(checkpoint)
+    return report
 
 
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
