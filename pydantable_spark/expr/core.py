@@ -567,20 +567,30 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
     >>> str(literal_of(None, dt.String()).typed)
     'str | None (string)'
     """
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if dtype is not None:
+        _check_fits(value, dtype)
+        return Literal(value, dtype)
+    inferred = _inferred_type(value)
+    return Literal(value, inferred, weak=weak and type(inferred) in _WEAK_TYPES)
+
+
+_WEAK_TYPES = (dt.Int64, dt.Float64)
+"""The inferred types of Python ints and floats: only those literals can be weak."""
+
+
+def _inferred_type(value: Any) -> dt.DType:
+    """The type ``literal_of`` infers for a Python value (not an enum member); refuses a value no type holds."""
     simple = _SIMPLE.get(type(value))
-    if simple is not None and dtype is None:  # the common case, without the search below
+    if simple is not None:  # the common case, without the search below
         kind, inferred = simple
         if kind is str:
             _check_encodable(value)
         elif kind is int and not dt.Int64.holds(value):
             msg = f"integer literal {value} does not fit in bigint; use a Decimal"
             raise ColumnTypeError(msg)
-        return Literal(value, inferred, weak=weak and (kind is int or kind is float))
-    if isinstance(value, enum.Enum):
-        value = value.value
-    if dtype is not None:
-        _check_fits(value, dtype)
-        return Literal(value, dtype)
+        return inferred
     if value is None:
         msg = "a null literal needs a type: F.lit(None, dtype=...) (for example dtype=int)"
         raise ColumnTypeError(msg)
@@ -592,7 +602,7 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
             if isinstance(value, int) and isinstance(inferred, dt.Int64) and not dt.Int64.holds(value):
                 msg = f"integer literal {value} does not fit in bigint; use a Decimal"
                 raise ColumnTypeError(msg)
-            return Literal(value, inferred, weak=weak and kind in (int, float))
+            return inferred
     msg = (
         f"cannot use {value!r} ({type(value).__name__}) as a literal; expected bool, int, float, "
         "str, bytes, Decimal, date, datetime or timedelta"
@@ -611,7 +621,7 @@ def _check_encodable(value: str) -> None:
 def _check_fits(value: Any, dtype: dt.DType) -> None:
     if value is None:
         return
-    inferred = literal_of(value).dtype
+    inferred = _inferred_type(value)
     fits = (
         (isinstance(dtype, dt.Integral) and isinstance(inferred, dt.Integral) and dtype.holds(value))
         or (isinstance(dtype, dt.Floating) and isinstance(inferred, dt.Integral | dt.Floating))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.expr.core import Literal
 from pydantable_spark.typerules import supertype
 
 if TYPE_CHECKING:
@@ -163,15 +164,11 @@ class Args:
 
     def value(self, index: int) -> Any:
         """The Python value of a literal argument (None for NULL or for a column expression)."""
-        from pydantable_spark.expr.core import Literal
-
         node = self.nodes[index]
         return node.value if isinstance(node, Literal) else None
 
     def is_literal(self, index: int) -> bool:
         """Whether argument ``index`` is a literal (its value is known when the plan is built)."""
-        from pydantable_spark.expr.core import Literal
-
         return isinstance(self.nodes[index], Literal)
 
 
