@@ -121,15 +121,12 @@ class Node:
         shape = _SHAPES.get(cls)
         if shape is None:
             shape = _SHAPES[cls] = _shape_of(cls)
-        children, prepares, may_be_plain_leaf = shape
+        children, prepares, adds_facts = shape
         if prepares:
             self.prepare()
         kids = children(self)
         setter = object.__setattr__
-        if not kids and may_be_plain_leaf and not (self.is_aggregate or self.is_window_function):
-            setter(self, "facts", LEAF)
-        else:
-            setter(self, "facts", self._gather(kids))
+        setter(self, "facts", self._gather(kids) if adds_facts else _merged(kids))
         for kid in kids:
             if kid.typed is None:
                 setter(self, "typed", None)
@@ -137,7 +134,7 @@ class Node:
         setter(self, "typed", self.derive())
 
     def _gather(self, kids: tuple[Node, ...]) -> Facts:
-        """The facts of the tree, from the children's."""
+        """The facts of the tree, from the children's and this node's own (an aggregate, a window...)."""
         refs: tuple[Column, ...] = ()
         is_window = self.is_window
         has_aggregate = self.is_aggregate
@@ -267,10 +264,39 @@ _SHAPES: dict[type[Node], tuple[Callable[[Node], tuple[Node, ...]], bool, bool]]
 def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool, bool]:
     """What building a ``cls`` node involves, read once per class.
 
-    How to read its children, whether it has a ``prepare`` step, and whether a
-    childless one can have the plain leaf's facts (a column has its own).
+    How to read its children, whether it has a ``prepare`` step, and whether it
+    may add facts of its own (it may be an aggregate, a window function or a
+    window, or gathers its facts its own way) rather than only merge its
+    children's.
     """
-    return _children_of(cls), cls.prepare is not Node.prepare, not issubclass(cls, Column)
+    adds_facts = (
+        cls._gather is not Node._gather
+        or cls.is_window
+        or cls.is_aggregate is not Node.is_aggregate
+        or cls.is_window_function is not Node.is_window_function
+    )
+    return _children_of(cls), cls.prepare is not Node.prepare, adds_facts
+
+
+def _merged(kids: tuple[Node, ...]) -> Facts:
+    """The facts of a node that adds none of its own: its children's, merged (``Node._gather`` in short)."""
+    if not kids:
+        return LEAF
+    if len(kids) == 1:
+        facts = kids[0].facts
+        return Facts(kids, facts.refs, facts.has_aggregate, facts.has_window, facts.bare_window)
+    refs: tuple[Column, ...] = ()
+    has_aggregate = has_window = False
+    bare = None
+    for kid in kids:
+        facts = kid.facts
+        if facts.refs:
+            refs += facts.refs
+        has_aggregate = has_aggregate or facts.has_aggregate
+        has_window = has_window or facts.has_window
+        if bare is None:
+            bare = facts.bare_window
+    return Facts(kids, refs, has_aggregate, has_window, bare)
 
 
 def _input_fields(cls: type) -> tuple[tuple[str, int], ...]:
@@ -425,12 +451,12 @@ class Column(Node):
     declared: Typed | None = None
     owner: str | None = None
 
-    def prepare(self) -> None:
+    def __post_init__(self) -> None:
+        # a leaf: Node's construction in short (no children to read, type or merge)
         if type(self.name) is not str:
             check_param("F.col()", "name", self.name, str)
-
-    def _gather(self, kids: tuple[Node, ...]) -> Facts:
-        return Facts(kids, (self,), has_aggregate=False, has_window=False, bare_window=None)
+        object.__setattr__(self, "facts", Facts((), (self,), has_aggregate=False, has_window=False, bare_window=None))
+        object.__setattr__(self, "typed", self.declared)
 
     def derive(self) -> Typed | None:
         return self.declared
@@ -485,6 +511,11 @@ class Literal(Node):
     value: Any
     dtype: dt.DType
     weak: bool = False
+
+    def __post_init__(self) -> None:
+        # a leaf: Node's construction in short (no children to read, type or merge)
+        object.__setattr__(self, "facts", LEAF)
+        object.__setattr__(self, "typed", self.derive())
 
     def derive(self) -> Typed | None:
         return None if self.undecided else Typed(self.dtype, self.value is None)
