@@ -126,7 +126,7 @@ class Node:
             self.prepare()
         kids = children(self)
         setter = object.__setattr__
-        setter(self, "facts", self._gather(kids) if adds_facts else _merged(kids))
+        setter(self, "facts", self._gather(kids) if adds_facts else merged_facts(kids))
         for kid in kids:
             if kid.typed is None:
                 setter(self, "typed", None)
@@ -278,7 +278,7 @@ def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool
     return _children_of(cls), cls.prepare is not Node.prepare, adds_facts
 
 
-def _merged(kids: tuple[Node, ...]) -> Facts:
+def merged_facts(kids: tuple[Node, ...]) -> Facts:
     """The facts of a node that adds none of its own: its children's, merged (``Node._gather`` in short)."""
     if not kids:
         return LEAF
