@@ -253,9 +253,10 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
                 msg = f"with_columns() got two expressions named {node.output_name!r}"
                 raise DuplicateColumnError(msg)
             by_name[node.output_name] = node
-        exprs: list[Node] = []
-        for f in self.schema:
-            exprs.append(by_name.pop(f.name) if f.name in by_name else bound_column(f.name, f.dtype, f.nullable))
+        exprs = [
+            by_name.pop(f.name) if f.name in by_name else bound_column(f.name, f.dtype, f.nullable)
+            for f in self.schema.fields
+        ]
         exprs.extend(by_name.values())
         return self._frame(p.Project(self._plan, tuple(exprs)))
 
