@@ -532,19 +532,26 @@ class Literal(Node):
         """This literal typed for use next to a ``target`` value, if it is weak."""
         if self.undecided:
             return Literal(None, target)
-        if not self.weak or isinstance(self.value, bool) or self.value is None:
+        if not self.weak:
             return self
-        value = self.value
-        if isinstance(value, int):
-            if isinstance(target, dt.Integral) and target.holds(value):
-                return Literal(value, target)
-            if isinstance(target, dt.Floating):
-                return Literal(value, target)
-            if isinstance(target, dt.Decimal):
-                return Literal(decimal.Decimal(value), dt.Decimal(max(1, len(str(abs(value)))), 0))
-        if isinstance(value, float) and isinstance(target, dt.Floating):
+        adopted = _adopted(self.value, target)
+        return self if adopted is None else adopted
+
+
+def _adopted(value: Any, target: dt.DType) -> Literal | None:
+    """The literal a weak literal of ``value`` becomes next to a ``target`` value; None if it keeps its type."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        if isinstance(target, dt.Integral) and target.holds(value):
             return Literal(value, target)
-        return self
+        if isinstance(target, dt.Floating):
+            return Literal(value, target)
+        if isinstance(target, dt.Decimal):
+            return Literal(decimal.Decimal(value), dt.Decimal(max(1, len(str(abs(value)))), 0))
+    if isinstance(value, float) and isinstance(target, dt.Floating):
+        return Literal(value, target)
+    return None
 
 
 def adopt_weak(node: Node, other: Node) -> Node:
@@ -605,6 +612,23 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
         return Literal(value, dtype)
     inferred = _inferred_type(value)
     return Literal(value, inferred, weak=weak and type(inferred) in _WEAK_TYPES)
+
+
+def weak_literal_beside(value: Any, other: Node) -> Literal:
+    """The weak literal of a Python ``value`` that is the other operand of ``other``, typed as an operator types it.
+
+    ``adopt_weak(literal_of(value, weak=True), other)``, which the operator's own ``prepare`` would do, without
+    building the weak literal first when ``other`` is a typed expression (a literal ``other`` is left to ``prepare``).
+    """
+    typed = other.typed
+    if typed is None or isinstance(other, Literal):
+        return literal_of(value, weak=True)
+    if isinstance(value, enum.Enum):
+        value = value.value
+    inferred = _inferred_type(value)
+    weak = type(inferred) in _WEAK_TYPES
+    adopted = _adopted(value, typed.dtype) if weak else None
+    return Literal(value, inferred, weak=weak) if adopted is None else adopted
 
 
 _WEAK_TYPES = (dt.Int64, dt.Float64)
