@@ -153,7 +153,10 @@ def call(
         if value is None and param.none is not None:
             nodes.append(param.none())  # what None stands for (the current time, the session time zone)
             continue
-        nodes.append(_argument(function, param, value, names=names, name=name))
+        if isinstance(value, Expr) and param.accepts is not None:
+            nodes.append(value.node)  # the common argument, taken as _argument takes it
+        else:
+            nodes.append(_argument(function, param, value, names=names, name=name))
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
         raise ColumnTypeError(msg)

@@ -160,7 +160,7 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
                 )
                 raise ColumnTypeError(msg)
             types[index] = Typed(target, types[index].nullable)
-    indexes = _common_indexes(function, len(types))
+    indexes = _common_indexes(function, len(types)) if function.common else ()
     if indexes:
         result = types[indexes[0]].dtype
         for i in indexes[1:]:
