@@ -726,7 +726,8 @@ class Alias(Node):
     name: str
 
     def prepare(self) -> None:
-        check_param("alias()", "name", self.name, str)
+        if type(self.name) is not str:
+            check_param("alias()", "name", self.name, str)
 
     def derive(self) -> Typed:
         return self.child.type
@@ -793,7 +794,9 @@ def _bound_already(node: Node, schema: Schema) -> bool:
     for column in node.facts.refs:
         found = schema.get(column.name)
         typed = column.typed
-        if found is None or typed is None or found.dtype != typed.dtype or found.nullable != typed.nullable:
+        if found is None or typed is None or found.nullable != typed.nullable:
+            return False
+        if found.dtype is not typed.dtype and found.dtype != typed.dtype:  # most often the very same type
             return False
     return True
 
@@ -812,5 +815,9 @@ def _bind(node: Node, schema: Schema) -> Node:
             )
             raise ColumnTypeError(msg)
         typed = Typed(found.dtype, found.nullable)
-        return node if node.typed == typed else Column(node.name, typed, node.owner)
+        if node.typed == typed:
+            return node
+        if node.owner is None:  # the same column as the frame's own (a model column keeps its owner for messages)
+            return bound_column(node.name, found.dtype, found.nullable)
+        return Column(node.name, typed, node.owner)
     return node.map_children(lambda child: bind(child, schema))
