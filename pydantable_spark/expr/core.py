@@ -64,10 +64,12 @@ class Typed(NamedTuple):
 
 
 class Facts(NamedTuple):
-    """What the plan builder asks of a whole tree, computed once per node from its children's facts."""
+    """What the plan builder asks of a whole tree, computed once per node from its children's facts.
 
-    kids: tuple[Node, ...]
-    """The direct input nodes, in field order."""
+    A node that adds nothing to them, over one child that has any (``upper(name)``, ``x + 1``), shares
+    that child's facts: the same object.
+    """
+
     refs: tuple[Column, ...]
     """Every column the tree refers to (a column used twice is listed twice)."""
     has_aggregate: bool
@@ -78,7 +80,7 @@ class Facts(NamedTuple):
     """A window function used without ``.over()``, if the tree has one."""
 
 
-LEAF = Facts((), (), has_aggregate=False, has_window=False, bare_window=None)
+LEAF = Facts((), has_aggregate=False, has_window=False, bare_window=None)
 """The facts of a leaf that is neither a column nor an aggregate or window function."""
 
 
@@ -117,11 +119,7 @@ class Node:
         return False
 
     def __post_init__(self) -> None:
-        cls = type(self)
-        shape = _SHAPES.get(cls)
-        if shape is None:
-            shape = _SHAPES[cls] = _shape_of(cls)
-        children, prepares, adds_facts = shape
+        children, prepares, adds_facts = _shape(type(self))
         if prepares:
             self.prepare()
         kids = children(self)
@@ -150,14 +148,14 @@ class Node:
                 bare = facts.bare_window
         if is_window and bare is None:
             # the function directly under over() is fine; its arguments and the window keys are not
-            for kid in (*kids[0].facts.kids, *kids[1:]):
+            for kid in (*kids[0].kids, *kids[1:]):
                 bare = bare or kid.facts.bare_window
-        return Facts(kids, refs, has_aggregate, has_window, bare)
+        return Facts(refs, has_aggregate, has_window, bare)
 
     @property
     def kids(self) -> tuple[Node, ...]:
         """The direct input nodes, in field order."""
-        return self.facts.kids
+        return _shape(type(self))[0](self)
 
     @property
     def refs(self) -> tuple[Column, ...]:
@@ -184,7 +182,7 @@ class Node:
 
     def render(self) -> str:
         """A short, readable spelling for messages and reprs: ``label(args...)`` unless the node says otherwise."""
-        return f"{self.label}({', '.join(child.render() for child in self.facts.kids)})"
+        return f"{self.label}({', '.join(child.render() for child in self.kids)})"
 
     def derive(self) -> Typed | None:
         """The output type, from the (typed) children; raise ``ColumnTypeError`` if invalid."""
@@ -220,18 +218,16 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """The direct input nodes, in field order."""
-        return iter(self.facts.kids)
+        return iter(self.kids)
 
     def walk(self) -> Iterator[Node]:
         """This node and all nodes below it, depth first."""
         yield self
-        for child in self.facts.kids:
+        for child in self.kids:
             yield from child.walk()
 
     def map_children(self, fn: Callable[[Node], Node]) -> Node:
         """A copy with ``fn`` applied to every direct input node (types derived again)."""
-        if not self.facts.kids:
-            return self
         changes: dict[str, Any] = {}
         for name, _ in _input_fields(type(self)):
             value = getattr(self, name)
@@ -261,6 +257,14 @@ _INPUT_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
 _SHAPES: dict[type[Node], tuple[Callable[[Node], tuple[Node, ...]], bool, bool]] = {}
 
 
+def _shape(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool, bool]:
+    """What building a ``cls`` node involves (``_shape_of``), read once per class."""
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape_of(cls)
+    return shape
+
+
 def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool, bool]:
     """What building a ``cls`` node involves, read once per class.
 
@@ -279,24 +283,23 @@ def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool
 
 
 def merged_facts(kids: tuple[Node, ...]) -> Facts:
-    """The facts of a node that adds none of its own: its children's, merged (``Node._gather`` in short)."""
-    if not kids:
-        return LEAF
-    if len(kids) == 1:
-        facts = kids[0].facts
-        return Facts(kids, facts.refs, facts.has_aggregate, facts.has_window, facts.bare_window)
-    refs: tuple[Column, ...] = ()
-    has_aggregate = has_window = False
-    bare = None
+    """The facts of a node that adds none of its own: its children's, merged (``Node._gather`` in short).
+
+    When only one child has any (the others are leaves, a literal's), they are that child's, shared.
+    """
+    merged = LEAF
     for kid in kids:
         facts = kid.facts
-        if facts.refs:
-            refs += facts.refs
-        has_aggregate = has_aggregate or facts.has_aggregate
-        has_window = has_window or facts.has_window
-        if bare is None:
-            bare = facts.bare_window
-    return Facts(kids, refs, has_aggregate, has_window, bare)
+        if merged is LEAF:
+            merged = facts
+        elif facts is not LEAF:
+            merged = Facts(
+                merged.refs + facts.refs,
+                merged.has_aggregate or facts.has_aggregate,
+                merged.has_window or facts.has_window,
+                facts.bare_window if merged.bare_window is None else merged.bare_window,
+            )
+    return merged
 
 
 def _input_fields(cls: type) -> tuple[tuple[str, int], ...]:
@@ -455,7 +458,7 @@ class Column(Node):
         # a leaf: Node's construction in short (no children to read, type or merge)
         if type(self.name) is not str:
             check_param("F.col()", "name", self.name, str)
-        object.__setattr__(self, "facts", Facts((), (self,), has_aggregate=False, has_window=False, bare_window=None))
+        object.__setattr__(self, "facts", Facts((self,), has_aggregate=False, has_window=False, bare_window=None))
         object.__setattr__(self, "typed", self.declared)
 
     def derive(self) -> Typed | None:
