@@ -119,7 +119,11 @@ class Node:
         return False
 
     def __post_init__(self) -> None:
-        children, prepares, adds_facts = _shape(type(self))
+        cls = type(self)
+        shape = _SHAPES.get(cls)
+        if shape is None:
+            shape = _SHAPES[cls] = _shape_of(cls)
+        children, prepares, adds_facts = shape
         if prepares:
             self.prepare()
         kids = children(self)
