@@ -249,13 +249,15 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         new = [broadcast(node) for node in self._items(columns, named, "with_columns()")]
         by_name: dict[str, Node] = {}
         for node in new:
-            if node.output_name in by_name:
-                msg = f"with_columns() got two expressions named {node.output_name!r}"
+            name = node.output_name
+            if name in by_name:
+                msg = f"with_columns() got two expressions named {name!r}"
                 raise DuplicateColumnError(msg)
-            by_name[node.output_name] = node
-        exprs: list[Node] = []
-        for f in self.schema:
-            exprs.append(by_name.pop(f.name) if f.name in by_name else bound_column(f.name, f.dtype, f.nullable))
+            by_name[name] = node
+        exprs = [
+            by_name.pop(f.name) if f.name in by_name else bound_column(f.name, f.dtype, f.nullable)
+            for f in self.schema.fields
+        ]
         exprs.extend(by_name.values())
         return self._frame(p.Project(self._plan, tuple(exprs)))
 

@@ -38,18 +38,10 @@ class Schema:
     _by_name: dict[str, Field] = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_name", {f.name: f for f in self.fields})
-        seen: dict[str, str] = {}
-        for f in self.fields:
-            key = f.name.lower()
-            if key in seen:
-                same = "the same name" if seen[key] == f.name else "names that differ only in case"
-                msg = (
-                    f"duplicate column {f.name!r}: two columns have {same} "
-                    f"({seen[key]!r} and {f.name!r}); alias or rename one of them"
-                )
-                raise DuplicateColumnError(msg)
-            seen[key] = f.name
+        by_name = {f.name: f for f in self.fields}
+        object.__setattr__(self, "_by_name", by_name)
+        if len({name.lower() for name in by_name}) < len(self.fields):  # only then is there a name to refuse
+            _refuse_duplicates(self.fields)
 
     @classmethod
     def of(cls, *fields: Field) -> Schema:
@@ -126,6 +118,21 @@ class Schema:
         ```
         """
         return render_diff(self.fields, other.fields, left=left, right=right)
+
+
+def _refuse_duplicates(fields: tuple[Field, ...]) -> None:
+    """Raise ``DuplicateColumnError`` at the first name that repeats an earlier one, case ignored."""
+    seen: dict[str, str] = {}
+    for f in fields:
+        key = f.name.lower()
+        if key in seen:
+            same = "the same name" if seen[key] == f.name else "names that differ only in case"
+            msg = (
+                f"duplicate column {f.name!r}: two columns have {same} "
+                f"({seen[key]!r} and {f.name!r}); alias or rename one of them"
+            )
+            raise DuplicateColumnError(msg)
+        seen[key] = f.name
 
 
 def render_diff(

@@ -49,6 +49,8 @@ def decimal_for_integral(dtype: dt.Integral) -> dt.Decimal:
 
 
 _FLOATING_DECIMALS = {dt.Float32: dt.Decimal(14, 7), dt.Float64: dt.Decimal(30, 15)}
+_DOUBLE = dt.Float64()
+"""The double of arithmetic: one shared instance (types are values), so columns computed alike compare by identity."""
 
 
 def decimal_for_number(dtype: dt.Numeric) -> dt.Decimal:
@@ -151,14 +153,14 @@ def arithmetic_result(op: ArithmeticOp, left: dt.DType, right: dt.DType) -> dt.D
         return dt.Int64() if both_integral else None
     if isinstance(left, dt.Floating) or isinstance(right, dt.Floating):
         both_single = isinstance(left, dt.Float32) and isinstance(right, dt.Float32)
-        return dt.Float32() if both_single and op is not ArithmeticOp.DIV else dt.Float64()
+        return dt.Float32() if both_single and op is not ArithmeticOp.DIV else _DOUBLE
     left_dec, right_dec = _as_decimal(left), _as_decimal(right)
     if isinstance(left, dt.Decimal) or isinstance(right, dt.Decimal):
         assert left_dec is not None
         assert right_dec is not None
         return _decimal_arithmetic(op, left_dec, right_dec)
     if op is ArithmeticOp.DIV:
-        return dt.Float64()
+        return _DOUBLE
     assert isinstance(left, dt.Integral)
     assert isinstance(right, dt.Integral)
     return _wider_integral(left, right)

@@ -30,7 +30,17 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.conditional import Coalesce
-from pydantable_spark.expr.core import Alias, Cast, Column, Literal, Node, Typed, literal_of, render
+from pydantable_spark.expr.core import (
+    Alias,
+    Cast,
+    Column,
+    Literal,
+    Node,
+    Typed,
+    literal_of,
+    render,
+    weak_literal_beside,
+)
 from pydantable_spark.expr.operators import (
     And,
     Arithmetic,
@@ -78,10 +88,12 @@ IntoExpr = Any
 """An ``Expr`` or a Python scalar (which becomes a literal)."""
 
 
-def to_node(value: object) -> Node:
-    """The IR node of an ``Expr``, or a weak literal for a Python scalar."""
+def to_node(value: object, beside: Node | None = None) -> Node:
+    """The IR node of an ``Expr``, or a weak literal for a Python scalar (an operand of ``beside``: typed like it)."""
     if isinstance(value, Expr):
         return value.node
+    if beside is not None:
+        return weak_literal_beside(value, beside)
     return literal_of(value, weak=True)
 
 
@@ -143,7 +155,7 @@ class Expr(Generic[T_co]):
     # --- arithmetic --------------------------------------------------------------------
 
     def _arith(self, op: ArithmeticOp, other: object, *, reflected: bool = False) -> Expr[Any]:
-        left, right = self._node, to_node(other)
+        left, right = self._node, to_node(other, beside=self._node)
         if reflected:
             left, right = right, left
         return Expr(Arithmetic(op, left, right))
@@ -200,7 +212,7 @@ class Expr(Generic[T_co]):
             method = "is_null" if op is ComparisonOp.EQ else "is_not_null"
             msg = f"comparing {render(self._node)} {op.value} None is always NULL in SQL; use .{method}()"
             raise ColumnTypeError(msg)
-        return Expr(Comparison(op, self._node, to_node(other)))
+        return Expr(Comparison(op, self._node, to_node(other, beside=self._node)))
 
     def __eq__(self, other: object) -> Expr[bool | None]:  # type: ignore[override]
         return self._compare(ComparisonOp.EQ, other)

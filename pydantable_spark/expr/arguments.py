@@ -78,24 +78,19 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
     raise ColumnTypeError(msg)
 
 
-def call(
-    function: Function,
-    positional: Sequence[object],
-    named: Mapping[str, object] | None = None,
-    *,
-    names: bool = True,
-    method: str | None = None,
-) -> Call:
-    """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
+def _values(
+    function: Function, positional: Sequence[object], named: Mapping[str, object] | None, name: str
+) -> list[object]:
+    """Each parameter's value as Python binds a call: by position, by name, or the default (variadic ones: the rest).
 
-    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
+    Raises ``TypeError`` as Python does for an argument given twice, missing, unknown or in excess.
     """
-    named = dict(named) if named else {}
-    name = method or function.call_name
-    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
-        positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
-    params = function.params
     count = len(positional)
+    if not named and count in function.by_position:
+        # the common call: the binding below gives exactly this, and none of its checks can fail
+        return [*positional, *function.defaults[count:]]
+    named = dict(named) if named else {}
+    params = function.params
     values: list[object] = []
     for index, param in enumerate(params):
         if param.variadic:
@@ -124,6 +119,26 @@ def call(
         else:
             msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
         raise TypeError(msg)
+    return values
+
+
+def call(
+    function: Function,
+    positional: Sequence[object],
+    named: Mapping[str, object] | None = None,
+    *,
+    names: bool = True,
+    method: str | None = None,
+) -> Call:
+    """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
+
+    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
+    """
+    name = method or function.call_name
+    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
+        positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
+    values = _values(function, positional, named, name)
+    params = function.params
     nodes: list[Node] = []
     absent = False
     last = len(params) - 1
@@ -138,7 +153,10 @@ def call(
         if value is None and param.none is not None:
             nodes.append(param.none())  # what None stands for (the current time, the session time zone)
             continue
-        nodes.append(_argument(function, param, value, names=names, name=name))
+        if isinstance(value, Expr) and param.accepts is not None:
+            nodes.append(value.node)  # the common argument, taken as _argument takes it
+        else:
+            nodes.append(_argument(function, param, value, names=names, name=name))
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
         raise ColumnTypeError(msg)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import Args, Function, Kind, Param, any_null
-from pydantable_spark.expr.core import Literal, Node, Typed, describe
+from pydantable_spark.expr.core import Facts, Literal, Node, Typed, describe, merged_facts
 from pydantable_spark.typerules import Conversion, classify_conversion, supertype
 
 if TYPE_CHECKING:
@@ -66,6 +66,11 @@ class Call(Node):
             object.__setattr__(self, "args", _adopt_like(function, self.args))
         if function.adopt is not None:
             object.__setattr__(self, "args", function.adopt(self.args))
+
+    def _gather(self, kids: tuple[Node, ...]) -> Facts:
+        if self.function.kind is _SCALAR:
+            return merged_facts(kids)  # a scalar function is neither an aggregate nor a window function
+        return Node._gather(self, kids)
 
     def render(self) -> str:
         return f"{self.function.name}({', '.join(arg.render() for arg in self.args)})"
@@ -118,6 +123,7 @@ class Call(Node):
         return all(child.is_constant for child in self.args)
 
 
+_SCALAR = Kind.SCALAR
 _AGGREGATE = Kind.AGGREGATE
 _WINDOW = Kind.WINDOW
 
@@ -154,7 +160,7 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
                 )
                 raise ColumnTypeError(msg)
             types[index] = Typed(target, types[index].nullable)
-    indexes = _common_indexes(function, len(types))
+    indexes = _common_indexes(function, len(types)) if function.common else ()
     if indexes:
         result = types[indexes[0]].dtype
         for i in indexes[1:]:

@@ -64,10 +64,12 @@ class Typed(NamedTuple):
 
 
 class Facts(NamedTuple):
-    """What the plan builder asks of a whole tree, computed once per node from its children's facts."""
+    """What the plan builder asks of a whole tree, computed once per node from its children's facts.
 
-    kids: tuple[Node, ...]
-    """The direct input nodes, in field order."""
+    A node that adds nothing to them, over one child that has any (``upper(name)``, ``x + 1``), shares
+    that child's facts: the same object.
+    """
+
     refs: tuple[Column, ...]
     """Every column the tree refers to (a column used twice is listed twice)."""
     has_aggregate: bool
@@ -78,7 +80,7 @@ class Facts(NamedTuple):
     """A window function used without ``.over()``, if the tree has one."""
 
 
-LEAF = Facts((), (), has_aggregate=False, has_window=False, bare_window=None)
+LEAF = Facts((), has_aggregate=False, has_window=False, bare_window=None)
 """The facts of a leaf that is neither a column nor an aggregate or window function."""
 
 
@@ -121,15 +123,12 @@ class Node:
         shape = _SHAPES.get(cls)
         if shape is None:
             shape = _SHAPES[cls] = _shape_of(cls)
-        children, prepares, may_be_plain_leaf = shape
+        children, prepares, adds_facts = shape
         if prepares:
             self.prepare()
         kids = children(self)
         setter = object.__setattr__
-        if not kids and may_be_plain_leaf and not (self.is_aggregate or self.is_window_function):
-            setter(self, "facts", LEAF)
-        else:
-            setter(self, "facts", self._gather(kids))
+        setter(self, "facts", self._gather(kids) if adds_facts else merged_facts(kids))
         for kid in kids:
             if kid.typed is None:
                 setter(self, "typed", None)
@@ -137,7 +136,7 @@ class Node:
         setter(self, "typed", self.derive())
 
     def _gather(self, kids: tuple[Node, ...]) -> Facts:
-        """The facts of the tree, from the children's."""
+        """The facts of the tree, from the children's and this node's own (an aggregate, a window...)."""
         refs: tuple[Column, ...] = ()
         is_window = self.is_window
         has_aggregate = self.is_aggregate
@@ -153,14 +152,14 @@ class Node:
                 bare = facts.bare_window
         if is_window and bare is None:
             # the function directly under over() is fine; its arguments and the window keys are not
-            for kid in (*kids[0].facts.kids, *kids[1:]):
+            for kid in (*kids[0].kids, *kids[1:]):
                 bare = bare or kid.facts.bare_window
-        return Facts(kids, refs, has_aggregate, has_window, bare)
+        return Facts(refs, has_aggregate, has_window, bare)
 
     @property
     def kids(self) -> tuple[Node, ...]:
         """The direct input nodes, in field order."""
-        return self.facts.kids
+        return _shape(type(self))[0](self)
 
     @property
     def refs(self) -> tuple[Column, ...]:
@@ -187,7 +186,7 @@ class Node:
 
     def render(self) -> str:
         """A short, readable spelling for messages and reprs: ``label(args...)`` unless the node says otherwise."""
-        return f"{self.label}({', '.join(child.render() for child in self.facts.kids)})"
+        return f"{self.label}({', '.join(child.render() for child in self.kids)})"
 
     def derive(self) -> Typed | None:
         """The output type, from the (typed) children; raise ``ColumnTypeError`` if invalid."""
@@ -223,18 +222,16 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """The direct input nodes, in field order."""
-        return iter(self.facts.kids)
+        return iter(self.kids)
 
     def walk(self) -> Iterator[Node]:
         """This node and all nodes below it, depth first."""
         yield self
-        for child in self.facts.kids:
+        for child in self.kids:
             yield from child.walk()
 
     def map_children(self, fn: Callable[[Node], Node]) -> Node:
         """A copy with ``fn`` applied to every direct input node (types derived again)."""
-        if not self.facts.kids:
-            return self
         changes: dict[str, Any] = {}
         for name, _ in _input_fields(type(self)):
             value = getattr(self, name)
@@ -264,13 +261,49 @@ _INPUT_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
 _SHAPES: dict[type[Node], tuple[Callable[[Node], tuple[Node, ...]], bool, bool]] = {}
 
 
+def _shape(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool, bool]:
+    """What building a ``cls`` node involves (``_shape_of``), read once per class."""
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape_of(cls)
+    return shape
+
+
 def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool, bool]:
     """What building a ``cls`` node involves, read once per class.
 
-    How to read its children, whether it has a ``prepare`` step, and whether a
-    childless one can have the plain leaf's facts (a column has its own).
+    How to read its children, whether it has a ``prepare`` step, and whether it
+    may add facts of its own (it may be an aggregate, a window function or a
+    window, or gathers its facts its own way) rather than only merge its
+    children's.
     """
-    return _children_of(cls), cls.prepare is not Node.prepare, not issubclass(cls, Column)
+    adds_facts = (
+        cls._gather is not Node._gather
+        or cls.is_window
+        or cls.is_aggregate is not Node.is_aggregate
+        or cls.is_window_function is not Node.is_window_function
+    )
+    return _children_of(cls), cls.prepare is not Node.prepare, adds_facts
+
+
+def merged_facts(kids: tuple[Node, ...]) -> Facts:
+    """The facts of a node that adds none of its own: its children's, merged (``Node._gather`` in short).
+
+    When only one child has any (the others are leaves, a literal's), they are that child's, shared.
+    """
+    merged = LEAF
+    for kid in kids:
+        facts = kid.facts
+        if merged is LEAF:
+            merged = facts
+        elif facts is not LEAF:
+            merged = Facts(
+                merged.refs + facts.refs,
+                merged.has_aggregate or facts.has_aggregate,
+                merged.has_window or facts.has_window,
+                facts.bare_window if merged.bare_window is None else merged.bare_window,
+            )
+    return merged
 
 
 def _input_fields(cls: type) -> tuple[tuple[str, int], ...]:
@@ -425,12 +458,12 @@ class Column(Node):
     declared: Typed | None = None
     owner: str | None = None
 
-    def prepare(self) -> None:
+    def __post_init__(self) -> None:
+        # a leaf: Node's construction in short (no children to read, type or merge)
         if type(self.name) is not str:
             check_param("F.col()", "name", self.name, str)
-
-    def _gather(self, kids: tuple[Node, ...]) -> Facts:
-        return Facts(kids, (self,), has_aggregate=False, has_window=False, bare_window=None)
+        object.__setattr__(self, "facts", Facts((self,), has_aggregate=False, has_window=False, bare_window=None))
+        object.__setattr__(self, "typed", self.declared)
 
     def derive(self) -> Typed | None:
         return self.declared
@@ -486,6 +519,11 @@ class Literal(Node):
     dtype: dt.DType
     weak: bool = False
 
+    def __post_init__(self) -> None:
+        # a leaf: Node's construction in short (no children to read, type or merge)
+        object.__setattr__(self, "facts", LEAF)
+        object.__setattr__(self, "typed", self.derive())
+
     def derive(self) -> Typed | None:
         return None if self.undecided else Typed(self.dtype, self.value is None)
 
@@ -501,19 +539,26 @@ class Literal(Node):
         """This literal typed for use next to a ``target`` value, if it is weak."""
         if self.undecided:
             return Literal(None, target)
-        if not self.weak or isinstance(self.value, bool) or self.value is None:
+        if not self.weak:
             return self
-        value = self.value
-        if isinstance(value, int):
-            if isinstance(target, dt.Integral) and target.holds(value):
-                return Literal(value, target)
-            if isinstance(target, dt.Floating):
-                return Literal(value, target)
-            if isinstance(target, dt.Decimal):
-                return Literal(decimal.Decimal(value), dt.Decimal(max(1, len(str(abs(value)))), 0))
-        if isinstance(value, float) and isinstance(target, dt.Floating):
+        adopted = _adopted(self.value, target)
+        return self if adopted is None else adopted
+
+
+def _adopted(value: Any, target: dt.DType) -> Literal | None:
+    """The literal a weak literal of ``value`` becomes next to a ``target`` value; None if it keeps its type."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        if isinstance(target, dt.Integral) and target.holds(value):
             return Literal(value, target)
-        return self
+        if isinstance(target, dt.Floating):
+            return Literal(value, target)
+        if isinstance(target, dt.Decimal):
+            return Literal(decimal.Decimal(value), dt.Decimal(max(1, len(str(abs(value)))), 0))
+    if isinstance(value, float) and isinstance(target, dt.Floating):
+        return Literal(value, target)
+    return None
 
 
 def adopt_weak(node: Node, other: Node) -> Node:
@@ -567,20 +612,47 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
     >>> str(literal_of(None, dt.String()).typed)
     'str | None (string)'
     """
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if dtype is not None:
+        _check_fits(value, dtype)
+        return Literal(value, dtype)
+    inferred = _inferred_type(value)
+    return Literal(value, inferred, weak=weak and type(inferred) in _WEAK_TYPES)
+
+
+def weak_literal_beside(value: Any, other: Node) -> Literal:
+    """The weak literal of a Python ``value`` that is the other operand of ``other``, typed as an operator types it.
+
+    ``adopt_weak(literal_of(value, weak=True), other)``, which the operator's own ``prepare`` would do, without
+    building the weak literal first when ``other`` is a typed expression (a literal ``other`` is left to ``prepare``).
+    """
+    typed = other.typed
+    if typed is None or isinstance(other, Literal):
+        return literal_of(value, weak=True)
+    if isinstance(value, enum.Enum):
+        value = value.value
+    inferred = _inferred_type(value)
+    weak = type(inferred) in _WEAK_TYPES
+    adopted = _adopted(value, typed.dtype) if weak else None
+    return Literal(value, inferred, weak=weak) if adopted is None else adopted
+
+
+_WEAK_TYPES = (dt.Int64, dt.Float64)
+"""The inferred types of Python ints and floats: only those literals can be weak."""
+
+
+def _inferred_type(value: Any) -> dt.DType:
+    """The type ``literal_of`` infers for a Python value (not an enum member); refuses a value no type holds."""
     simple = _SIMPLE.get(type(value))
-    if simple is not None and dtype is None:  # the common case, without the search below
+    if simple is not None:  # the common case, without the search below
         kind, inferred = simple
         if kind is str:
             _check_encodable(value)
         elif kind is int and not dt.Int64.holds(value):
             msg = f"integer literal {value} does not fit in bigint; use a Decimal"
             raise ColumnTypeError(msg)
-        return Literal(value, inferred, weak=weak and (kind is int or kind is float))
-    if isinstance(value, enum.Enum):
-        value = value.value
-    if dtype is not None:
-        _check_fits(value, dtype)
-        return Literal(value, dtype)
+        return inferred
     if value is None:
         msg = "a null literal needs a type: F.lit(None, dtype=...) (for example dtype=int)"
         raise ColumnTypeError(msg)
@@ -592,7 +664,7 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
             if isinstance(value, int) and isinstance(inferred, dt.Int64) and not dt.Int64.holds(value):
                 msg = f"integer literal {value} does not fit in bigint; use a Decimal"
                 raise ColumnTypeError(msg)
-            return Literal(value, inferred, weak=weak and kind in (int, float))
+            return inferred
     msg = (
         f"cannot use {value!r} ({type(value).__name__}) as a literal; expected bool, int, float, "
         "str, bytes, Decimal, date, datetime or timedelta"
@@ -611,7 +683,7 @@ def _check_encodable(value: str) -> None:
 def _check_fits(value: Any, dtype: dt.DType) -> None:
     if value is None:
         return
-    inferred = literal_of(value).dtype
+    inferred = _inferred_type(value)
     fits = (
         (isinstance(dtype, dt.Integral) and isinstance(inferred, dt.Integral) and dtype.holds(value))
         or (isinstance(dtype, dt.Floating) and isinstance(inferred, dt.Integral | dt.Floating))
@@ -661,7 +733,8 @@ class Alias(Node):
     name: str
 
     def prepare(self) -> None:
-        check_param("alias()", "name", self.name, str)
+        if type(self.name) is not str:
+            check_param("alias()", "name", self.name, str)
 
     def derive(self) -> Typed:
         return self.child.type
@@ -728,7 +801,9 @@ def _bound_already(node: Node, schema: Schema) -> bool:
     for column in node.facts.refs:
         found = schema.get(column.name)
         typed = column.typed
-        if found is None or typed is None or found.dtype != typed.dtype or found.nullable != typed.nullable:
+        if found is None or typed is None or found.nullable != typed.nullable:
+            return False
+        if found.dtype is not typed.dtype and found.dtype != typed.dtype:  # most often the very same type
             return False
     return True
 
@@ -747,5 +822,9 @@ def _bind(node: Node, schema: Schema) -> Node:
             )
             raise ColumnTypeError(msg)
         typed = Typed(found.dtype, found.nullable)
-        return node if node.typed == typed else Column(node.name, typed, node.owner)
+        if node.typed == typed:
+            return node
+        if node.owner is None:  # the same column as the frame's own (a model column keeps its owner for messages)
+            return bound_column(node.name, found.dtype, found.nullable)
+        return Column(node.name, typed, node.owner)
     return node.map_children(lambda child: bind(child, schema))

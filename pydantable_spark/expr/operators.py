@@ -48,8 +48,8 @@ def _adopt_sides(node: Arithmetic | Comparison) -> None:
         _set(node, "right", right.adopt(left.typed.dtype))
 
 
-_NULLABLE_OPS = frozenset({ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD})
-"""Spark marks these nullable whatever the inputs (division by zero is NULL)."""
+_NULLABLE_OPS = (ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD)
+"""Spark marks these nullable whatever the inputs (division by zero is NULL); a tuple: enum members hash in Python."""
 
 
 @dataclass(frozen=True, slots=True)

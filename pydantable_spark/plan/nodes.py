@@ -110,8 +110,8 @@ class Project(Plan):
                 if (
                     typed is not None
                     and kept is not None
-                    and kept.dtype is typed.dtype
                     and kept.nullable == typed.nullable
+                    and (kept.dtype is typed.dtype or kept.dtype == typed.dtype)
                     and name not in seen
                 ):
                     seen[name] = expr

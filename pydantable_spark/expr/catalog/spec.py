@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.expr.core import Literal
 from pydantable_spark.typerules import supertype
 
 if TYPE_CHECKING:
@@ -163,15 +164,11 @@ class Args:
 
     def value(self, index: int) -> Any:
         """The Python value of a literal argument (None for NULL or for a column expression)."""
-        from pydantable_spark.expr.core import Literal
-
         node = self.nodes[index]
         return node.value if isinstance(node, Literal) else None
 
     def is_literal(self, index: int) -> bool:
         """Whether argument ``index`` is a literal (its value is known when the plan is built)."""
-        from pydantable_spark.expr.core import Literal
-
         return isinstance(self.nodes[index], Literal)
 
 
@@ -247,11 +244,21 @@ class Function:
     """How a user writes it: ``F.upper`` or the namespace method."""
     has_like: bool = field(init=False, repr=False)
     """Whether a parameter takes the type of another (``Param.like``)."""
+    defaults: tuple[Any, ...] = field(init=False, repr=False)
+    """Each parameter's default, in order (``REQUIRED`` where it has none)."""
+    by_position: range = field(init=False, repr=False)
+    """How many arguments a call may pass by position alone, the parameters after them all having
+    defaults (empty when the last parameter is variadic)."""
 
     def __post_init__(self) -> None:
         call_name = f"F.{self.name}" if self.in_f else (self.methods[0] if self.methods else self.name)
         object.__setattr__(self, "call_name", call_name)
         object.__setattr__(self, "has_like", any(p.like is not None for p in self.params))
+        defaults = tuple(p.default for p in self.params)
+        object.__setattr__(self, "defaults", defaults)
+        required = max((i + 1 for i, default in enumerate(defaults) if default is REQUIRED), default=0)
+        variadic = bool(self.params) and self.params[-1].variadic
+        object.__setattr__(self, "by_position", range(0) if variadic else range(required, len(defaults) + 1))
 
     @property
     def sql_name(self) -> str:
