@@ -257,8 +257,9 @@ class Results(Generic[M]):
         (bounds, lengths, patterns, ``Literal``/enum membership, decimal digits,
         ``allow_inf_nan=False``, nested ones too); they are all counted in a
         single aggregation job; when one is violated and ``examples`` > 0, a
-        second job picks the example rows among the violating ones. ``key`` names the columns that identify a row in
-        the examples (each example shows them and the violating column);
+        second job picks the example rows among the violating ones. ``key``
+        names the columns that identify a row in the examples (each example
+        shows them and the violating column);
         ``examples`` is how many rows to show per constraint (at most). The
         report's ``str()`` is a table; ``raise_for_errors()`` raises
         ``ConstraintError`` with it. See ``docs/constraints.md``.

@@ -25,7 +25,13 @@ from pydantable_spark import DataFrame, DataFrameModel
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import is_connect
 from pydantable_spark.constraints import java_pattern
-from pydantable_spark.errors import ConstraintError, PydantableSparkError, TargetExistsError, UnknownColumnError
+from pydantable_spark.errors import (
+    ConstraintError,
+    PydantableSparkError,
+    TargetExistsError,
+    UnknownColumnError,
+    WriteError,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -413,6 +419,19 @@ def test_quarantine_needs_its_place_and_refuses_bad_ones(spark: SparkSession, tm
         )
     assert not (tmp_path / "a").exists()
     assert not (tmp_path / "b").exists()
+
+
+def test_quarantine_refuses_to_overwrite_what_the_frame_reads(spark: SparkSession, tmp_path: Path) -> None:
+    # the writes read a checkpoint, which reads no file: the refusal is made on the frame itself
+    source, aside = tmp_path / "in", tmp_path / "bad"
+    _stock(spark, BAD_STOCK).write_parquet(source, constraints="skip")
+    frame = Stock.read_parquet(source)
+    for target, quarantine in [(source, aside), (tmp_path / "out", source)]:
+        with pytest.raises(WriteError, match="refusing to overwrite a path that this frame reads"):
+            frame.write_parquet(target, mode="overwrite", constraints="quarantine", quarantine=quarantine)
+    assert Stock.read_parquet(source).count() == 4
+    assert not aside.exists()
+    assert not (tmp_path / "out").exists()
 
 
 def test_save_as_table_quarantines_into_a_table(spark: SparkSession) -> None:

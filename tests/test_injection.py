@@ -425,6 +425,8 @@ def test_table_names_with_substitution_are_refused() -> None:
         Text.read_table("${env:HOME}")
     with pytest.raises(ValueError, match="variable substitution"):
         _texts().save_as_table("db.${x}")
+    with pytest.raises(ValueError, match="variable substitution"):
+        _texts().save_as_table("t", constraints="quarantine", quarantine="db.${x}")
 
 
 # --- every Python-valued parameter of the catalog --------------------------------------------------

@@ -38,6 +38,7 @@ __all__ = [
     "VIOLATIONS",
     "constraint_error",
     "counted",
+    "flagged_counts",
     "flagged_rows",
     "observed",
     "raising",
@@ -152,7 +153,7 @@ def _counts(checks: SparkConstraints) -> list[str]:
 
 def _examples(
     flagged: SparkDataFrame, checks: SparkConstraints, violated: list[int], key: Sequence[str], k: int
-) -> Any:
+) -> dict[str, Any]:
     """Up to ``k`` example rows of each violated constraint, from the rows that violate one of them.
 
     ``min_by(..., k)`` keeps a bounded heap per constraint, but it is an
@@ -239,19 +240,24 @@ VIOLATIONS = "violations"
 """The column of a quarantined row that lists the constraints it violates."""
 
 
-def flagged_rows(frame: SparkDataFrame, checks: SparkConstraints, *, text: bool = False) -> SparkDataFrame:
-    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates.
+def _label(c: Constraint) -> str:
+    return f"{c.location}: {c.label}"
 
-    A list of strings (empty: none), or with ``text`` (for CSV) the labels
-    joined by ``"; "`` (empty: none).
-    """
+
+def flagged_rows(frame: SparkDataFrame, checks: SparkConstraints) -> SparkDataFrame:
+    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none)."""
     named, names = _named(frame)
-    labels = [f"IF({violation_sql(c)}, {string_sql(f'{c.location}: {c.label}')}, NULL)" for c in checks.checked]
+    labels = [f"IF({violation_sql(c)}, {string_sql(_label(c))}, NULL)" for c in checks.checked]
     violations = f"filter(array({', '.join(labels)}), label -> label IS NOT NULL)" if labels else "array()"
-    violations = f"CAST({violations} AS ARRAY<STRING>)"
-    if text:
-        violations = f"array_join({violations}, {string_sql('; ')})"
-    return named.selectExpr("*", violations).toDF(*names, VIOLATIONS)
+    return named.selectExpr("*", f"CAST({violations} AS ARRAY<STRING>)").toDF(*names, VIOLATIONS)
+
+
+def flagged_counts(flagged: SparkDataFrame, checks: SparkConstraints) -> ValidationReport:
+    """The violation counts of rows ``flagged_rows`` made, read from their ``violations`` (no predicate runs again)."""
+    items = ["count(1) AS `__pydantable_rows`"]
+    for i, c in enumerate(checks.checked):
+        items.append(f"count_if(array_contains(`{VIOLATIONS}`, {string_sql(_label(c))})) AS `__pydantable_c{i}`")
+    return _report(flagged.selectExpr(*items).collect()[0].asDict(), checks, ())
 
 
 def counted(frame: SparkDataFrame, checks: SparkConstraints) -> ValidationReport:

@@ -299,8 +299,7 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
 
     An overwrite of a path or table that ``frame`` reads is refused first.
     """
-    if request.mode == "overwrite":
-        writes.check_not_reading(frame, request, table=table)
+    _refuse_overwriting_what_is_read(frame, [request], table=table)
     frame = _with_refusals(frame, _empty_partition_values(frame, request) | _negative_zeros_in_orc(frame, request))
     if table:
         writes.write_table(frame, request)
@@ -314,22 +313,25 @@ def write_quarantined(
     """The rows that violate a constraint to ``aside``, then the others to ``request``'s target; the counts.
 
     The plan runs once, into a checkpoint (its run-time NULL checks fail
-    there, before anything is written) that both writes and the count read.
-    The violating rows are written first: the target changes only once they
-    are kept.
+    there, before anything is written) that both writes and the count read;
+    the count reads the rows' ``violations``, not the predicates again. The
+    violating rows are written first: the target changes only once they are
+    kept. CSV, which holds no list, gets the labels joined by ``"; "``.
     """
     from pyspark.sql import functions as sf
 
     from pydantable_spark._spark import constraints as spark_checks
 
-    text = request.fmt == "csv"
-    checkpoint = spark_checks.flagged_rows(frame, checks, text=text).localCheckpoint(eager=True)
+    _refuse_overwriting_what_is_read(frame, [request, aside], table=table)
+    checkpoint = spark_checks.flagged_rows(frame, checks).localCheckpoint(eager=True)
     try:
-        report = spark_checks.counted(checkpoint.drop(spark_checks.VIOLATIONS), checks)
+        report = spark_checks.flagged_counts(checkpoint, checks)
         violations = sf.col(spark_checks.VIOLATIONS)
-        bad = (sf.length if text else sf.size)(violations) > 0
-        write(checkpoint.filter(bad), aside, table=table)
-        write(checkpoint.filter(~bad).drop(spark_checks.VIOLATIONS), request, table=table)
+        bad = checkpoint.filter(sf.size(violations) > 0)
+        if request.fmt == "csv":
+            bad = bad.withColumn(spark_checks.VIOLATIONS, sf.array_join(violations, "; "))
+        write(bad, aside, table=table)
+        write(checkpoint.filter(sf.size(violations) == 0).drop(spark_checks.VIOLATIONS), request, table=table)
     finally:
         writes.release_checkpoint(checkpoint)
     return report
@@ -341,6 +343,7 @@ def write_counted(
     """``constraints="report"`` on Spark Connect: the plan runs once into a checkpoint, counted, then written."""
     from pydantable_spark._spark import constraints as spark_checks
 
+    _refuse_overwriting_what_is_read(frame, [request], table=table)
     checkpoint = frame.localCheckpoint(eager=True)
     try:
         report = spark_checks.counted(checkpoint, checks)
@@ -348,6 +351,13 @@ def write_counted(
     finally:
         writes.release_checkpoint(checkpoint)
     return report
+
+
+def _refuse_overwriting_what_is_read(frame: SparkDataFrame, requests: Sequence[WriteRequest], *, table: bool) -> None:
+    """``write``'s up-front refusal, made on the frame itself: a checkpoint of it reads no file."""
+    for request in requests:
+        if request.mode == "overwrite":
+            writes.check_not_reading(frame, request, table=table)
 
 
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
