@@ -16,7 +16,7 @@ from pydantable_spark import dtypes as dt
 if TYPE_CHECKING:
     from pydantable_spark.schema import Schema
 
-__all__ = ["arrow_field", "arrow_schema", "arrow_type", "needs_relaxing"]
+__all__ = ["arrow_field", "arrow_schema", "arrow_type", "needs_relaxing", "without_empty_batches"]
 
 _ATOMIC: dict[type[dt.DType], pa.DataType] = {
     dt.Boolean: pa.bool_(),
@@ -83,3 +83,20 @@ def needs_relaxing(dtype: dt.DType, nullable: bool) -> bool:
     if isinstance(dtype, dt.Map):
         return needs_relaxing(dtype.value, dtype.value_contains_null)
     return False
+
+
+def without_empty_batches(table: pa.Table) -> pa.Table:
+    """``table`` with its empty record batches left out (the same rows, in the same order).
+
+    PySpark's ``createDataFrame`` of an Arrow table stops reading at the first
+    empty record batch: ``pa.chunked_array([[1, 2], [], [3, 4]])`` would reach
+    Spark as ``[1, 2]``. Every table goes through here before Spark sees it.
+
+    >>> chunks = pa.chunked_array([[1, 2], [], [3]])
+    >>> [len(b) for b in without_empty_batches(pa.table({"x": chunks})).to_batches()]
+    [2, 1]
+    """
+    batches = table.to_batches()
+    if all(batch.num_rows for batch in batches):
+        return table
+    return pa.Table.from_batches([batch for batch in batches if batch.num_rows], schema=table.schema)

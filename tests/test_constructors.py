@@ -150,6 +150,23 @@ def test_from_arrow_accepts_nullable_columns_without_nulls(spark: SparkSession) 
     assert [r.id for r in frame.collect()] == [1, 2]
 
 
+@pytest.mark.parametrize(
+    "chunks",
+    [[[1, 2], [], [3, 4]], [[], [1, 2, 3, 4]], [[1], [2], [], [], [3, 4], []], [[1, 2, 3, 4], []]],
+    ids=["empty-in-the-middle", "empty-first", "several-empty", "empty-last"],
+)
+def test_from_arrow_keeps_every_chunk_around_an_empty_one(spark: SparkSession, chunks: list[list[int]]) -> None:
+    # PySpark's createDataFrame(pa.Table) stops reading at an empty record batch
+    table = pa.table({"id": pa.chunked_array(chunks, pa.int64()), "score": pa.chunked_array(chunks, pa.float64())})
+    expected = {"id": [1, 2, 3, 4], "score": [1.0, 2.0, 3.0, 4.0]}
+    assert Simple.from_arrow(table).sort("id").to_dict() == expected
+    assert DataFrame.from_arrow(table).sort("id").to_dict() == expected
+    assert Simple.from_arrow(table).count() == 4
+    empty = [pa.chunked_array([[], []], pa.int64()), pa.chunked_array([[], []], pa.float64())]
+    nothing = pa.table(dict(zip(["id", "score"], empty, strict=True)))
+    assert Simple.from_arrow(nothing).count() == 0
+
+
 def test_from_arrow_reports_nulls_in_non_null_columns() -> None:
     table = pa.table({"id": [1, None], "score": [1.0, 2.0]})
     with pytest.raises(NullabilityError, match="id: nullable in the source but not null"):

@@ -46,7 +46,7 @@ from pydantable_spark._spark.sql import (
     to_sql,
 )
 from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
-from pydantable_spark.arrow import needs_relaxing
+from pydantable_spark.arrow import needs_relaxing, without_empty_batches
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.expr.udf import REGISTRY as UDFS
@@ -711,7 +711,7 @@ def spark_frame(source: p.Source, session: Any = None) -> SparkDataFrame:
     if created is None:
         schema = _spark_schema(source.schema)
         table = data.table.rename_columns(list(schema.names)) if _needs_renaming(source.schema.names) else data.table
-        created = spark.createDataFrame(table, schema=struct_of(schema))
+        created = spark.createDataFrame(without_empty_batches(table), schema=struct_of(schema))
         data.created[id(spark)] = created
     return created
 
