@@ -464,9 +464,6 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
     where = os.fspath(quarantine)
     if table:
         table_name(where, action)
-    if where == request.target:
-        msg = f"{action}: quarantine={where!r} is the target itself; give the violating rows another place"
-        raise ValueError(msg)
     if VIOLATIONS in schema.names:
         msg = (
             f"{action}: the frame has a column {VIOLATIONS!r}, the name the quarantined rows' list of violated "

@@ -12,6 +12,8 @@ import datetime
 import decimal
 import enum
 import math
+import os
+import re
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -404,7 +406,7 @@ def test_quarantine_needs_its_place_and_refuses_bad_ones(spark: SparkSession, tm
         frame.write_parquet(tmp_path / "a", constraints="quarantine")
     with pytest.raises(ValueError, match="quarantine= needs constraints='quarantine'"):
         frame.write_parquet(tmp_path / "a", quarantine=tmp_path / "b")
-    with pytest.raises(ValueError, match="is the target itself"):
+    with pytest.raises(ValueError, match="is the same path as the target"):
         frame.write_parquet(tmp_path / "a", constraints="quarantine", quarantine=tmp_path / "a")
     with pytest.raises(TypeError, match="quarantine= must be a path"):
         frame.write_parquet(tmp_path / "a", constraints="quarantine", quarantine=3)  # type: ignore[arg-type]
@@ -419,6 +421,45 @@ def test_quarantine_needs_its_place_and_refuses_bad_ones(spark: SparkSession, tm
         )
     assert not (tmp_path / "a").exists()
     assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["trailing-slash", "dot-segment", "dot-dot", "relative", "symlink", "file-uri", "inside", "around"],
+)
+def test_quarantine_spelled_as_the_target_another_way_is_refused(
+    spark: SparkSession, tmp_path: Path, spelling: str
+) -> None:
+    # it used to write the violating rows there, then overwrite them with the good ones
+    target = tmp_path / "out"
+    (tmp_path / "link").symlink_to(tmp_path, target_is_directory=True)
+    aside = {
+        "trailing-slash": f"{target}/",
+        "dot-segment": f"{tmp_path}/./out",
+        "dot-dot": f"{tmp_path}/sub/../out",
+        "relative": os.path.relpath(target),  # to the working directory Spark started in: this one
+        "symlink": f"{tmp_path}/link/out",
+        "file-uri": f"file://{target}",
+        "inside": f"{target}/bad",
+        "around": str(tmp_path),
+    }[spelling]
+    with pytest.raises(ValueError, match=f"{re.escape(repr(aside))} is (the same path as|nested in or around) the"):
+        _stock(spark, BAD_STOCK).write_parquet(target, constraints="quarantine", quarantine=aside)
+    assert not target.exists()
+    assert not (target / "bad").exists()
+
+
+@pytest.mark.parametrize("spelling", ["default.{}", "`default`.`{}`", "spark_catalog.default.{}", "{}_UPPER"])
+def test_quarantine_table_spelled_as_the_target_another_way_is_refused(spark: SparkSession, spelling: str) -> None:
+    name = "pydantable_quarantine_twin"
+    target = name + "_upper" if spelling.endswith("_UPPER") else name
+    aside = spelling.format(name.upper() if spelling.endswith("_UPPER") else name)
+    try:
+        with pytest.raises(ValueError, match="is the same table as the target"):
+            _stock(spark, BAD_STOCK).save_as_table(target, constraints="quarantine", quarantine=aside)
+        assert not spark.catalog.tableExists(target)
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {target}")
 
 
 def test_quarantine_refuses_to_overwrite_what_the_frame_reads(spark: SparkSession, tmp_path: Path) -> None:

@@ -322,6 +322,7 @@ def write_quarantined(
 
     from pydantable_spark._spark import constraints as spark_checks
 
+    writes.check_apart(request, aside, frame.sparkSession, table=table)
     _refuse_overwriting_what_is_read(frame, [request, aside], table=table)
     checkpoint = spark_checks.flagged_rows(frame, checks).localCheckpoint(eager=True)
     try:

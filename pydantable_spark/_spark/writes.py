@@ -33,10 +33,13 @@ atomically by itself and is written directly.
 from __future__ import annotations
 
 import logging
+import os
+import posixpath
 import re
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from pydantable_spark._spark.session import is_connect
 from pydantable_spark.errors import TargetExistsError, WriteError
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-__all__ = ["Request", "check_not_reading", "release_checkpoint", "write_path", "write_table"]
+__all__ = ["Request", "check_apart", "check_not_reading", "release_checkpoint", "write_path", "write_table"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -105,6 +108,57 @@ def check_not_reading(frame: SparkDataFrame, request: Request, *, table: bool) -
             "(e.g. DataFrame.from_arrow(frame.to_arrow())); the target is untouched"
         )
         raise WriteError(msg)
+
+
+def check_apart(first: Request, second: Request, session: Any, *, table: bool) -> None:
+    """``ValueError`` if two writes of one call would land in the same place, however each is spelled.
+
+    Paths are compared qualified and normalised (``./``, ``..``, a trailing
+    ``/``, a relative path, symbolic links on the local filesystem), and one
+    inside the other counts too: replacing the outer directory would take the
+    inner one with it. Table names are compared with the current catalog and
+    database filled in, case-insensitively (``t``, ``default.t`` and
+    ``spark_catalog.default.T`` are one table).
+    """
+    if table:
+        a, b = _table_place(first.target, session), _table_place(second.target, session)
+        clash = a == b
+    else:
+        a, b = _path_place(first.target, session), _path_place(second.target, session)
+        clash = a[: len(b)] == b or b[: len(a)] == a
+    if clash:
+        relation = "the same table as" if table else ("the same path as" if a == b else "nested in or around")
+        msg = (
+            f"{second.action}: {second.target!r} is {relation} the target {first.target!r}; "
+            f"the second write would replace the first. Give the violating rows a place of their own"
+        )
+        raise ValueError(msg)
+
+
+def _path_place(path: str, session: Any) -> tuple[str, ...]:
+    """``path`` as its filesystem and directory names, qualified as Spark would and with local links resolved."""
+    if is_connect(session):  # no filesystem API: a path without a scheme is taken as the server's local one
+        parts = urlsplit(path)
+        scheme, authority, where = parts.scheme, parts.netloc, parts.path if parts.scheme else path
+    else:
+        hadoop = session.sparkContext._jvm.org.apache.hadoop.fs.Path(path)
+        uri = hadoop.getFileSystem(session.sparkContext._jsc.hadoopConfiguration()).makeQualified(hadoop).toUri()
+        scheme, authority, where = uri.getScheme() or "", uri.getAuthority() or "", uri.getPath() or "/"
+    if scheme.lower() in ("", "file"):
+        local = os.path.realpath(where)
+        return ("file", *[name for name in local.split(os.sep) if name])
+    where = posixpath.normpath(where or "/")
+    return (f"{scheme.lower()}://{authority.lower()}", *[name for name in where.split("/") if name])
+
+
+def _table_place(name: str, session: Any) -> tuple[str, ...]:
+    """Catalog, database and table of ``name``, the session's current ones filled in, lower-cased."""
+    parts = _name_parts(name)
+    if len(parts) < 3:
+        catalog = session.catalog
+        current = [catalog.currentCatalog(), catalog.currentDatabase()]
+        parts = current[: 3 - len(parts)] + parts
+    return tuple(part.lower() for part in parts)
 
 
 def release_checkpoint(checkpoint: SparkDataFrame) -> None:
