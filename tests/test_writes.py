@@ -6,6 +6,7 @@ import gc
 import os
 import pathlib
 import re
+import threading
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -268,6 +269,110 @@ def test_a_failure_while_moving_appended_files_takes_them_back(monkeypatch: pyte
     assert _listing(old) == before  # the partition directory made for the moved file is gone too
 
 
+# --- two writes at one target -------------------------------------------------------------------------
+
+OTHER = [{"id": 7, "name": "other"}, {"id": 8, "name": "other"}]
+
+
+@CLASSIC_ONLY
+@pytest.mark.parametrize(
+    ("mode", "outcome", "kept"),
+    [
+        ("error", "TargetExistsError", OTHER),
+        ("errorifexists", "TargetExistsError", OTHER),
+        ("ignore", None, OTHER),
+        ("append", None, OTHER + NEW),
+        ("overwrite", "WriteError", OTHER),
+    ],
+)
+def test_a_path_another_write_makes_meanwhile_is_never_replaced(
+    spark: SparkSession, monkeypatch: pytest.MonkeyPatch, old: Path, mode: str, outcome: str | None, kept: Any
+) -> None:
+    """The other write lands between this write's existence check and its rename (injected, deterministic)."""
+    real = writes._FileSystem._renamed_into_place
+    other = spark.createDataFrame([(r["id"], r["name"]) for r in OTHER], "id bigint, name string")
+
+    def racing(self: writes._FileSystem, source: Any, destination: Any) -> bool:
+        if not old.exists():
+            other.write.parquet(str(old))  # Spark's own writer, as another program would
+        return real(self, source, destination)
+
+    monkeypatch.setattr(writes._FileSystem, "_renamed_into_place", racing)
+    if outcome is None:
+        Item.from_rows(NEW).write_parquet(old, mode=mode)
+    else:
+        error = TargetExistsError if outcome == "TargetExistsError" else WriteError
+        with pytest.raises(error, match="this write's rows were not written") as raised:
+            Item.from_rows(NEW).write_parquet(old, mode=mode)
+        assert type(raised.value).__name__ in (outcome, "_Appeared")
+    monkeypatch.undo()
+    assert sorted(_rows("parquet", old), key=lambda r: str(r["id"])) == sorted(kept, key=lambda r: str(r["id"]))
+    assert [p.name for p in old.iterdir() if p.name.startswith(".") and not p.name.endswith(".crc")] == []
+    assert [p.name for p in old.parent.iterdir() if "pydantable" in p.name] == []
+
+
+@CLASSIC_ONLY
+def test_an_overwrite_raced_by_another_keeps_the_old_data_it_set_aside(
+    spark: SparkSession, monkeypatch: pytest.MonkeyPatch, old: Path
+) -> None:
+    _with_old("parquet", old)
+    real = writes._FileSystem._renamed_into_place
+    other = spark.createDataFrame([(r["id"], r["name"]) for r in OTHER], "id bigint, name string")
+
+    def racing(self: writes._FileSystem, source: Any, destination: Any) -> bool:
+        other.write.mode("error").parquet(str(old))  # the old data is aside now: the other write makes the path
+        return real(self, source, destination)
+
+    monkeypatch.setattr(writes._FileSystem, "_renamed_into_place", racing)
+    with pytest.raises(WriteError, match=r"the data that was there before is kept at (\S+)") as raised:
+        Item.from_rows(NEW).write_parquet(old, mode="overwrite")
+    monkeypatch.undo()
+    assert _rows("parquet", old) == OTHER
+    kept = re.search(r"kept at (\S+)$", str(raised.value))
+    assert kept is not None
+    assert sorted(r["id"] for r in spark.read.parquet(kept.group(1)).collect()) == [1, 2]
+
+
+def _race(frames: list[DataFrame[Item]], target: Path | str, mode: str = "error") -> dict[int, BaseException | None]:
+    """Each frame written to ``target`` (a path, or a table's name) in ``mode`` by its own thread, started together."""
+    barrier = threading.Barrier(len(frames))
+    outcomes: dict[int, BaseException | None] = {}
+
+    def write(i: int) -> None:
+        barrier.wait()
+        try:
+            if isinstance(target, str):
+                frames[i].save_as_table(target, mode=mode)  # type: ignore[arg-type]
+            else:
+                frames[i].write_parquet(target, mode=mode)  # type: ignore[arg-type]
+            outcomes[i] = None
+        except BaseException as error:
+            outcomes[i] = error
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(len(frames))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def test_two_writers_racing_for_a_new_path_never_both_succeed(spark: SparkSession, tmp_path: Path) -> None:
+    """Real threads, as two jobs of one application would race: one wins, the other is told."""
+    frames = [Item.from_rows([{"id": i * 10 + j, "name": str(i)} for j in range(3)]) for i in range(2)]
+    for frame in frames:
+        frame.count()  # uploaded once, so both writes start together
+    for attempt in range(4):
+        target = tmp_path / f"race{attempt}"
+        outcomes = _race(frames, target)
+        winners = [i for i, error in outcomes.items() if error is None]
+        assert len(winners) == 1, outcomes
+        loser = outcomes[1 - winners[0]]
+        assert isinstance(loser, TargetExistsError), loser
+        written = Item.read_parquet(target).sort(Item.id).to_dict()
+        assert written == frames[winners[0]].sort(Item.id).to_dict()
+
+
 # --- catalog tables -----------------------------------------------------------------------------------
 
 
@@ -316,6 +421,32 @@ def test_save_as_table_modes(spark: SparkSession, table: str) -> None:
     Item.from_rows(NEW).save_as_table(table, mode="overwrite")
     assert _table_rows(table) == NEW
     assert _tables(spark) == [table]
+
+
+@pytest.mark.parametrize("mode", ["error", "append", "overwrite"])
+def test_two_writers_racing_for_a_new_table_lose_no_row(spark: SparkSession, table: str, mode: str) -> None:
+    frames = [Item.from_rows([{"id": i * 10 + j, "name": str(i)} for j in range(3)]) for i in range(2)]
+    for frame in frames:
+        frame.count()
+    rows = [sorted(frame.to_dict()["id"]) for frame in frames]
+    for _ in range(3):
+        spark.sql(f"DROP TABLE IF EXISTS {table}")
+        outcomes = _race(frames, table, mode)
+        written = sorted(_table_rows(table), key=lambda r: str(r["id"]))
+        ids = sorted(int(str(r["id"])) for r in written)
+        winners = [i for i, error in outcomes.items() if error is None]
+        if mode == "append":
+            assert sorted(winners) == [0, 1], outcomes
+            assert ids == sorted(rows[0] + rows[1])
+        elif mode == "error":
+            assert len(winners) == 1, outcomes
+            assert isinstance(outcomes[1 - winners[0]], TargetExistsError), outcomes
+            assert ids == rows[winners[0]]
+        else:  # the last overwrite wins; a loser is told, never silently dropped
+            assert winners, outcomes
+            assert all(isinstance(e, WriteError) for e in outcomes.values() if e is not None), outcomes
+            assert ids in [rows[i] for i in winners]
+        assert _tables(spark) == [table]  # no staging or set-aside table left behind
 
 
 def test_overwriting_the_table_a_frame_reads_is_refused(spark: SparkSession, table: str) -> None:

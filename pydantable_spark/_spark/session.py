@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pyspark.errors import PySparkRuntimeError
 from pyspark.sql import SparkSession
 
 from pydantable_spark._spark.java import ensure_java
@@ -75,17 +76,30 @@ def resolve_session(session: Any = None) -> SparkSession:
             action = "session="
             raise SessionStoppedError(action, "the session passed as session=")
         return session  # type: ignore[no-any-return]
-    active = SparkSession.getActiveSession()
+    active = _active_or_default()
     if active is not None:
         return active
     with _lock:
-        active = SparkSession.getActiveSession()
+        active = _active_or_default()
         if active is not None:
             return active
         if os.environ.get("SPARK_REMOTE"):
             log.info("starting a Spark Connect session for SPARK_REMOTE=%s", os.environ["SPARK_REMOTE"])
             return SparkSession.builder.getOrCreate()
         return _embedded()
+
+
+def _active_or_default() -> SparkSession | None:
+    """This thread's active session, else the process's default one (a thread of its own has no active one).
+
+    Spark Connect keeps the active session per thread: a frame collected or
+    written from a new thread (a pool, ``submit()``) must find the session
+    the program made, not start another.
+    """
+    try:
+        return SparkSession.active()
+    except PySparkRuntimeError:  # NO_ACTIVE_OR_DEFAULT_SESSION
+        return None
 
 
 def _embedded() -> SparkSession:

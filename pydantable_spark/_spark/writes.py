@@ -23,6 +23,14 @@ failure touches nothing), and then written by Spark's own writer from the
 checkpoint: a run-time check can no longer fail the write, but a crash in the
 middle of Spark's overwrite can still lose the old files.
 
+Two writes at one target: a path or table that another write makes between
+this write's existence check and its rename is never replaced or deleted.
+``error`` then refuses (``TargetExistsError``: this write's rows are not
+written), ``ignore`` leaves it, ``append`` adds to it, and an ``overwrite``
+refuses too, keeping the old data it had set aside where the error says.
+On Spark Connect, writes of one process to one path take turns instead (two
+Spark jobs writing one directory lose files); other processes are not seen.
+
 Catalog tables (classic and Connect): the frame is saved as a new staging
 table in the target's namespace, then renamed to the target (``overwrite``:
 the old table is renamed aside first and dropped last) or appended to it from
@@ -36,9 +44,11 @@ import logging
 import os
 import posixpath
 import re
+import threading
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
 
 from pydantable_spark._spark.session import is_connect
@@ -191,7 +201,8 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
         checkpoint = frame.localCheckpoint(eager=True)  # run-time checks fail here, before the target is touched
         mode = "error" if request.mode == "errorifexists" else request.mode  # Connect knows only the short name
         try:
-            request.spark_write(checkpoint, mode).save(request.target)
+            with _one_writer_at(_path_place(request.target, frame.sparkSession)):
+                request.spark_write(checkpoint, mode).save(request.target)
         except Exception as error:
             if "PATH_ALREADY_EXISTS" not in str(error):
                 raise
@@ -211,15 +222,49 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
     try:
         request.spark_write(frame, "error").save(fs.uri(staging))
         if not exists:
-            fs.move_in([(staging, fs.target)])
-        elif request.mode == "append":
-            fs.move_in([(src, fs.child(fs.target, rel)) for src, rel in fs.files(staging)])
+            try:
+                fs.move_in([(staging, fs.target)], replace=False)
+                return
+            except _Appeared as appeared:  # another write made the path while this one ran
+                if request.mode in ("error", "errorifexists"):
+                    msg = (
+                        f"{request.action}: the path did not exist when this write started, but another write "
+                        f"made it meanwhile and mode={request.mode!r}: this write's rows were not written, the "
+                        f"path holds the other write's; {_EXISTS_HINT}"
+                    )
+                    raise TargetExistsError(msg) from appeared
+                if request.mode == "ignore":
+                    return
+                if request.mode != "append":
+                    raise
+        if request.mode == "append":
+            fs.move_in([(src, fs.child(fs.target, rel)) for src, rel in fs.files(staging)], replace=False)
         elif _dynamic(frame, request):
-            fs.move_in([(src, fs.child(fs.target, rel)) for src, rel in fs.partitions(staging, request)])
+            fs.move_in([(src, fs.child(fs.target, rel)) for src, rel in fs.partitions(staging, request)], replace=True)
         else:
-            fs.move_in([(staging, fs.target)])
+            fs.move_in([(staging, fs.target)], replace=True)
     finally:
         fs.delete(staging)
+
+
+_writers: dict[tuple[str, ...], threading.Lock] = {}
+_writers_lock = threading.Lock()
+
+
+@contextmanager
+def _one_writer_at(place: tuple[str, ...]) -> Iterator[None]:
+    """Hold the process's lock for the path ``place`` while Spark's own writer writes there (Spark Connect).
+
+    Two Spark jobs writing one path at once share its ``_temporary``
+    directory: both return, and one's files can be lost (seen on Spark 4.3,
+    with ``mode="error"``). Connect has no filesystem API to stage and rename,
+    so writes of this process to one path take turns; the second then finds
+    the path and its mode decides. Writes from other processes are not seen.
+    """
+    with _writers_lock:
+        lock = _writers.setdefault(place, threading.Lock())
+    with lock:
+        yield
 
 
 def _dynamic(frame: SparkDataFrame, request: Request) -> bool:
@@ -290,11 +335,16 @@ class _FileSystem:
             level = deeper
         return iter(level)
 
-    def move_in(self, moves: Sequence[tuple[Any, Any]]) -> None:
-        """Rename each source to its destination; whatever was there goes aside and is deleted at the end.
+    def move_in(self, moves: Sequence[tuple[Any, Any]], *, replace: bool) -> None:
+        """Rename each source to its destination; with ``replace``, what was there goes aside, deleted at the end.
 
         If any step fails, every step already done is undone (destinations moved
         back to their sources, old data restored) and ``WriteError`` is raised.
+        A destination that another write fills meanwhile (any, if not
+        ``replace``; between the step's own check and rename, if ``replace``)
+        is neither replaced nor deleted: ``_Appeared`` is raised, this move's
+        source is back in its place, and old data this move had set aside for
+        that destination is kept where the error says.
         """
         aside = self.sibling("old")
         done: list[tuple[Any, Any, Any]] = []
@@ -302,13 +352,18 @@ class _FileSystem:
         try:
             for index, (source, destination) in enumerate(moves):
                 backup = None
+                if not replace and self.fs.exists(destination):
+                    self._appeared(destination, None)
                 if self.fs.exists(destination):
                     backup = self.child(aside, str(index))
                     self._mkdirs(aside, made)
                     self._rename(destination, backup)
                 done.append((source, destination, backup))
                 self._mkdirs(destination.getParent(), made)
-                self._rename(source, destination)
+                if self._renamed_into_place(source, destination):
+                    continue
+                done.pop()  # the destination is the other write's: neither replaced nor deleted
+                self._appeared(destination, backup)
         except BaseException as error:
             self._undo(done, made)
             if isinstance(error, Exception) and not isinstance(error, WriteError):
@@ -324,6 +379,28 @@ class _FileSystem:
                 f"{self.uri(destination)}; the target is as it was"
             )
             raise WriteError(msg)
+
+    def _appeared(self, destination: Any, backup: Any) -> NoReturn:
+        kept = "" if backup is None else f"; the data that was there before is kept at {self.uri(backup)}"
+        msg = (
+            f"{self.request.action}: {self.uri(destination)} appeared while this write ran (another write?) and "
+            f"was left as that write made it: this write's rows were not written{kept}"
+        )
+        raise _Appeared(msg)
+
+    def _renamed_into_place(self, source: Any, destination: Any) -> bool:
+        """Rename ``source`` to ``destination``, which must not exist; ``False`` if another write made it.
+
+        Hadoop renames a directory onto an existing directory by moving it
+        inside (HDFS, and the local filesystem through a copy) and reports
+        success, so the check is made after the rename, and such a move undone.
+        """
+        self._rename(source, destination)
+        nested = self.child(destination, source.getName())
+        if not self.fs.exists(nested):
+            return True
+        self._rename(nested, source)
+        return False
 
     def _mkdirs(self, directory: Any, made: list[Any]) -> None:
         missing = []
@@ -350,6 +427,10 @@ class _FileSystem:
                     self.fs.delete(directory, False)
             except Exception:
                 log.warning("could not remove %s", self.uri(directory), exc_info=True)
+
+
+class _Appeared(WriteError):
+    """A destination another write made between this write's check and its rename (left as it is)."""
 
 
 def _hidden(name: str) -> bool:
@@ -410,8 +491,22 @@ def write_table(frame: SparkDataFrame, request: Request) -> None:
     try:
         request.spark_write(frame, "error").saveAsTable(staging)
         if not exists:
-            spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")
-        elif request.mode == "append":
+            try:
+                spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")  # refused if the target exists
+                return
+            except Exception as error:
+                if "ALREADY_EXISTS" not in str(error):
+                    raise
+                if request.mode in ("error", "errorifexists"):  # another write made the table meanwhile
+                    msg = (
+                        f"{request.action}: the table did not exist when this write started, but another write "
+                        f"made it meanwhile and mode={request.mode!r}: this write's rows were not written, the "
+                        f"table holds the other write's; {_EXISTS_HINT}"
+                    )
+                    raise TargetExistsError(msg) from error
+                if request.mode == "ignore":
+                    return
+        if request.mode == "append":
             request.spark_write(spark.read.table(staging), "append").saveAsTable(target)
         else:
             aside = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_old_{suffix}"])
