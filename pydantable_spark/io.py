@@ -237,18 +237,40 @@ def read_files(
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
             msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
             raise ValueError(msg)
+        keys = None
         with io.spark_errors(label):
             if fmt == "json":
-                _json_keys_match(io.json_keys(files, opts, _json_objects(target), spark), target, label)
+                found = io.json_keys(files, opts, _json_objects(target), spark)
+                _json_keys_match(found, target, label)
+                keys = found[()]
             sdf = io.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
+            _refuse_partitions_in_files(io.partitions_in_files(sdf, fmt, files, opts, target.names, keys), label)
     else:
         for key, value in _SELF_DESCRIBING_DEFAULTS.get(fmt, {}).items():
             opts.setdefault(key, value)
         with io.spark_errors(label):
             sdf = io.read(fmt, files, opts, None, spark)
+            _refuse_partitions_in_files(io.partitions_in_files(sdf, fmt, files, opts, target.names), label)
     return spark_source(
         sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks
     )  # fmt: skip
+
+
+def _refuse_partitions_in_files(names: Sequence[str], action: str) -> None:
+    """``AmbiguousColumnError`` for columns that are both a partition directory and a column in the files."""
+    from pydantable_spark.errors import AmbiguousColumnError
+
+    if not names:
+        return
+    listing = ", ".join(repr(name) for name in names)
+    first = names[0]
+    msg = (
+        f"{action}: column {listing} is both a partition directory ({first}=.../) and a column inside the files; "
+        f"Spark would read the directory's value and ignore the files' (a {first} of 5 in a file under "
+        f"{first}=1/ would read as 1). Rename the column in the files or the directories, or read the files' "
+        "own values without partition discovery (recursiveFileLookup=True)"
+    )
+    raise AmbiguousColumnError(msg)
 
 
 def _json_objects(schema: Schema) -> dict[tuple[str, ...], bool]:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark.errors import (
+    AmbiguousColumnError,
     ColumnTypeError,
     IncompatibleCastError,
     LossyCastError,
@@ -337,6 +338,30 @@ def test_partitioned_write_reads_back(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "s").iterdir() if p.is_dir()) == ["item=ink", "item=pen"]
     back = Sale.read_parquet(tmp_path / "s").sort(Sale.id)
     assert [r.item for r in back.collect()] == ["pen", "ink"]
+
+
+class Keyed(DataFrameModel):
+    k: int
+    v: int
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc", "csv", "json"])
+def test_a_partition_column_the_files_also_hold_is_refused(spark: SparkSession, tmp_path: Path, fmt: str) -> None:
+    # Spark read the directory's k (1) and ignored the files' (5, 6), with no error
+    rows = spark.createDataFrame([(5, 1), (6, 2)], "k bigint, v bigint")
+    writer = rows.write.format(fmt).option("header", "true")
+    writer.save(str(tmp_path / "t" / "k=1"))
+    reader = getattr(Keyed, f"read_{fmt}")
+    with pytest.raises(AmbiguousColumnError, match=r"column 'k' is both a partition directory \(k=\.\.\./\)"):
+        reader(tmp_path / "t")
+    own = reader(tmp_path / "t", recursiveFileLookup=True)  # the way out the message names: the files' own k
+    assert sorted(own.to_dict()["k"]) == [5, 6]
+    Keyed.from_rows([{"k": 2, "v": 3}]).select(Keyed.v).as_model(Loose).write_parquet(tmp_path / "u" / "k=2")
+    assert Keyed.read_parquet(tmp_path / "u").to_dict() == {"k": [2], "v": [3]}  # directory-only k: as before
+
+
+class Loose(DataFrameModel):
+    v: int
 
 
 def test_write_modes(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "csv_header",
     "honest_nullability",
     "json_keys",
+    "partitions_in_files",
     "read",
     "read_table",
     "read_text",
@@ -172,6 +173,66 @@ def _nullable(dtype: Any) -> Any:
     if isinstance(dtype, st.MapType):
         return st.MapType(dtype.keyType, _nullable(dtype.valueType), True)
     return dtype
+
+
+def partitions_in_files(
+    frame: SparkDataFrame, fmt: str, paths: Sequence[str], options: Mapping[str, Any], wanted: Sequence[str],
+    file_keys: Sequence[str] | None = None,
+) -> list[str]:  # fmt: skip
+    """The partition columns of ``wanted`` (directories named ``k=1``) that the files also hold as a column.
+
+    Spark reads such a column's value from the directory name and ignores
+    the file's. ``frame`` is the read; ``file_keys`` are a JSON read's record
+    keys when known. A classic session answers from the read's own relation
+    (no job); otherwise the directories are listed, and the files' own
+    columns read without partition discovery, only when a partition column
+    is one of ``wanted``.
+    """
+    lowered = {name.lower() for name in wanted}
+    relation = None if is_connect(frame) else _file_relation(frame)
+    if relation is not None:
+        partitions = list(relation.partitionSchema().fieldNames())
+    else:
+        listed = {key: value for key, value in options.items() if key.lower() in _LISTING_OPTIONS}
+        listing = frame.sparkSession.read.format("binaryFile").options(**listed).load(list(paths))
+        partitions = listing.columns[len(_BINARY_FILE_COLUMNS) :]
+    partitions = [name for name in partitions if name.lower() in lowered]
+    if not partitions:
+        return []
+    if file_keys is not None:
+        inside = list(file_keys)
+    elif relation is not None and fmt in ("parquet", "orc"):
+        inside = list(relation.dataSchema().fieldNames())
+    elif fmt == "csv":
+        inside = csv_header(paths, {**options, "recursiveFileLookup": "true"}, frame.sparkSession)
+    else:
+        reader = frame.sparkSession.read.format(fmt).options(**options).option("recursiveFileLookup", "true")
+        inside = reader.load(list(paths)).columns
+    found = {name.lower() for name in inside}
+    return [name for name in partitions if name.lower() in found]
+
+
+_BINARY_FILE_COLUMNS = ("path", "modificationTime", "length", "content")
+"""The columns of Spark's ``binaryFile`` source; partition columns follow them."""
+
+_LISTING_OPTIONS = ("recursivefilelookup", "basepath", "pathglobfilter", "modifiedbefore", "modifiedafter")
+"""The read options that decide which files and partition directories a read sees (lower-cased)."""
+
+
+def _file_relation(frame: SparkDataFrame) -> Any:
+    """The ``HadoopFsRelation`` that a classic read's plan scans, if it scans exactly one."""
+    leaves = frame._jdf.queryExecution().analyzed().collectLeaves()
+    if leaves.size() != 1:
+        return None
+    relation = getattr(leaves.head(), "relation", None)
+    if relation is None:
+        return None
+    try:
+        found = relation()
+        found.partitionSchema()
+    except Exception:  # not a file relation
+        return None
+    return found
 
 
 def read_table(name: str, session: Any) -> SparkDataFrame:
