@@ -228,6 +228,26 @@ class SparkJobError(PydantableSparkError):
         super().__init__(f"{action}: {reason}")
 
 
+class UdfError(SparkJobError):
+    """A typed UDF raised, or returned a value its return annotation does not allow, or cannot reach Spark.
+
+    The message names the UDF, the row's arguments and the value (or the
+    function's own exception, type and message); Spark's error is the
+    ``__cause__``.
+    """
+
+    @classmethod
+    def unpicklable(cls, name: str, error: BaseException) -> UdfError:
+        """The function cannot be pickled for Spark's Python workers (it closes over a lock, a socket, ...)."""
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        msg = (
+            f"it cannot be sent to Spark's Python workers, which receive it pickled: {reason}. A UDF may "
+            "use module-level functions and plain values; build a client, connection or lock inside the "
+            "function (or in a module the workers import) instead of closing over one"
+        )
+        return cls(f"F.udf({name})", msg)
+
+
 class SessionStoppedError(PydantableSparkError):
     """The SparkSession a frame was built on (or was given) has been stopped.
 

@@ -35,7 +35,9 @@ __all__ = [
     "arrow_of_pandas",
     "arrow_table_from",
     "fields_of_arrow",
+    "plain_value",
     "rows_to_arrow",
+    "unknown_keys_checker",
     "validation_message",
 ]
 
@@ -73,7 +75,7 @@ def rows_to_arrow(rows: Iterable[Mapping[str, Any] | BaseModel], model: type[Bas
     _refuse_unknown_nested_keys(items, model)
     dumped: list[dict[str, Any]] = adapter.dump_python(validated, by_alias=True)
     if _needs_plain(model):
-        dumped = [{k: _plain(v) for k, v in row.items()} for row in dumped]
+        dumped = [{k: plain_value(v) for k, v in row.items()} for row in dumped]
     arrays = []
     for f in schema.fields:
         values = [row[f.name] for row in dumped]
@@ -122,7 +124,7 @@ def _nested_checker(model: type[BaseModel]) -> _Checker | None:
     """A function yielding the paths of unknown keys inside ``model``'s nested structs (None: none can have any)."""
     fields = []
     for name, info in model.model_fields.items():
-        inner = _value_checker(info.annotation, set())
+        inner = unknown_keys_checker(info.annotation, set())
         if inner is not None:
             keys = [k for k in (info.alias, info.validation_alias, name) if isinstance(k, str)]
             fields.append((keys, inner))
@@ -138,8 +140,8 @@ def _nested_checker(model: type[BaseModel]) -> _Checker | None:
     return check
 
 
-def _value_checker(annotation: Any, seen: set[int]) -> _Checker | None:
-    """A checker for values of ``annotation`` (None when no struct inside it can get unknown keys)."""
+def unknown_keys_checker(annotation: Any, seen: set[int]) -> _Checker | None:
+    """A checker yielding the paths of unknown keys in values of ``annotation`` (None: no struct can get any)."""
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
@@ -147,9 +149,9 @@ def _value_checker(annotation: Any, seen: set[int]) -> _Checker | None:
             return None
         return _struct_checker(annotation, seen | {id(annotation)})
     if origin is typing.Annotated:
-        return _value_checker(args[0], seen)
+        return unknown_keys_checker(args[0], seen)
     if origin in (list, tuple, set, frozenset) and args:
-        element = _value_checker(args[0], seen)
+        element = unknown_keys_checker(args[0], seen)
         if element is None:
             return None
 
@@ -160,7 +162,7 @@ def _value_checker(annotation: Any, seen: set[int]) -> _Checker | None:
 
         return each
     if origin is dict and len(args) == 2:
-        value_check = _value_checker(args[1], seen)
+        value_check = unknown_keys_checker(args[1], seen)
         if value_check is None:
             return None
 
@@ -170,7 +172,7 @@ def _value_checker(annotation: Any, seen: set[int]) -> _Checker | None:
                     yield from value_check(item, f"{path}[{k!r}]")
 
         return values
-    checkers = [c for c in (_value_checker(a, seen) for a in args if a is not type(None)) if c is not None]
+    checkers = [c for c in (unknown_keys_checker(a, seen) for a in args if a is not type(None)) if c is not None]
     if len(checkers) == 1:
         return checkers[0]
     return None
@@ -183,7 +185,7 @@ def _struct_checker(model: type[BaseModel], seen: set[int]) -> _Checker | None:
     for name, info in model.model_fields.items():
         keys = [k for k in (info.alias, info.validation_alias, name) if isinstance(k, str)]
         known.update(keys)
-        inner = _value_checker(info.annotation, seen)
+        inner = unknown_keys_checker(info.annotation, seen)
         if inner is not None:
             inner_fields.append((keys, inner))
     if not strict and not inner_fields:
@@ -223,13 +225,14 @@ def _annotation_needs_plain(annotation: Any, seen: set[int]) -> bool:
     return any(_annotation_needs_plain(arg, seen) for arg in typing.get_args(annotation))
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
+    """A dumped value as Arrow takes it: enums as their values, sets as lists, at any depth."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain_value(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
-        return [_plain(v) for v in value]
+        return [plain_value(v) for v in value]
     return value
 
 

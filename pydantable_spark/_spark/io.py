@@ -22,8 +22,10 @@ from pydantable_spark.errors import (
     SessionStoppedError,
     SparkJobError,
     TargetExistsError,
+    UdfError,
     WriteError,
 )
+from pydantable_spark.expr.udf_results import UDF_ERROR_MARK
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
 
@@ -425,6 +427,7 @@ def _refuse_overwriting_what_is_read(frame: SparkDataFrame, requests: Sequence[W
 _NULL_CHECK = re.compile(re.escape(NULL_CHECK_MARK) + r"([0-9a-f]*)\]")
 _MERGE = re.compile(r'CANNOT_MERGE_SCHEMAS[^\n]*\n[^\n]*\n"STRUCT<(.*)>"\n[^\n]*\n"STRUCT<(.*)>"')
 _REFUSED_WRITE = re.compile(r"\[" + re.escape(REFUSED_WRITE_MARK) + r"([0-9A-Fa-f]*)\]")
+_UDF_ERROR = re.compile(r"\[" + re.escape(UDF_ERROR_MARK) + r"([0-9A-Fa-f]*)\]")
 _BAD_VALUE = re.compile(r"\[" + re.escape(BAD_VALUE_MARK) + r"([0-9A-Fa-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
@@ -506,6 +509,10 @@ def _translate(error: Exception, action: str) -> Exception | None:
             "rewrite the files with one schema, or read them separately and cast in the plan"
         )
         return IncompatibleCastError(msg)
+    udf = _UDF_ERROR.search(text)
+    if udf:
+        said = bytes.fromhex(udf.group(1)).decode("utf-8", "replace")
+        return UdfError(action, said)
     refused = _REFUSED_WRITE.search(text)
     if refused:
         return WriteError(bytes.fromhex(refused.group(1)).decode("utf-8", "replace"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import pickle
 import re
 import weakref
 from collections import Counter
@@ -47,7 +48,7 @@ from pydantable_spark._spark.sql import (
 )
 from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
 from pydantable_spark.arrow import needs_relaxing, without_empty_batches
-from pydantable_spark.errors import CardinalityError, SparkAnalysisError
+from pydantable_spark.errors import CardinalityError, SparkAnalysisError, UdfError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.expr.udf import REGISTRY as UDFS
 from pydantable_spark.expr.window import Over
@@ -754,7 +755,10 @@ def _register_udfs(step: Step, frame: SparkDataFrame) -> None:
         function = UDFS.get(name)
         if function is not None:  # (a user's column name never has this spelling: it would be hex-spelled)
             returns = spark_type(function.returns.dtype)
-            session.udf.register(name, sf.udf(function.fn, returnType=returns, useArrow=True))
+            try:
+                session.udf.register(name, sf.udf(function.worker_function(), returnType=returns, useArrow=True))
+            except (pickle.PicklingError, TypeError) as error:
+                raise UdfError.unpicklable(function.name, error) from error
             done.add(name)
 
 

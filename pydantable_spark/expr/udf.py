@@ -47,10 +47,19 @@ class PythonFunction:
     params: tuple[tuple[str, Typed], ...]
     returns: Typed
     sql_name: str
+    annotation: Any = None
+    """The return annotation, which every result must satisfy (``udf_results``)."""
 
     @property
     def name(self) -> str:
         return getattr(self.fn, "__name__", "udf")
+
+    def worker_function(self) -> Callable[..., Any]:
+        """What Spark's workers call: ``fn`` with its results checked and its exceptions named (``UdfError``)."""
+        from pydantable_spark.expr.udf_results import ResultCheck, checked
+
+        check = ResultCheck(self.name, [name for name, _ in self.params], self.annotation, self.returns.nullable)
+        return checked(self.fn, check)
 
 
 def _typed(where: str, annotation: Any) -> Typed:
@@ -65,7 +74,7 @@ def _typed(where: str, annotation: Any) -> Typed:
 def _describe_function(fn: Callable[..., Any]) -> PythonFunction:
     name = getattr(fn, "__name__", repr(fn))
     try:
-        hints = typing.get_type_hints(fn)
+        hints = typing.get_type_hints(fn, include_extras=True)
     except (NameError, TypeError) as error:
         msg = f"F.udf({name}): its annotations cannot be read ({error})"
         raise ColumnTypeError(msg) from None
@@ -82,7 +91,7 @@ def _describe_function(fn: Callable[..., Any]) -> PythonFunction:
         msg = f"F.udf({name}): annotate its return type (for example -> int | None); it is the column's type"
         raise ColumnTypeError(msg)
     returns = _typed(f"{name} return", hints["return"])
-    return PythonFunction(fn, tuple(params), returns, f"__pydantable_udf_{next(_NUMBERS)}")
+    return PythonFunction(fn, tuple(params), returns, f"__pydantable_udf_{next(_NUMBERS)}", hints["return"])
 
 
 class Udf(Generic[R]):
