@@ -468,9 +468,11 @@ def write(
             frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
-        run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
+        written = run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
     if checks is None or observation is None:
         return None
+    if not written:  # mode="ignore" found the target: no job ran, and no row was written or counted
+        return spark_checks.empty_report(checks)
     return spark_checks.observed_report(observation, checks)
 
 

@@ -14,6 +14,7 @@ import enum
 import math
 import os
 import re
+import threading
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -358,6 +359,34 @@ def test_write_report_and_skip_write_everything(spark: SparkSession, tmp_path: P
     assert Stock.read_parquet(tmp_path / "s").count() == 4
     with pytest.raises(ValueError, match="constraints='nope'"):
         _stock(spark, BAD_STOCK).write_parquet(tmp_path / "x", constraints="nope")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("table", [False, True], ids=["path", "table"])
+def test_report_with_ignore_on_an_existing_target_counts_nothing_and_returns(
+    spark: SparkSession, tmp_path: Path, table: bool
+) -> None:
+    # no job runs, and reading the counts used to wait for one forever
+    name = "pydantable_report_ignore"
+    frame = _stock(spark, BAD_STOCK)
+
+    def write(mode: str) -> Any:
+        if table:
+            return frame.save_as_table(name, mode=mode, constraints="report")  # type: ignore[arg-type]
+        return frame.write_parquet(tmp_path / "t", mode=mode, constraints="report")  # type: ignore[arg-type]
+
+    try:
+        assert write("error").rows == 4
+        done: list[Any] = []
+        worker = threading.Thread(target=lambda: done.append(write("ignore")), daemon=True)
+        worker.start()
+        worker.join(timeout=120)
+        assert done, "the write with constraints='report' and mode='ignore' did not return"
+        report = done[0]
+        assert (report.rows, [v.count for v in report.results], report.ok) == (0, [0, 0], True)
+        read = Stock.read_table(name) if table else Stock.read_parquet(tmp_path / "t")
+        assert read.count() == 4  # the first write's rows, untouched
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
 
 
 def _ids(rows: dict[str, list[Any]]) -> list[Any]:

@@ -231,6 +231,11 @@ def observed(frame: SparkDataFrame, checks: SparkConstraints) -> tuple[SparkData
     return named.observe(observation, *metrics).toDF(*names), observation
 
 
+def empty_report(checks: SparkConstraints) -> ValidationReport:
+    """The report of a write that wrote nothing (``mode="ignore"`` on an existing target): 0 rows, no violation."""
+    return ValidationReport(0, tuple(Violation(c, 0, ()) for c in checks.checked), checks.python_only)
+
+
 def observed_report(observation: Any, checks: SparkConstraints) -> ValidationReport:
     """The report of a finished job observed by ``observed``."""
     return _report(dict(observation.get), checks, ())

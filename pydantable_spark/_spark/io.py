@@ -357,17 +357,17 @@ def _with_refusals(frame: SparkDataFrame, refusals: Refusals) -> SparkDataFrame:
     return frame.toDF(*map(spark_name, names)).selectExpr(*items).toDF(*names)
 
 
-def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> None:
+def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> bool:
     """Write ``frame`` as ``request`` says, all-or-nothing (``pydantable_spark._spark.writes``).
 
     An overwrite of a path or table that ``frame`` reads is refused first.
+    ``False``: nothing ran (``mode="ignore"`` and the target exists).
     """
     _refuse_overwriting_what_is_read(frame, [request], table=table)
     frame = _with_refusals(frame, _empty_partition_values(frame, request) | _negative_zeros_in_orc(frame, request))
     if table:
-        writes.write_table(frame, request)
-    else:
-        writes.write_path(frame, request)
+        return writes.write_table(frame, request)
+    return writes.write_path(frame, request)
 
 
 def write_quarantined(
@@ -411,10 +411,10 @@ def write_counted(
     checkpoint = frame.localCheckpoint(eager=True)
     try:
         report = spark_checks.counted(checkpoint, checks)
-        write(checkpoint, request, table=table)
+        written = write(checkpoint, request, table=table)
     finally:
         writes.release_checkpoint(checkpoint)
-    return report
+    return report if written else spark_checks.empty_report(checks)
 
 
 def _refuse_overwriting_what_is_read(frame: SparkDataFrame, requests: Sequence[WriteRequest], *, table: bool) -> None:

@@ -192,12 +192,17 @@ def release_checkpoint(checkpoint: SparkDataFrame) -> None:
 # --- files ----------------------------------------------------------------------------------------
 
 
-def write_path(frame: SparkDataFrame, request: Request) -> None:
-    """Write ``frame`` to the path of ``request`` all-or-nothing (see the module docstring)."""
+def write_path(frame: SparkDataFrame, request: Request) -> bool:
+    """Write ``frame`` to the path of ``request`` all-or-nothing (see the module docstring); whether it wrote.
+
+    ``False``: ``mode="ignore"`` found the path, and no Spark job ran.
+    """
     if request.fmt == "delta":
         request.spark_write(frame, request.mode).save(request.target)  # Delta commits atomically itself
-        return
+        return True
     if is_connect(frame):
+        if request.mode == "ignore" and _path_exists(frame.sparkSession, request.target):
+            return False
         checkpoint = frame.localCheckpoint(eager=True)  # run-time checks fail here, before the target is touched
         mode = "error" if request.mode == "errorifexists" else request.mode  # Connect knows only the short name
         try:
@@ -210,21 +215,21 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
             raise TargetExistsError(msg) from error
         finally:
             release_checkpoint(checkpoint)
-        return
+        return True
     fs = _FileSystem(frame.sparkSession, request)
     exists = fs.exists(fs.target)
     if exists and request.mode in ("error", "errorifexists"):
         msg = f"{request.action}: the path already exists and mode={request.mode!r}; {_EXISTS_HINT}"
         raise TargetExistsError(msg)
     if exists and request.mode == "ignore":
-        return
+        return False
     staging = fs.sibling("staging")
     try:
         request.spark_write(frame, "error").save(fs.uri(staging))
         if not exists:
             try:
                 fs.move_in([(staging, fs.target)], replace=False)
-                return
+                return True
             except _Appeared as appeared:  # another write made the path while this one ran
                 if request.mode in ("error", "errorifexists"):
                     msg = (
@@ -234,7 +239,7 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
                     )
                     raise TargetExistsError(msg) from appeared
                 if request.mode == "ignore":
-                    return
+                    return True  # the job ran: its rows were read, then left out
                 if request.mode != "append":
                     raise
         if request.mode == "append":
@@ -245,6 +250,18 @@ def write_path(frame: SparkDataFrame, request: Request) -> None:
             fs.move_in([(staging, fs.target)], replace=True)
     finally:
         fs.delete(staging)
+    return True
+
+
+def _path_exists(session: Any, path: str) -> bool:
+    """Whether ``path`` exists, asked without a filesystem API (Spark Connect): a listing of it resolves."""
+    try:
+        session.read.format("binaryFile").load(path).schema  # noqa: B018  -- resolving lists the path
+    except Exception as error:
+        if "PATH_NOT_FOUND" in str(error):
+            return False
+        raise
+    return True
 
 
 _writers: dict[tuple[str, ...], threading.Lock] = {}
@@ -465,8 +482,8 @@ def _quoted(parts: Sequence[str]) -> str:
     return ".".join("`" + part.replace("`", "``") + "`" for part in parts)
 
 
-def write_table(frame: SparkDataFrame, request: Request) -> None:
-    """Save ``frame`` as the catalog table of ``request`` all-or-nothing (see the module docstring)."""
+def write_table(frame: SparkDataFrame, request: Request) -> bool:
+    """Save ``frame`` as the catalog table of ``request`` all-or-nothing; whether it wrote (see ``write_path``)."""
     if "path" in {key.lower() for key in request.options}:
         msg = (
             f"{request.action}: the 'path' option makes an external table whose files Spark replaces in "
@@ -477,13 +494,13 @@ def write_table(frame: SparkDataFrame, request: Request) -> None:
     spark = frame.sparkSession
     if request.fmt == "delta":
         request.spark_write(frame, request.mode).saveAsTable(request.target)
-        return
+        return True
     exists = bool(spark.catalog.tableExists(request.target))
     if exists and request.mode in ("error", "errorifexists"):
         msg = f"{request.action}: the table already exists and mode={request.mode!r}; {_EXISTS_HINT}"
         raise TargetExistsError(msg)
     if exists and request.mode == "ignore":
-        return
+        return False
     parts = _name_parts(request.target)
     suffix = uuid.uuid4().hex[:12]
     staging = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_staging_{suffix}"])
@@ -493,7 +510,7 @@ def write_table(frame: SparkDataFrame, request: Request) -> None:
         if not exists:
             try:
                 spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")  # refused if the target exists
-                return
+                return True
             except Exception as error:
                 if "ALREADY_EXISTS" not in str(error):
                     raise
@@ -505,7 +522,7 @@ def write_table(frame: SparkDataFrame, request: Request) -> None:
                     )
                     raise TargetExistsError(msg) from error
                 if request.mode == "ignore":
-                    return
+                    return True  # the job ran: its rows were read, then left out
         if request.mode == "append":
             request.spark_write(spark.read.table(staging), "append").saveAsTable(target)
         else:
@@ -513,6 +530,7 @@ def write_table(frame: SparkDataFrame, request: Request) -> None:
             _replace_table(spark, request, staging, target, aside)
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {staging}")
+    return True
 
 
 def _replace_table(spark: Any, request: Request, staging: str, target: str, aside: str) -> None:
