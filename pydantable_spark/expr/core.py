@@ -225,10 +225,14 @@ class Node:
         return iter(self.kids)
 
     def walk(self) -> Iterator[Node]:
-        """This node and all nodes below it, depth first."""
-        yield self
-        for child in self.kids:
-            yield from child.walk()
+        """This node and all nodes below it, depth first (iteratively: a tree of any depth)."""
+        pending: list[Node] = [self]
+        while pending:
+            node = pending.pop()
+            yield node
+            kids = node.kids
+            if kids:
+                pending.extend(reversed(kids))
 
     def map_children(self, fn: Callable[[Node], Node]) -> Node:
         """A copy with ``fn`` applied to every direct input node (types derived again)."""

@@ -59,10 +59,12 @@ class Plan:
         return ()
 
     def walk(self) -> Iterator[Plan]:
-        """This plan and every plan below it."""
-        yield self
-        for child in self.inputs():
-            yield from child.walk()
+        """This plan and every plan below it, depth first (iteratively: a plan of any depth)."""
+        pending: list[Plan] = [self]
+        while pending:
+            plan = pending.pop()
+            yield plan
+            pending.extend(reversed(plan.inputs()))
 
     def describe(self) -> str:
         """One line about this node for ``explain()``."""
