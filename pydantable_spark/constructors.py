@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from pydantable_spark import io
 from pydantable_spark.annotations import fields_of_model
 from pydantable_spark.errors import UnknownColumnError
-from pydantable_spark.ingest import arrow_of_pandas, arrow_table_from, fields_of_arrow, rows_to_arrow
+from pydantable_spark.ingest import arrow_of_pandas, arrow_of_polars, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData
@@ -255,7 +255,7 @@ class Constructors(Generic[M]):
 
         Needs the ``polars`` extra. Polars' NULL is NULL and its NaN is NaN, as in ``from_arrow``.
         """
-        table = frame.to_arrow()
+        table = arrow_of_polars(frame)
         return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @overload

@@ -33,6 +33,7 @@ if typing.TYPE_CHECKING:
 __all__ = [
     "adapter_for",
     "arrow_of_pandas",
+    "arrow_of_polars",
     "arrow_table_from",
     "fields_of_arrow",
     "plain_value",
@@ -363,8 +364,24 @@ def arrow_of_pandas(frame: Any) -> pa.Table:
     and is NULL. An ``object`` column mixing Python types (``["a", 3]``) has
     no Arrow type: the error names the column and says what Arrow met.
     """
+    names = [str(name) for name in frame.columns]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        msg = (
+            f"from_pandas: column name(s) {', '.join(map(repr, repeated))} appear more than once; a frame's "
+            "columns need distinct names (rename them first, e.g. frame.columns = [...])"
+        )
+        raise RowValidationError(msg)
     try:
         table = pa.Table.from_pandas(frame, preserve_index=False)
+    except OverflowError as error:  # Python ints beyond 64 bits in an object column: Arrow does not say which
+        column = next((name for name in frame.columns if _overflows(frame[name])), None)
+        named = f"column {column!r}" if column is not None else "a column"
+        msg = (
+            f"from_pandas: {named} holds an integer beyond 64 bits ({error}), which no Spark integer type "
+            "holds; convert it to Decimal (a decimal column) or str first"
+        )
+        raise RowValidationError(msg) from error
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as error:
         reason, *where = error.args if len(error.args) > 1 else (str(error),)
         column = next((w for w in where if isinstance(w, str)), "")
@@ -376,6 +393,37 @@ def arrow_of_pandas(frame: Any) -> pa.Table:
         )
         raise RowValidationError(msg) from error
     return _with_nans(frame, table)
+
+
+def _overflows(values: Any) -> bool:
+    """Whether a pandas column holds a Python int beyond 64 bits."""
+    return bool(values.dtype == object) and any(type(v) is int and not -(2**63) <= v < 2**64 for v in values.tolist())
+
+
+_POLARS_HINTS = {
+    "UInt64": "cast it to Int64 if its values fit (frame.cast({COLUMN: pl.Int64})), else to Decimal",
+    "UInt128": "cast it to Decimal (frame.cast({COLUMN: pl.Decimal(38, 0)}))",
+    "Int128": "cast it to Int64 if its values fit, else to Decimal (frame.cast({COLUMN: pl.Decimal(38, 0)}))",
+    "Time": "Spark 4.3 has no time-of-day type in pydantable-spark yet: cast it to a duration or a string",
+    "Object": "a Polars Object column holds Python objects Arrow cannot carry: convert it to a typed column",
+}
+"""What to do with a Polars column type that has no Spark mapping, by its Polars type name."""
+
+
+def arrow_of_polars(frame: Any) -> pa.Table:
+    """A Polars DataFrame as an Arrow table; a column type with no Spark mapping is named, with what to do."""
+    for name, dtype in frame.schema.items():
+        kind = type(dtype).__name__ if not isinstance(dtype, type) else dtype.__name__
+        hint = _POLARS_HINTS.get(kind)
+        if hint is not None:
+            what = hint.replace("COLUMN", repr(name))
+            msg = f"from_polars: column {name!r} is Polars {dtype}, which has no Spark type: {what}"
+            raise UnsupportedTypeError(msg)
+    try:
+        return frame.to_arrow()  # type: ignore[no-any-return]
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
+        msg = f"from_polars: the frame cannot become Arrow data: {error}"
+        raise UnsupportedTypeError(msg) from error
 
 
 def _with_nans(frame: Any, table: pa.Table) -> pa.Table:

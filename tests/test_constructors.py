@@ -167,6 +167,15 @@ def test_from_arrow_keeps_every_chunk_around_an_empty_one(spark: SparkSession, c
     assert Simple.from_arrow(nothing).count() == 0
 
 
+def test_from_pandas_names_repeated_columns_and_ints_beyond_64_bits() -> None:
+    for model in (Simple, None):
+        with pytest.raises(RowValidationError, match=r"column name\(s\) 'id' appear more than once"):
+            DataFrame.from_pandas(pd.DataFrame([[1, 2, 1.0]], columns=["id", "id", "score"]), model)
+        huge = pd.DataFrame({"id": pd.Series([1, 2**70], dtype=object), "score": [1.0, 2.0]})
+        with pytest.raises(RowValidationError, match=r"column 'id' holds an integer beyond 64 bits"):
+            DataFrame.from_pandas(huge, model)
+
+
 def test_from_arrow_reports_nulls_in_non_null_columns() -> None:
     table = pa.table({"id": [1, None], "score": [1.0, 2.0]})
     with pytest.raises(NullabilityError, match="id: nullable in the source but not null"):

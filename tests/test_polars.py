@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from pydantable_spark import DataFrame, DataFrameModel, F
-from pydantable_spark.errors import NullabilityError, ReconciliationError, RowValidationError
+from pydantable_spark.errors import NullabilityError, ReconciliationError, RowValidationError, UnsupportedTypeError
 
 
 class Reading(DataFrameModel):
@@ -80,3 +80,19 @@ def test_a_value_a_conversion_would_change_needs_allow_lossy() -> None:
     with pytest.raises(RowValidationError, match="'n'.*9007199254740993"):
         Small.from_polars(big)
     assert Small.from_polars(big, allow_lossy=["n"]).collect()[0].n == 9007199254740992.0
+
+
+@pytest.mark.parametrize(
+    ("series", "said"),
+    [
+        (pl.Series("id", [1], pl.UInt64), r"Polars UInt64, which has no Spark type: cast it to Int64 if its values"),
+        (pl.Series("id", [1], pl.Int128), r"Polars Int128, which has no Spark type: cast it to Int64 if its values"),
+        (pl.Series("id", [datetime.time(1, 2)], pl.Time), r"Polars Time, which has no Spark type"),
+        (pl.Series("id", [object()], pl.Object), r"Polars Object, which has no Spark type: a Polars Object column"),
+    ],
+    ids=["UInt64", "Int128", "Time", "Object"],
+)
+def test_polars_types_without_a_spark_type_are_named(series: pl.Series, said: str) -> None:
+    for model in (Reading, None):
+        with pytest.raises(UnsupportedTypeError, match=rf"from_polars: column 'id' is {said}"):
+            DataFrame.from_polars(pl.DataFrame([series]), model)
