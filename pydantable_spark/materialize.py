@@ -400,7 +400,10 @@ def to_pandas(table: pa.Table) -> Any:
     Integer and boolean columns use pandas' nullable dtypes (``Int64``,
     ``boolean``); a float column that can hold NULLs uses ``Float64``, in
     which NULL is ``<NA>`` and NaN stays NaN (``from_pandas`` reads them back
-    the same way; see docs/nulls.md, "NaN is a value"). Dates and timestamps
+    the same way; see docs/nulls.md, "NaN is a value"). Lists, structs and
+    maps are Arrow-backed (``pd.ArrowDtype``): a cell is the exact Python
+    value (a list holding ``None`` and a 64-bit int stays so; numpy would make
+    it float64, and NULL and NaN alike). Dates and timestamps
     outside years 1-9999 raise ``OutOfRangeError`` (``check_python_range``).
     """
     import pandas as pd
@@ -413,7 +416,13 @@ def to_pandas(table: pa.Table) -> Any:
         pa.int64(): pd.Int64Dtype(),
         pa.bool_(): pd.BooleanDtype(),
     }
-    frame = table.to_pandas(types_mapper=nullable.get)
+
+    def dtype_of(arrow: pa.DataType) -> Any:
+        if pa.types.is_nested(arrow):  # exact values (ints, NULL apart from NaN) where numpy would use float64
+            return pd.ArrowDtype(arrow)
+        return nullable.get(arrow)
+
+    frame = table.to_pandas(types_mapper=dtype_of)
     floats = {pa.float32(): pd.Float32Dtype(), pa.float64(): pd.Float64Dtype()}
     for f in table.schema:
         if f.nullable and f.type in floats:

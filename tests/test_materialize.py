@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
+import math
 from typing import TYPE_CHECKING, Annotated, Any
 
 import pyarrow as pa
@@ -276,6 +277,30 @@ def test_out_of_range_dates_reach_arrow_exactly(moments: Any) -> None:
     edge = Moment.from_rows([{"i": 0, "d": datetime.date.min, "t": datetime.datetime.max.replace(tzinfo=_UTC)}])
     assert edge.collect() == [Moment(i=0, d=datetime.date.min, t=datetime.datetime.max.replace(tzinfo=_UTC))]
     assert edge.to_dict()["t"] == [datetime.datetime.max.replace(tzinfo=_UTC)]
+
+
+def test_to_pandas_keeps_nested_values_exact(spark: SparkSession) -> None:
+    class Inner(DataFrameModel):
+        big: int | None
+
+    class Nested(DataFrameModel):
+        ints: list[int | None]
+        floats: list[float | None]
+        inner: Inner
+        counts: dict[str, int | None]
+
+    big = 2**62 + 1  # numpy's float64 would round it, and make NULL and NaN alike
+    rows = [{"ints": [1, None, big], "floats": [1.5, None, float("nan")], "inner": {"big": big}, "counts": {"a": big}}]
+    frame = Nested.from_rows(rows)
+    pdf = frame.to_pandas()
+    assert pdf["ints"][0] == [1, None, big]
+    assert pdf["floats"][0][:2] == [1.5, None]
+    assert math.isnan(pdf["floats"][0][2])
+    assert pdf["inner"][0] == {"big": big}
+    assert pdf["counts"][0] == [("a", big)]
+    back = Nested.from_pandas(pdf).collect()[0]
+    assert back.ints == [1, None, big]
+    assert back.inner.big == big
 
 
 def test_to_pandas_keeps_null_and_nan_apart(spark: SparkSession) -> None:
