@@ -177,9 +177,12 @@ CSV_READ_DEFAULTS = {
     "ignoreTrailingWhiteSpace": "false",
     "nullValue": CSV_NULL,
     "emptyValue": "",
+    "unescapedQuoteHandling": "RAISE_ERROR",
 }
-"""RFC 4180 as read by default: ``""`` inside a quoted field is one quote, quoted fields may hold
-line breaks, spaces are data, an unquoted empty field is NULL and a quoted empty one ``""``."""
+"""RFC 4180 as read by default: ``""`` inside a quoted field is one quote (a lone quote there, or one
+"escaped" by a backslash, is a ``MalformedDataError``), quoted fields may hold line breaks, spaces
+are data, an unquoted empty field is NULL and a quoted empty one ``""``. A file whose first line
+ends with CR LF is read with ``lineSep="\r\n"``, so a CR LF inside a quoted field stays CR LF."""
 
 CSV_WRITE_DEFAULTS = {
     "header": "true",
@@ -231,6 +234,8 @@ def read_files(
                 opts.setdefault(key, value)
             if opts["header"] == "true":
                 with io.spark_errors(label):
+                    if not any(key.lower() == "linesep" for key in opts) and io.csv_uses_crlf(files, opts, spark):
+                        opts["lineSep"] = "\r\n"  # else Spark makes a CR LF inside a quoted field LF
                     header = io.csv_header(files, opts, spark)
                 read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")

@@ -489,6 +489,29 @@ def test_csv_reads_rfc_4180_by_default(tmp_path: Path) -> None:
     assert [r.item for r in rows] == ['a "quoted" word', "", None, " spaced ", "two\nlines"]
 
 
+def test_csv_with_crlf_lines_keeps_a_crlf_inside_a_quoted_field(tmp_path: Path) -> None:
+    # Spark's parser made the CR LF inside the quotes LF when the file's lines end with CR LF
+    (tmp_path / "win.csv").write_bytes(b'item,price\r\n"x\r\ny",1\r\nplain,2\r\n"a\nb",3\r\n"c\rd",4\r\n')
+    rows = Priced.read_csv(str(tmp_path / "win.csv")).sort("price").collect()
+    assert [r.item for r in rows] == ["x\r\ny", "plain", "a\nb", "c\rd"]
+
+
+def test_csv_files_with_other_line_endings_in_one_read_are_an_error_not_lost_rows(tmp_path: Path) -> None:
+    (tmp_path / "a.csv").write_bytes(b'item,price\r\n"x\r\ny",1\r\n')
+    (tmp_path / "b.csv").write_bytes(b"item,price\nz,2\nw,3\n")
+    with pytest.raises(MalformedDataError, match="the header line of .*b.csv does not name the first file's columns"):
+        Priced.read_csv(tmp_path).collect()
+    assert sorted(r.price for r in Priced.read_csv(tmp_path / "b.csv", lineSep="\n").collect()) == [2, 3]
+
+
+def test_csv_quote_escaped_by_a_backslash_is_malformed_not_odd_text(tmp_path: Path) -> None:
+    (tmp_path / "bs.csv").write_bytes(b'item,price\n"he said \\"hi\\"",1\n5" screen,2\n')
+    with pytest.raises(MalformedDataError, match=r"a quoted field .*holds a quote that is not doubled"):
+        Priced.read_csv(str(tmp_path / "bs.csv")).collect()
+    spark_way = Priced.read_csv(str(tmp_path / "bs.csv"), unescapedQuoteHandling="STOP_AT_DELIMITER")
+    assert [r.item for r in spark_way.sort("price").collect()] == ['"he said \\"hi\\""', '5" screen']
+
+
 def test_readers_match_names_case_sensitively_with_a_did_you_mean(tmp_path: Path) -> None:
     (tmp_path / "c.csv").write_text("Item,price\na,1\n")
     with pytest.raises(MissingColumnError, match="item: missing from the source.*did you mean 'Item'"):

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "WriteRequest",
     "csv_header",
+    "csv_uses_crlf",
     "honest_nullability",
     "json_keys",
     "partitions_in_files",
@@ -244,6 +245,14 @@ def read_table(name: str, session: Any) -> SparkDataFrame:
     return frame
 
 
+def csv_uses_crlf(paths: Sequence[str], options: Mapping[str, Any], session: Any) -> bool:
+    """Whether the first line of the first CSV file ends with CR LF (Spark reads that one line)."""
+    listed = {key: value for key, value in options.items() if key.lower() in _LISTING_OPTIONS}
+    reader = resolve_session(session).read.format("text").options(**listed).option("lineSep", "\n")
+    first = reader.load(list(paths)).limit(1).first()
+    return first is not None and str(first[0]).endswith("\r")
+
+
 def csv_header(paths: Sequence[str], options: Mapping[str, Any], session: Any) -> list[str]:
     """The column names in the header line of the first CSV file (Spark reads that one line)."""
     reader = resolve_session(session).read.options(**options).option("header", "true").option("inferSchema", "false")
@@ -431,6 +440,7 @@ _UDF_ERROR = re.compile(r"\[" + re.escape(UDF_ERROR_MARK) + r"([0-9A-Fa-f]*)\]")
 _BAD_VALUE = re.compile(r"\[" + re.escape(BAD_VALUE_MARK) + r"([0-9A-Fa-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
+_READING = re.compile(r"error while reading file (\S+?)\.? ")
 _ROOT = re.compile(r"Caused by: (java\.[\w.$]+(?:Exception|Error): [^\n]*)")
 
 
@@ -527,6 +537,24 @@ def _translate(error: Exception, action: str) -> Exception | None:
             "or start Spark with --packages io.delta:delta-spark_2.13:<version>"
         )
         return PydantableSparkError(msg)
+    if "Unescaped quote character" in text:
+        file = _FILE.search(text) or _READING.search(text)
+        where = f" in {file.group(1)}" if file else ""
+        msg = (
+            f"{action}: a quoted field{where} holds a quote that is not doubled (a backslash does not escape it "
+            'in RFC 4180 CSV: write "he said ""hi"""); fix the file, or read it as Spark would by default '
+            "with unescapedQuoteHandling='STOP_AT_DELIMITER' (such quotes then stay in the text as they are)"
+        )
+        return MalformedDataError(msg)
+    if "Number of column in CSV header is not equal" in text or "CSV header does not conform" in text:
+        file = _FILE.search(text) or _READING.search(text)
+        where = f"of {file.group(1)} " if file else ""
+        msg = (
+            f"{action}: the header line {where}does not name the first file's columns; every file of one "
+            "read needs the same header, and the same line endings (the first file's decide, CR LF or LF: a "
+            "file with the other kind reads as one long line); pass lineSep='\\n' or '\\r\\n' to choose"
+        )
+        return MalformedDataError(msg)
     malformed = _MALFORMED.search(text)
     if malformed:
         file = _FILE.search(text)
