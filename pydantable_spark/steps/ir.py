@@ -2,9 +2,9 @@
 
 A tree of steps is what a plan becomes before anything talks to Spark
 (``pydantable_spark.steps.translate``), what ``explain()`` shows
-(``render_steps``) and what ``pydantable_spark._spark.lower`` runs. Steps
-hold SQL text already written by ``pydantable_spark._spark.sql`` (pure
-Python), so nothing here needs pyspark.
+(``render_steps``) and what ``pydantable_spark._spark.execute`` runs, one
+executor per step class. Steps hold SQL text already written by
+``pydantable_spark._spark.sql`` (pure Python), so nothing here needs pyspark.
 """
 
 from __future__ import annotations
