@@ -9,9 +9,7 @@ step that failed.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import re
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -25,7 +23,6 @@ from pydantable_spark._spark.session import is_connect, resolve_session
 from pydantable_spark._spark.sql import internal_sql, needs_renaming, spark_name
 from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError
-from pydantable_spark.expr.udf import REGISTRY as UDFS
 from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
@@ -48,8 +45,6 @@ from pydantable_spark.steps.ir import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from pydantable_spark.plan import nodes as p
 
 __all__ = ["EXECUTORS", "execute", "spark_frame"]
@@ -117,34 +112,21 @@ def spark_frame(source: p.Source, session: Any = None) -> SparkDataFrame:
     return created
 
 
-_UDF_NAME = re.compile(r"__pydantable_udf_[0-9]+")
-
-
 _REGISTERED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 """The UDF names already registered with each live session (each is registered once per session)."""
 
 
 def _register_udfs(step: Step, frame: SparkDataFrame) -> None:
-    """Register the typed UDFs a step's SQL calls with the frame's session (Arrow-optimized)."""
-    names = {n for f in dataclasses.fields(step) for t in _strings(getattr(step, f.name)) for n in _UDF_NAME.findall(t)}
-    if not names:
+    """Register the typed UDFs a step's SQL calls (``Step.udfs``) with the frame's session (Arrow-optimized)."""
+    if not step.udfs:
         return
     session = frame.sparkSession
     done = _REGISTERED.setdefault(session, set())
-    for name in sorted(names - done):
-        function = UDFS.get(name)
-        if function is not None:  # (a user's column name never has this spelling: it would be hex-spelled)
+    for function in step.udfs:
+        if function.sql_name not in done:
             returns = spark_type(function.returns.dtype)
-            session.udf.register(name, sf.udf(function.fn, returnType=returns, useArrow=True))
-            done.add(name)
-
-
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _strings(item)
+            session.udf.register(function.sql_name, sf.udf(function.fn, returnType=returns, useArrow=True))
+            done.add(function.sql_name)
 
 
 # --- the executors ----------------------------------------------------------------------------

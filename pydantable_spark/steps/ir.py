@@ -4,19 +4,23 @@ A tree of steps is what a plan becomes before anything talks to Spark
 (``pydantable_spark.steps.translate``), what ``explain()`` shows
 (``render_steps``) and what ``pydantable_spark._spark.execute`` runs, one
 executor per step class. Steps hold SQL text already written by
-``pydantable_spark._spark.sql`` (pure Python), so nothing here needs pyspark.
+``pydantable_spark._spark.sql`` (pure Python), and the typed Python UDFs that
+text calls, found in the expression nodes it was written from (``udfs_in``),
+so nothing here needs pyspark.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.udf import PythonFunction, UdfCall
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
+    from pydantable_spark.expr.core import Node
     from pydantable_spark.plan import nodes as p
     from pydantable_spark.schema import Schema
 
@@ -37,18 +41,31 @@ __all__ = [
     "UnpivotStep",
     "Where",
     "render_steps",
+    "udfs_in",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One Spark DataFrame call."""
+    """One Spark DataFrame call; ``udfs`` are the typed Python UDFs its SQL calls (registered first)."""
+
+    udfs: tuple[PythonFunction, ...] = field(default=(), kw_only=True)
 
     def inputs(self) -> tuple[Step, ...]:
         return ()
 
     def describe(self) -> str:
         raise NotImplementedError
+
+
+def udfs_in(nodes: Iterable[Node]) -> tuple[PythonFunction, ...]:
+    """The typed Python UDFs that ``nodes`` call, each once, in the order first met."""
+    found: dict[int, PythonFunction] = {}
+    for node in nodes:
+        for n in node.walk():
+            if isinstance(n, UdfCall):
+                found.setdefault(id(n.function), n.function)
+    return tuple(found.values())
 
 
 @dataclass(frozen=True, slots=True)

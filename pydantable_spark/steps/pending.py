@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from pydantable_spark._spark.sql import column_sql, to_sql
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.expr.window import Over
-from pydantable_spark.steps.ir import SelectExprs, Step, Where
+from pydantable_spark.steps.ir import SelectExprs, Step, Where, udfs_in
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -97,7 +97,7 @@ def flush(rel: Pending) -> Pending:
     """
     step = rel.step
     if rel.conditions:
-        step = Where(step, " AND ".join(to_sql(c) for c in rel.conditions))
+        step = Where(step, " AND ".join(to_sql(c) for c in rel.conditions), udfs=udfs_in(rel.conditions))
     names = list(rel.columns)
     identity = names == list(rel.base) and all(
         isinstance(node, Column) and node.name == name for name, node in rel.columns.items()
@@ -107,5 +107,5 @@ def flush(rel: Pending) -> Pending:
         for name, node in rel.columns.items():
             plain = isinstance(node, Column) and node.name == name
             exprs.append(column_sql(name) if plain else f"{to_sql(node)} AS {column_sql(name)}")
-        step = SelectExprs(step, tuple(exprs))
+        step = SelectExprs(step, tuple(exprs), udfs=udfs_in(rel.columns.values()))
     return Pending(step, tuple(names), {name: Column(name, node.type) for name, node in rel.columns.items()})

@@ -53,6 +53,7 @@ from pydantable_spark.steps.ir import (
     ToSchema,
     UnionStep,
     UnpivotStep,
+    udfs_in,
 )
 from pydantable_spark.steps.pending import Pending, flush, references, substitute
 from pydantable_spark.steps.prune_columns import Needed, kept_exprs, needed_columns, union_inputs, union_outputs
@@ -141,7 +142,8 @@ def _over_input(plan: p.Plan, needed: Needed, step: Callable[[Step], Step]) -> P
 @translates(p.Sort)
 def _sort(plan: p.Sort, needed: Needed) -> Pending:
     keys = tuple((to_sql(k.expr), k.descending, k.nulls_last) for k in plan.keys)
-    return _over_input(plan, needed, lambda step: OrderBy(step, keys))
+    udfs = udfs_in(k.expr for k in plan.keys)
+    return _over_input(plan, needed, lambda step: OrderBy(step, keys, udfs=udfs))
 
 
 @translates(p.Limit)
@@ -262,6 +264,7 @@ def _join_step(needed: Needed, plan: Join) -> Step:
         outputs,
         plan.maintain_order,
         tuple(unique),
+        udfs=udfs_in((*plan.left_keys, *plan.right_keys)),
     )
 
 
@@ -301,7 +304,8 @@ def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
                 kept.append((spark_name(key.output_name), spark_name(key.name)))
         keys.append(f"{sql} AS {column_sql(key.output_name)}")
     aggs = tuple(f"{to_sql(a)} AS {column_sql(a.output_name)}" for a in plan.aggs)
-    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, tuple(kept))
+    udfs = udfs_in((*plan.keys, *plan.aggs))
+    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, tuple(kept), udfs=udfs)
 
 
 # --- reshaping --------------------------------------------------------------------------------
