@@ -112,7 +112,7 @@ class SparkColumn(Column):
 COMPILERS[SparkColumn] = lambda node: internal_sql(node.name)
 
 
-# --- projections and filters stay pending ---------------------------------------------------
+# --- sources; projections and filters stay pending -----------------------------------------
 
 
 @translates(p.Source)
