@@ -71,9 +71,10 @@ class Results(Generic[M]):
         """The logical plan, the derived schema and the Spark calls it lowers to.
 
         No Spark job runs; with ``spark=True`` Spark's own extended plan is
-        appended (which makes Spark analyse the plan).
+        appended (which makes Spark analyse the plan); without it pyspark is not
+        even imported.
         """
-        from pydantable_spark._spark.lower import plan_steps, render_steps
+        from pydantable_spark.steps import plan_steps, render_steps
 
         lines = ["logical plan:"]
         lines += [f"  {line}" for line in p.render_plan(self._plan)]

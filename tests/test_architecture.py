@@ -15,21 +15,24 @@ import pydantable_spark
 PACKAGE = Path(pydantable_spark.__file__).parent
 
 
+def _pyspark_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import of pyspark in ``tree``: at the top, in a function, under ``TYPE_CHECKING``."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "pyspark" for a in node.names):
+            found.append(node)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pyspark":
+            found.append(node)
+    return found
+
+
 def _runtime_pyspark_imports(path: Path) -> list[int]:
     tree = ast.parse(path.read_text())
     guarded: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             guarded |= {id(child) for child in ast.walk(node)}
-    lines = []
-    for node in ast.walk(tree):
-        if id(node) in guarded:
-            continue
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "pyspark" for a in node.names):
-            lines.append(node.lineno)
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pyspark":
-            lines.append(node.lineno)
-    return lines
+    return [node.lineno for node in _pyspark_imports(tree) if id(node) not in guarded]
 
 
 def test_only_the_spark_package_imports_pyspark_at_run_time() -> None:
@@ -57,6 +60,35 @@ def test_building_plans_does_not_even_import_pyspark() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "x: int (bigint)" in done.stdout
+
+
+def test_the_steps_layer_never_imports_pyspark_not_even_lazily() -> None:
+    """Plans → steps and the passes are pure Python (STYLE §15): no pyspark import of any kind there."""
+    layer = PACKAGE / "steps"
+    offenders = {
+        str(path.relative_to(PACKAGE)): [node.lineno for node in _pyspark_imports(ast.parse(path.read_text()))]
+        for path in sorted(layer.rglob("*.py"))
+    }
+    assert len(offenders) >= 7
+    assert {path: lines for path, lines in offenders.items() if lines} == {}
+
+
+def test_explaining_a_plan_does_not_import_pyspark() -> None:
+    code = (
+        "import sys\n"
+        "from pydantable_spark import DataFrameModel, F\n"
+        "class U(DataFrameModel):\n"
+        "    id: int\n"
+        "    tags: list[str]\n"
+        "rows = U.from_rows([{'id': 1, 'tags': ['a']}])\n"
+        "df = rows.join(rows.explode('tags').group_by('id').agg(n=F.count()), on='id').filter(U.id > 0)\n"
+        "print(df.explain())\n"
+        "assert not any(m.split('.')[0] == 'pyspark' for m in sys.modules), 'pyspark was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "spark calls (last first):\n  to struct<id:bigint,tags:array<string>,n:bigint>" in done.stdout
+    assert "join inner on" in done.stdout
 
 
 def test_records_are_frozen_slotted_dataclasses() -> None:

@@ -14,6 +14,7 @@ from pydantable_spark import DataFrameModel, display
 from pydantable_spark._spark import lower as lowering
 from pydantable_spark._spark.session import is_connect, resolve_session
 from pydantable_spark.errors import SparkAnalysisError
+from pydantable_spark.steps.ir import SelectExprs, ToSchema
 
 
 class Address(DataFrameModel):
@@ -112,7 +113,7 @@ def test_spark_analysis_errors_name_the_spark_call_and_the_facade_plan() -> None
 
     def broken(plan: Any) -> Any:  # a lowering bug: a selectExpr naming a column that is not there
         gate = real(plan)
-        return lowering.ToSchema(lowering.SelectExprs(gate.input, ("`agee`",)), gate.schema, gate=True)
+        return ToSchema(SelectExprs(gate.input, ("`agee`",)), gate.schema, gate=True)
 
     lowering.plan_steps = broken  # type: ignore[assignment]
     try:

@@ -61,6 +61,7 @@ __all__ = [
     "int_sql",
     "internal_sql",
     "literal_sql",
+    "needs_renaming",
     "spark_name",
     "string_sql",
     "struct_field_sql",
@@ -110,6 +111,15 @@ def spark_name(name: str) -> str:
     if _PLAIN.match(name) and not name.startswith(INTERNAL_PREFIX):
         return name
     return f"{INTERNAL_PREFIX}x{name.encode('utf-8', 'surrogatepass').hex()}"
+
+
+def needs_renaming(names: tuple[str, ...]) -> bool:
+    """Whether any of ``names`` has another Spark name (``spark_name``).
+
+    >>> needs_renaming(("id", "age")), needs_renaming(("id", "unit price"))
+    (False, True)
+    """
+    return any(spark_name(n) != n for n in names)
 
 
 def column_sql(name: str) -> str:

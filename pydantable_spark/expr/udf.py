@@ -35,13 +35,15 @@ __all__ = ["PythonFunction", "Udf", "UdfCall", "udf"]
 R = TypeVar("R")
 
 _NUMBERS = itertools.count(1)
-REGISTRY: dict[str, PythonFunction] = {}
-"""Every UDF by its Spark SQL name, for the lowering to register with a session."""
 
 
 @dataclass(frozen=True, eq=False, slots=True)
 class PythonFunction:
-    """A Python function with the types its annotations give."""
+    """A Python function with the types its annotations give; Spark SQL calls it ``sql_name``.
+
+    The steps whose SQL calls it carry it (``steps.ir.Step.udfs``), and the
+    executor registers it with the session under that name before the call.
+    """
 
     fn: Callable[..., Any]
     params: tuple[tuple[str, Typed], ...]
@@ -117,9 +119,7 @@ def udf(fn: Callable[..., R]) -> Udf[R]:
     passed only to a parameter annotated ``T | None``; a nullable argument for
     another parameter is refused when the plan is built.
     """
-    function = _describe_function(fn)
-    REGISTRY[function.sql_name] = function
-    return Udf(function)
+    return Udf(_describe_function(fn))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Relational plan nodes; each derives its output schema when it is built.
 
 Plans are values: building one never changes another, and nothing here talks
-to Spark. ``pydantable_spark._spark.lower`` turns a plan into Spark calls.
+to Spark. ``pydantable_spark.steps`` turns a plan into Spark steps and
+``pydantable_spark._spark.execute`` makes their calls.
 """
 
 from __future__ import annotations

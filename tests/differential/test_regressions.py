@@ -18,6 +18,8 @@ from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.core import Column, Literal, RowId, Typed
 from pydantable_spark.expr.window import Over
+from pydantable_spark.steps.pending import is_barrier
+from pydantable_spark.steps.push_down_filters import filter_commutes
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -73,11 +75,11 @@ def test_drop_nulls_after_a_window_runs_after_it(spark: SparkSession) -> None:
 def test_filters_cross_only_projections_they_commute_with() -> None:
     ref = Column("id", Typed(dt.Int64(), False))
     plain = {"id": ref, "x": ref}
-    assert lowering.filter_commutes(plain)
+    assert filter_commutes(plain)
     window = Over(Call(CATALOG["row_number"], ()), (), (ref,), (False,), (False,))
-    assert not lowering.filter_commutes({**plain, "r": window})
-    assert not lowering.filter_commutes({**plain, "i": RowId()})
-    assert not lowering.is_barrier(Literal(1, dt.Int64()))
+    assert not filter_commutes({**plain, "r": window})
+    assert not filter_commutes({**plain, "i": RowId()})
+    assert not is_barrier(Literal(1, dt.Int64()))
 
 
 def _steps(frame: Any) -> list[str]:

@@ -205,3 +205,35 @@ def test_a_udf_closing_over_what_cannot_be_pickled_is_named(spark: SparkSession)
         UdfError, match=r"F\.udf\(guarded\): it cannot be sent to Spark's Python workers.*_thread\.lock"
     ):
         P.from_rows(ROWS).select(g=F.udf(guarded)(P.id)).to_dict()
+
+
+def _fresh_udfs() -> tuple[Any, Any, Any, Any]:
+    """New UDFs (new Spark names), so each is registered by the step that calls it and by no earlier test."""
+
+    @F.udf
+    def negated(value: int) -> int:
+        return -value
+
+    @F.udf
+    def tripled(value: int) -> int:
+        return value * 3
+
+    @F.udf
+    def initial(text: str) -> str:
+        return text[:1]
+
+    @F.udf
+    def key_of(text: str) -> str:
+        return text.upper()
+
+    return negated, tripled, initial, key_of
+
+
+def test_a_udf_runs_as_a_sort_key_group_key_aggregate_argument_and_join_key(people: Any) -> None:
+    negated, tripled, initial, key_of = _fresh_udfs()
+    assert people.sort(negated(P.id)).to_dict()["id"] == [2, 1]
+    grouped = people.group_by(initial(P.name).alias("first")).agg(total=F.sum(tripled(P.id))).sort("first")
+    assert grouped.to_dict() == {"first": ["a", "b"], "total": [3, 6]}
+    keys = P.from_rows(ROWS).select(P.id, upper=F.col("name"))
+    joined = people.join(keys, left_on=key_of(P.name), right_on=key_of(F.col("upper")))
+    assert sorted(joined.to_dict()["id"]) == [1, 2]

@@ -1,0 +1,111 @@
+"""Work not yet written as steps: a filter, then a projection, over a step.
+
+Translation (``pydantable_spark.steps.translate``) walks a plan bottom-up and
+returns a ``Pending`` for each node: the steps so far, plus the conditions and
+output columns of the filters and projections above them, as expression
+nodes. The passes ``push_down_filters`` and ``fuse_projections`` merge the next
+filter or projection into that pending work by substituting expressions;
+``flush`` writes it out as at most one ``filter`` and one ``selectExpr``.
+
+Inside the steps every user column goes by its *Spark name*
+(``sql.spark_name``), so no SQL text holds a user's name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantable_spark._spark.sql import column_sql, to_sql
+from pydantable_spark.expr.core import Column, Literal, Node, Typed
+from pydantable_spark.expr.window import Over
+from pydantable_spark.steps.ir import SelectExprs, Step, Where, udfs_in
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from pydantable_spark.schema import Schema
+
+__all__ = ["Pending", "cannot_inline", "flush", "is_barrier", "referenced", "references", "substitute"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A step plus pending work: output columns and conditions over the step's columns.
+
+    ``base`` names the step's columns; ``conditions`` filter its rows first,
+    then ``columns`` (output name → expression over ``base``) are computed.
+    """
+
+    step: Step
+    base: tuple[str, ...]
+    columns: dict[str, Node]
+    conditions: tuple[Node, ...] = ()
+
+
+def references(schema: Schema) -> dict[str, Node]:
+    """Each column of ``schema`` as a reference to itself: a projection that changes nothing."""
+    return {f.name: Column(f.name, Typed(f.dtype, f.nullable)) for f in schema.fields}
+
+
+def referenced(exprs: Iterable[Node]) -> set[str]:
+    """The names of the columns that ``exprs`` read."""
+    return {n.name for e in exprs for n in e.walk() if isinstance(n, Column)}
+
+
+def trivial(node: Node) -> bool:
+    """Whether computing ``node`` twice costs nothing: a column or a literal."""
+    return isinstance(node, Column | Literal)
+
+
+def substitute(node: Node, columns: Mapping[str, Node]) -> Node:
+    """``node`` with every column reference replaced by that column's expression in ``columns``."""
+    if isinstance(node, Column):
+        return columns[node.name]
+    return node.map_children(lambda child: substitute(child, columns))
+
+
+def is_barrier(node: Node) -> bool:
+    """Whether ``node``'s value is not a function of its own row alone.
+
+    A window reads other rows; a row id or a non-deterministic expression
+    gives another value if rows are removed before it runs. Nothing may be
+    moved below such an expression, or computed from an inlined copy of it.
+    """
+    return any(isinstance(n, Over) or not n.deterministic for n in node.walk())
+
+
+def cannot_inline(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
+    """Whether ``exprs`` must read ``columns`` from a projection instead of inlining them.
+
+    Inlining is refused where it would compute one expression twice, or move a
+    barrier (``is_barrier``) into another expression or into a filter.
+    """
+    uses = Counter(n.name for e in exprs for n in e.walk() if isinstance(n, Column))
+    for name, count in uses.items():
+        inlined = columns[name]
+        if is_barrier(inlined) or (count > 1 and not trivial(inlined)):
+            return True
+    return False
+
+
+def flush(rel: Pending) -> Pending:
+    """Emit the pending filter and projection as steps; the result has nothing pending.
+
+    No projection is written when the columns are the step's own, in order.
+    """
+    step = rel.step
+    if rel.conditions:
+        step = Where(step, " AND ".join(to_sql(c) for c in rel.conditions), udfs=udfs_in(rel.conditions))
+    names = list(rel.columns)
+    identity = names == list(rel.base) and all(
+        isinstance(node, Column) and node.name == name for name, node in rel.columns.items()
+    )
+    if not identity:
+        exprs = []
+        for name, node in rel.columns.items():
+            plain = isinstance(node, Column) and node.name == name
+            exprs.append(column_sql(name) if plain else f"{to_sql(node)} AS {column_sql(name)}")
+        step = SelectExprs(step, tuple(exprs), udfs=udfs_in(rel.columns.values()))
+    return Pending(step, tuple(names), {name: Column(name, node.type) for name, node in rel.columns.items()})

@@ -1,0 +1,160 @@
+"""Pass ``prune_columns``: every plan node computes only the columns read above it.
+
+What it decides: for each node of a plan (a DAG: a frame may be read
+twice), the names of its output columns that some consumer reads; the root
+needs all of its columns. Translation applies the answer: a projection
+computes only those of its expressions (at least one), and each frame of a
+union only the columns that make the union's needed outputs. Each plan node
+class states what it reads of its inputs in ``INPUT_NEEDS``.
+
+Why: Spark's optimizer prunes dead columns as well, but only after it has
+constant-folded local data, so a dead column's expression can still run (and
+fail under ANSI mode) where plain PySpark, which never computed it, succeeds.
+
+Precondition: the plan's schemas are derived (every plan node has one); a
+node reached twice is the same object and is one node (keyed by ``id``).
+
+Invariant: a node's needed columns include every column that any consumer
+reads (expressions, predicates, sort and join keys, aggregates), so pruning
+drops only columns nobody reads; nodes that compare or reshape whole rows
+(joins, set operations, distinct, explode, unpivot, reconciliation) need all
+of their inputs' columns. The scan therefore still shows Spark's optimizer
+every column a pipeline reads, as the same raw PySpark read would
+(DESIGN §3 invariant 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import Aggregate
+from pydantable_spark.plan.joins import Join
+from pydantable_spark.plan.reshape import Explode, Unpivot
+from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.steps.pending import referenced
+
+__all__ = ["INPUT_NEEDS", "Needed", "input_needs", "kept_exprs", "needed_columns", "union_inputs", "union_outputs"]
+
+Needed = dict[int, set[str]]
+"""For each plan node (by ``id``), the names of its columns that some consumer reads."""
+
+NeedsRule = Callable[[Any, set[str]], tuple[set[str], ...]]
+"""Given a plan node and the names of its columns read above it, the names it reads of each input."""
+
+INPUT_NEEDS: dict[type[p.Plan], NeedsRule] = {}
+"""What each plan node class reads of its inputs; a test checks that every plan node class is here."""
+
+
+def needs(*classes: type[p.Plan]) -> Callable[[NeedsRule], NeedsRule]:
+    """Register what the given plan node classes read of their inputs."""
+
+    def register(rule: NeedsRule) -> NeedsRule:
+        for cls in classes:
+            INPUT_NEEDS[cls] = rule
+        return rule
+
+    return register
+
+
+def input_needs(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
+    """The names ``plan`` reads of each of its inputs when ``wanted`` of its columns are read above it."""
+    rule = INPUT_NEEDS.get(type(plan))
+    if rule is None:
+        msg = f"no column pruning rule for plan node {type(plan).__name__} (register one in INPUT_NEEDS)"
+        raise NotImplementedError(msg)
+    return rule(plan, wanted)
+
+
+def _topological(root: p.Plan) -> list[p.Plan]:
+    """The nodes of ``root`` (a DAG: frames may be reused), every node before its inputs."""
+    order: list[p.Plan] = []
+    seen: set[int] = set()
+
+    def visit(plan: p.Plan) -> None:
+        if id(plan) in seen:
+            return
+        seen.add(id(plan))
+        for child in plan.inputs():
+            visit(child)
+        order.append(plan)
+
+    visit(root)
+    return order[::-1]
+
+
+def needed_columns(root: p.Plan) -> Needed:
+    """The columns each node of ``root`` must produce: the root's all, below that what is read.
+
+    A projection computes only the columns read above it. Spark's optimizer
+    prunes dead columns as well, but only after it has constant-folded local
+    data, so a dead column's expression can still run (and fail under ANSI
+    mode) where plain PySpark, which never computed it, succeeds.
+    """
+    needed: Needed = {id(root): set(root.schema.names)}
+    for plan in _topological(root):
+        wanted = needed.setdefault(id(plan), set())
+        for child, names in zip(plan.inputs(), input_needs(plan, wanted), strict=True):
+            needed.setdefault(id(child), set()).update(names)
+    return needed
+
+
+def kept_exprs(plan: p.Project, needed: Needed) -> tuple[Any, ...]:
+    """The expressions of a projection whose columns are read above it (the first one if none is)."""
+    wanted = needed[id(plan)]
+    return tuple(e for e in plan.exprs if e.output_name in wanted) or plan.exprs[:1]
+
+
+def union_outputs(plan: Union, wanted: set[str]) -> list[str]:
+    """The columns a union must produce: those read above it, in its order (all if none is read)."""
+    return [n for n in plan.schema.names if n in wanted] or list(plan.schema.names)
+
+
+def union_inputs(plan: Union, wanted: set[str]) -> list[list[str]]:
+    """For each frame of a union, its columns that make the union's needed outputs, in order.
+
+    By name, a frame gives the outputs it has (``allow_missing`` fills the others
+    with NULL); by position, the frame's columns at the outputs' positions.
+    """
+    outputs = union_outputs(plan, wanted)
+    if plan.by_name:
+        return [[n for n in outputs if n in frame.schema.names] for frame in plan.frames]
+    positions = [plan.schema.names.index(n) for n in outputs]
+    return [[frame.schema.names[k] for k in positions] for frame in plan.frames]
+
+
+@needs(p.Project)
+def _project(plan: p.Project, wanted: set[str]) -> tuple[set[str], ...]:
+    return (referenced(e for e in plan.exprs if e.output_name in wanted) or set(plan.input.schema.names),)
+
+
+@needs(p.Filter)
+def _filter(plan: p.Filter, wanted: set[str]) -> tuple[set[str], ...]:
+    return (wanted | referenced((plan.predicate,)),)
+
+
+@needs(p.Sort)
+def _sort(plan: p.Sort, wanted: set[str]) -> tuple[set[str], ...]:
+    return (wanted | referenced(k.expr for k in plan.keys),)
+
+
+@needs(p.Limit, p.Offset)
+def _rows(plan: p.Limit | p.Offset, wanted: set[str]) -> tuple[set[str], ...]:
+    return (set(wanted),)
+
+
+@needs(Aggregate)
+def _aggregate(plan: Aggregate, wanted: set[str]) -> tuple[set[str], ...]:
+    return (referenced((*plan.keys, *plan.aggs)),)
+
+
+@needs(Union)
+def _union(plan: Union, wanted: set[str]) -> tuple[set[str], ...]:
+    return tuple(set(names) for names in union_inputs(plan, wanted))
+
+
+@needs(p.Source, Join, SetOperation, Explode, Unpivot, p.Distinct, p.Reconcile)
+def _every_column(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
+    # joins, set operations, explode, unpivot, distinct and reconciliation read every column
+    return tuple(set(child.schema.names) for child in plan.inputs())

@@ -1,0 +1,366 @@
+"""Plans → steps: one translation per plan node class, the passes applied on the way.
+
+``plan_steps`` runs the pass ``prune_columns`` over the plan, then walks it
+bottom-up: ``TRANSLATIONS`` maps every plan node class to the function that
+turns the node into steps (a test checks that every class has one). A
+``Project`` goes through the pass ``fuse_projections`` and a ``Filter``
+through ``push_down_filters``, so both stay pending (``Pending``) and merge
+with the next one; every other node first writes the pending work out
+(``pending.flush``) and becomes steps of its own.
+
+Scans rename their columns to Spark names (``sql.spark_name``) and the last
+step renames them back (``Rename``, ``DataFrame.toDF``), in both cases only
+where a name differs. Nothing here talks to Spark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.checks import checked_sql
+from pydantable_spark._spark.sql import (
+    COMPILERS,
+    column_sql,
+    internal_sql,
+    literal_sql,
+    needs_renaming,
+    spark_name,
+    string_sql,
+    to_sql,
+)
+from pydantable_spark.expr.core import Column, Typed
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import Aggregate, narrowable
+from pydantable_spark.plan.joins import Join, JoinOutput
+from pydantable_spark.plan.reshape import Explode, Unpivot
+from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.steps.fuse_projections import fuse_projection
+from pydantable_spark.steps.ir import (
+    AggregateStep,
+    Dedup,
+    JoinStep,
+    OrderBy,
+    Rename,
+    Scan,
+    SelectExprs,
+    SetStep,
+    Skip,
+    Step,
+    Take,
+    ToSchema,
+    UnionStep,
+    UnpivotStep,
+    udfs_in,
+)
+from pydantable_spark.steps.pending import Pending, flush, references, substitute
+from pydantable_spark.steps.prune_columns import Needed, kept_exprs, needed_columns, union_inputs, union_outputs
+from pydantable_spark.steps.push_down_filters import push_down_filter
+
+if TYPE_CHECKING:
+    from pydantable_spark.reconcile import ColumnMatch
+
+__all__ = ["TRANSLATIONS", "plan_steps", "relation"]
+
+Translation = Callable[[Any, Needed], Pending]
+"""Turns a plan node (its inputs translated through ``relation``) into pending work over steps."""
+
+TRANSLATIONS: dict[type[p.Plan], Translation] = {}
+"""The translation of each plan node class; a test checks that every plan node class is here."""
+
+
+def translates(*classes: type[p.Plan]) -> Callable[[Translation], Translation]:
+    """Register the translation of the given plan node classes."""
+
+    def register(fn: Translation) -> Translation:
+        for cls in classes:
+            TRANSLATIONS[cls] = fn
+        return fn
+
+    return register
+
+
+def relation(plan: p.Plan, needed: Needed) -> Pending:
+    """The steps of ``plan`` and the work still pending over them."""
+    translate = TRANSLATIONS.get(type(plan))
+    if translate is None:
+        msg = f"no Spark lowering for plan node {type(plan).__name__} (register one in TRANSLATIONS)"
+        raise NotImplementedError(msg)
+    return translate(plan, needed)
+
+
+def plan_steps(plan: p.Plan) -> Step:
+    """The Spark steps for ``plan``: its columns renamed back to the user's names, then the ``to(schema)`` gate."""
+    step = flush(relation(plan, needed_columns(plan))).step
+    if needs_renaming(plan.schema.names):
+        step = Rename(step, plan.schema.names)
+    return ToSchema(step, plan.schema, gate=True)
+
+
+def _stepped(step: Step, plan: p.Plan) -> Pending:
+    """``step`` with nothing pending; its columns are ``plan``'s."""
+    return Pending(step, plan.schema.names, references(plan.schema))
+
+
+@dataclass(frozen=True, slots=True)
+class SparkColumn(Column):
+    """A column the lowering made itself, referred to by its (internal) Spark name as it is."""
+
+
+COMPILERS[SparkColumn] = lambda node: internal_sql(node.name)
+
+
+# --- sources; projections and filters stay pending -----------------------------------------
+
+
+@translates(p.Source)
+def _source(plan: p.Source, needed: Needed) -> Pending:
+    return _stepped(Scan(plan), plan)
+
+
+@translates(p.Project)
+def _project(plan: p.Project, needed: Needed) -> Pending:
+    return fuse_projection(relation(plan.input, needed), kept_exprs(plan, needed))
+
+
+@translates(p.Filter)
+def _filter(plan: p.Filter, needed: Needed) -> Pending:
+    return push_down_filter(relation(plan.input, needed), plan.predicate)
+
+
+# --- one step over the input, same columns ----------------------------------------------------
+
+
+def _over_input(plan: p.Plan, needed: Needed, step: Callable[[Step], Step]) -> Pending:
+    """``step`` over the flushed input; the columns stay the input's (maybe fewer than the schema)."""
+    rel = flush(relation(plan.inputs()[0], needed))
+    return Pending(step(rel.step), rel.base, rel.columns)
+
+
+@translates(p.Sort)
+def _sort(plan: p.Sort, needed: Needed) -> Pending:
+    keys = tuple((to_sql(k.expr), k.descending, k.nulls_last) for k in plan.keys)
+    udfs = udfs_in(k.expr for k in plan.keys)
+    return _over_input(plan, needed, lambda step: OrderBy(step, keys, udfs=udfs))
+
+
+@translates(p.Limit)
+def _limit(plan: p.Limit, needed: Needed) -> Pending:
+    return _over_input(plan, needed, lambda step: Take(step, plan.n))
+
+
+@translates(p.Offset)
+def _offset(plan: p.Offset, needed: Needed) -> Pending:
+    return _over_input(plan, needed, lambda step: Skip(step, plan.n))
+
+
+@translates(p.Distinct)
+def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
+    subset = None if plan.subset is None else tuple(map(spark_name, plan.subset))
+    return _over_input(plan, needed, lambda step: Dedup(step, subset))
+
+
+@translates(p.Reconcile)
+def _reconcile(plan: p.Reconcile, needed: Needed) -> Pending:
+    step = flush(relation(plan.input, needed)).step
+    rec = plan.reconciliation
+    if rec.renames_or_checks:
+        exprs = tuple(_reconciled_column(c, rec.target[c.result.name]) for c in rec.columns)
+        kept = tuple((spark_name(c.result.name), spark_name(c.source.name)) for c in rec.columns if c.null_check)
+        step = SelectExprs(step, exprs, kept)
+    return _stepped(ToSchema(step, rec.target), plan)
+
+
+def _reconciled_column(match: ColumnMatch, target: dt.Field) -> str:
+    source = column_sql(match.source.name)
+    if match.null_check:
+        source = checked_sql(source, match.source, target, match.result.name)
+    return f"{source} AS {column_sql(match.result.name)}"
+
+
+# --- unions and set operations ---------------------------------------------------------------
+
+
+@translates(Union)
+def _union(plan: Union, needed: Needed) -> Pending:
+    # each frame computes only the columns read above the union
+    outputs = union_outputs(plan, needed[id(plan)])
+    steps = []
+    for frame, names in zip(plan.frames, union_inputs(plan, needed[id(plan)]), strict=True):
+        rel = relation(frame, needed)
+        steps.append(flush(Pending(rel.step, rel.base, {n: rel.columns[n] for n in names}, rel.conditions)).step)
+    columns = references(plan.schema)
+    return Pending(
+        UnionStep(tuple(steps), plan.by_name, plan.allow_missing),
+        tuple(outputs),
+        {n: columns[n] for n in outputs},
+    )
+
+
+_SET_METHODS = {
+    "intersect": "intersect",
+    "intersect_all": "intersectAll",
+    "subtract": "subtract",
+    "except_all": "exceptAll",
+}
+
+
+@translates(SetOperation)
+def _set_operation(plan: SetOperation, needed: Needed) -> Pending:
+    left = flush(relation(plan.left, needed)).step
+    right = flush(relation(plan.right, needed)).step
+    return _stepped(SetStep(left, right, _SET_METHODS[plan.kind]), plan)
+
+
+# --- joins --------------------------------------------------------------------------------------
+
+_RIGHT = "__pydantable_r"
+_SPARK_HOW = {
+    "inner": "inner",
+    "left": "left_outer",
+    "right": "right_outer",
+    "full": "full_outer",
+    "semi": "left_semi",
+    "anti": "left_anti",
+    "cross": "cross",
+}
+
+
+@translates(Join)
+def _join(plan: Join, needed: Needed) -> Pending:
+    return _stepped(_join_step(needed, plan), plan)
+
+
+def _join_step(needed: Needed, plan: Join) -> Step:
+    left = flush(relation(plan.left, needed))
+    right = flush(relation(plan.right, needed))
+    renamed = {f.name: f"{_RIGHT}{i}" for i, f in enumerate(plan.right.schema)}
+    right_refs = {
+        n: SparkColumn(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
+    }
+    equal = "<=>" if plan.join_nulls else "="
+    pairs = []
+    right_sql = []
+    for lk, rk in zip(plan.left_keys, plan.right_keys, strict=True):
+        r = to_sql(substitute(rk, right_refs))
+        right_sql.append(r)
+        pairs.append(f"({to_sql(lk)} {equal} {r})")
+    outputs = None
+    if plan.how not in ("semi", "anti"):
+        outputs = tuple(_join_output(o, renamed) for o in plan.outputs())
+    unique = []
+    if plan.validate in ("1:1", "1:m"):
+        unique.append(("left", tuple(to_sql(k) for k in plan.left_keys)))
+    if plan.validate in ("1:1", "m:1"):
+        unique.append(("right", tuple(right_sql)))
+    return JoinStep(
+        left.step,
+        right.step,
+        tuple(f"{column_sql(n)} AS {internal_sql(r)}" for n, r in renamed.items()),
+        _SPARK_HOW[plan.how],
+        " AND ".join(pairs) or None,
+        outputs,
+        plan.maintain_order,
+        tuple(unique),
+        udfs=udfs_in((*plan.left_keys, *plan.right_keys)),
+    )
+
+
+def _join_output(output: JoinOutput, renamed: dict[str, str]) -> str:
+    name = column_sql(output.field.name)
+    if output.left is not None and output.right is not None:
+        return f"coalesce({column_sql(output.left)}, {internal_sql(renamed[output.right])}) AS {name}"
+    if output.left is not None:
+        left = column_sql(output.left)
+        return left if left == name else f"{left} AS {name}"
+    assert output.right is not None
+    return f"{internal_sql(renamed[output.right])} AS {name}"
+
+
+# --- aggregation ------------------------------------------------------------------------------
+
+
+@translates(Aggregate)
+def _aggregate(plan: Aggregate, needed: Needed) -> Pending:
+    return _stepped(_aggregate_step(needed, plan), plan)
+
+
+def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
+    rel = flush(relation(plan.input, needed))
+    nullable_keys = [k for k in plan.keys if k.type.nullable]
+    where = None
+    if plan.drop_null_keys and nullable_keys:
+        where = " AND ".join(f"({to_sql(k)} IS NOT NULL)" for k in nullable_keys)
+    keys = []
+    kept = []  # column keys wrapped in coalesce lose their Spark metadata; it is put back
+    for key in plan.keys:
+        sql = to_sql(key)
+        if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype):
+            # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
+            sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
+            if isinstance(key, Column):
+                kept.append((spark_name(key.output_name), spark_name(key.name)))
+        keys.append(f"{sql} AS {column_sql(key.output_name)}")
+    aggs = tuple(f"{to_sql(a)} AS {column_sql(a.output_name)}" for a in plan.aggs)
+    udfs = udfs_in((*plan.keys, *plan.aggs))
+    return AggregateStep(rel.step, where, tuple(keys), aggs, plan.maintain_order, tuple(kept), udfs=udfs)
+
+
+# --- reshaping --------------------------------------------------------------------------------
+
+
+@translates(Unpivot)
+def _unpivot(plan: Unpivot, needed: Needed) -> Pending:
+    rel = flush(relation(plan.input, needed))
+    ids, values = tuple(map(spark_name, plan.ids)), tuple(map(spark_name, plan.values))
+    step: Step = UnpivotStep(rel.step, ids, values, spark_name(plan.variable_name), spark_name(plan.value_name))
+    if needs_renaming(plan.values):  # Spark writes the value columns' (Spark) names: write the user's
+        variable = column_sql(plan.variable_name)
+        cases = " ".join(
+            f"WHEN {string_sql(spark_name(n))} THEN {string_sql(n)}" for n in plan.values if spark_name(n) != n
+        )
+        named = f"CASE {variable} {cases} ELSE {variable} END AS {variable}"
+        exprs = [column_sql(n) for n in plan.ids] + [named, column_sql(plan.value_name)]
+        step = SelectExprs(step, tuple(exprs))
+    return _stepped(step, plan)
+
+
+_ZIPPED = "__pydantable_zipped"
+
+
+@translates(Explode)
+def _explode(plan: Explode, needed: Needed) -> Pending:
+    return _stepped(_explode_step(needed, plan), plan)
+
+
+def _explode_step(needed: Needed, plan: Explode) -> Step:
+    rel = flush(relation(plan.input, needed))
+    generator = "explode_outer" if plan.outer else "explode"
+    if len(plan.columns) == 1:
+        (column,) = plan.columns
+        exprs = []
+        for f in plan.input.schema:
+            if f.name != column:
+                exprs.append(column_sql(f.name))
+            elif plan.position is not None:
+                position, value = column_sql(plan.position), column_sql(column)
+                exprs.append(f"pos{generator}({value}) AS ({position}, {value})")
+            else:
+                exprs.append(f"{generator}({column_sql(column)}) AS {column_sql(column)}")
+        return SelectExprs(rel.step, tuple(exprs))
+    arrays = [column_sql(c) for c in plan.columns]
+    same = " AND ".join(f"coalesce(size({arrays[0]}) = size({a}), true)" for a in arrays[1:])
+    message = string_sql(f"explode(): the arrays {', '.join(plan.columns)} differ in length in a row")
+    zipped = f"IF({same}, arrays_zip({', '.join(arrays)}), raise_error({message}))"
+    kept = [column_sql(f.name) for f in plan.input.schema if f.name not in plan.columns]
+    step = SelectExprs(rel.step, (*kept, f"{generator}({zipped}) AS {internal_sql(_ZIPPED)}"))
+    # arrays_zip names the struct's fields after its arguments: the columns' Spark names, plain identifiers
+    fields = [
+        column_sql(f.name)
+        if f.name not in plan.columns
+        else f"({internal_sql(_ZIPPED)}).{column_sql(f.name)} AS {column_sql(f.name)}"
+        for f in plan.input.schema
+    ]
+    return SelectExprs(step, tuple(fields))
