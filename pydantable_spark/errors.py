@@ -184,6 +184,10 @@ class JobCancelledError(PydantableSparkError):
         super().__init__(f"{description} was cancelled (Spark job tag {tag!r})")
 
 
+class PlanLimitError(PydantableSparkError, ValueError):
+    """A plan beyond what Spark can take, refused before Spark sees it (an expression nested too deep)."""
+
+
 class PlanFormatError(PydantableSparkError, ValueError):
     """A plan document (``pydantable_spark.plan_format``) that cannot be read, or a frame it cannot express."""
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantable_spark._spark.sql import column_sql, to_sql
+from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.expr.window import Over
 from pydantable_spark.steps.ir import SelectExprs, Step, Where, udfs_in
@@ -27,7 +28,28 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["Pending", "cannot_inline", "flush", "is_barrier", "referenced", "references", "substitute"]
+__all__ = [
+    "MAX_DEPTH",
+    "Pending",
+    "cannot_inline",
+    "depth",
+    "flush",
+    "is_barrier",
+    "referenced",
+    "references",
+    "refuse_too_deep",
+    "substitute",
+    "too_deep",
+]
+
+MAX_DEPTH = 200
+"""How deep an expression may nest (operations inside operations) in the SQL text Spark reads.
+
+Spark's SQL parser refuses statements nested about 300 deep
+(``FAILED_TO_PARSE_TOO_COMPLEX``); a user's expression deeper than this is
+refused when the plan is lowered (``PlanLimitError``), and fusion never
+builds one: it writes a step instead.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +74,34 @@ def references(schema: Schema) -> dict[str, Node]:
 def referenced(exprs: Iterable[Node]) -> set[str]:
     """The names of the columns that ``exprs`` read."""
     return {n.name for e in exprs for n in e.walk() if isinstance(n, Column)}
+
+
+def depth(node: Node) -> int:
+    """How many operations deep ``node`` nests (a column or a literal: 1), counted iteratively."""
+    deepest = 0
+    pending = [(node, 1)]
+    while pending:
+        current, level = pending.pop()
+        deepest = max(deepest, level)
+        pending.extend((kid, level + 1) for kid in current.kids)
+    return deepest
+
+
+def refuse_too_deep(node: Node, what: str) -> None:
+    """``PlanLimitError`` if ``node`` nests deeper than ``MAX_DEPTH``; ``what`` names it in the message."""
+    found = depth(node)
+    if found > MAX_DEPTH:
+        msg = (
+            f"{what} is an expression nested {found} operations deep; Spark's SQL parser reads at most about "
+            f"300, and pydantable-spark lowers up to {MAX_DEPTH}: compute a part of it first in its own "
+            "with_columns step, then build on that column"
+        )
+        raise PlanLimitError(msg)
+
+
+def too_deep(exprs: Iterable[Node]) -> bool:
+    """Whether any of ``exprs`` nests deeper than ``MAX_DEPTH``."""
+    return any(depth(e) > MAX_DEPTH for e in exprs)
 
 
 def trivial(node: Node) -> bool:
@@ -96,6 +146,10 @@ def flush(rel: Pending) -> Pending:
     No projection is written when the columns are the step's own, in order.
     """
     step = rel.step
+    for condition in rel.conditions:
+        refuse_too_deep(condition, "a filter's condition")
+    for name, node in rel.columns.items():
+        refuse_too_deep(node, f"column {name!r}")
     if rel.conditions:
         step = Where(step, " AND ".join(to_sql(c) for c in rel.conditions), udfs=udfs_in(rel.conditions))
     names = list(rel.columns)

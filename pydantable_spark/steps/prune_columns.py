@@ -35,7 +35,16 @@ from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.steps.pending import referenced
 
-__all__ = ["INPUT_NEEDS", "Needed", "input_needs", "kept_exprs", "needed_columns", "union_inputs", "union_outputs"]
+__all__ = [
+    "INPUT_NEEDS",
+    "Needed",
+    "input_needs",
+    "kept_exprs",
+    "needed_columns",
+    "topological",
+    "union_inputs",
+    "union_outputs",
+]
 
 Needed = dict[int, set[str]]
 """For each plan node (by ``id``), the names of its columns that some consumer reads."""
@@ -67,20 +76,25 @@ def input_needs(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
     return rule(plan, wanted)
 
 
-def _topological(root: p.Plan) -> list[p.Plan]:
-    """The nodes of ``root`` (a DAG: frames may be reused), every node before its inputs."""
+def topological(root: p.Plan) -> list[p.Plan]:
+    """The nodes of ``root`` (a DAG: frames may be reused), every node before its inputs.
+
+    Iterative, so a plan of any depth (a loop of 1,000 ``with_columns``) is fine.
+    """
     order: list[p.Plan] = []
-    seen: set[int] = set()
-
-    def visit(plan: p.Plan) -> None:
-        if id(plan) in seen:
-            return
-        seen.add(id(plan))
-        for child in plan.inputs():
-            visit(child)
-        order.append(plan)
-
-    visit(root)
+    seen: set[int] = {id(root)}
+    pending: list[tuple[p.Plan, int]] = [(root, 0)]
+    while pending:
+        plan, index = pending.pop()
+        inputs = plan.inputs()
+        if index < len(inputs):
+            pending.append((plan, index + 1))
+            child = inputs[index]
+            if id(child) not in seen:
+                seen.add(id(child))
+                pending.append((child, 0))
+        else:
+            order.append(plan)  # after all of its inputs
     return order[::-1]
 
 
@@ -93,7 +107,7 @@ def needed_columns(root: p.Plan) -> Needed:
     mode) where plain PySpark, which never computed it, succeeds.
     """
     needed: Needed = {id(root): set(root.schema.names)}
-    for plan in _topological(root):
+    for plan in topological(root):
         wanted = needed.setdefault(id(plan), set())
         for child, names in zip(plan.inputs(), input_needs(plan, wanted), strict=True):
             needed.setdefault(id(child), set()).update(names)

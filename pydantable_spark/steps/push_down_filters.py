@@ -27,7 +27,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantable_spark.steps.pending import Pending, cannot_inline, flush, is_barrier, substitute
+from pydantable_spark.steps.pending import (
+    Pending,
+    cannot_inline,
+    flush,
+    is_barrier,
+    refuse_too_deep,
+    substitute,
+    too_deep,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -54,7 +62,11 @@ def push_down_filter(rel: Pending, predicate: Node) -> Pending:
     Where the filter may not move below the pending projection, the pending
     work is written as steps first and the predicate filters their output.
     """
+    refuse_too_deep(predicate, "a filter's condition")
     if not filter_commutes(rel.columns) or cannot_inline((predicate,), rel.columns):
         rel = flush(rel)
     condition = substitute(predicate, rel.columns)
+    if too_deep((condition,)):  # inlined, it would nest too deep
+        rel = flush(rel)
+        condition = substitute(predicate, rel.columns)
     return Pending(rel.step, rel.base, rel.columns, (*rel.conditions, condition))

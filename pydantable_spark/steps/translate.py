@@ -16,6 +16,7 @@ where a name differs. Nothing here talks to Spark.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ from pydantable_spark._spark.sql import (
     string_sql,
     to_sql,
 )
+from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr.core import Column, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
@@ -56,7 +58,14 @@ from pydantable_spark.steps.ir import (
     udfs_in,
 )
 from pydantable_spark.steps.pending import Pending, flush, references, substitute
-from pydantable_spark.steps.prune_columns import Needed, kept_exprs, needed_columns, union_inputs, union_outputs
+from pydantable_spark.steps.prune_columns import (
+    Needed,
+    kept_exprs,
+    needed_columns,
+    topological,
+    union_inputs,
+    union_outputs,
+)
 from pydantable_spark.steps.push_down_filters import push_down_filter
 
 if TYPE_CHECKING:
@@ -82,8 +91,17 @@ def translates(*classes: type[p.Plan]) -> Callable[[Translation], Translation]:
     return register
 
 
+_TRANSLATED: ContextVar[dict[int, Pending] | None] = ContextVar("translated", default=None)
+"""The translations ``plan_steps`` made so far, by plan node ``id`` (inputs before the nodes that read them)."""
+
+
 def relation(plan: p.Plan, needed: Needed) -> Pending:
     """The steps of ``plan`` and the work still pending over them."""
+    done = _TRANSLATED.get()
+    if done is not None:
+        found = done.get(id(plan))
+        if found is not None:
+            return found
     translate = TRANSLATIONS.get(type(plan))
     if translate is None:
         msg = f"no Spark lowering for plan node {type(plan).__name__} (register one in TRANSLATIONS)"
@@ -92,8 +110,26 @@ def relation(plan: p.Plan, needed: Needed) -> Pending:
 
 
 def plan_steps(plan: p.Plan) -> Step:
-    """The Spark steps for ``plan``: its columns renamed back to the user's names, then the ``to(schema)`` gate."""
-    step = flush(relation(plan, needed_columns(plan))).step
+    """The Spark steps for ``plan``: its columns renamed back to the user's names, then the ``to(schema)`` gate.
+
+    Nodes are translated inputs first, so each translation finds its inputs'
+    already made (``relation``): no recursion, a plan of any depth.
+    """
+    needed = needed_columns(plan)
+    done: dict[int, Pending] = {}
+    token = _TRANSLATED.set(done)
+    try:
+        for node in reversed(topological(plan)):
+            done[id(node)] = relation(node, needed)
+    except RecursionError as error:  # a structure nested deeper than MAX_DEPTH where nothing counts it
+        msg = (
+            "the plan nests expressions deeper than Python's recursion limit allows to lower; split deep "
+            "expressions into with_columns steps of their own"
+        )
+        raise PlanLimitError(msg) from error
+    finally:
+        _TRANSLATED.reset(token)
+    step = flush(done[id(plan)]).step
     if needs_renaming(plan.schema.names):
         step = Rename(step, plan.schema.names)
     return ToSchema(step, plan.schema, gate=True)

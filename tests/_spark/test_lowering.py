@@ -132,3 +132,18 @@ def test_nested_floor_division_and_modulo_grow_the_sql_linearly(frame: Any) -> N
     got = frame.select(x=((P.a - 20) // 3) % 7, y=(P.a * -7) // (P.a - 11)).sort("x").to_dict()
     expected_x = sorted(((a - 20) // 3) % 7 for a in range(10))
     assert got["x"] == expected_x
+
+
+def test_a_loop_of_many_with_columns_and_filters_runs_on_spark(spark: SparkSession, agrees: Any) -> None:
+    # 500 steps used to fail with RecursionError (and one fused expression 500 deep, which Spark cannot parse)
+    class Row(DataFrameModel):
+        x: int
+        y: int
+
+    df = Row.from_rows([{"x": 0, "y": i} for i in range(5)])
+    for i in range(500):
+        df = df.with_columns(x=F.col("x") + 1)
+        if i % 50 == 0:
+            df = df.filter(F.col("x") + F.col("y") > i // 100)
+    agrees(df)
+    assert df.sort("y").to_dict() == {"x": [500] * 5, "y": [0, 1, 2, 3, 4]}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from step_frames import SCAN, P, calls, frame, lines
 
 from pydantable_spark import F, Window
+from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.steps.fuse_projections import fuse_projection
 from pydantable_spark.steps.ir import Scan, SelectExprs
-from pydantable_spark.steps.pending import Pending, references
+from pydantable_spark.steps.pending import MAX_DEPTH, Pending, depth, references
 
 
 def test_a_chain_of_projections_is_one_select_with_the_expressions_inlined() -> None:
@@ -72,3 +74,38 @@ def test_the_rule_inlines_into_pending_columns_or_flushes_them_first() -> None:
     flushed = fuse_projection(fused, twice)
     assert flushed.step == SelectExprs(Scan(source), ("(`a` + CAST(1 AS BIGINT)) AS `x`",))
     assert list(flushed.columns) == ["y"]
+
+
+def test_a_loop_of_a_thousand_with_columns_lowers_into_few_steps_each_within_the_parser_limit() -> None:
+    # it used to fuse into one expression 1,000 deep: RecursionError, and Spark's parser refuses ~300
+    df = frame()
+    for _ in range(1000):
+        df = df.with_columns(a=F.col("a") + 1)
+    steps = calls(df)
+    assert 1000 // MAX_DEPTH < steps.count("selectExpr") <= 2 * 1000 // MAX_DEPTH + 1  # (an alias counts as a level)
+    assert all(line.count("(") <= MAX_DEPTH for line in lines(df))
+
+
+def test_a_filter_over_a_deep_projection_is_not_inlined_past_the_limit() -> None:
+    df = frame()
+    for _ in range((MAX_DEPTH - 4) // 2):  # each step nests two levels (the sum and its alias): one select
+        df = df.with_columns(a=F.col("a") + 1)
+    assert calls(df) == ["to", "selectExpr", "scan"]
+    df = df.filter(F.col("a") + 1 + 1 + 1 > 0)  # four levels more would pass the limit: it filters the select
+    assert calls(df) == ["to", "filter", "selectExpr", "scan"]
+
+
+def test_an_expression_nested_deeper_than_spark_parses_is_refused_naming_it() -> None:
+    deep = P.a
+    for _ in range(MAX_DEPTH):
+        deep = deep + 1
+    with pytest.raises(PlanLimitError, match=r"column 'y' is an expression nested 202 operations deep.*up to 200"):
+        lines(frame().select(y=deep))
+    with pytest.raises(PlanLimitError, match=r"a filter's condition is an expression nested 202 operations deep"):
+        lines(frame().filter(deep > 0))
+    nested = P.a
+    for _ in range(5000):  # far beyond Python's recursion limit: counted without recursion
+        nested = nested + 1
+    with pytest.raises(PlanLimitError, match="nested 5002 operations deep"):  # the alias is one more
+        lines(frame().select(y=nested))
+    assert depth(nested.node) == 5001
