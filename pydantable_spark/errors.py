@@ -27,6 +27,7 @@ The hierarchy is small on purpose::
     │   └── TargetExistsError (FileExistsError)  mode="error" and the target exists
     ├── PlanFormatError (ValueError)     a plan document that cannot be read or written
     │   └── UnsupportedPlanError (NotImplementedError)  a part the plan reader/writer does not do yet
+    ├── StubgenError                     ``pydantable-spark stubgen`` cannot stub a module (it does not import)
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
 """
 
@@ -63,6 +64,7 @@ __all__ = [
     "SessionStoppedError",
     "SparkAnalysisError",
     "SparkJobError",
+    "StubgenError",
     "TargetExistsError",
     "UnknownColumnError",
     "UnsupportedPlanError",
@@ -194,6 +196,15 @@ class PlanFormatError(PydantableSparkError, ValueError):
 
 class UnsupportedPlanError(PlanFormatError, NotImplementedError):
     """A part of the plan format that pydantable-spark does not read or write yet."""
+
+
+class StubgenError(PydantableSparkError):
+    """``pydantable-spark stubgen`` cannot write a module's stub: the name is not a module, or it does not import.
+
+    The message is one paragraph naming the module and, for an import that
+    failed, the error's type, message and the file and line where it was
+    raised; the import's own exception is the ``__cause__``.
+    """
 
 
 class SparkAnalysisError(PydantableSparkError):

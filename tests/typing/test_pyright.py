@@ -191,3 +191,276 @@ def test_mypy_does_not_read_the_stubs() -> None:
     assert config["basedpyright"]["stubPath"] == "stubs"
     assert "mypy_path" not in config["mypy"]
     assert "stubs" not in os.environ.get("MYPYPATH", "")
+
+
+# --- stubgen on hostile model modules: the stub has no error, valid use none, each misuse its one -------------
+
+STUBGEN_CASES: dict[str, tuple[str, str]] = {
+    "sg_versioned": (
+        """\
+import sys
+
+from pydantable_spark import DataFrameModel
+
+if sys.version_info >= (3, 10):
+
+    class Event(DataFrameModel):
+        id: int
+        name: str
+
+else:
+
+    class Event(DataFrameModel):
+        id: int
+        label: str
+""",
+        """\
+from sg_versioned import Event
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Event.name, Col[str])
+assert_type(Event(id=1, name="launch").name, str)
+Event.label  # E: reportAttributeAccessIssue
+""",
+    ),
+    "sg_constants": (
+        """\
+from pydantic import Field
+
+from pydantable_spark import DataFrameModel
+
+SHORT, LONG = 20, 200
+LOW = HIGH = 1
+
+
+class Product(DataFrameModel):
+    sku: str = Field(min_length=LOW, max_length=SHORT)
+    title: str = Field(max_length=LONG)
+    stock: int = Field(default=HIGH, ge=LOW)
+""",
+        """\
+from sg_constants import HIGH, LONG, LOW, SHORT, Product
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Product.sku, Col[str])
+assert_type(Product.stock, Col[int])
+limits: tuple[int, int, int, int] = (SHORT, LONG, LOW, HIGH)
+label: str = LONG  # E: reportAssignmentType
+""",
+    ),
+    "sg_fallbacks": (
+        """\
+from pydantable_spark import DataFrameModel
+
+try:
+    from typing import Literal, Self
+except ImportError:  # Python 3.10
+    from typing_extensions import Literal, Self
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    tomllib = None
+
+
+class Parcel(DataFrameModel):
+    id: int
+    status: Literal["open", "shipped"]
+
+    def shipped(self) -> Self:
+        return self.model_copy(update={"status": "shipped"})
+""",
+        """\
+from typing import Literal
+
+from sg_fallbacks import Parcel, Self, tomllib
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Parcel.status, Col[Literal["open", "shipped"]])
+assert_type(Parcel(id=1, status="open").shipped(), Parcel)
+settings = tomllib.loads("") if tomllib is not None else {}
+Parcel.status.dt.year()  # E: reportAttributeAccessIssue
+""",
+    ),
+    "sg_defaults": (
+        """\
+import datetime
+
+from pydantic import Field
+
+from pydantable_spark import DataFrameModel
+
+
+class Task(DataFrameModel):
+    id: int
+    tags: list[str] = Field(default_factory=list)
+    due: datetime.date = Field(default_factory=datetime.date.today)
+    priority: int = Field(3, ge=0)
+    note: str | None = Field(default=None, max_length=10, alias="taskNote")
+    done: bool = False
+""",
+        """\
+import datetime
+
+from sg_defaults import Task
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Task.tags, Col[list[str]])
+assert_type(Task.due, Col[datetime.date])
+assert_type(Task.priority, Col[int])
+assert_type(Task.note, Col[str | None])
+task = Task(id=1)
+assert_type(task.tags, list[str])
+assert_type(task.due, datetime.date)
+Task.tags.str.upper()  # E: reportAttributeAccessIssue
+""",
+    ),
+    "sg_attributes": (
+        """\
+from typing import ClassVar
+
+from pydantic import PrivateAttr, computed_field
+
+from pydantable_spark import DataFrameModel
+
+
+class Account(DataFrameModel):
+    id: int
+    balance: float
+    currency: ClassVar[str] = "EUR"
+    _rates: dict[str, float] = PrivateAttr(default_factory=dict)
+
+    @computed_field
+    @property
+    def doubled(self) -> float:
+        return self.balance * 2
+
+    @computed_field
+    def label(self) -> str:
+        return f"{self.id}:{self.currency}"
+""",
+        """\
+from sg_attributes import Account
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Account.balance, Col[float])
+assert_type(Account.currency, str)
+account = Account(id=1, balance=2.0)
+assert_type(account.doubled, float)
+assert_type(account.label, str)
+assert_type(account._rates, dict[str, float])
+Account.currency.is_null()  # E: reportAttributeAccessIssue
+Account.doubled.is_null()  # E: reportAttributeAccessIssue
+Account.from_rows([]).select(Account.label)  # E: reportArgumentType
+""",
+    ),
+    "sg_json": (
+        """\
+from pydantic import Json
+
+from pydantable_spark import DataFrameModel
+
+
+class Webhook(DataFrameModel):
+    id: int
+    payload: Json[dict[str, int]]
+    tags: Json[list[str]] | None = None
+""",
+        """\
+from sg_json import Webhook
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Webhook.payload, Col[dict[str, int]])
+assert_type(Webhook.tags, Col[list[str] | None])
+hook = Webhook(id=1, payload='{"a": 1}')
+assert_type(hook.payload, dict[str, int])
+Webhook.payload.str.upper()  # E: reportAttributeAccessIssue
+""",
+    ),
+    "sg_shop": (
+        "from . import models\nfrom .models import Order\n",
+        """\
+from sg_shop import Order
+from sg_shop.models import Order as Same
+from typing_extensions import assert_type
+
+from pydantable_spark import Col
+
+assert_type(Order.id, Col[int])
+assert_type(Same.placed, Col[str])
+Order.nope  # E: reportAttributeAccessIssue
+""",
+    ),
+}
+"""Model modules (``sg_shop`` a package whose ``models`` its ``__init__`` imports relatively), each with a use."""
+
+SHOP_MODELS = (
+    "from pydantable_spark import DataFrameModel\n\n\nclass Order(DataFrameModel):\n    id: int\n    placed: str\n"
+)
+
+
+@pytest.fixture(scope="module")
+def stubgen_cases(tmp_path_factory: pytest.TempPathFactory) -> Diagnostics:
+    """One basedpyright run over the stubs ``stubgen`` writes for ``STUBGEN_CASES`` and their uses."""
+    root = tmp_path_factory.mktemp("stubgen-cases")
+    for name, (models, use) in STUBGEN_CASES.items():
+        (root / f"{name}.py").write_text(models)
+        (root / f"use_{name}.py").write_text(use)
+    (root / "sg_shop.py").unlink()
+    (root / "sg_shop").mkdir()
+    (root / "sg_shop" / "__init__.py").write_text(STUBGEN_CASES["sg_shop"][0])
+    (root / "sg_shop" / "models.py").write_text(SHOP_MODELS)
+    (root / "pyrightconfig.json").write_text(json.dumps({"typeCheckingMode": "standard", "stubPath": "stubs"}))
+    sys.path.insert(0, str(root))
+    try:
+        written = write_stubs([*STUBGEN_CASES, "sg_shop.models"], root / "stubs")
+    finally:
+        sys.path.remove(str(root))
+        for name in [*STUBGEN_CASES, "sg_shop.models"]:
+            sys.modules.pop(name, None)
+    uses = [root / f"use_{name}.py" for name in STUBGEN_CASES]
+    return run_pyright(root, [*written, *uses])
+
+
+@needs_pyright
+@pytest.mark.parametrize("name", STUBGEN_CASES)
+def test_stubgen_stubs_type_hostile_models_as_they_run(stubgen_cases: Diagnostics, name: str) -> None:
+    use = STUBGEN_CASES[name][1]
+    expected = {n: [line.split("  # E: ")[1]] for n, line in enumerate(use.splitlines(), 1) if "  # E: " in line}
+    stub = "__init__.pyi" if name == "sg_shop" else f"{name}.pyi"
+    assert {line: rules for (file, line), rules in stubgen_cases.items() if file == stub} == {}
+    assert {line: rules for (file, line), rules in stubgen_cases.items() if file == f"use_{name}.py"} == expected
+
+
+def test_the_stubgen_cases_run_as_their_stubs_type_them(tmp_path: Path) -> None:
+    """What the stubs claim is what the classes do: computed fields, class and private attributes are no columns."""
+    for name in ("sg_attributes", "sg_json"):
+        (tmp_path / f"{name}.py").write_text(STUBGEN_CASES[name][0])
+    sys.path.insert(0, str(tmp_path))
+    try:
+        from sg_attributes import Account  # type: ignore[import-not-found]
+        from sg_json import Webhook  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in ("sg_attributes", "sg_json"):
+            sys.modules.pop(name, None)
+    assert Account.frame_schema().names == ("id", "balance")
+    assert (repr(Account.balance), Account.currency) == ("Col[float](balance)", "EUR")
+    assert isinstance(vars(Account)["doubled"], property)
+    assert isinstance(vars(Account)["label"], property)
+    account = Account(id=1, balance=2.0)
+    assert (account.doubled, account.label, account._rates) == (4.0, "1:EUR", {})
+    assert repr(Webhook.payload) == "Col[dict[str, int]](payload)"
+    assert Webhook(id=1, payload='{"a": 1}', tags='["x"]').model_dump() == {"id": 1, "payload": {"a": 1}, "tags": ["x"]}
