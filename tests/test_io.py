@@ -637,3 +637,28 @@ def test_csv_writer_refuses_bytes_saying_why(tmp_path: Path) -> None:
 
     with pytest.raises(ColumnTypeError, match=r"not data \(bytes\) \(CSV has no nesting and no binary encoding\)"):
         Blob.from_rows([{"data": b"x"}]).write_csv(str(tmp_path / "b"))
+
+
+class OddInner(DataFrameModel):
+    b_c: int = Field(alias="b c`.d")
+
+
+class Odd(DataFrameModel):
+    a: int = Field(alias="it's ${x}")
+    q: str = Field(alias='say "hi"')
+    s: OddInner = Field(alias="s.p")
+
+
+class OddFlat(DataFrameModel):
+    a: int = Field(alias="it's ${x}")
+    q: str = Field(alias='say "hi", `now`')
+
+
+def test_json_and_csv_round_trip_columns_of_any_name(tmp_path: Path) -> None:
+    # the strict text read named the columns by their Spark names on a frame that had the file's
+    Odd.from_rows([{"it's ${x}": 1, 'say "hi"': "x", "s.p": {"b c`.d": 2}}]).write_json(tmp_path / "j")
+    assert Odd.read_json(tmp_path / "j").to_dict() == {"it's ${x}": [1], 'say "hi"': ["x"], "s.p": [{"b c`.d": 2}]}
+    OddFlat.from_rows([{"it's ${x}": 1, 'say "hi", `now`': "x"}]).write_csv(tmp_path / "c")
+    assert OddFlat.read_csv(tmp_path / "c").collect() == [
+        OddFlat.model_validate({"it's ${x}": 1, 'say "hi", `now`': "x"})
+    ]

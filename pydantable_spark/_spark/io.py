@@ -11,6 +11,7 @@ from pydantable_spark._spark import writes
 from pydantable_spark._spark.checks import NULL_CHECK_MARK
 from pydantable_spark._spark.constraints import constraint_error
 from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
+from pydantable_spark._spark.sql import spark_name
 from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
@@ -77,8 +78,9 @@ def read_text(
     reader = resolve_session(session).read.format(fmt).options(**options).schema(read_struct(schema, fmt))
     frame = reader.load(list(paths))
     items = strict_columns(target, fmt, schema, allow_lossy)
-    if items is not None:
-        frame = frame.selectExpr(*items)
+    if items is not None:  # the items name columns by their Spark names (``sql.spark_name``)
+        names = frame.columns
+        frame = frame.toDF(*map(spark_name, names)).selectExpr(*items).toDF(*names)
     frame.schema  # noqa: B018  -- resolved now on Connect too
     return frame
 
