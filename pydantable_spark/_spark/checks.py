@@ -9,7 +9,10 @@ an error naming its path::
     coalesce(v, IF(raise_error('... v ...') IS NULL, <one value>, <another>))
 
 The two different stand-in values keep Spark from folding the ``IF`` away;
-``coalesce`` with a non-null argument is non-null to the analyzer.
+``coalesce`` with a non-null argument is non-null to the analyzer. A struct
+needs no stand-in, since the rebuilt ``named_struct`` is non-null itself::
+
+    coalesce(IF(s IS NULL, raise_error('... s ...'), NULL), named_struct('a', s.a, ...))
 """
 
 from __future__ import annotations
@@ -34,21 +37,22 @@ def null_check_message(path: str) -> str:
 
 def checked_sql(sql: str, source: dt.Field, target: dt.Field, path: str, depth: int = 0) -> str:
     """``sql`` (a value of ``source``'s type) with every NULL that ``target`` forbids turned into an error."""
-    inner = _checked_inside(sql, source.dtype, target.dtype, path, depth)
     if not (source.nullable and not target.nullable):
-        return inner
+        return _checked_inside(sql, source.dtype, target.dtype, path, depth)
     message = string_sql(null_check_message(path))
+    if isinstance(source.dtype, dt.Struct) and isinstance(target.dtype, dt.Struct):
+        # the rebuilt struct is non-null by itself: no stand-in values, whose size grows with the struct's
+        # (Spark's common-subexpression pass slowed down on them with the nesting depth)
+        rebuilt = _rebuilt(sql, source.dtype, target.dtype, path, depth)
+        return f"coalesce(IF({sql} IS NULL, raise_error({message}), NULL), {rebuilt})"
+    inner = _checked_inside(sql, source.dtype, target.dtype, path, depth)
     first, second = _stand_ins(_inner_type(source.dtype, target.dtype))
     return f"coalesce({inner}, IF(raise_error({message}) IS NULL, {first}, {second}))"
 
 
 def _checked_inside(sql: str, src: dt.DType, dst: dt.DType, path: str, depth: int) -> str:
     if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
-        parts = []
-        for wanted, found in _matched(src, dst):
-            value = checked_sql(struct_field_sql(sql, found.name), found, wanted, f"{path}.{wanted.name}", depth)
-            parts += [string_sql(wanted.name), value]
-        return f"IF({sql} IS NULL, NULL, named_struct({', '.join(parts)}))"
+        return f"IF({sql} IS NULL, NULL, {_rebuilt(sql, src, dst, path, depth)})"
     if isinstance(src, dt.List) and isinstance(dst, dt.List) and checks_inside(src, dst):
         x = f"x{depth}"
         element = checked_sql(
@@ -64,6 +68,15 @@ def _checked_inside(sql: str, src: dt.DType, dst: dt.DType, path: str, depth: in
         )  # fmt: skip
         return f"transform_values({sql}, ({k}, {v}) -> {value})"
     return sql
+
+
+def _rebuilt(sql: str, src: dt.Struct, dst: dt.Struct, path: str, depth: int) -> str:
+    """The struct ``sql`` rebuilt field by field with the target's fields, each checked (non-null to Spark)."""
+    parts = []
+    for wanted, found in _matched(src, dst):
+        value = checked_sql(struct_field_sql(sql, found.name), found, wanted, f"{path}.{wanted.name}", depth)
+        parts += [string_sql(wanted.name), value]
+    return f"named_struct({', '.join(parts)})"
 
 
 def _matched(src: dt.Struct, dst: dt.Struct) -> list[tuple[dt.Field, dt.Field]]:
