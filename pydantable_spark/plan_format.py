@@ -890,6 +890,11 @@ def _frame_of(columns: list[_ColumnSpec], records: list[dict[str, Any]], session
         raise site.failed(error) from error
 
 
+_CAMEL = {"other_data": "otherData", "other_schema": "otherSchema"}
+"""The camelCase spellings the spec allows for the other side of a join or union (Sparkless)."""
+_SPELLINGS = {**_CAMEL, **{camel: snake for snake, camel in _CAMEL.items()}}
+
+
 class _Other(_Part):
     """The other side of a join or union: rows in the payload (camelCase spellings allowed, not both)."""
 
@@ -900,7 +905,7 @@ class _Other(_Part):
 
     @classmethod
     def _prepare(cls, data: dict[Any, Any]) -> dict[Any, Any]:
-        for snake, camel in (("other_data", "otherData"), ("other_schema", "otherSchema")):
+        for snake, camel in _CAMEL.items():
             if camel in data:
                 if snake in data:
                     msg = f"both {snake!r} and {camel!r}: give one (they are two spellings of one key)"
@@ -931,10 +936,8 @@ class _Step(_Part):
         payload = data.get("payload", {})
         if not beside or not isinstance(payload, dict):
             return data
-        spellings = {"other_data": "otherData", "otherData": "other_data", "other_schema": "otherSchema"}
-        spellings["otherSchema"] = "other_schema"
         for key in beside:
-            if key in payload or spellings.get(key) in payload:
+            if key in payload or _SPELLINGS.get(key) in payload:
                 msg = f"{key!r} is given both beside the payload and in it: give it once"
                 raise _refuse(msg)
         rest = {k: v for k, v in data.items() if k not in cls.op_level}

@@ -819,7 +819,7 @@ def seeds() -> list[Any]:
                 "other_data": [{"id": 9, "s": "z", "b": None, "t": "q"}],
                 "other_schema": [*TWO["schema"], OTHER["other_schema"][1]],
             },
-        },  # type: ignore[list-item]
+        },
         {
             "op": "withColumn",
             "payload": {
