@@ -32,6 +32,7 @@ TESTS = [
     "tests/test_io_roundtrip.py",
     "tests/test_materialize.py",
     "tests/test_constructors.py",
+    "tests/test_plan_format.py",
 ]
 
 
@@ -70,6 +71,7 @@ def rows() -> list[Row]:
     inj = _module("tests/test_injection.py")
     faults = _module("tests/test_faults.py")
     roundtrip = _module("tests/test_io_roundtrip.py")
+    plans = _module("tests/test_plan_format.py")
     items = collected()
 
     def n(test: str) -> int:
@@ -272,6 +274,31 @@ def rows() -> list[Row]:
             + 4 * n("test_from_spark_catches_a_schema_that_claims_non_null_wrongly"),
             "clear error (`RowValidationError`, `NullCheckError` naming the column); NaN kept as NaN everywhere",
             "tests/test_constructors.py",
+            "0 (reads only)",
+        ),
+        Row(
+            'plan documents through `plan_format.load`: lax values (`"5"`, `2.9`, `true` for an integer, '
+            '`"false"` for a boolean, a string for a list), row keys off by case or unknown, wrong JSON types in '
+            "every part, values outside their column type, `decimal(50,2)`, malformed JSON, a JSON list, missing "
+            "files and directories, expressions 101 to 10,000 deep and 100 deep (run), façade errors; "
+            "mutated conformance fixtures (hypothesis)",
+            n("test_limit_takes_an_integer_and_nothing_like_one")
+            + n("test_limit_and_offset_counts_are_bounded")
+            + 5 * n("test_order_by_flags_are_booleans")
+            + 4 * n("test_select_payload_is_a_list_or_columns_object_never_a_string")
+            + 5 * n("test_rows_match_the_schema_exactly")
+            + n("test_row_values_are_of_their_column_type_strictly")
+            + 9 * n("test_decimal_types_are_bounded_as_spark_bounds_them")
+            + 12 * n("test_documents_that_are_not_json_objects")
+            + n("test_wrong_json_types_name_the_step_and_the_field")
+            + 2 * n("test_expressions_as_deep_as_the_limit_load_and_run")
+            + 5 * n("test_an_expression_ten_thousand_deep_is_refused_not_a_recursion_error")
+            + 3 * n("test_facade_errors_keep_their_class_as_the_cause")
+            + n("test_bad_documents_name_the_step")
+            + plans.FUZZ_EXAMPLES,
+            "clear error (`PlanFormatError` naming the step, the field and what is allowed, the cause kept; "
+            "`UnsupportedPlanError` for valid parts not read); nothing else escapes; 100 levels load and run",
+            "tests/test_plan_format.py",
             "0 (reads only)",
         ),
     ]
