@@ -53,6 +53,7 @@ class Job(Generic[T]):
         self._run = run
         self._cancelled = threading.Event()
         self._session: Any = None
+        self._finished = False
         self._lock = threading.Lock()
         self._future: Future[T] = _POOL.submit(self._execute)
 
@@ -75,14 +76,26 @@ class Job(Generic[T]):
                 with spark_errors(self.description):
                     result = self._run(frame)
             except Exception as error:
-                self._raise_if_cancelled(error)
+                self._finish(error)
                 raise
-        self._raise_if_cancelled(None)
+        self._finish(None)
         return result
 
     def _raise_if_cancelled(self, cause: BaseException | None) -> None:
         if self._cancelled.is_set():
             raise JobCancelledError(self.description, self.tag) from cause
+
+    def _finish(self, error: BaseException | None) -> None:
+        """End the job: cancelled (``JobCancelledError``) if ``cancel()`` came first, else finished for good.
+
+        Under the lock ``cancel()`` takes, so the two never both win: a job
+        ``cancel()`` returned True for raises ``JobCancelledError``, and one it
+        returned False for delivers its own result or error.
+        """
+        with self._lock:
+            if self._cancelled.is_set():
+                raise JobCancelledError(self.description, self.tag) from error
+            self._finished = True
 
     def done(self) -> bool:
         """Whether the job has finished (with a result, an error, or cancelled)."""
@@ -93,15 +106,17 @@ class Job(Generic[T]):
 
         Spark cancels the running stages of every job tagged ``self.tag``; tasks
         stop at their next interruption point. ``result()`` then raises
-        ``JobCancelledError``.
+        ``JobCancelledError``. A cancel that races the job's end is decided
+        once: True means the job raises ``JobCancelledError``, False that it
+        delivers what it finished with.
         """
-        if self._future.done():
-            return False
-        self._cancelled.set()
+        with self._lock:
+            if self._finished or self._future.done():
+                return False
+            self._cancelled.set()
+            session = self._session
         if self._future.cancel():  # never started
             return True
-        with self._lock:
-            session = self._session
         if session is not None:
             from pydantable_spark._spark.session import interrupt_tag
 
