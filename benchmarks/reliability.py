@@ -33,6 +33,13 @@ TESTS = [
     "tests/test_materialize.py",
     "tests/test_constructors.py",
     "tests/test_plan_format.py",
+    "tests/test_polars.py",
+    "tests/test_constraints.py",
+    "tests/test_concurrency.py",
+    "tests/expr/test_udf.py",
+    "tests/steps/test_fuse_projections.py",
+    "tests/_spark/test_lowering.py",
+    "tests/_spark/test_checks.py",
 ]
 
 
@@ -300,6 +307,95 @@ def rows() -> list[Row]:
             "`UnsupportedPlanError` for valid parts not read); nothing else escapes; 100 levels load and run",
             "tests/test_plan_format.py",
             "0 (reads only)",
+        ),
+        Row(
+            "interop: Arrow columns with an empty chunk (in the middle, first, several, last) through `from_arrow` "
+            "(with and without a model, count); pandas frames with a repeated column name or ints beyond 64 bits; "
+            "Polars `UInt64`, `Int128`, `Time`, `Object` columns (with and without a model)",
+            n("test_from_arrow_keeps_every_chunk_around_an_empty_one")
+            + 4 * n("test_from_pandas_names_repeated_columns_and_ints_beyond_64_bits")
+            + 2 * n("test_polars_types_without_a_spark_type_are_named"),
+            "exact result (every row); clear error (`RowValidationError`, `UnsupportedTypeError` naming the "
+            "column and what to cast it to)",
+            "tests/test_constructors.py, tests/test_polars.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "quarantine: `quarantine=` naming the target another way (a trailing `/`, `./`, `..`, a relative "
+            "path, a symbolic link, `file://`, inside it, around it; `default.t`, backticks, "
+            "`spark_catalog.default.t`, other case for a table)",
+            n("test_quarantine_spelled_as_the_target_another_way_is_refused")
+            + n("test_quarantine_table_spelled_as_the_target_another_way_is_refused"),
+            "clear error before anything runs (`ValueError` naming both places); nothing written",
+            "tests/test_constraints.py",
+        ),
+        Row(
+            "writes: two writes at one target (a path another write makes meanwhile × 5 modes; an overwrite raced "
+            "by another; two threads racing for a new path, 4 rounds; for a new table × 3 modes, 3 rounds each); "
+            "`constraints='report'` with `mode='ignore'` on an existing path or table",
+            n("test_a_path_another_write_makes_meanwhile_is_never_replaced")
+            + n("test_an_overwrite_raced_by_another_keeps_the_old_data_it_set_aside")
+            + 4 * n("test_two_writers_racing_for_a_new_path_never_both_succeed")
+            + 3 * n("test_two_writers_racing_for_a_new_table_lose_no_row")
+            + n("test_report_with_ignore_on_an_existing_target_counts_nothing_and_returns"),
+            "one write wins, the other is told (`TargetExistsError`, `WriteError` saying where the old data is "
+            "kept), `append` adds both, `ignore` leaves it; a 0-row report at once (it hung)",
+            "tests/test_writes.py, tests/test_constraints.py",
+        ),
+        Row(
+            "readers: a partition column the files also hold (`k=1/` with `k=5` inside; Parquet, ORC, CSV, JSON); "
+            "CSV lines ending in CR LF with CR LF, LF and CR inside quoted fields; files of one read with other "
+            "line endings; a quote escaped by a backslash; JSON and CSV columns of any name",
+            n("test_a_partition_column_the_files_also_hold_is_refused")
+            + n("test_csv_with_crlf_lines_keeps_a_crlf_inside_a_quoted_field")
+            + n("test_csv_files_with_other_line_endings_in_one_read_are_an_error_not_lost_rows")
+            + n("test_csv_quote_escaped_by_a_backslash_is_malformed_not_odd_text")
+            + 2 * n("test_json_and_csv_round_trip_columns_of_any_name"),
+            "clear error (`AmbiguousColumnError` with the way out, `MalformedDataError` naming the file); exact "
+            "result",
+            "tests/test_io.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "typed UDFs: results their annotation does not allow (`'5'`, `2.7` for an `int`, `2**31` for an "
+            "`Int32`, 22 decimal places, `5` for a `str`, an `int` a `float` cannot hold, `1` for a `bool`, an "
+            "unknown key of a nested model, `None` for a non-Optional); a UDF that raises; one closing over a lock",
+            n("test_a_result_its_annotation_does_not_allow_fails_the_job_naming_udf_row_and_value")
+            + n("test_an_exception_in_a_udf_is_named_with_its_row")
+            + n("test_a_udf_closing_over_what_cannot_be_pickled_is_named"),
+            "clear error (`UdfError` naming the UDF, the row's arguments and the value, or the exception)",
+            "tests/expr/test_udf.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "results: `to_pandas` of lists, structs and maps holding NULL, NaN and 2**62 + 1",
+            n("test_to_pandas_keeps_nested_values_exact"),
+            "exact result (Arrow-backed columns; read back by `from_pandas`)",
+            "tests/test_materialize.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "plans: a loop of 1,000 `with_columns` (steps) and 500 with filters (on Spark); expressions 201 and "
+            "5,000 deep; a filter that would nest past the limit; a non-null struct 5, 10, 20 levels deep "
+            "(NULL check size) and a NULL 6 levels down",
+            n("test_a_loop_of_a_thousand_with_columns_lowers_into_few_steps_each_within_the_parser_limit")
+            + n("test_a_loop_of_many_with_columns_and_filters_runs_on_spark")
+            + 3 * n("test_an_expression_nested_deeper_than_spark_parses_is_refused_naming_it")
+            + n("test_a_filter_over_a_deep_projection_is_not_inlined_past_the_limit")
+            + n("test_a_nested_struct_is_rebuilt_once_per_level_without_stand_in_values")
+            + 2 * n("test_a_null_deep_inside_is_still_reported_with_its_path"),
+            "exact result; clear error (`PlanLimitError` naming the column, the depth and the limit: 200); "
+            "`NullCheckError` naming the path",
+            "tests/steps/test_fuse_projections.py, tests/_spark/test_lowering.py, tests/_spark/test_checks.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "concurrency: 8 threads × 6 actions (collect, count, write and read back, aggregate, stream, "
+            "to_arrow) on one session; a cancel racing a job's end, 40 times",
+            8 * 6 * n("test_threads_collecting_and_writing_on_one_session_each_get_their_own_result")
+            + 40 * n("test_a_cancel_racing_a_job_end_is_decided_once"),
+            "exact result for every thread; `cancel()` True always `JobCancelledError`, False the result",
+            "tests/test_concurrency.py",
         ),
     ]
 
