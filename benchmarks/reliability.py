@@ -351,8 +351,7 @@ def rows() -> list[Row]:
             + n("test_csv_files_with_other_line_endings_in_one_read_are_an_error_not_lost_rows")
             + n("test_csv_quote_escaped_by_a_backslash_is_malformed_not_odd_text")
             + 2 * n("test_json_and_csv_round_trip_columns_of_any_name"),
-            "clear error (`AmbiguousColumnError` with the way out, `MalformedDataError` naming the file); exact "
-            "result",
+            "clear error (`AmbiguousColumnError` with the way out, `MalformedDataError` naming the file); exact result",
             "tests/test_io.py",
             "0 (reads only)",
         ),

@@ -44,10 +44,10 @@ from pydantable_spark.expr.core import (
     check_param,
     contains_aggregate,
     literal_of,
-    render,
 )
 from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
+from pydantable_spark.into import into_node, items_of, name_of, names_of, nodes_of
 from pydantable_spark.model import row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
@@ -56,7 +56,7 @@ from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.results import Results
-from pydantable_spark.selectors import Selector, names_of
+from pydantable_spark.selectors import Selector
 from pydantable_spark.selectors import all as cs_all
 from pydantable_spark.writers import Writers
 
@@ -178,29 +178,14 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         return DataFrame(plan, self._model if plan.schema == self.schema else None)
 
     def _node(self, item: object, what: str) -> Node:
-        if isinstance(item, str):
-            node: Node = Column(item)
-        elif isinstance(item, Expr):
-            node = item.node
-        else:
-            msg = f"{what} takes column names or expressions, not {item!r} ({type(item).__name__})"
-            raise ColumnTypeError(msg)
-        return bind(node, self.schema)
+        return bind(into_node(item, what), self.schema)
 
     def _named(self, name: str, value: object) -> Node:
         node = value.node if isinstance(value, Expr) else literal_of(value)
         return bind(Alias(node, name), self.schema)
 
     def _items(self, items: Sequence[object], named: Mapping[str, object], what: str) -> list[Node]:
-        flat: list[object] = []
-        for item in items:
-            if isinstance(item, list | tuple):
-                flat.extend(item)
-            elif isinstance(item, Selector):
-                flat.extend(item.resolve(self.schema))
-            else:
-                flat.append(item)
-        nodes = [self._node(item, what) for item in flat]
+        nodes = nodes_of(items, self.schema, what)
         nodes += [self._named(name, value) for name, value in named.items()]
         return nodes
 
@@ -234,7 +219,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             columns = (cs_all(),)
         nodes = self._items(columns, named, "select()")
         if exclude is not None:
-            dropped = set(names_of(_as_items(exclude, "select(exclude=...)"), self.schema, "select(exclude=...)"))
+            dropped = set(names_of(items_of(exclude, "select(exclude=...)"), self.schema, "select(exclude=...)"))
             nodes = [n for n in nodes if n.output_name not in dropped]
         if any(contains_aggregate(n) for n in nodes):
             return self._frame(Aggregate(self._plan, (), tuple(nodes)))
@@ -303,7 +288,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """All columns but the given ones (names, columns or selectors); an unknown name is an error."""
         for column in columns:
             if isinstance(column, Expr) and not isinstance(column.node, Column):
-                _column_name(column, "drop()")  # raises: an expression is not a column
+                name_of(column, "drop()")  # raises: an expression is not a column
         names = set(names_of(columns, self.schema, "drop()"))
         kept = [f.name for f in self.schema if f.name not in names]
         if not kept:
@@ -330,7 +315,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def _subset(self, subset: Subset | None, what: str) -> tuple[str, ...]:
         if subset is None:
             return self.schema.names
-        return names_of(_as_items(subset, what), self.schema, what)
+        return names_of(items_of(subset, what), self.schema, what)
 
     def unique(
         self,
@@ -585,7 +570,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             if left_on is not None or right_on is not None:
                 msg = "join() takes either on= or left_on=/right_on=, not both"
                 raise ColumnTypeError(msg)
-            names = names_of(_as_items(on, "join(on=...)"), self.schema, "join(on=...)")
+            names = names_of(items_of(on, "join(on=...)"), self.schema, "join(on=...)")
             for name in names:
                 if name not in other.schema:
                     raise UnknownColumnError(name, other.schema.names, where="the right frame (join on=)")
@@ -645,29 +630,10 @@ def _plan_of(frame: object, what: str) -> p.Plan:
     return frame._plan
 
 
-def _as_items(keys: JoinKeys, what: str) -> list[object]:
-    if isinstance(keys, str | Expr | Selector):
-        return [keys]
-    if not isinstance(keys, list | tuple):
-        msg = (
-            f"{what} takes a column name, a column, a selector or a list of them, got {keys!r} ({type(keys).__name__})"
-        )
-        raise ColumnTypeError(msg)
-    return list(keys)
-
-
 def _key_nodes(keys: JoinKeys, schema: Schema, what: str) -> tuple[Node, ...]:
     """Join keys bound to one side: names and selectors become columns, expressions stay."""
-    nodes: list[Node] = []
-    for item in _as_items(keys, f"join({what}=...)"):
-        if isinstance(item, Selector | str):
-            nodes.extend(bind(Column(n), schema) for n in names_of([item], schema, f"join({what}=...)"))
-        elif isinstance(item, Expr):
-            nodes.append(bind(item.node, schema))
-        else:
-            msg = f"join({what}=...) takes names, columns, expressions or selectors, not {item!r}"
-            raise ColumnTypeError(msg)
-    return tuple(nodes)
+    where = f"join({what}=...)"
+    return tuple(nodes_of(items_of(keys, where), schema, where))
 
 
 def _join_order(value: bool | str | None) -> Literal["none", "left", "right"]:
@@ -687,13 +653,3 @@ def _per_key(value: bool | Sequence[bool], count: int, name: str) -> list[bool]:
         msg = f"sort() got {count} key(s) but {len(flags)} {name} flag(s)"
         raise ValueError(msg)
     return flags
-
-
-def _column_name(item: object, what: str) -> str:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, Expr) and isinstance(item.node, Column):
-        return item.node.name
-    shown = render(item.node) if isinstance(item, Expr) else repr(item)
-    msg = f"{what} takes column names or columns, not {shown}"
-    raise ColumnTypeError(msg)

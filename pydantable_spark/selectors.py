@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, SchemaError, UnknownColumnError
+from pydantable_spark.errors import SchemaError, UnknownColumnError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
     from pydantable_spark.schema import Schema
 
@@ -177,26 +177,3 @@ def matches(pattern: str) -> Selector:
     """Columns whose name matches the regular expression (``re.search``)."""
     compiled = re.compile(pattern)
     return _where(lambda f: compiled.search(f.name) is not None, f"cs.matches({pattern!r})")
-
-
-def names_of(items: Iterable[object], schema: Schema, what: str) -> tuple[str, ...]:
-    """Column names from names, column expressions and selectors, in the order given."""
-    from pydantable_spark.expr.api import Expr
-    from pydantable_spark.expr.core import Column
-
-    out: dict[str, None] = {}
-    for item in items:
-        if isinstance(item, Selector):
-            out.update(dict.fromkeys(item.resolve(schema)))
-        elif isinstance(item, str):
-            if item not in schema:
-                raise UnknownColumnError(item, schema.names, where=what)
-            out[item] = None
-        elif isinstance(item, Expr) and isinstance(item.node, Column):
-            if item.node.name not in schema:
-                raise UnknownColumnError(item.node.name, schema.names, where=what)
-            out[item.node.name] = None
-        else:
-            msg = f"{what} takes column names, columns or selectors, not {item!r}"
-            raise ColumnTypeError(msg)
-    return tuple(out)

@@ -57,7 +57,7 @@ from pydantable_spark._mypy.statics import (
     static_of_expr,
 )
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
-from pydantable_spark.expr import conditional, operators
+from pydantable_spark.expr import coercion, conditional, operators
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import param_of
@@ -556,7 +556,7 @@ WHEN_THEN = "pydantable_spark.expr.forms.WhenThen"
 
 def _when_then(api: TypeChecker, values: Sequence[Node]) -> Type:
     """``WhenThen[B]`` where ``B`` is what the branch values have in common."""
-    dtype = conditional.common_type(values, "when/otherwise")
+    dtype = coercion.meeting_type(values, "when/otherwise")
     nullable = any(conditional.converted_nullable(v, dtype) for v in values)
     return instance_of(api, WHEN_THEN, [mypy_type(api, dtype, nullable, [_static(v) for v in values])])
 

@@ -80,12 +80,27 @@ if TYPE_CHECKING:
         ValueT,
     )
 
-__all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "to_node"]
+__all__ = ["Col", "Expr", "IntoExpr", "dtype_of", "into_node", "to_node"]
 
 T_co = TypeVar("T_co", covariant=True)
 
 IntoExpr = Any
 """An ``Expr`` or a Python scalar (which becomes a literal)."""
+
+
+def into_node(item: object, what: str, *, scalars: bool = False) -> Node:
+    """A column name (``str``) or an expression as a node; with ``scalars``, another Python value as a literal.
+
+    The one reading of "a column or an expression" (``pydantable_spark.into`` builds on it).
+    """
+    if isinstance(item, str):
+        return Column(item)
+    if isinstance(item, Expr):
+        return item.node
+    if scalars:
+        return literal_of(item, weak=True)
+    msg = f"{what} takes column names or expressions, not {item!r} ({type(item).__name__})"
+    raise ColumnTypeError(msg)
 
 
 def to_node(value: object, beside: Node | None = None) -> Node:

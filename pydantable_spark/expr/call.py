@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import Args, Function, Kind, Param, any_null
+from pydantable_spark.expr.coercion import beside, meet, meeting_type
 from pydantable_spark.expr.core import Facts, Literal, Node, Typed, describe, merged_facts
-from pydantable_spark.typerules import Conversion, classify_conversion, supertype
+from pydantable_spark.typerules import Conversion, classify_conversion
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -57,11 +58,9 @@ class Call(Node):
     def prepare(self) -> None:
         function = self.function
         if function.common:
-            indexes = _common_indexes(function, len(self.args))
-            object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
+            object.__setattr__(self, "args", meet(self.args, _common_indexes(function, len(self.args))))
         if function.weak:
-            indexes = [i for i in function.weak if i < len(self.args)]
-            object.__setattr__(self, "args", _adopt_weak(self.args, indexes))
+            object.__setattr__(self, "args", meet(self.args, function.weak))
         if function.has_like:
             object.__setattr__(self, "args", _adopt_like(function, self.args))
         if function.adopt is not None:
@@ -162,13 +161,7 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
             types[index] = Typed(target, types[index].nullable)
     indexes = _common_indexes(function, len(types)) if function.common else ()
     if indexes:
-        result = types[indexes[0]].dtype
-        for i in indexes[1:]:
-            merged = supertype(result, types[i].dtype)
-            if merged is None:
-                msg = f"{name}(): no common type for {describe(args[indexes[0]])} and {describe(args[i])}"
-                raise ColumnTypeError(msg)
-            result = merged
+        result = meeting_type([args[i] for i in indexes], f"{name}()", [types[i].dtype for i in indexes])
         for i in indexes:
             types[i] = Typed(result, types[i].nullable)
     return tuple(types)
@@ -184,34 +177,11 @@ def _common_indexes(function: Function, count: int) -> list[int]:
     return indexes
 
 
-def _adopt_weak(args: tuple[Node, ...], indexes: Sequence[int]) -> tuple[Node, ...]:
-    """Weak literals among arguments ``indexes`` adopt the type the strong ones among them meet in."""
-    strong = [args[i] for i in indexes if args[i].typed is not None and not _weak(args[i])]
-    if not strong:
-        return args
-    target = strong[0].type.dtype
-    for node in strong[1:]:
-        merged = supertype(target, node.type.dtype)
-        if merged is None:
-            return args  # derive reports it
-        target = merged
-    adopted = list(args)
-    for i in indexes:
-        node = args[i]
-        if isinstance(node, Literal):
-            adopted[i] = node.adopt(target)
-    return tuple(adopted)
-
-
 def _adopt_like(function: Function, args: tuple[Node, ...]) -> tuple[Node, ...]:
     """Weak literals of a ``like`` parameter take the type of the argument they follow, where known."""
     adopted = list(args)
     for index, arg in enumerate(args):
         like = param_of(function, index).like
-        if like is not None and like < len(args) and isinstance(arg, Literal) and args[like].typed is not None:
-            adopted[index] = arg.adopt(args[like].type.dtype)
+        if like is not None and like < len(args):
+            adopted[index] = beside(arg, args[like])
     return tuple(adopted)
-
-
-def _weak(node: Node) -> bool:
-    return isinstance(node, Literal) and node.weak

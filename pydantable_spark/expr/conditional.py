@@ -3,43 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.coercion import meet, meeting_type
 from pydantable_spark.expr.core import Literal, Node, Typed, describe
-from pydantable_spark.typerules import cast_forces_nullable, supertype
+from pydantable_spark.typerules import cast_forces_nullable
 
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-__all__ = ["Coalesce", "When", "common_type"]
-
-
-def common_type(nodes: Sequence[Node], what: str) -> dt.DType:
-    """The type all ``nodes`` convert to (weak literals have already adopted their neighbours')."""
-    result = nodes[0].type.dtype
-    for node in nodes[1:]:
-        merged = supertype(result, node.type.dtype)
-        if merged is None:
-            msg = f"{what}: no common type for {describe(nodes[0])} and {describe(node)}"
-            raise ColumnTypeError(msg)
-        result = merged
-    return result
+__all__ = ["Coalesce", "When"]
 
 
 def converted_nullable(node: Node, target: dt.DType) -> bool:
     """Whether ``node`` can be NULL once converted to ``target`` (some conversions can fail)."""
     typed = node.type
     return typed.nullable or cast_forces_nullable(typed.dtype, target)
-
-
-def _adopt_all(nodes: tuple[Node, ...], what: str) -> tuple[Node, ...]:
-    strong = [n for n in nodes if n.typed is not None and not (isinstance(n, Literal) and n.weak)]
-    if not strong or any(n.typed is None and not (isinstance(n, Literal) and n.undecided) for n in nodes):
-        return nodes
-    target = common_type(strong, what)
-    return tuple(n.adopt(target) if isinstance(n, Literal) else n for n in nodes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +32,10 @@ class Coalesce(Node):
         if not self.args:
             msg = "coalesce() needs at least one expression"
             raise ColumnTypeError(msg)
-        object.__setattr__(self, "args", _adopt_all(self.args, "coalesce()"))
+        object.__setattr__(self, "args", meet(self.args))
 
     def derive(self) -> Typed:
-        dtype = common_type(self.args, "coalesce()")
+        dtype = meeting_type(self.args, "coalesce()")
         return Typed(dtype, all(converted_nullable(a, dtype) for a in self.args))
 
 
@@ -81,7 +59,7 @@ class When(Node):
 
     def prepare(self) -> None:
         branches = (*self.values, *([self.otherwise] if self.otherwise is not None else []))
-        adopted = _adopt_all(tuple(branches), "when/otherwise")
+        adopted = meet(tuple(branches))
         object.__setattr__(self, "values", adopted[: len(self.values)])
         if self.otherwise is not None:
             object.__setattr__(self, "otherwise", adopted[-1])
@@ -95,7 +73,7 @@ class When(Node):
                 msg = f"when() needs a boolean condition; got {describe(condition)}"
                 raise ColumnTypeError(msg)
         branches = [*self.values, *([self.otherwise] if self.otherwise is not None else [])]
-        dtype = common_type(branches, "when/otherwise")
+        dtype = meeting_type(branches, "when/otherwise")
         always = next((i for i, c in enumerate(self.conditions) if _is_true(c)), None)
         if always is not None:  # later branches and otherwise are never reached (Spark's rule too)
             nullable = any(converted_nullable(v, dtype) for v in self.values[: always + 1])

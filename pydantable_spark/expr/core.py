@@ -565,13 +565,6 @@ def _adopted(value: Any, target: dt.DType) -> Literal | None:
     return None
 
 
-def adopt_weak(node: Node, other: Node) -> Node:
-    """``node`` given ``other``'s type when ``node`` is a weak literal and ``other`` is typed."""
-    if isinstance(node, Literal) and other.typed is not None:
-        return node.adopt(other.typed.dtype)
-    return node
-
-
 _INFERRED: list[tuple[type, Callable[[Any], dt.DType]]] = [
     (bool, lambda v: dt.Boolean()),
     (int, lambda v: dt.Int64()),
@@ -628,7 +621,7 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
 def weak_literal_beside(value: Any, other: Node) -> Literal:
     """The weak literal of a Python ``value`` that is the other operand of ``other``, typed as an operator types it.
 
-    ``adopt_weak(literal_of(value, weak=True), other)``, which the operator's own ``prepare`` would do, without
+    ``coercion.beside(literal_of(value, weak=True), other)``, which the operator's own ``prepare`` would do, without
     building the weak literal first when ``other`` is a typed expression (a literal ``other`` is left to ``prepare``).
     """
     typed = other.typed
@@ -770,8 +763,8 @@ class Cast(Node):
     )  # fmt: skip
 
     def prepare(self) -> None:
-        if isinstance(self.child, Literal) and self.child.undecided:
-            object.__setattr__(self, "child", Literal(None, self.to))
+        if isinstance(self.child, Literal):  # F.lit(None).cast(int) is a typed NULL
+            object.__setattr__(self, "child", self.child.adopt(self.to))
 
     def derive(self) -> Typed:
         source = self.child.type

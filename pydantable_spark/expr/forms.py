@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar
 
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.api import Col, Expr, dtype_of, to_node
+from pydantable_spark.expr.api import Col, Expr, dtype_of, into_node, to_node
 from pydantable_spark.expr.conditional import Coalesce, When
-from pydantable_spark.expr.core import Column, Node, literal_of, undecided_null
+from pydantable_spark.expr.core import Column, literal_of, undecided_null
 from pydantable_spark.expr.udf import udf
 
 if TYPE_CHECKING:
@@ -56,13 +56,9 @@ def lit(
     return Expr(literal_of(value, target))
 
 
-def _expr_or_name(value: object) -> Node:
-    return Column(value) if isinstance(value, str) else to_node(value)
-
-
 def coalesce(*exprs: object) -> Expr[Any]:
     """The first non-NULL value; strings are column names, other scalars literals."""
-    return Expr(Coalesce(tuple(_expr_or_name(e) for e in exprs)))
+    return Expr(Coalesce(tuple(into_node(e, "coalesce()", scalars=True) for e in exprs)))
 
 
 B = TypeVar("B")

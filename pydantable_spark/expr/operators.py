@@ -13,7 +13,8 @@ from typing import Literal as TypingLiteral
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Literal, Node, Typed, adopt_weak, describe
+from pydantable_spark.expr.coercion import beside
+from pydantable_spark.expr.core import Literal, Node, Typed, describe
 from pydantable_spark.typerules import ArithmeticOp, arithmetic_hint, arithmetic_result
 
 __all__ = [
@@ -40,12 +41,9 @@ def _set(node: Node, name: str, value: Node) -> None:
 
 def _adopt_sides(node: Arithmetic | Comparison) -> None:
     """A weak literal on one side takes the other side's type (``User.age + 1`` stays ``int32``)."""
-    left, right = node.left, node.right
-    if isinstance(left, Literal) and right.typed is not None:
-        left = left.adopt(right.typed.dtype)
-        _set(node, "left", left)
-    if isinstance(right, Literal) and left.typed is not None:
-        _set(node, "right", right.adopt(left.typed.dtype))
+    left = beside(node.left, node.right)
+    _set(node, "left", left)
+    _set(node, "right", beside(node.right, left))
 
 
 _NULLABLE_OPS = (ArithmeticOp.DIV, ArithmeticOp.FLOORDIV, ArithmeticOp.MOD)
@@ -264,7 +262,7 @@ class IsIn(Node):
     values: tuple[Literal, ...]
 
     def prepare(self) -> None:
-        adopted = tuple(adopt_weak(v, self.child) for v in self.values)
+        adopted = tuple(beside(v, self.child) for v in self.values)
         object.__setattr__(self, "values", adopted)
 
     def derive(self) -> Typed:
@@ -294,8 +292,8 @@ class Between(Node):
     closed: Closed = "both"
 
     def prepare(self) -> None:
-        _set(self, "lower", adopt_weak(self.lower, self.child))
-        _set(self, "upper", adopt_weak(self.upper, self.child))
+        _set(self, "lower", beside(self.lower, self.child))
+        _set(self, "upper", beside(self.upper, self.child))
 
     def derive(self) -> Typed:
         child = self.child.type

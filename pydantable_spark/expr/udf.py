@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark.annotations import field_of_annotation
 from pydantable_spark.errors import ColumnTypeError, UnsupportedTypeError
-from pydantable_spark.expr.api import Expr, to_node
-from pydantable_spark.expr.core import Column, Literal, Node, Typed, describe
+from pydantable_spark.expr.api import Expr, into_node
+from pydantable_spark.expr.coercion import to_type
+from pydantable_spark.expr.core import Node, Typed, describe
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -105,7 +106,7 @@ class Udf(Generic[R]):
         self.function = function
 
     def __call__(self, *args: object) -> Expr[R | None]:
-        nodes = tuple(Column(a) if isinstance(a, str) else to_node(a) for a in args)
+        nodes = tuple(into_node(a, f"{self.function.name}()", scalars=True) for a in args)
         return Expr(UdfCall(self.function, nodes))
 
     def __repr__(self) -> str:
@@ -135,10 +136,7 @@ class UdfCall(Node):
             names = ", ".join(n for n, _ in params)
             msg = f"{self.function.name}() takes {len(params)} argument(s) ({names}), got {len(self.args)}"
             raise ColumnTypeError(msg)
-        adopted = tuple(
-            a.adopt(typed.dtype) if isinstance(a, Literal) else a
-            for a, (_, typed) in zip(self.args, params, strict=True)
-        )
+        adopted = tuple(to_type(a, typed.dtype) for a, (_, typed) in zip(self.args, params, strict=True))
         object.__setattr__(self, "args", adopted)
 
     def derive(self) -> Typed:

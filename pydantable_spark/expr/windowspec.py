@@ -14,21 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Column, Node, check_param
+from pydantable_spark.expr.core import Node, check_param
 from pydantable_spark.expr.window import Frame, Over
 
 __all__ = ["Window", "WindowSpec", "flags"]
 
 
 def _node(item: object) -> Node:
-    from pydantable_spark.expr.api import Expr
+    from pydantable_spark.expr.api import into_node
 
-    if isinstance(item, str):
-        return Column(item)
-    if isinstance(item, Expr):
-        return item.node
-    msg = f"a window takes column names or expressions, not {item!r}"
-    raise ColumnTypeError(msg)
+    return into_node(item, "a window")
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,6 @@ values by ``tests/expr/test_catalog.py``.
 from __future__ import annotations
 
 import datetime
-import decimal
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
@@ -54,6 +53,7 @@ from pydantable_spark.expr.catalog.spec import (
     same,
     value,
 )
+from pydantable_spark.expr.coercion import meet, to_type
 from pydantable_spark.expr.core import Alias, Column, Literal, Node, describe
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
@@ -247,20 +247,6 @@ def _overlap(args: Args) -> dt.DType:
 # --- weak literals -------------------------------------------------------------------------------
 
 
-def _adopted(node: Node, target: dt.DType) -> Node:
-    """A weak literal typed as ``target`` where its value fits (exactly, for a decimal), else unchanged."""
-    if not (isinstance(node, Literal) and node.weak):
-        return node
-    if isinstance(target, dt.Decimal) and type(node.value) is int:
-        digits = len(str(abs(node.value)))
-        return Literal(decimal.Decimal(node.value), target) if digits <= target.integer_digits else node
-    return node.adopt(target)
-
-
-def _weak(node: Node) -> bool:
-    return isinstance(node, Literal) and node.weak
-
-
 def _element_literals(of: int, *at: int) -> Callable[[tuple[Node, ...]], tuple[Node, ...]]:
     """Weak literals at ``at`` take the element type of list argument ``of``."""
 
@@ -269,7 +255,7 @@ def _element_literals(of: int, *at: int) -> Callable[[tuple[Node, ...]], tuple[N
         if owner is None or not isinstance(owner.dtype, dt.List):
             return nodes
         inner = owner.dtype.inner
-        return tuple(_adopted(n, inner) if i in at else n for i, n in enumerate(nodes))
+        return tuple(to_type(n, inner, exact=True) if i in at else n for i, n in enumerate(nodes))
 
     return adopt
 
@@ -278,17 +264,7 @@ def _among(select: Callable[[int], Sequence[int]]) -> Callable[[tuple[Node, ...]
     """Weak literals among the arguments ``select(count)`` take the type the others meet in."""
 
     def adopt(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
-        indexes = select(len(nodes))
-        strong = [nodes[i].typed for i in indexes if not _weak(nodes[i])]
-        if not strong or any(t is None for t in strong):
-            return nodes
-        target = strong[0].dtype  # type: ignore[union-attr]
-        for typed in strong[1:]:
-            merged = supertype(target, typed.dtype)  # type: ignore[union-attr]
-            if merged is None:
-                return nodes  # the rule reports it
-            target = merged
-        return tuple(_adopted(n, target) if i in indexes else n for i, n in enumerate(nodes))
+        return meet(nodes, select(len(nodes)), exact=True)
 
     return adopt
 

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.expr.core import Literal
-from pydantable_spark.typerules import supertype
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.core import Node, Typed
@@ -339,16 +338,6 @@ def element(index: int = 0) -> DTypeRule:
         return dtype.inner
 
     return rule
-
-
-def common_dtype(args: Args, indexes: Sequence[int]) -> dt.DType:
-    """The type arguments ``indexes`` meet in (checked by ``Call``)."""
-    result = args.dtype(indexes[0])
-    for i in indexes[1:]:
-        merged = supertype(result, args.dtype(i))
-        assert merged is not None
-        result = merged
-    return result
 
 
 def never(args: Args) -> bool:

@@ -1,0 +1,123 @@
+"""Where values meet in one type, and how a bare Python value takes its neighbours' type: one rule set.
+
+Every node that combines values asks here, so the rules hold everywhere alike:
+
+* ``common_type`` / ``meeting_type``: the type several values convert to
+  (Spark's supertype fold, ``typerules.supertype``).
+* ``beside``: a *weak* literal (a bare Python int or float written next to
+  an expression, or ``F.lit(None)`` without a type) takes the type of the
+  value it is written beside: ``User.age + 1`` stays ``int32``, and ``1``
+  beside a decimal is the smallest decimal holding it, as Spark types an
+  integer literal in arithmetic.
+* ``to_type``: the same, beside a type rather than a value (a UDF's
+  parameter, a cast's target).
+* ``meet``: weak literals among several values (``coalesce``'s arguments,
+  ``when`` branches, a function's ``common`` parameters) take the type the
+  others meet in. Nothing is adopted while one of the others is still
+  untyped (a column not bound yet): binding builds the node again.
+* ``exact=True``: a weak literal among a collection's elements takes the
+  element type itself (a Python int next to ``list[Decimal(10, 2)]`` becomes
+  that decimal, where it fits), as collection functions compare elements.
+
+>>> from pydantable_spark.expr.core import Column, literal_of
+>>> age = Column("age", Typed(dt.Int32(), True))
+>>> beside(literal_of(1, weak=True), age).typed
+Typed(dtype=Int32(), nullable=False)
+>>> [n.typed.dtype for n in meet((literal_of(1, weak=True), literal_of(2.5)))]
+[Float64(), Float64()]
+"""
+
+from __future__ import annotations
+
+import decimal
+from typing import TYPE_CHECKING
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.core import Literal, Node, Typed, describe
+from pydantable_spark.typerules import supertype
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+__all__ = ["beside", "common_type", "is_weak", "meet", "meeting_type", "to_type"]
+
+
+def is_weak(node: Node) -> bool:
+    """Whether ``node`` is a bare Python number that takes its context's type."""
+    return isinstance(node, Literal) and node.weak
+
+
+def common_type(types: Iterable[dt.DType]) -> dt.DType | None:
+    """The type all of ``types`` convert to; None if two of them have none (or there are no types)."""
+    result: dt.DType | None = None
+    for dtype in types:
+        if result is None:
+            result = dtype
+            continue
+        merged = supertype(result, dtype)
+        if merged is None:
+            return None
+        result = merged
+    return result
+
+
+def meeting_type(nodes: Sequence[Node], what: str, types: Sequence[dt.DType] | None = None) -> dt.DType:
+    """The type the (typed) ``nodes`` meet in; ``ColumnTypeError`` naming the first two that do not meet.
+
+    ``types``: the types the nodes reach their function with, where those differ from their own.
+    """
+    dtypes = [node.type.dtype for node in nodes] if types is None else list(types)
+    result = dtypes[0]
+    for node, dtype in zip(nodes[1:], dtypes[1:], strict=True):
+        merged = supertype(result, dtype)
+        if merged is None:
+            msg = f"{what}: no common type for {describe(nodes[0])} and {describe(node)}"
+            raise ColumnTypeError(msg)
+        result = merged
+    return result
+
+
+def to_type(node: Node, target: dt.DType, *, exact: bool = False) -> Node:
+    """``node`` typed for use beside a ``target`` value, if it is a literal that takes its context's type."""
+    if not isinstance(node, Literal):
+        return node
+    if exact:
+        if not node.weak:
+            return node
+        if isinstance(target, dt.Decimal) and type(node.value) is int:
+            fits = len(str(abs(node.value))) <= target.integer_digits
+            return Literal(decimal.Decimal(node.value), target) if fits else node
+    return node.adopt(target)
+
+
+def beside(node: Node, other: Node) -> Node:
+    """``node`` given ``other``'s type when ``node`` is a weak (or untyped ``None``) literal and ``other`` is typed."""
+    typed = other.typed
+    if typed is None or not isinstance(node, Literal):
+        return node
+    return node.adopt(typed.dtype)
+
+
+def meet(nodes: tuple[Node, ...], indexes: Iterable[int] | None = None, *, exact: bool = False) -> tuple[Node, ...]:
+    """``nodes`` with the weak literals among ``indexes`` (all by default) typed as the others there meet.
+
+    Unchanged when none of the others is typed, when one of them is not typed
+    yet, or when they have no common type (the node's own rule reports that).
+    """
+    chosen = range(len(nodes)) if indexes is None else [i for i in indexes if i < len(nodes)]
+    strong: list[Typed] = []
+    for i in chosen:
+        node = nodes[i]
+        if is_weak(node) or (isinstance(node, Literal) and node.undecided):
+            continue
+        if node.typed is None:
+            return nodes  # an unbound column: binding builds the node again
+        strong.append(node.typed)
+    target = common_type(t.dtype for t in strong)
+    if target is None:
+        return nodes
+    adopted = list(nodes)
+    for i in chosen:
+        adopted[i] = to_type(nodes[i], target, exact=exact)
+    return tuple(adopted)
