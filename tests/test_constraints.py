@@ -27,7 +27,7 @@ from pydantic import AfterValidator, Field, StringConstraints, create_model, fie
 from pydantable_spark import DataFrame, DataFrameModel
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import is_connect
-from pydantable_spark.constraints import java_pattern
+from pydantable_spark.constraints import WHITESPACE, java_pattern
 from pydantable_spark.errors import (
     ConstraintError,
     PydantableSparkError,
@@ -583,3 +583,319 @@ def test_digits_constraints_the_column_type_already_guarantees_hold_at_its_limit
     assert report.raise_for_errors() is report
     frame.write_parquet(tmp_path / "wide")
     assert sorted(row.amount for row in Wide.read_parquet(tmp_path / "wide").collect()) == [smallest, largest]
+
+
+# --- Spark's verdict is Pydantic's, row by row, on hostile constraints (issue 24) ------------------
+
+
+Rows = list[dict[str, Any]]
+
+
+def _verdicts(spark: SparkSession, model: type[DataFrameModel], rows: Rows) -> tuple[set[int], set[int]]:
+    """The ids of the rows ``model.model_validate`` refuses, and of those ``validate()`` flags (the same Spark rows)."""
+    names = [f.name for f in model.spark_schema().fields]
+    sdf = spark.createDataFrame([tuple(row[n] for n in names) for row in rows], schema=model.spark_schema())
+    refused = set()
+    for row in sdf.collect():
+        try:
+            model.model_validate(row.asDict(recursive=True))
+        except pydantic.ValidationError:
+            refused.add(row["id"])
+    report = model.from_spark(sdf).validate(key="id", examples=len(rows))
+    return refused, {e["id"] for v in report.errors for e in v.examples}
+
+
+def _assert_spark_agrees(spark: SparkSession, model: type[DataFrameModel], rows: Rows) -> set[int]:
+    """Spark flags exactly the rows Pydantic refuses; returns their ids."""
+    refused, flagged = _verdicts(spark, model, rows)
+    differ = [row for row in rows if (row["id"] in refused) != (row["id"] in flagged)]
+    assert flagged == refused, f"Spark flags {sorted(flagged)}, Pydantic refuses {sorted(refused)}; differ: {differ}"
+    return refused
+
+
+def _column(values: list[Any]) -> Rows:
+    return [{"id": i, "v": _spark_value(v)} for i, v in enumerate(values)]
+
+
+class Perm(enum.IntFlag):  # boundary KEEP: every integer is a value
+    R = 4
+    W = 2
+    X = 1
+
+
+class Bits(enum.Flag):  # boundary STRICT (3.11+): combinations of 1, 2 and 8, and their complements
+    A = 1
+    B = 2
+    D = 8
+
+
+class Rwx(enum.Flag):
+    R = 4
+    W = 2
+    X = 1
+
+
+STRIPPED = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2, pattern=r"^[a-z]+$")]
+AROUND = ["", " ", "\t", "\u3000", "\u2029", "\x85", "\xa0", "\x1c", "\x1f", "\u200b", "\ufeff", "\u180e", "😀"]
+"""Whitespace to Pydantic (Rust's White_Space) and look-alikes that are not (``\\x1c`` is to Python's str.strip())."""
+
+D38_0, D38_20 = dt.Decimal(38, 0), dt.Decimal(38, 20)
+
+# (annotation, values): Spark flags exactly the values Pydantic refuses; "mixed" cases have both kinds
+HOSTILE: dict[str, tuple[Any, list[Any]]] = {
+    "int gt float 2**53": (Annotated[int, Field(gt=2.0**53)], [2**53 - 1, 2**53, 2**53 + 1, 2**53 + 2, 2**63 - 1]),
+    "int le float 2**62": (Annotated[int, Field(le=2.0**62)], [2**62, 2**62 + 1, -(2**63)]),
+    "int32 lt float 2**31": (Annotated[int, dt.Int32, Field(lt=2.0**31)], [2**31 - 1, -(2**31)]),
+    "int le 10**40": (Annotated[int, Field(le=10**40)], [0, 2**63 - 1, -(2**63)]),
+    "int ge 10**40": (Annotated[int, Field(ge=10**40)], [0, 2**63 - 1]),
+    "int gt -10**40": (Annotated[int, Field(gt=-(10**40))], [-(2**63), 0]),
+    "int8 ge 2**7": (Annotated[int, dt.Int8, Field(ge=128)], [127, -128]),
+    "int multiple_of 10**40": (Annotated[int, Field(multiple_of=10**40)], [0, 5, -(2**63)]),
+    "int multiple_of 2**63": (Annotated[int, Field(multiple_of=2**63)], [0, -(2**63), 2**63 - 1, 5]),
+    "int8 multiple_of 200": (Annotated[int, dt.Int8, Field(multiple_of=200)], [0, -128, 127]),
+    "decimal le 10**40": (Annotated[decimal.Decimal, D10_3, Field(le=10**40)], [decimal.Decimal("9999999.999")]),
+    "decimal gt 10**40": (Annotated[decimal.Decimal, D38_0, Field(gt=10**40)], [decimal.Decimal(10**38 - 1)]),
+    "decimal ge -10**40": (Annotated[decimal.Decimal, D38_20, Field(ge=-(10**40))], [decimal.Decimal(-(10**17))]),
+    "decimal multiple_of 10**40": (
+        Annotated[decimal.Decimal, D10_3, Field(multiple_of=10**40)],
+        [decimal.Decimal(0), decimal.Decimal("0.001")],
+    ),
+    "decimal ge float 2**60": (
+        Annotated[decimal.Decimal, D38_0, Field(ge=2.0**60)],  # Pydantic compares with Decimal(repr(2.0**60))
+        [decimal.Decimal(2**60), decimal.Decimal(1152921504606847000), decimal.Decimal(2**60 - 1)],
+    ),
+    "decimal gt float 0.1005": (
+        Annotated[decimal.Decimal, D10_3, Field(gt=0.1005)],
+        [decimal.Decimal("0.100"), decimal.Decimal("0.101")],
+    ),
+    "decimal ge float 0.1": (
+        Annotated[decimal.Decimal, D38_20, Field(ge=0.1)],
+        [decimal.Decimal("0.1"), decimal.Decimal("0.09999999999999999"), decimal.Decimal("0.10000000000000000001")],
+    ),
+    "float le 10**40": (
+        Annotated[float, Field(le=10**40)],
+        [1e40, math.nextafter(1e40, math.inf), math.inf, -math.inf, math.nan],
+    ),
+    "float ge 2**53+1": (Annotated[float, Field(ge=2**53 + 1)], [2.0**53, math.nextafter(2.0**53, 0)]),
+    "float le nan": (Annotated[float, Field(le=math.nan)], [1.0, math.nan, -math.inf]),
+    "float32 gt 0.1": (Annotated[float, dt.Float32, Field(gt=0.1)], [0.1, 0.099999994]),
+    "literal beyond bigint": (Literal[1, 10**40], [1, 2]),
+    "intflag": (Perm, [0, 3, 7, 8, -1, -9, 100, 2**63 - 1, -(2**63)]),
+    "flag": (Bits, [*range(-20, 20), 2**63 - 1, -(2**63)]),
+    "flag of contiguous bits": (Rwx, list(range(-10, 10))),
+    "set max_length": (Annotated[set[int], Field(max_length=2)], [[1, 1, 2], [1, 2, 3], [1, 1, 1, 1], []]),
+    "frozenset min_length": (Annotated[frozenset[str], Field(min_length=2)], [["a", "a"], ["a", "b"], ["é", "é", "e"]]),
+    "set of optionals": (Annotated[set[int | None], Field(max_length=1)], [[None, None], [1, None], [1, 1]]),
+    "set of decimals": (
+        Annotated[set[Annotated[decimal.Decimal, D10_3]], Field(max_length=1)],
+        [[decimal.Decimal("1.0"), decimal.Decimal("1.000")], [decimal.Decimal("1"), decimal.Decimal("2")]],
+    ),
+    "strip_whitespace": (STRIPPED, [f"{w}ab{w}" for w in AROUND] + [" a b ", "abc ", "\t\n", "ab\n\n"]),
+    "strip_whitespace min_length": (
+        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)],
+        [*AROUND, " a "],
+    ),
+    "strip_whitespace ge": (
+        Annotated[str, StringConstraints(strip_whitespace=True), Field(ge="b")],  # compared once stripped
+        [" c", "a ", "\u3000b", "\x1cc", "B"],
+    ),
+    "to_lower pattern": (
+        Annotated[str, StringConstraints(to_lower=True, pattern=r"^[a-z]+$")],  # checked before lowering
+        ["ABC", "abc", "İ", "ǅ", "Σ"],
+    ),
+    "to_upper max_length": (Annotated[str, StringConstraints(to_upper=True, max_length=1)], ["ß", "ŉ", "ab", "a"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_spark_agrees_with_pydantic_row_by_row(spark: SparkSession, case: str) -> None:
+    annotation, values = HOSTILE[case]
+    model = _model(annotation)
+    assert model.spark_constraints().checked or case == "intflag", model.spark_constraints()
+    _assert_spark_agrees(spark, model, _column(values))
+
+
+class Plain(pydantic.BaseModel):  # no model_config of its own: the enclosing model's does not apply to it
+    s: str
+
+
+class Short(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(str_max_length=2)
+    s: str
+
+
+class Configured(DataFrameModel):
+    model_config = pydantic.ConfigDict(
+        str_min_length=1, str_max_length=3, str_strip_whitespace=True, str_to_upper=True, allow_inf_nan=False
+    )
+    id: int
+    a: str
+    tags: list[str]
+    names: dict[str, str]
+    wide: Annotated[str, Field(max_length=5)]  # its own limit overrides the model's
+    kept: Annotated[str, StringConstraints(strip_whitespace=False)]
+    plain: Plain
+    short: Short
+    ratio: float
+    code: Literal["abcd"]
+
+
+def test_model_config_str_and_inf_nan_settings_are_checked_where_pydantic_applies_them(spark: SparkSession) -> None:
+    good = {
+        "id": 0, "a": "abc", "tags": ["x"], "names": {"k": "v"}, "wide": "abcde", "kept": "ab", "plain": {"s": "long!"},
+        "short": {"s": "ab"}, "ratio": 1.5, "code": "abcd",
+    }  # fmt: skip
+    changes: list[dict[str, Any]] = [
+        {},
+        {"a": "abcd"},
+        {"a": ""},
+        {"a": " abc\u3000"},  # stripped first: 3 characters
+        {"a": "\u00a0"},  # stripped to ""
+        {"tags": ["x", "abcd"]},
+        {"tags": [" ab "]},
+        {"names": {"abcd": "v"}},
+        {"names": {"k": ""}},
+        {"wide": "abcdef"},
+        {"wide": " abcde "},
+        {"kept": " ab "},  # not stripped: 4 characters
+        {"plain": {"s": ""}},
+        {"short": {"s": "abc"}},
+        {"ratio": math.inf},
+        {"ratio": math.nan},
+    ]
+    rows = [good | change | {"id": i} for i, change in enumerate(changes)]
+    refused = _assert_spark_agrees(spark, Configured, rows)
+    assert 0 not in refused
+    assert len(refused) > len(rows) // 2, refused
+    listed = Configured.spark_constraints()
+    assert ("a", "max_length 3 (after strip_whitespace)") in {(c.location, c.label) for c in listed.checked}
+    assert ("a", "str_to_upper=True (model_config)") in {(p.location, p.what) for p in listed.python_only}
+
+
+def test_a_column_named_like_a_struct_field_is_told_apart(spark: SparkSession, tmp_path: Path) -> None:
+    class Dotted(DataFrameModel):
+        id: int
+        flat: int = Field(alias="a.b", ge=0)
+        nested: Annotated[list[int], Field(alias="tags[]", max_length=1)]
+        tags: list[Annotated[int, Field(ge=0)]]
+
+    class Inner(pydantic.BaseModel):
+        b: int = Field(ge=0)
+
+    class Both(DataFrameModel):
+        id: int
+        flat: int = Field(alias="a.b", ge=0)
+        a: Inner
+        weird: int = Field(alias="x`y", le=0)
+
+    locations = [c.location for c in Both.spark_constraints().checked]
+    assert locations == ["`a.b`", "a.b", "`x``y`"]
+    assert [c.location for c in Dotted.spark_constraints().checked] == ["`a.b`", "`tags[]`", "tags[]"]
+    rows = [
+        {"id": 0, "a.b": 1, "a": {"b": 1}, "x`y": 0},
+        {"id": 1, "a.b": -1, "a": {"b": 1}, "x`y": 0},
+        {"id": 2, "a.b": -1, "a": {"b": 1}, "x`y": 0},
+        {"id": 3, "a.b": 1, "a": {"b": -1}, "x`y": 1},
+    ]
+    _assert_spark_agrees(spark, Both, rows)
+    sdf = spark.createDataFrame([tuple(r.values()) for r in rows], schema=Both.spark_schema())
+    report = Both.from_spark(sdf).write_parquet(tmp_path / "t", constraints="quarantine", quarantine=tmp_path / "q")
+    assert report is not None
+    assert [(v.constraint.location, v.count) for v in report.results] == [("`a.b`", 2), ("a.b", 1), ("`x``y`", 1)]
+    aside = spark.read.parquet(str(tmp_path / "q")).orderBy("id").collect()
+    assert [r["violations"] for r in aside] == [["`a.b`: ge 0"], ["`a.b`: ge 0"], ["a.b: ge 0", "`x``y`: le 0"]]
+
+
+class Lenient(enum.Enum):
+    low = 1
+    high = 2
+
+    @classmethod
+    def _missing_(cls, value: object) -> Lenient:
+        return cls.low
+
+
+# (annotation, values, what is listed as Python-only, its reason): Spark flags no row Pydantic accepts
+PYTHON_ONLY: dict[str, tuple[Any, list[Any], str, str]] = {
+    "set of floats": (
+        Annotated[set[float], Field(max_length=1)],
+        [[math.nan, math.nan], [0.0, -0.0], [1.0, 2.0]],
+        "max_length 1",
+        "Python's set keeps every NaN (NaN != NaN); Spark's array_distinct keeps one",
+    ),
+    "set of stripped strings": (
+        Annotated[set[Annotated[str, StringConstraints(strip_whitespace=True)]], Field(max_length=1)],
+        [["a", " a"], ["a", "b"]],
+        "max_length 1",
+        "its items are transformed (strip_whitespace, to_lower, to_upper) before duplicates are dropped",
+    ),
+    "set of flags": (
+        Annotated[set[Perm], Field(max_length=1)],
+        [[-1, 7], [1, 2]],
+        "max_length 1",
+        "a Flag takes several values for one member (-1 is every flag)",
+    ),
+    "enum with _missing_": (Lenient, [1, 3], "in (1, 2)", "the enum's _missing_ accepts other values in Python"),
+    "bound of a lowered string": (
+        Annotated[str, StringConstraints(to_lower=True), Field(ge="b")],
+        ["C", "a", "\ua7dd"],
+        "ge b",
+        "Pydantic compares the value after to_lower/to_upper, whose Unicode tables differ from Spark's",
+    ),
+    "decimal NaN bound": (
+        Annotated[decimal.Decimal, D10_3, Field(le=decimal.Decimal("NaN"))],
+        [],
+        "le NaN",
+        "a NaN bound: Pydantic cannot compare with it",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(PYTHON_ONLY))
+def test_what_spark_cannot_check_as_pydantic_does_is_listed(spark: SparkSession, case: str) -> None:
+    annotation, values, what, reason = PYTHON_ONLY[case]
+    model = _model(annotation)
+    listed = model.spark_constraints()
+    assert ("v", what, reason) in {(p.location, p.what, p.reason) for p in listed.python_only}, listed
+    assert what not in {c.label for c in listed.checked}
+    if values:
+        refused, flagged = _verdicts(spark, model, _column(values))
+        assert flagged <= refused, f"Spark flags {sorted(flagged - refused)}, which Pydantic accepts"
+
+
+@pytest.mark.skipif(not hasattr(enum, "CONFORM"), reason="enum.FlagBoundary is Python 3.11+")
+def test_flags_that_python_changes_are_listed() -> None:
+    conform = enum.IntFlag("Conform", {"A": 1, "B": 4}, boundary=enum.CONFORM)  # type: ignore[call-arg]
+    listed = _model(conform).spark_constraints()
+    assert not listed.checked
+    assert [(p.location, p.what, p.reason) for p in listed.python_only] == [
+        ("v", "flags of Conform", "boundary CONFORM: Python changes a value outside the flags")
+    ]
+
+
+def test_whitespace_is_what_pydantic_strips() -> None:
+    # every code point a Rust string can hold: Pydantic strips it exactly when it is in WHITESPACE
+    adapter = pydantic.TypeAdapter(list[Annotated[str, StringConstraints(strip_whitespace=True)]])
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    stripped = adapter.validate_python([f"{c}a{c}" for c in points])
+    assert {c for c, s in zip(points, stripped, strict=True) if s == "a"} == set(WHITESPACE)
+    assert {c for c in points if c.isspace()} - set(WHITESPACE) == {"\x1c", "\x1d", "\x1e", "\x1f"}
+
+
+@pytest.mark.parametrize("bound", [{"le": 10**40}, {"ge": 10**40}, {"multiple_of": 10**40}])
+def test_bounds_beyond_the_column_type_write_as_pydantic_decides(
+    spark: SparkSession, tmp_path: Path, bound: dict[str, int]
+) -> None:
+    # they used to raise a bare ValueError (or a Spark overflow) from validate() and from the write
+    model = _model(Annotated[int, Field(**bound)])  # type: ignore[call-overload]
+    rows = _column([0, 7])
+    refused = _assert_spark_agrees(spark, model, rows)
+    sdf = spark.createDataFrame([(r["id"], r["v"]) for r in rows], schema=model.spark_schema())
+    frame = model.from_spark(sdf)
+    if refused:
+        with pytest.raises(ConstraintError, match="violates the model's constraint"):
+            frame.write_parquet(tmp_path / "t")
+        assert not (tmp_path / "t").exists()
+    else:
+        frame.write_parquet(tmp_path / "t")
+        assert model.read_parquet(tmp_path / "t").count() == 2
