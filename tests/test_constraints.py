@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
+import fractions
 import math
 import os
 import re
@@ -22,6 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import pydantic
 import pydantic_core
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from pydantic import AfterValidator, Field, StringConstraints, create_model, field_validator, model_validator
 
 from pydantable_spark import DataFrame, DataFrameModel
@@ -899,3 +902,134 @@ def test_bounds_beyond_the_column_type_write_as_pydantic_decides(
     else:
         frame.write_parquet(tmp_path / "t")
         assert model.read_parquet(tmp_path / "t").count() == 2
+
+
+# --- property: Spark's verdict is Pydantic's on drawn constraints and values ------------------------
+
+EXAMPLES = int(os.environ.get("PYDANTABLE_CONSTRAINT_EXAMPLES", "40"))
+EDGES = [0, 1, -1, 2**7, 2**31, 2**53, 2**53 + 1, 2**62, 2**63 - 1, 2**63, -(2**63), 10**18, 10**38, 10**40]
+"""Bounds where a type's range, a double's precision or a decimal(38)'s digits end."""
+
+_INTS: dict[Any, tuple[int, int]] = {None: (-(2**63), 2**63 - 1), dt.Int32: (-(2**31), 2**31 - 1), dt.Int8: (-128, 127)}
+_BOUNDS_KINDS = ["ge", "gt", "le", "lt"]
+
+
+def _annotated(base: Any, *metadata: Any) -> Any:
+    return Annotated[(base, *(m for m in metadata if m is not None))]  # type: ignore[valid-type]
+
+
+def _number(draw: st.DrawFn, largest_int: int, places: int, *, special: bool) -> Any:
+    """A bound: an int (at a type's edge or anywhere), a float or a Decimal; NaN and infinities if ``special``."""
+    source = draw(st.sampled_from(["int", "float", "decimal"]))
+    if source == "int":
+        value = draw(st.sampled_from(EDGES) | st.integers(0, largest_int))
+        return -value if draw(st.booleans()) else value
+    if source == "float":
+        return draw(st.floats(allow_nan=special, allow_infinity=special))
+    return draw(st.decimals(allow_nan=False, allow_infinity=special, places=places))
+
+
+@st.composite
+def _int_case(draw: st.DrawFn) -> tuple[Any, list[Any]]:
+    marker = draw(st.sampled_from(list(_INTS)))
+    low, high = _INTS[marker]
+    kind = draw(st.sampled_from([*_BOUNDS_KINDS, "multiple_of"]))
+    value = draw(st.sampled_from(EDGES) | st.integers(0, 2**70))
+    bound: Any = -value if draw(st.booleans()) else value
+    if draw(st.booleans()) and abs(bound) < 2**62:
+        bound = float(bound)  # Pydantic takes a float bound that is a whole number below 2**63
+    if kind == "multiple_of":
+        bound = abs(bound) or 1
+    near = [int(bound) + d for d in (-2, -1, 0, 1, 2)]
+    values = [v for v in near if low <= v <= high]
+    values += draw(st.lists(st.sampled_from([low, high, 0, 1, -1]) | st.integers(low, high), max_size=6))
+    return _annotated(int, marker, Field(**{kind: bound})), values  # type: ignore[call-overload]
+
+
+def _finite(bound: Any) -> bool:
+    return bound.is_finite() if isinstance(bound, decimal.Decimal) else math.isfinite(bound)
+
+
+@st.composite
+def _decimal_case(draw: st.DrawFn) -> tuple[Any, list[Any]]:
+    precision = draw(st.integers(1, 38))
+    # scale < precision: from_spark of a decimal(p, p) column fails in Reconcile (NULLABLE_COLUMN_OR_FIELD), apart
+    scale = draw(st.integers(0, precision - 1))
+    largest = 10**precision - 1
+    kind = draw(st.sampled_from([*_BOUNDS_KINDS, "multiple_of"]))
+    bound = _number(draw, 10**42, draw(st.integers(0, 40)), special=kind != "multiple_of")
+    if kind == "multiple_of":
+        bound = abs(bound)
+        assume(bound != 0)
+    units = [*draw(st.lists(st.integers(-largest, largest), max_size=6)), -largest, largest, 0]
+    if _finite(bound):
+        center = round(fractions.Fraction(bound) * 10**scale)
+        units += [n for n in range(center - 1, center + 2) if abs(n) <= largest]
+    values = [decimal.Decimal(f"{n}E-{scale}") for n in units]
+    return _annotated(decimal.Decimal, dt.Decimal(precision, scale), Field(**{kind: bound})), values
+
+
+@st.composite
+def _float_case(draw: st.DrawFn) -> tuple[Any, list[Any]]:
+    marker = draw(st.sampled_from([None, dt.Float32]))
+    kind = draw(st.sampled_from(_BOUNDS_KINDS))
+    bound = _number(draw, 10**300, draw(st.integers(0, 20)), special=True)
+    center = float(bound)
+    values = [math.nextafter(center, -math.inf), center, math.nextafter(center, math.inf)] if _finite(center) else []
+    values += draw(st.lists(st.floats() | st.sampled_from([math.nan, math.inf, -math.inf, -0.0]), max_size=6))
+    return _annotated(float, marker, Field(**{kind: bound})), values  # type: ignore[call-overload]
+
+
+_TEXT = st.text(alphabet=[*(w for w in AROUND if w), "a", "b", "c", "A", "B", "é", "\n", "İ", "ß"], max_size=6)
+
+
+@st.composite
+def _string_case(draw: st.DrawFn) -> tuple[Any, list[Any]]:
+    settings = {
+        "strip_whitespace": draw(st.none() | st.booleans()),
+        "to_lower": draw(st.none() | st.booleans()),
+        "min_length": draw(st.none() | st.integers(0, 3)),
+        "max_length": draw(st.none() | st.integers(0, 4)),
+        "pattern": draw(st.none() | st.sampled_from([r"^[a-z]+$", "b", r"^a.c$", r"^(A|é)*$"])),
+    }
+    bound = {"ge": draw(_TEXT)} if draw(st.booleans()) else {}
+    return Annotated[str, StringConstraints(**settings), Field(**bound)], draw(st.lists(_TEXT, min_size=1, max_size=10))
+
+
+@st.composite
+def _set_case(draw: st.DrawFn) -> tuple[Any, list[Any]]:
+    container = draw(st.sampled_from([set, frozenset]))
+    item, items = draw(st.sampled_from([(int, st.integers(-2, 2)), (str, st.sampled_from(["a", "b", "é", "é"]))]))
+    lengths = {"min_length": draw(st.none() | st.integers(0, 3)), "max_length": draw(st.none() | st.integers(0, 3))}
+    values = draw(st.lists(st.lists(items, max_size=6), min_size=1, max_size=8))
+    return Annotated[container[item], Field(**lengths)], values  # type: ignore[index]
+
+
+@st.composite
+def _flag_case(draw: st.DrawFn) -> tuple[Any, list[Any]]:
+    flags = draw(st.sampled_from([Perm, Bits, Rwx]))
+    edges = st.sampled_from([2**63 - 1, -(2**63), 2**62, -(2**62)])
+    return flags, draw(st.lists(st.integers(-40, 40) | edges, min_size=1, max_size=12))
+
+
+@pytest.mark.spark
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
+@given(case=_int_case() | _decimal_case() | _float_case() | _string_case() | _set_case() | _flag_case())
+def test_spark_flags_what_pydantic_refuses_on_drawn_constraints(spark: SparkSession, case: Any) -> None:
+    annotation, values = case
+    try:
+        model = _model(annotation)
+    except (pydantic_core.SchemaError, pydantic.PydanticUserError, OverflowError):
+        assume(False)  # a constraint Pydantic refuses when the class is defined
+        raise
+    rows = _column(values)
+    refused, flagged = _verdicts(spark, model, rows)
+    if model.spark_constraints().python_only:
+        assert flagged <= refused, f"Spark flags {sorted(flagged - refused)}, which Pydantic accepts: {rows}"
+    else:
+        differ = [row for row in rows if (row["id"] in refused) != (row["id"] in flagged)]
+        assert flagged == refused, f"{model.spark_constraints()}\ndiffer: {differ}"
