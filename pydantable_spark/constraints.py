@@ -21,7 +21,8 @@ Pydantic constraints in two lists:
   ``to_lower``...), patterns outside the subset, ``multiple_of`` of floats,
   and every check Spark would decide differently from Pydantic on some value
   (a bound on a lowered string, the length of a set of floats, an enum with
-  its own ``_missing_``...). These run when rows are validated in Python
+  its own ``_missing_``, a constraint Pydantic checks on what a validator
+  function returns...). These run when rows are validated in Python
   (``collect()``), never in Spark.
 
 Nothing here imports pyspark; ``pydantable_spark._spark.constraints`` lowers
@@ -70,7 +71,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import annotated_types as at
 import pydantic
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 from pydantic.fields import FieldInfo
 
 from pydantable_spark import dtypes as dt
@@ -233,9 +234,11 @@ class _Site:
     """Why Spark cannot count the value's length as Pydantic does ("" when it can)."""
     uncompared: str = ""
     """Why Spark cannot compare the value with a bound as Pydantic does ("" when it can)."""
+    reshaped: str = ""
+    """Why Pydantic checks something else than the stored value: what a Python function made of it ("" when not)."""
 
     def below(self, step: str, dtype: dt.DType) -> _Site:
-        return _Site(self.column, (*self.path, step), dtype, self.config)
+        return _Site(self.column, (*self.path, step), dtype, self.config, reshaped=self.reshaped)
 
 
 class _Walker:
@@ -244,16 +247,24 @@ class _Walker:
         self.checked: list[Constraint] = []
         self.python_only: list[PythonOnly] = []
 
-    def model(self, model: type[BaseModel], column: str | None, path: tuple[str, ...]) -> None:
+    def model(self, model: type[BaseModel], column: str | None, path: tuple[str, ...], reshaped: str = "") -> None:
         # a model's str_* and allow_inf_nan settings apply to its own fields (lists and maps included), not to
         # the fields of the models nested in it, which have their own model_config
         config = model.model_config
+        decorators = model.__pydantic_decorators__
+        for row_validator in decorators.model_validators.values():
+            if not reshaped and row_validator.info.mode in ("before", "wrap"):
+                reshaped = f"Pydantic checks the row model validator {row_validator.cls_var_name} returns"
         for name, info in model.model_fields.items():
             spark = column_name(name, info)
             col, sub = (spark, ()) if column is None else (column, (*path, spark))
             dtype = field_of_annotation(spark, info.annotation, info.metadata).dtype
-            self.value(info.annotation, list(info.metadata), _Site(col, sub, dtype, config))
-        decorators = model.__pydantic_decorators__
+            changed = reshaped
+            for field_validator in decorators.field_validators.values():
+                fields = field_validator.info.fields
+                if not changed and field_validator.info.mode != "after" and (name in fields or "*" in fields):
+                    changed = f"Pydantic checks what validator {field_validator.cls_var_name} returns"
+            self.value(info.annotation, list(info.metadata), _Site(col, sub, dtype, config, reshaped=changed))
         for validator in decorators.field_validators.values():
             for field_name in validator.info.fields:
                 known = model.model_fields.get(field_name)
@@ -273,7 +284,7 @@ class _Walker:
         origin = typing.get_origin(annotation)
         if origin is Annotated:
             base, *extra = typing.get_args(annotation)
-            self.value(base, [*metadata, *extra], site)
+            self.value(base, [*extra, *metadata], site)  # the inner annotation's metadata applies first
             return
         if origin in (Union, types.UnionType):
             (inner,) = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -287,14 +298,22 @@ class _Walker:
         elif origin in (set, frozenset):
             (item,) = typing.get_args(annotation)
             site = dataclasses.replace(site, before="distinct", unsized=_set_items_differ(item, site.config))
+        # a BeforeValidator (Wrap-, Plain-) changes what every check sees, the values below included; an
+        # AfterValidator what the checks written after it see
+        first = next((item for item in items if type(item) in _FUNCTIONAL and type(item) is not AfterValidator), None)
+        if first is not None and not site.reshaped:
+            site = dataclasses.replace(site, reshaped=f"Pydantic checks what {_described(first)[0]} returns")
+        checking = site
         for item in items:
-            self.metadata(item, site)
+            self.metadata(item, checking)
+            if type(item) is AfterValidator and not checking.reshaped:
+                checking = dataclasses.replace(site, reshaped=f"Pydantic checks what {_described(item)[0]} returns")
         if origin is Literal:
             self.add(site, "in", tuple(typing.get_args(annotation)))
         elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
             self.enumeration(annotation, site)
         elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            self.model(annotation, site.column, site.path)
+            self.model(annotation, site.column, site.path, site.reshaped)
         elif isinstance(site.dtype, dt.List):
             (inner, *_) = typing.get_args(annotation)
             self.value(inner, [], site.below("[]", site.dtype.inner))
@@ -325,7 +344,7 @@ class _Walker:
                 self.skip(site, f"str_{key}=True (model_config)", _TRANSFORMED)
         strip, lower, upper = (own.get(key, config.get(f"str_{key}")) for key in _TRANSFORMS)
         cased = "Pydantic compares the value after to_lower/to_upper, whose Unicode tables differ from Spark's"
-        return [*items, *added], dataclasses.replace(
+        return [*added, *items], dataclasses.replace(
             site, before="strip_whitespace" if strip else None, uncompared=cased if lower or upper else ""
         )
 
@@ -334,7 +353,7 @@ class _Walker:
         if site.config.get("allow_inf_nan") is False and not any(
             _is_general(item) and _settings(item).get("allow_inf_nan") is not None for item in items
         ):
-            return [*items, pydantic.AllowInfNan(False)]
+            return [pydantic.AllowInfNan(False), *items]
         return items
 
     def enumeration(self, annotation: type[enum.Enum], site: _Site) -> None:
@@ -366,7 +385,11 @@ class _Walker:
 
     def add(self, site: _Site, kind: Kind, value: Any, java: str | None = None) -> None:
         before = site.before if kind in _PREPARED.get(site.before, ()) else None
-        self.checked.append(Constraint(site.column, site.path, kind, value, site.dtype, java, before))
+        constraint = Constraint(site.column, site.path, kind, value, site.dtype, java, before)
+        if site.reshaped:
+            self.skip(site, constraint.label, site.reshaped)
+        else:
+            self.checked.append(constraint)
 
     def skip(self, site: _Site, what: str, reason: str) -> None:
         self.python_only.append(PythonOnly(_location(site.column, site.path), what, reason))

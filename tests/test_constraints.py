@@ -25,7 +25,15 @@ import pydantic_core
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from pydantic import AfterValidator, Field, StringConstraints, create_model, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    StringConstraints,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from pydantable_spark import DataFrame, DataFrameModel
 from pydantable_spark import dtypes as dt
@@ -902,6 +910,58 @@ def test_bounds_beyond_the_column_type_write_as_pydantic_decides(
     else:
         frame.write_parquet(tmp_path / "t")
         assert model.read_parquet(tmp_path / "t").count() == 2
+
+
+def _absolute(values: list[int]) -> list[int]:
+    return [abs(v) for v in values]
+
+
+class Reshaped(DataFrameModel):
+    id: int
+    after_ge: Annotated[int, AfterValidator(abs), Field(ge=0)]  # ge checks what abs returns
+    ge_after: Annotated[int, Field(ge=0), AfterValidator(abs)]  # ge checks the stored value: Spark checks it
+    ge_before: Annotated[int, Field(ge=0), BeforeValidator(abs)]
+    items: Annotated[list[Annotated[int, Field(ge=0)]], BeforeValidator(_absolute)]
+    optional: Annotated[int, AfterValidator(abs)] | None = Field(ge=0)  # Field applies around the annotation
+    by_field: int = Field(ge=0)
+
+    @field_validator("by_field", mode="before")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        return abs(value)
+
+
+class ReshapedRow(DataFrameModel):
+    id: int
+    qty: int = Field(ge=0)
+    zip: Zip
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fixed(cls, row: dict[str, Any]) -> dict[str, Any]:
+        return row | {"qty": abs(row["qty"]), "zip": {"code": "00000"}}
+
+
+def test_constraints_pydantic_checks_on_what_a_function_returns_are_python_only(spark: SparkSession) -> None:
+    listed = Reshaped.spark_constraints()
+    assert [(c.location, c.label) for c in listed.checked] == [("ge_after", "ge 0")]
+    assert {(p.location, p.what, p.reason) for p in listed.python_only} >= {
+        ("after_ge", "ge 0", "Pydantic checks what AfterValidator(abs) returns"),
+        ("ge_before", "ge 0", "Pydantic checks what BeforeValidator(abs) returns"),
+        ("items[]", "ge 0", "Pydantic checks what BeforeValidator(_absolute) returns"),
+        ("optional", "ge 0", "Pydantic checks what AfterValidator(abs) returns"),
+        ("by_field", "ge 0", "Pydantic checks what validator _positive returns"),
+    }
+    good = {"after_ge": 1, "ge_after": 1, "ge_before": 1, "items": [1], "optional": 1, "by_field": 1}
+    bad = {"after_ge": -5, "ge_after": -5, "ge_before": -5, "items": [-5], "optional": -5, "by_field": -5}
+    rows = [good | {"id": 0}] + [good | {name: bad[name], "id": i} for i, name in enumerate(bad, 1)]
+    assert _assert_spark_agrees(spark, Reshaped, rows) == {2}  # ge_after's row: the others pass through abs
+    assert not ReshapedRow.spark_constraints().checked
+    assert {p.reason for p in ReshapedRow.spark_constraints().python_only} >= {
+        "Pydantic checks the row model validator _fixed returns"
+    }
+    rows = [{"id": 0, "qty": -1, "zip": {"code": "x"}}, {"id": 1, "qty": 1, "zip": {"code": "12345"}}]
+    assert _assert_spark_agrees(spark, ReshapedRow, rows) == set()
 
 
 # --- property: Spark's verdict is Pydantic's on drawn constraints and values ------------------------
