@@ -60,7 +60,6 @@ import dataclasses
 import datetime
 import decimal
 import enum
-import fractions
 import functools
 import math
 import operator
@@ -589,26 +588,42 @@ def _as_compared(value: Any, dtype: dt.DType) -> Any:
     return value
 
 
-def _scaled_range(dtype: dt.Integral | dt.Decimal) -> tuple[int, int, int]:
-    """The smallest and largest value of an exact number type, in units of its last digit, and its scale."""
+def _exact(value: Any, dtype: dt.Integral | dt.Decimal) -> decimal.Decimal | None:
+    """A bound or step as the exact Decimal Pydantic compares with (None if it is no number, or NaN)."""
+    try:
+        compared = _as_compared(value, dtype)
+        number = compared if isinstance(compared, decimal.Decimal) else decimal.Decimal(compared)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    return None if number.is_nan() else number
+
+
+def _extremes(dtype: dt.Integral | dt.Decimal) -> tuple[decimal.Decimal, decimal.Decimal]:
+    """The smallest and largest value of an exact number type."""
     if isinstance(dtype, dt.Decimal):
-        largest = 10**dtype.precision - 1
-        return -largest, largest, dtype.scale
+        largest = decimal.Decimal(f"{10**dtype.precision - 1}E-{dtype.scale}")
+        return -largest, largest
     low, high = dtype.bounds()
-    return low, high, 0
+    return decimal.Decimal(low), decimal.Decimal(high)
+
+
+def _units(number: decimal.Decimal, dtype: dt.Integral | dt.Decimal, rounding: str) -> int:
+    """``number`` in units of the type's last digit, rounded (exact however many digits or however far its exponent)."""
+    scale = dtype.scale if isinstance(dtype, dt.Decimal) else 0
+    wide = decimal.Context(prec=len(number.as_tuple().digits) + 50, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    return int(number.scaleb(scale, wide).to_integral_value(rounding=rounding, context=wide))
+
+
+def _of_type(units: int, dtype: dt.Integral | dt.Decimal) -> int | decimal.Decimal:
+    return units if isinstance(dtype, dt.Integral) else decimal.Decimal(f"{units}E-{dtype.scale}")
 
 
 def _untranslated_bound(value: Any, dtype: dt.DType) -> str:
     """Why a bound on ``dtype`` has no Spark predicate ("" when it has)."""
-    if isinstance(dtype, dt.Integral | dt.Decimal):
-        try:
-            bound = _as_compared(value, dtype)
-            if isinstance(bound, decimal.Decimal) and bound.is_nan():
-                return "a NaN bound: Pydantic cannot compare with it"
-            if not (isinstance(bound, decimal.Decimal) and bound.is_infinite()):
-                fractions.Fraction(bound)
-        except (TypeError, ValueError, ArithmeticError):
-            return f"a bound of type {type(value).__name__} on a {dtype} column"
+    if isinstance(dtype, dt.Integral | dt.Decimal) and _exact(value, dtype) is None:
+        if (isinstance(value, float) and math.isnan(value)) or (isinstance(value, decimal.Decimal) and value.is_nan()):
+            return "a NaN bound: Pydantic cannot compare with it"
+        return f"a bound of type {type(value).__name__} on a {dtype} column"
     return ""
 
 
@@ -618,10 +633,10 @@ def bound_verdict(kind: Kind, value: Any, dtype: dt.DType) -> tuple[Verdict, Any
     ``("compare", t)``: a value violates it when ``not (value kind t)``,
     with ``t`` of the column's own type (for an int or decimal column, the
     bound rounded to the column's last digit the way that keeps the verdict
-    of every value: ``gt 2.5`` on an int is ``gt 2``). ``("never", None)``: no
-    value of the type violates it (``le 10**40`` on a bigint);
-    ``("always", None)``: every value does (``ge 10**40``; a NaN bound on a
-    float).
+    of every value: ``gt 2.5`` on a ``decimal(10, 0)`` is ``gt 2``).
+    ``("never", None)``: no value of the type violates it (``le 10**40`` on a
+    bigint); ``("always", None)``: every value does (``ge 10**40``; a NaN
+    bound on a float).
 
     >>> bound_verdict("le", 10**40, dt.Int64())
     ('never', None)
@@ -635,27 +650,34 @@ def bound_verdict(kind: Kind, value: Any, dtype: dt.DType) -> tuple[Verdict, Any
         return ("always", None) if math.isnan(bound) else ("compare", bound)
     if not isinstance(dtype, dt.Integral | dt.Decimal):
         return "compare", value
-    bound = _as_compared(value, dtype)
+    exact = _exact(value, dtype)
+    if exact is None:  # spark_constraints lists such a bound as Python-only
+        msg = f"no Spark predicate for the bound {value!r} on a {dtype} column"
+        raise NotImplementedError(msg)
+    lowest, highest = _extremes(dtype)
     lower = kind in ("ge", "gt")
-    if isinstance(bound, decimal.Decimal) and bound.is_infinite():
-        return ("always", None) if (bound > 0) == lower else ("never", None)
-    low, high, scale = _scaled_range(dtype)
-    exact = fractions.Fraction(bound) * 10**scale
+    if exact > highest:  # beyond the type (an infinity too): a lower bound fails every value, an upper one none
+        return ("always" if lower else "never"), None
+    if exact < lowest:
+        return ("never" if lower else "always"), None
     # a value v (a whole number of units) is > b exactly when v > floor(b), >= b when v >= ceil(b)
-    t = math.floor(exact) if kind in ("gt", "le") else math.ceil(exact)
+    t = _units(exact, dtype, decimal.ROUND_FLOOR if kind in ("gt", "le") else decimal.ROUND_CEILING)
+    low, high = _units(lowest, dtype, decimal.ROUND_FLOOR), _units(highest, dtype, decimal.ROUND_FLOOR)
     never = {"gt": low > t, "ge": low >= t, "le": high <= t, "lt": high < t}[kind]
     always = {"gt": high <= t, "ge": high < t, "le": low > t, "lt": low >= t}[kind]
     if never or always:
         return ("never" if never else "always"), None
-    return "compare", (t if isinstance(dtype, dt.Integral) else decimal.Decimal(f"{t}E-{scale}"))
+    return "compare", _of_type(t, dtype)
 
 
 def decimal_type(value: decimal.Decimal) -> dt.Decimal | None:
-    """The narrowest decimal type that holds ``value`` exactly (None beyond 38 digits)."""
-    whole, _, fraction = format(value, "f").lstrip("-").partition(".")
-    scale = len(fraction)
-    precision = max(len(whole.lstrip("0")) + scale, scale, 1)
-    return dt.Decimal(precision, scale) if precision <= dt.MAX_DECIMAL_PRECISION else None
+    """The narrowest decimal type that holds ``value`` exactly (None beyond 38 digits, or not finite)."""
+    if not value.is_finite():
+        return None
+    digits, exponent = value.as_tuple().digits, int(value.as_tuple().exponent)
+    scale = max(-exponent, 0)
+    precision = max(len(digits) + exponent, 0) + scale if digits != (0,) else scale
+    return dt.Decimal(max(precision, 1), scale) if precision <= dt.MAX_DECIMAL_PRECISION else None
 
 
 def _untranslated_multiple(value: Any, dtype: dt.DType) -> str:
@@ -664,15 +686,10 @@ def _untranslated_multiple(value: Any, dtype: dt.DType) -> str:
         return "Pydantic compares floats with a tolerance Spark cannot reproduce exactly"
     if not isinstance(dtype, dt.Integral | dt.Decimal):
         return ""
-    step = _as_compared(value, dtype)
-    try:
-        exact = fractions.Fraction(step)
-    except (TypeError, ValueError, ArithmeticError):
-        return f"a multiple_of of type {type(value).__name__} on a {dtype} column"
-    if exact <= 0:
-        return "a multiple_of that is not positive"
-    _, high, scale = _scaled_range(dtype)
-    if isinstance(step, decimal.Decimal) and exact * 10**scale <= high and decimal_type(step) is None:
+    step = _exact(value, dtype)
+    if step is None or not step.is_finite() or step <= 0:
+        return "a multiple_of that is not a positive number"
+    if isinstance(dtype, dt.Decimal) and step <= _extremes(dtype)[1] and decimal_type(step) is None:
         return f"multiple_of {value} has more than {dt.MAX_DECIMAL_PRECISION} digits; Spark cannot compute with it"
     return ""
 
@@ -692,15 +709,15 @@ def multiple_verdict(value: Any, dtype: dt.DType) -> tuple[Literal["compare", "o
     """
     if not isinstance(dtype, dt.Integral | dt.Decimal):
         return "compare", value
-    step = _as_compared(value, dtype)
-    low, high, scale = _scaled_range(dtype)
-    units = fractions.Fraction(step) * 10**scale
-    if units <= high:
-        return "compare", (int(units) if isinstance(dtype, dt.Integral) else step)
-    multiples = [k * units for k in (-1, 0, 1) if low <= k * units <= high]
-    if isinstance(dtype, dt.Integral):
-        return "only", tuple(int(m) for m in multiples)
-    return "only", tuple(decimal.Decimal(f"{int(m)}E-{scale}") for m in multiples)
+    step = _exact(value, dtype)
+    if step is None:  # spark_constraints lists such a step as Python-only
+        msg = f"no Spark predicate for multiple_of {value!r} on a {dtype} column"
+        raise NotImplementedError(msg)
+    lowest, highest = _extremes(dtype)
+    if step <= highest:
+        return "compare", (int(step) if isinstance(dtype, dt.Integral) else step)
+    multiples = [m for m in (step.copy_negate(), decimal.Decimal(0)) if lowest <= m]
+    return "only", tuple(_of_type(_units(m, dtype, decimal.ROUND_FLOOR), dtype) for m in multiples)
 
 
 # --- patterns -------------------------------------------------------------------------------------

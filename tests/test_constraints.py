@@ -667,6 +667,15 @@ HOSTILE: dict[str, tuple[Any, list[Any]]] = {
     "decimal le 10**40": (Annotated[decimal.Decimal, D10_3, Field(le=10**40)], [decimal.Decimal("9999999.999")]),
     "decimal gt 10**40": (Annotated[decimal.Decimal, D38_0, Field(gt=10**40)], [decimal.Decimal(10**38 - 1)]),
     "decimal ge -10**40": (Annotated[decimal.Decimal, D38_20, Field(ge=-(10**40))], [decimal.Decimal(-(10**17))]),
+    "decimal le 1e400": (Annotated[decimal.Decimal, D10_3, Field(le=decimal.Decimal("1e400"))], [decimal.Decimal(1)]),
+    "decimal lt 1e999999999": (
+        Annotated[decimal.Decimal, D10_3, Field(lt=decimal.Decimal("1e999999999"))],  # no billion-digit literal
+        [decimal.Decimal("9999999.999")],
+    ),
+    "decimal ge 1e-999999999": (
+        Annotated[decimal.Decimal, D10_3, Field(ge=decimal.Decimal("1e-999999999"))],
+        [decimal.Decimal(0), decimal.Decimal("0.001"), decimal.Decimal("-0.001")],
+    ),
     "decimal multiple_of 10**40": (
         Annotated[decimal.Decimal, D10_3, Field(multiple_of=10**40)],
         [decimal.Decimal(0), decimal.Decimal("0.001")],
@@ -852,6 +861,12 @@ PYTHON_ONLY: dict[str, tuple[Any, list[Any], str, str]] = {
         ["C", "a", "\ua7dd"],
         "ge b",
         "Pydantic compares the value after to_lower/to_upper, whose Unicode tables differ from Spark's",
+    ),
+    "decimal multiple_of beyond 38 digits": (
+        Annotated[decimal.Decimal, D10_3, Field(multiple_of=decimal.Decimal("1e-400"))],
+        [],  # Python's Decimal cannot compute 0.001 % 1e-400 in its 28 digits either
+        "multiple_of 1E-400",
+        "multiple_of 1E-400 has more than 38 digits; Spark cannot compute with it",
     ),
     "decimal NaN bound": (
         Annotated[decimal.Decimal, D10_3, Field(le=decimal.Decimal("NaN"))],
