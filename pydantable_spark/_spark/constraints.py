@@ -17,7 +17,6 @@ Three uses:
 
 from __future__ import annotations
 
-import datetime
 import decimal
 import re
 import uuid
@@ -25,7 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.sql import column_sql, int_sql, literal_sql, spark_name, string_sql, struct_field_sql
-from pydantable_spark.constraints import Constraint, SparkConstraints, ValidationReport, Violation
+from pydantable_spark.constraints import (
+    WHITESPACE,
+    Constraint,
+    SparkConstraints,
+    ValidationReport,
+    Violation,
+    bound_verdict,
+    decimal_type,
+    multiple_verdict,
+)
 from pydantable_spark.errors import ConstraintError
 
 if TYPE_CHECKING:
@@ -78,18 +86,32 @@ _OPERATORS = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<"}
 
 def _predicate(v: str, c: Constraint) -> str:
     d = c.dtype
+    if c.before == "strip_whitespace":
+        v = f"btrim({v}, {string_sql(WHITESPACE)})"
     if c.kind in _OPERATORS:
-        held = f"({v} {_OPERATORS[c.kind]} {_number(c.value, d)})"
-        return f"(isnan({v}) OR NOT {held})" if isinstance(d, dt.Floating) else f"(NOT {held})"
+        return _bound(v, c)
     if c.kind == "multiple_of":
-        return f"(({v} % {_number(c.value, d)}) <> 0)"
+        verdict, step = multiple_verdict(c.value, d)
+        if verdict == "only":
+            return f"(NOT ({v} IN ({', '.join(literal_sql(m, d) for m in step)})))"
+        return f"(({v} % {_number(step, d)}) <> 0)"
     if c.kind in ("min_length", "max_length"):
-        size = f"{_LENGTHS.get(type(d), 'size')}({v})"
+        size = f"{_LENGTHS.get(type(d), 'size')}({'array_distinct(' + v + ')' if c.before == 'distinct' else v})"
         return f"({size} {'<' if c.kind == 'min_length' else '>'} {int_sql(int(c.value))})"
     if c.kind == "pattern":
         return f"(NOT rlike({v}, {string_sql(str(c.java))}))"
     if c.kind == "in":
-        return f"(NOT ({v} IN ({', '.join(literal_sql(item, d) for item in c.value)})))"
+        # a value the column's type cannot hold (Literal[10**40] on a bigint) is never stored: it matches nothing
+        held = [item for item in c.value if not isinstance(d, dt.Integral) or d.holds(item)]
+        if not held:
+            return f"({v} IS NOT NULL)"
+        return f"(NOT ({v} IN ({', '.join(literal_sql(item, d) for item in held)})))"
+    if c.kind == "flags":
+        # Python's Flag (boundary STRICT) takes v when ~all_bits <= v <= all_bits and v has no bit outside the
+        # members' (a negative v is the complement of a combination: -1 is every flag)
+        every = (1 << int(c.value).bit_length()) - 1
+        low, high, outside = (literal_sql(n, dt.Int64()) for n in (~every, every, every ^ int(c.value)))
+        return f"(NOT ({v} BETWEEN {low} AND {high} AND ({v} & {outside}) = 0))"
     if c.kind == "finite":
         return f"(isnan({v}) OR abs({v}) = {literal_sql(float('inf'), dt.Float64())})"
     # a decimal column's own precision and scale may already guarantee a digits constraint: then no value
@@ -108,25 +130,33 @@ def _predicate(v: str, c: Constraint) -> str:
     raise NotImplementedError(msg)
 
 
+def _bound(v: str, c: Constraint) -> str:
+    """``ge``/``gt``/``le``/``lt``: compared in the column's own type, as Pydantic compares (see ``bound_verdict``).
+
+    A bound no value of the type can reach holds for every value (``le
+    10**40`` on a bigint) or for none (``ge 10**40``): a constant, which
+    Spark could not even write as a literal of the column's type.
+    """
+    d = c.dtype
+    verdict, bound = bound_verdict(c.kind, c.value, d)
+    if verdict == "never":
+        return "FALSE"
+    if verdict == "always":
+        return f"({v} IS NOT NULL)"
+    held = f"({v} {_OPERATORS[c.kind]} {_number(bound, d)})"
+    return f"(isnan({v}) OR NOT {held})" if isinstance(d, dt.Floating) else f"(NOT {held})"
+
+
 def _number(value: Any, dtype: dt.DType) -> str:
-    """A bound as a literal of its own type, so a bound of 0.5 on an int column stays 0.5."""
-    if isinstance(value, bool | datetime.date | datetime.timedelta):
-        return literal_sql(value, dtype)
-    if isinstance(value, int):
-        if -(2**63) <= value < 2**63:
-            return literal_sql(value, dt.Int64())
-        value = decimal.Decimal(value)
-    if isinstance(value, float):
-        return literal_sql(value, dt.Float64())
-    if isinstance(value, decimal.Decimal):
-        text = format(value, "f")
-        whole, _, fraction = text.lstrip("-").partition(".")
-        scale = len(fraction)
-        precision = max(len(whole.lstrip("0")) + scale, scale, 1)
-        if precision > dt.MAX_DECIMAL_PRECISION:
-            msg = f"the bound {value} has more than {dt.MAX_DECIMAL_PRECISION} digits; Spark cannot compare with it"
-            raise ValueError(msg)
-        return literal_sql(value, dt.Decimal(precision, scale))
+    """A bound or step as a literal: of the column's type for numbers (``bound_verdict`` made it fit), else its own."""
+    if isinstance(dtype, dt.Integral | dt.Floating) and not isinstance(value, bool):
+        return literal_sql(value, dt.Int64() if isinstance(dtype, dt.Integral) else dt.Float64())
+    if isinstance(dtype, dt.Decimal) and isinstance(value, decimal.Decimal):
+        fitting = decimal_type(value)
+        if fitting is None:  # spark_constraints lists such a step as Python-only
+            msg = f"the step {value} has more than {dt.MAX_DECIMAL_PRECISION} digits; Spark cannot compute with it"
+            raise NotImplementedError(msg)
+        return literal_sql(value, fitting)
     return literal_sql(value, dtype)
 
 
