@@ -13,6 +13,7 @@ import pytest
 from pydantic import AwareDatetime, BaseModel, Field, NaiveDatetime, create_model, model_validator
 from pyspark.errors import PySparkAssertionError
 from pyspark.sql import Row
+from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 from pyspark.testing import assertDataFrameEqual
 from pyspark.testing import utils as pyspark_testing_utils
 
@@ -184,11 +185,18 @@ def test_rows_are_a_multiset_when_order_is_ignored() -> None:
     assert "2 of 3 left rows and 0 of 1 right rows" in failure(twice, points(2.0))
 
 
-def test_tolerant_matching_pairs_rows_of_many_near_values() -> None:
+@pytest.mark.parametrize("size", [500, 1100])  # 1100 x 1100 candidates: the matching looks at a sorted window
+def test_tolerant_matching_pairs_rows_of_many_near_values(size: int) -> None:
     """Every row differs a little from its partner: none matches exactly, all match within the tolerance."""
-    values = [i / 7 for i in range(500)]
+    values = [i / 7 for i in range(size)]
     assert_frame_equal(points(*values), points(*(v * (1 + 1e-9) for v in reversed(values))))
-    assert "1 of 500 left rows" in failure(points(*values), points(*values[:-1], 1e6))
+    assert f"1 of {size} left rows" in failure(points(*values), points(*values[:-1], 1e6))
+
+
+def test_maps_compare_by_key_and_structs_by_field() -> None:
+    left = Reading.from_rows([_reading([], {"a": 1.0, "b": 2.0}, 0.0)])
+    assert_frame_equal(left, [_reading([], {"b": 2.0, "a": 1.0}, 0.0)])
+    assert "  at: {'a': 1.0, 'b': 2.0} (left) != {'a': 1.0} (right)" in failure(left, [_reading([], {"a": 1.0}, 0.0)])
 
 
 # --- columns and schemas --------------------------------------------------------------------------
@@ -329,8 +337,11 @@ def test_wide_rows_show_their_first_and_their_differing_columns() -> None:
 
 def test_hostile_column_names_are_names(spark: SparkSession) -> None:
     """Column names reach Spark only through the façade's own selection (ignore_columns picks among them)."""
-    sdf = spark.createDataFrame([(1, "a", 2.0)], "`a.b` long, `${x}` string, `c``d` double")
-    other = spark.createDataFrame([(1, "b", 2.0)], "`a.b` long, `${x}` string, `c``d` double")
+    # a StructType, not DDL text: Spark Connect substitutes ${x} in a DDL schema string
+    fields = [StructField("a.b", LongType()), StructField("${x}", StringType()), StructField("c`d", DoubleType())]
+    names = StructType(fields)
+    sdf = spark.createDataFrame([(1, "a", 2.0)], names)
+    other = spark.createDataFrame([(1, "b", 2.0)], names)
     assert_frame_equal(sdf, other, ignore_columns=["${x}"])
     assert "${x}: 'a' (left) != 'b' (right)" in failure(sdf, other)
     assert_frame_equal(sdf, [{"a.b": 1, "c`d": 2.0}], ignore_columns=["${x}"])
@@ -468,6 +479,9 @@ class Bounded(DataFrameModel):
     at_least: float = Field(ge=2.5)
     multiple: int = Field(ge=5, multiple_of=3)
     money: decimal.Decimal = Field(gt=1, max_digits=6, decimal_places=2)
+    quarters: decimal.Decimal = Field(ge=decimal.Decimal("1.1"), multiple_of=decimal.Decimal("0.25"), decimal_places=2)
+    tenths: float = Field(gt=0.05, multiple_of=0.5)
+    fours_below: int = Field(lt=-1, multiple_of=4)
     code: str = Field(min_length=3, max_length=5)
     blob: bytes = Field(min_length=2)
     sevens: list[Annotated[int, Field(ge=7)]] = Field(min_length=2)
@@ -486,7 +500,8 @@ def test_build_frame_satisfies_every_constraint_kind() -> None:
     assert rows[0] == rows[1]
     assert rows[0].model_dump() == {
         "ge5": 5, "gt5": 6, "lt0": -1, "le_minus3": -3, "within": 0, "inside": 0.1 + (0.2 - 0.1) / 2,
-        "at_least": 2.5, "multiple": 6, "money": decimal.Decimal(2), "code": "aaa", "blob": b"aa",
+        "at_least": 2.5, "multiple": 6, "money": decimal.Decimal(2), "quarters": decimal.Decimal("1.25"),
+        "tenths": 0.5, "fours_below": -4, "code": "aaa", "blob": b"aa",
         "sevens": [7, 7], "weights": {"key0": 0}, "since": datetime.date(2020, 1, 1),
         "after": datetime.datetime(2020, 1, 1, 0, 0, 1, tzinfo=UTC), "took": datetime.timedelta(hours=1),
         "word": "bb", "homes": [{"city": "", "zip": None, "floor": 11}],

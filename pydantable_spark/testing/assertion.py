@@ -171,16 +171,19 @@ def _check_arguments(
 ) -> Tolerance:
     for name, value in flags.items():
         check_param(what, name, value, bool)
+    tolerances = []
     for name, value in (("rtol", rtol), ("atol", atol)):
         check_param(what, name, value, (float, int))
-        if not (math.isfinite(value) and value >= 0):  # type: ignore[arg-type, operator]
+        number = float(typing.cast("float", value))
+        if not (math.isfinite(number) and number >= 0):
             msg = f"{what}: {name} must be a finite number >= 0, got {value!r}"
             raise ValueError(msg)
+        tolerances.append(number)
     check_param(what, "max_rows_shown", max_rows_shown, int)
-    if max_rows_shown < 1:  # type: ignore[operator]
+    if typing.cast("int", max_rows_shown) < 1:
         msg = f"{what}: max_rows_shown must be at least 1, got {max_rows_shown!r}"
         raise ValueError(msg)
-    return Tolerance(float(rtol), float(atol))  # type: ignore[arg-type]
+    return Tolerance(*tolerances)
 
 
 def _ignored_names(what: str, ignore_columns: object) -> frozenset[str]:

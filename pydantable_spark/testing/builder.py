@@ -272,41 +272,48 @@ class _Builder:
         return _ordered_candidates(dtype, metadata)
 
 
+_STEPS: dict[type[dt.DType], Any] = {
+    dt.Date: datetime.timedelta(days=1),
+    dt.Datetime: datetime.timedelta(seconds=1),
+    dt.DatetimeNTZ: datetime.timedelta(seconds=1),
+    dt.Duration: datetime.timedelta(seconds=1),
+}
+"""How far past an exclusive bound (``gt``, ``lt``) a placeholder goes; 1 for numbers."""
+
+
 def _ordered_candidates(dtype: dt.DType, metadata: list[Any]) -> list[Any]:
-    """The zero value of an ordered type, then values at its bounds, multiples and midpoints."""
+    """The zero value of an ordered type, then values at its bounds, midpoints and multiples."""
     base = dt.example_values(dtype)[0]
-    gt, ge, lt, le = (_bound(metadata, name) for name in ("gt", "ge", "lt", "le"))
-    multiple = _bound(metadata, "multiple_of")
+    gt, ge, lt, le, multiple = (_bound(metadata, name) for name in ("gt", "ge", "lt", "le", "multiple_of"))
     if isinstance(dtype, dt.Integral):
         low = math.ceil(ge) if ge is not None else (math.floor(gt) + 1 if gt is not None else None)
         high = math.floor(le) if le is not None else (math.ceil(lt) - 1 if lt is not None else None)
     else:
-        step: Any = {
-            dt.Date: datetime.timedelta(days=1),
-            dt.Datetime: datetime.timedelta(seconds=1),
-            dt.DatetimeNTZ: datetime.timedelta(seconds=1),
-            dt.Duration: datetime.timedelta(seconds=1),
-        }.get(type(dtype), 1)
-        convert: Any = (
-            float
-            if isinstance(dtype, dt.Floating)
-            else (lambda v: decimal.Decimal(str(v)))
-            if isinstance(dtype, dt.Decimal)
-            else (lambda v: v)
-        )
-        low = convert(ge) if ge is not None else (convert(gt) + step if gt is not None else None)
-        high = convert(le) if le is not None else (convert(lt) - step if lt is not None else None)
-    candidates = [base, *(v for v in (low, high) if v is not None)]
-    if isinstance(dtype, dt.Floating | dt.Decimal):
-        lower, upper = (ge if ge is not None else gt), (le if le is not None else lt)
-        if lower is not None and upper is not None:
-            candidates.append(convert(lower) + (convert(upper) - convert(lower)) / 2)
+        step = _STEPS.get(type(dtype), 1)
+        low = _as(dtype, ge) if ge is not None else (_as(dtype, gt) + step if gt is not None else None)
+        high = _as(dtype, le) if le is not None else (_as(dtype, lt) - step if lt is not None else None)
+    candidates = [base, low, high]
+    lower, upper = (ge if ge is not None else gt), (le if le is not None else lt)
+    if isinstance(dtype, dt.Floating | dt.Decimal) and lower is not None and upper is not None:
+        candidates.append(_as(dtype, lower) + (_as(dtype, upper) - _as(dtype, lower)) / 2)
     if multiple is not None and isinstance(dtype, dt.Numeric):
-        start = low if low is not None else base
-        candidates.append(math.ceil(start / multiple) * multiple)
-        if high is not None:
-            candidates.append(math.floor(high / multiple) * multiple)
-    return candidates
+        step = _as(dtype, multiple)
+        if lower is not None:  # the first multiple inside the lower bound
+            k = math.ceil(_as(dtype, lower) / step)
+            candidates.append((k + 1 if ge is None and k * step <= _as(dtype, gt) else k) * step)
+        if upper is not None:  # the last multiple inside the upper bound
+            k = math.floor(_as(dtype, upper) / step)
+            candidates.append((k - 1 if le is None and k * step >= _as(dtype, lt) else k) * step)
+    return [c for c in candidates if c is not None]
+
+
+def _as(dtype: dt.DType, value: Any) -> Any:
+    """A bound in the field's own number type (a float bound of a decimal field as a decimal)."""
+    if isinstance(dtype, dt.Floating):
+        return float(value)
+    if isinstance(dtype, dt.Decimal):
+        return decimal.Decimal(str(value))
+    return value
 
 
 def _dotted(path: tuple[str, ...]) -> str:

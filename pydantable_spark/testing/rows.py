@@ -32,6 +32,8 @@ _COLUMNS_SHOWN = 8
 _FULL_SCAN = 1_000_000
 """Above this many row pairs, tolerant matching looks at a window of sorted candidates only."""
 _WINDOW = 64
+_PAIRING_CELLS = 100_000
+"""Pairing a differing row with the row most like it looks at this many cells of candidates at most."""
 
 
 def is_named_row(value: object) -> bool:
@@ -271,7 +273,7 @@ class RowComparison:
         remaining = list(right)
         for row in left[: self.limit]:
             best, best_shared = None, 0
-            for k, other in enumerate(remaining[: _FULL_SCAN // max(1, len(self.names))]):
+            for k, other in enumerate(remaining[: _PAIRING_CELLS // max(1, len(self.names))]):
                 shared = sum(self.tolerance.equal(a, b) for a, b in zip(row, other, strict=True))
                 if shared > best_shared:
                     best, best_shared = k, shared
