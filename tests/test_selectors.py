@@ -12,6 +12,9 @@ from pydantable_spark import DataFrameModel, cs
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import SchemaError, UnknownColumnError
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 class S(DataFrameModel):
     id: int

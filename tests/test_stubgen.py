@@ -11,6 +11,10 @@ import pytest
 from pydantable_spark.errors import StubgenError
 from pydantable_spark.stubgen import main, stub_path, stub_text
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 SOURCE = '''\
 """Shop tables."""
 

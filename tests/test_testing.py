@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 class Item(DataFrameModel):
     id: int
     price: float
@@ -53,12 +57,14 @@ def failure(left: object, right: object, **options: Any) -> str:
 # --- sides ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.spark
 def test_equal_frames_pass_in_any_order() -> None:
     frame = Item.from_rows(ITEMS)
     assert_frame_equal(frame, Item.from_rows(list(reversed(ITEMS))))
     assert_frame_equal(frame, [Item(id=1, price=0.3, tags=[]), Item(id=2, price=0.3, tags=["b"])])
 
 
+@pytest.mark.spark
 def test_either_side_may_be_a_frame_a_spark_frame_or_rows(spark: SparkSession) -> None:
     frame = Item.from_rows(ITEMS)
     as_rows = [Row(id=1, price=0.3, tags=[]), Row(id=2, price=0.3, tags=["b"])]
@@ -71,6 +77,7 @@ def test_either_side_may_be_a_frame_a_spark_frame_or_rows(spark: SparkSession) -
     assert "only in left (1):\n  left   id=3" in failure([*as_tuples, (3, 1.0, [])], frame)
 
 
+@pytest.mark.spark
 def test_a_list_must_give_the_columns_of_the_frame() -> None:
     frame = Item.from_rows(ITEMS)
     text = failure(frame, [{"id": 1, "price": 0.3, "tags": [], "x": 1}, *ITEMS[:1]])
@@ -88,6 +95,7 @@ def test_a_list_must_give_the_columns_of_the_frame() -> None:
 # --- tolerance ------------------------------------------------------------------------------------
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("relative", [1e-12, 1e-9, 1e-7, 1e-6, 1e-4, 1e-3, 1e-1])
 def test_the_default_tolerance_decides_as_pyspark_does(
     spark: SparkSession, relative: float, monkeypatch: pytest.MonkeyPatch
@@ -112,6 +120,7 @@ def _passes(check: Any) -> bool:
     return True
 
 
+@pytest.mark.spark
 def test_rtol_and_atol_are_the_tolerance() -> None:
     assert_frame_equal(points(1.0), points(1.0001), rtol=1e-3)
     assert "the tolerance allows 1e-05" in failure(points(1.0), points(1.0001), rtol=0.0, atol=1e-5)
@@ -121,6 +130,7 @@ def test_rtol_and_atol_are_the_tolerance() -> None:
     failure(points(1.0), points(1.0 + 1e-12), rtol=0, atol=0)  # no tolerance: exact
 
 
+@pytest.mark.spark
 def test_integers_and_decimals_compare_exactly() -> None:
     class Exact(DataFrameModel):
         n: int
@@ -135,6 +145,7 @@ def test_integers_and_decimals_compare_exactly() -> None:
     assert_frame_equal(left, [{"n": big, "d": decimal.Decimal("100.0")}])  # the same number
 
 
+@pytest.mark.spark
 def test_nan_infinity_and_negative_zero() -> None:
     nan, inf = math.nan, math.inf
     assert_frame_equal(points(nan, inf, -inf, -0.0), points(0.0, -inf, nan, inf))
@@ -155,6 +166,7 @@ def _reading(values: list[float], at: dict[str, float], x: float) -> dict[str, A
     return {"id": 1, "values": values, "at": at, "origin": {"x": x}}
 
 
+@pytest.mark.spark
 def test_floats_compare_with_the_tolerance_at_any_depth() -> None:
     left = Reading.from_rows([_reading([1.0, math.nan], {"a": 2.0}, 3.0)])
     close = 1 + 1e-7
@@ -169,6 +181,7 @@ def test_floats_compare_with_the_tolerance_at_any_depth() -> None:
 # --- rows and their order -------------------------------------------------------------------------
 
 
+@pytest.mark.spark
 def test_row_order_is_checked_when_asked() -> None:
     frame = Item.from_rows(ITEMS).sort("id")
     assert_frame_equal(frame, sorted(ITEMS, key=lambda r: r["id"]), check_row_order=True)
@@ -177,6 +190,7 @@ def test_row_order_is_checked_when_asked() -> None:
     assert "row 0:\n  left   id=1  price=0.30000000000000004  tags=[]\n  right  id=2  price=0.3  " in text
 
 
+@pytest.mark.spark
 def test_rows_are_a_multiset_when_order_is_ignored() -> None:
     twice = Point.from_rows([{"x": 1.0}, {"x": 1.0}, {"x": 2.0}])
     text = failure(twice, points(1.0, 2.0, 2.0))
@@ -185,6 +199,7 @@ def test_rows_are_a_multiset_when_order_is_ignored() -> None:
     assert "2 of 3 left rows and 0 of 1 right rows" in failure(twice, points(2.0))
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("size", [500, 1100])  # 1100 x 1100 candidates: the matching looks at a sorted window
 def test_tolerant_matching_pairs_rows_of_many_near_values(size: int) -> None:
     """Every row differs a little from its partner: none matches exactly, all match within the tolerance."""
@@ -193,6 +208,7 @@ def test_tolerant_matching_pairs_rows_of_many_near_values(size: int) -> None:
     assert f"1 of {size} left rows" in failure(points(*values), points(*values[:-1], 1e6))
 
 
+@pytest.mark.spark
 def test_maps_compare_by_key_and_structs_by_field() -> None:
     left = Reading.from_rows([_reading([], {"a": 1.0, "b": 2.0}, 0.0)])
     assert_frame_equal(left, [_reading([], {"b": 2.0, "a": 1.0}, 0.0)])
@@ -202,6 +218,7 @@ def test_maps_compare_by_key_and_structs_by_field() -> None:
 # --- columns and schemas --------------------------------------------------------------------------
 
 
+@pytest.mark.spark
 def test_column_order_is_checked_unless_turned_off() -> None:
     frame = Item.from_rows(ITEMS)
     text = failure(frame, frame.select("tags", "id", "price"))
@@ -214,6 +231,7 @@ def test_column_order_is_checked_unless_turned_off() -> None:
     assert_frame_equal(frame.select("tags", "id", "price").to_spark(), frame, check_column_order=False)
 
 
+@pytest.mark.spark
 def test_ignored_columns_take_no_part() -> None:
     frame = Item.from_rows(ITEMS)
     other = frame.with_columns(price=F.lit(9.0))
@@ -228,6 +246,7 @@ def test_ignored_columns_take_no_part() -> None:
         assert_frame_equal(points(1.0), points(2.0), ignore_columns=["x"])
 
 
+@pytest.mark.spark
 def test_schemas_name_the_check_that_failed() -> None:
     frame = Item.from_rows(ITEMS)
     text = failure(frame.select("id", "price"), frame.select("id", "tags"))
@@ -243,6 +262,7 @@ def test_schemas_name_the_check_that_failed() -> None:
     assert_frame_equal(frame.select("id"), frame.select(id=F.col("id").cast(float)), check_dtypes=False)
 
 
+@pytest.mark.spark
 def test_nullability_is_checked_top_level_and_nested(spark: SparkSession) -> None:
     frame = Item.from_rows(ITEMS)
     loose = frame.with_columns(price=F.when(F.col("id") > 0, F.col("price")))
@@ -269,6 +289,7 @@ def test_nullability_is_checked_top_level_and_nested(spark: SparkSession) -> Non
 # --- the message ----------------------------------------------------------------------------------
 
 
+@pytest.mark.spark
 def test_the_message_shows_differing_rows_side_by_side() -> None:
     left = Item.from_rows([*ITEMS, {"id": 3, "price": 1.0, "tags": []}])
     right = [
@@ -293,6 +314,7 @@ def test_the_message_shows_differing_rows_side_by_side() -> None:
     )
 
 
+@pytest.mark.spark
 def test_the_message_spells_values_as_literals() -> None:
     class Event(DataFrameModel):
         day: datetime.date
@@ -317,6 +339,7 @@ def test_the_message_spells_values_as_literals() -> None:
     assert "amount: 1.50 (left) != '1.50' (right) (Decimal and str)" in text
 
 
+@pytest.mark.spark
 def test_the_message_shows_at_most_max_rows_shown_rows() -> None:
     left = points(*range(30))
     text = failure(left, points(*(v + 0.5 for v in range(30))), max_rows_shown=3)
@@ -328,6 +351,7 @@ def test_the_message_shows_at_most_max_rows_shown_rows() -> None:
     assert text.endswith("... 20 more differing rows not shown (max_rows_shown=10)")
 
 
+@pytest.mark.spark
 def test_wide_rows_show_their_first_and_their_differing_columns() -> None:
     model = create_model("Wide", __base__=DataFrameModel, **{f"c{i}": (int, ...) for i in range(12)})
     wide = DataFrame.from_columns({f"c{i}": [i] for i in range(12)}, model)
@@ -455,6 +479,7 @@ EPOCH = datetime.datetime(1970, 1, 1)
 UTC = datetime.timezone.utc
 
 
+@pytest.mark.spark
 def test_build_frame_fills_every_type_kind() -> None:
     frame = build_frame(Everything, [{}])
     assert frame.schema == Everything.frame_schema()
@@ -493,6 +518,7 @@ class Bounded(DataFrameModel):
     homes: list[Address] = Field(min_length=1)
 
 
+@pytest.mark.spark
 def test_build_frame_satisfies_every_constraint_kind() -> None:
     frame = build_frame(Bounded, 2)
     frame.validate().raise_for_errors()  # Spark checks the constraints it can translate
@@ -508,6 +534,7 @@ def test_build_frame_satisfies_every_constraint_kind() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.spark
 def test_given_values_win_and_partial_nested_rows_are_completed() -> None:
     class Order(DataFrameModel):
         id: int
@@ -536,6 +563,7 @@ def test_given_values_win_and_partial_nested_rows_are_completed() -> None:
     )
 
 
+@pytest.mark.spark
 def test_build_frame_takes_column_names_and_aliases() -> None:
     class Tracked(DataFrameModel):
         id: int
@@ -547,6 +575,7 @@ def test_build_frame_takes_column_names_and_aliases() -> None:
     assert row.tracking == "XY"
 
 
+@pytest.mark.spark
 def test_build_frame_works_for_plain_pydantic_models() -> None:
     class Plain(BaseModel):
         id: int
@@ -555,6 +584,7 @@ def test_build_frame_works_for_plain_pydantic_models() -> None:
     assert build_frame(Plain, [{"id": 3}]).collect() == [Plain(id=3, label="a")]
 
 
+@pytest.mark.spark
 def test_a_constraint_without_a_placeholder_asks_for_a_value() -> None:
     class Coded(DataFrameModel):
         code: str = Field(pattern=r"^[A-Z]{3}$")
@@ -587,6 +617,7 @@ def test_a_constraint_without_a_placeholder_asks_for_a_value() -> None:
         build_frame(Distinct, [{}])
 
 
+@pytest.mark.spark
 def test_model_validators_still_run() -> None:
     class Span(DataFrameModel):
         start: int

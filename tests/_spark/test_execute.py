@@ -10,6 +10,9 @@ import pytest
 from pydantable_spark._spark.execute import EXECUTORS, execute
 from pydantable_spark.steps import ir
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def step_classes() -> set[type[ir.Step]]:
     return {

@@ -14,6 +14,9 @@ from pydantable_spark.model import row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def frame_claiming(sdf: object, schema: Schema) -> DataFrame[object]:
     """A frame whose plan states ``schema`` for ``sdf`` (as a derivation bug would)."""

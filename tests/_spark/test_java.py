@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 def _jdk(root: Path) -> Path:
     """A directory laid out as a JDK home, with an executable bin/java."""
     java = root / "bin" / "java"

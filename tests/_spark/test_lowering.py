@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 class P(DataFrameModel):
     a: int
     b: int | None
@@ -64,6 +68,7 @@ def frame(spark: SparkSession) -> Any:
     return P.from_rows([{"a": i, "b": i if i % 2 else None, "s": str(i)} for i in range(10)])
 
 
+@pytest.mark.spark
 def test_a_chain_of_projections_and_filters_fuses_into_one_filter_and_one_select(frame: Any) -> None:
     chain = frame
     for i in range(10):
@@ -78,22 +83,26 @@ def test_filters_alone_need_no_projection(frame: Any) -> None:
     assert steps(frame) == ["to", "scan"]
 
 
+@pytest.mark.spark
 def test_fusion_stops_where_an_expression_would_be_computed_twice(frame: Any) -> None:
     chain = frame.with_columns(x=P.a * 7 + 1).select(y=F.col("x") + F.col("x"))
     assert steps(chain) == ["to", "selectExpr", "selectExpr", "scan"]
     assert sorted(chain.to_dict()["y"]) == [2 * (7 * i + 1) for i in range(10)]
 
 
+@pytest.mark.spark
 def test_sort_limit_and_distinct_are_their_own_steps(frame: Any) -> None:
     chain = frame.with_columns(x=P.a % 3).sort("x", P.a).limit(5).unique(subset="x").select("x")
     assert steps(chain) == ["to", "selectExpr", "dropDuplicates", "limit", "sort", "selectExpr", "scan"]
     assert sorted(chain.to_dict()["x"]) == [0, 1]
 
 
+@pytest.mark.spark
 def test_sorting_by_a_computed_expression(frame: Any) -> None:
     assert frame.sort(P.a % 3, -P.a).to_dict()["a"] == [9, 6, 3, 0, 7, 4, 1, 8, 5, 2]
 
 
+@pytest.mark.spark
 def test_a_source_is_uploaded_to_spark_once(frame: Any) -> None:
     source = frame.plan
     first = lowering.spark_frame(source)
@@ -120,6 +129,7 @@ def test_string_literals_round_trip(spark: SparkSession, text: str) -> None:
     assert got == {"v": [text], "eq": [True]}
 
 
+@pytest.mark.spark
 def test_nested_floor_division_and_modulo_grow_the_sql_linearly(frame: Any) -> None:
     from pydantable_spark._spark.sql import to_sql
 
@@ -134,6 +144,7 @@ def test_nested_floor_division_and_modulo_grow_the_sql_linearly(frame: Any) -> N
     assert got["x"] == expected_x
 
 
+@pytest.mark.spark
 def test_a_loop_of_many_with_columns_and_filters_runs_on_spark(spark: SparkSession, agrees: Any) -> None:
     # 500 steps used to fail with RecursionError (and one fused expression 500 deep, which Spark cannot parse)
     class Row(DataFrameModel):

@@ -35,6 +35,10 @@ from pydantable_spark.typerules import tightest
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 ELEMENTS = (
     dt.Int8(), dt.Int32(), dt.Int64(), dt.Float32(), dt.Float64(), dt.Decimal(10, 2), dt.Decimal(38, 18),
     dt.String(), dt.Boolean(), dt.Date(), dt.Datetime(), dt.DatetimeNTZ(),

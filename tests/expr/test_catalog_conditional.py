@@ -14,6 +14,9 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.catalog.unoffered import NOT_OFFERED
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 class C(DataFrameModel):
     n: int | None

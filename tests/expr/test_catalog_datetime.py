@@ -36,6 +36,10 @@ from pydantable_spark.expr.catalog.datetime import DATE_PART_FIELDS, TIMESTAMP_U
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 UTC = datetime.timezone.utc
 MOMENTS = (dt.Date(), dt.Datetime(), dt.DatetimeNTZ())
 

@@ -27,6 +27,10 @@ from pydantable_spark.expr.catalog.spec import NUMBER
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 NUMBERS = NUMBER.examples
 SCALES = (-40, -3, -1, 0, 1, 2, 5, 17, 20, 40)
 

@@ -10,6 +10,9 @@ from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.catalog.stubs import STUBS
 from pydantable_spark.expr.catalog.unoffered import NOT_OFFERED
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def test_the_generated_stubs_are_up_to_date() -> None:
     stale = [str(path) for path, render in STUBS.items() if not path.exists() or path.read_text() != render()]

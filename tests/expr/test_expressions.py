@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 class T(DataFrameModel):
     id: int
     n: int | None
@@ -216,6 +220,7 @@ def test_comparisons_and_kleene_logic(frame: Any) -> None:
     }
 
 
+@pytest.mark.spark
 def test_a_null_literal_takes_its_type_from_its_context(frame: Any) -> None:
     out = frame.sort(T.id).select(
         compared=T.n == F.lit(None),
@@ -242,6 +247,7 @@ def test_a_null_literal_takes_its_type_from_its_context(frame: Any) -> None:
             frame.select(x=undecided)
 
 
+@pytest.mark.spark
 def test_null_safe_equality_is_never_null(frame: Any) -> None:
     out = frame.sort(T.id).select(
         same=T.n.eq_null_safe(T.n),

@@ -11,6 +11,9 @@ from pydantable_spark.steps.fuse_projections import fuse_projection
 from pydantable_spark.steps.ir import Scan, SelectExprs
 from pydantable_spark.steps.pending import MAX_DEPTH, Pending, depth, references
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def test_a_chain_of_projections_is_one_select_with_the_expressions_inlined() -> None:
     df = frame().with_columns(x=P.a + 1).select(y=F.col("x") * 2)

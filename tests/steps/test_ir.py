@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
 from step_frames import SCAN, frame
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.ir import Scan, ToSchema, Where, render_steps
+
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 EVERY_TYPE = Schema(
     (

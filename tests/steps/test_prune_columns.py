@@ -12,6 +12,9 @@ from pydantable_spark.plan import nodes as p
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.prune_columns import input_needs, needed_columns
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def test_a_column_nobody_reads_is_never_computed() -> None:
     df = frame().with_columns(x=P.a + 1, dead=P.b * 2).select("x")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from step_frames import SCAN, P, calls, frame, lines
 
 from pydantable_spark import F, Window
@@ -11,6 +12,9 @@ from pydantable_spark.expr.core import Column, RowId, Typed
 from pydantable_spark.steps.ir import Scan, SelectExprs
 from pydantable_spark.steps.pending import Pending, references
 from pydantable_spark.steps.push_down_filters import filter_commutes, push_down_filter
+
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
 
 
 def test_a_filter_moves_below_a_projection_with_its_expressions_inlined() -> None:

@@ -18,6 +18,9 @@ from pydantable_spark.schema import Schema
 from pydantable_spark.steps.prune_columns import INPUT_NEEDS
 from pydantable_spark.steps.translate import TRANSLATIONS, relation
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
 
 def plan_node_classes() -> set[type[p.Plan]]:
     """Every plan node class defined in ``pydantable_spark.plan``."""

@@ -7,11 +7,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from step_frames import P, frame
 
 from pydantable_spark import F
 from pydantable_spark.steps import plan_steps
 from pydantable_spark.steps.ir import Step, udfs_in
+
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
 
 
 @F.udf

@@ -42,6 +42,10 @@ _ANNOTATIONS: dict[type[dt.DType], str] = {
     dt.Datetime: "datetime.datetime",
     dt.Duration: "datetime.timedelta",
 }
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 _FALLBACKS = (
     dt.Int64(), dt.Float64(), dt.String(), dt.Date(), dt.Datetime(), dt.Boolean(), dt.Binary(), dt.Decimal(),
     dt.Duration(), dt.List(dt.Int64(), False), dt.List(dt.String(), True), dt.Map(dt.String(), dt.Int64(), True),

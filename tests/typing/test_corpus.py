@@ -30,6 +30,10 @@ from mypy import api
 
 from pydantable_spark._spark import lower as lowering
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 CORPUS = Path(__file__).parent / "corpus"
 CONFIG = """\
 [mypy]
@@ -158,6 +162,7 @@ def _no_spark(*_: object, **__: object) -> None:
     raise _SparkWouldRun
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_broken_case_fails_where_expected(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     function = getattr(corpus_module(case.path.stem), case.name)

@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 from mypy import api
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 CASES = Path(__file__).parent / "cases"
 CONFIG = """\
 [mypy]

@@ -19,6 +19,10 @@ from mypy import api
 
 from pydantable_spark.annotations import python_name
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 MODEL = """\
 from __future__ import annotations
 

@@ -26,6 +26,10 @@ from mypy import api
 
 from pydantable_spark.stubgen import main, write_stubs
 
+pytestmark = pytest.mark.jvm_free
+"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+
+
 ROOT = Path(__file__).resolve().parents[2]
 PYRIGHT_DIR = Path(__file__).parent / "pyright"
 CASES = Path(__file__).parent / "cases"
