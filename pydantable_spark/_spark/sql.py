@@ -321,6 +321,16 @@ def _str_strip(node: Call, texts: list[str]) -> str:
     return f"btrim({texts[0]}, {texts[1]})"
 
 
+def _trim_characters_first(node: Call, texts: list[str]) -> str:
+    """``trim``/``ltrim``/``rtrim``: PySpark passes the string then the characters, Spark SQL takes them reversed."""
+    return f"{node.function.sql_name}({', '.join(reversed(texts))})"
+
+
+special("trim")(_trim_characters_first)
+special("ltrim")(_trim_characters_first)
+special("rtrim")(_trim_characters_first)
+
+
 @special("str.slice")
 def _str_slice(node: Call, texts: list[str]) -> str:
     offset = _value(node, 1)

@@ -109,16 +109,28 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry("bit_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bits of the UTF-8 bytes."),
     _entry("octet_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bytes of the UTF-8 encoding."),
+    # Spark SQL's two-argument trim/ltrim/rtrim take the characters first: the SQL compiler swaps them
     _entry(
         "trim",
         TEXT,
         column("trim", STRING, default=ABSENT),
+        special=True,
         summary="Spaces (or the characters of ``trim``) removed at both ends.",
     ),
     _entry(
-        "ltrim", TEXT, column("trim", STRING, default=ABSENT), summary="Spaces (or ``trim``'s) removed at the start."
+        "ltrim",
+        TEXT,
+        column("trim", STRING, default=ABSENT),
+        special=True,
+        summary="Spaces (or ``trim``'s) removed at the start.",
     ),
-    _entry("rtrim", TEXT, column("trim", STRING, default=ABSENT), summary="Spaces (or ``trim``'s) removed at the end."),
+    _entry(
+        "rtrim",
+        TEXT,
+        column("trim", STRING, default=ABSENT),
+        special=True,
+        summary="Spaces (or ``trim``'s) removed at the end.",
+    ),
     _entry(
         "btrim",
         column("str", STRING),
