@@ -359,7 +359,12 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def duplicated(
         self, subset: Subset | None = None, *, keep: Literal["first", "last"] | bool = "first"
     ) -> DataFrame[Any]:
-        """One boolean column ``duplicated`` per row, as pandas' ``duplicated`` (``keep=False``: all repeats)."""
+        """One boolean column ``duplicated`` per row, as pandas' ``duplicated`` (``keep=False``: all repeats).
+
+        The flags come in the frame's row order (the order ``collect()`` returns
+        its rows, a sorted frame's sort order), the ``i``-th flag for the ``i``-th
+        row; "first" and "last" are in that order too.
+        """
         return reshaping.duplicated(self, self._subset(subset, "duplicated(subset=...)"), keep)
 
     def drop_duplicate_groups(self, subset: Subset | None = None) -> DataFrame[M]:

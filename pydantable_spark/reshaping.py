@@ -92,12 +92,16 @@ def _with(frame: DataFrame[Any], name: str, node: Node) -> DataFrame[Any]:
     return _project(frame, [*exprs, bind(Alias(node, name), frame.schema)])
 
 
+def _with_row_id(frame: DataFrame[Any]) -> DataFrame[Any]:
+    """The frame with a last column of increasing row ids, in the frame's own order (``RowId``)."""
+    return _with(frame, fresh_name(_ID, frame.columns), RowId())
+
+
 def _ranked(frame: DataFrame[Any], subset: Sequence[str], *, last: bool) -> DataFrame[Any]:
     """The frame with a row id and each row's rank among rows with the same ``subset`` values."""
-    row_id = fresh_name(_ID, frame.columns)
-    with_id = _with(frame, row_id, RowId())
+    with_id = _with_row_id(frame)
     partition = tuple(_column(with_id, n) for n in subset)
-    order = (_column(with_id, row_id),)
+    order = (_column(with_id, with_id.columns[-1]),)
     rank = Over(_function("row_number"), partition, order, (last,), (False,))
     return _with(with_id, fresh_name(_RANK, with_id.columns), rank)
 
@@ -127,17 +131,24 @@ def only_unique(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
 
 
 def duplicated(frame: DataFrame[Any], subset: Sequence[str], keep: Literal["first", "last"] | bool) -> DataFrame[Any]:
-    """A single boolean column ``duplicated``, as pandas defines it for ``keep``."""
-    if keep is False:
-        counted = _group_sizes(frame, subset)
-        flag = Comparison(ComparisonOp.GT, _column(counted, counted.columns[-1]), literal_of(1, weak=True))
-        return _project(counted, [Alias(flag, "duplicated")])
-    if keep not in ("first", "last"):
+    """A single boolean column ``duplicated``, as pandas defines it for ``keep``, one row per input row in input order.
+
+    The input order is the order of ``monotonically_increasing_id()`` taken
+    before the window that finds the repeats: the order in which ``collect()``
+    returns the frame's rows (for a sorted frame, its sort order). The window
+    shuffles rows, so the flags are sorted back into that order.
+    """
+    if keep is not False and keep not in ("first", "last"):
         msg = f"duplicated(keep={keep!r}) must be 'first', 'last' or False"
         raise ValueError(msg)
-    ranked = _ranked(frame, subset, last=keep == "last")
-    flag = Comparison(ComparisonOp.GT, _column(ranked, ranked.columns[-1]), literal_of(1, weak=True))
-    return _project(ranked, [Alias(flag, "duplicated")])
+    if keep is False:
+        counted = _group_sizes(_with_row_id(frame), subset)
+    else:
+        counted = _ranked(frame, subset, last=keep == "last")
+    row_id, rank = counted.columns[-2:]
+    ordered = counted._frame(p.Sort(counted.plan, (p.SortKey(_column(counted, row_id)),)))
+    flag = Comparison(ComparisonOp.GT, _column(ordered, rank), literal_of(1, weak=True))
+    return _project(ordered, [Alias(flag, "duplicated")])
 
 
 def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[Any]:

@@ -146,3 +146,36 @@ def test_fill_null_and_clip(wide: Any, agrees: Any) -> None:
     agrees(clipped)
     with pytest.raises(ColumnTypeError, match="clip.. needs numeric columns; 'label'"):
         wide.clip(0, 1, subset="label")
+
+
+class Letter(DataFrameModel):
+    k: str
+    n: int
+
+
+def _pandas_duplicated(keys: list[str], keep: str | bool) -> list[bool]:
+    """pandas' ``duplicated`` written out: repeats of an earlier key (``"first"``), of a later one, or any."""
+    counts = {k: keys.count(k) for k in keys}
+    if keep is False:
+        return [counts[k] > 1 for k in keys]
+    order = keys if keep == "first" else keys[::-1]
+    seen: set[str] = set()
+    flags = []
+    for k in order:
+        flags.append(k in seen)
+        seen.add(k)
+    return flags if keep == "first" else flags[::-1]
+
+
+@pytest.mark.parametrize("keep", ["first", "last", False])
+def test_duplicated_flags_come_in_the_rows_order(spark: SparkSession, keep: Any) -> None:
+    keys = list("babacdbeaf")
+    frame = Letter.from_rows([{"k": k, "n": i} for i, k in enumerate(keys)])
+    assert frame.duplicated(subset="k", keep=keep).to_dict()["duplicated"] == _pandas_duplicated(keys, keep)
+    if keep == "first":
+        assert _pandas_duplicated(keys, keep) == [False, False, True, True, False, False, True, False, True, False]
+    # after a sort (two shuffle partitions; the sorted frame's order is its row order)
+    many = [chr(ord("a") + (i * 7919) % 13) for i in range(300)]
+    spread = Letter.from_rows([{"k": k, "n": i} for i, k in enumerate(many)][::-1])
+    flags = spread.sort("n").duplicated(subset="k", keep=keep).to_dict()["duplicated"]
+    assert flags == _pandas_duplicated(many, keep)
