@@ -584,6 +584,9 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             if on is not None or left_on is not None or right_on is not None:
                 msg = "a cross join takes no keys (on=, left_on=, right_on=)"
                 raise ColumnTypeError(msg)
+            if coalesce:
+                msg = "join(how='cross', coalesce=True): a cross join has no keys to merge; drop coalesce="
+                raise ColumnTypeError(msg)
             plan = Join(self._plan, right, how, (), (), False, suffix, join_nulls, check, order)
             return self._frame(plan)
         if on is not None:

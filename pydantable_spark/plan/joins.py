@@ -2,11 +2,12 @@
 
 Output columns, as the interface contract says: the left columns in order, then
 the right columns that are not merged keys. A key given by name (``on=``), or a
-``left_on``/``right_on`` pair with ``coalesce=True``, is one column: the left
-key for inner and left joins, the right key for right joins, the two keys
-coalesced for full joins. A right column whose name the left already has gets
-the suffix. Outer joins make the other side nullable; semi and anti joins return
-the left columns only; a cross join takes no keys.
+``left_on``/``right_on`` pair with ``coalesce=True``, is one column at the left
+key's place: the left key (and its name) for inner and left joins, the right key
+(and its name) for right joins, the two keys coalesced for full joins (the left
+key's name). A right column whose name the left already has gets the suffix.
+Outer joins make the other side nullable; semi and anti joins return the left
+columns only; a cross join takes no keys.
 """
 
 from __future__ import annotations
@@ -112,7 +113,15 @@ class Join(Plan):
                 out.append(self._merged_key(f, partner))
             else:
                 out.append(JoinOutput(dt.Field(f.name, f.dtype, f.nullable or left_nullable), f.name, None))
-        taken = {o.field.name for o in out}
+        names = [o.field.name for o in out]
+        clashes = sorted({n for n in names if names.count(n) > 1})
+        if clashes:  # a right join's merged key takes the right key's name, which a left column may have
+            msg = (
+                f"a right join with coalesce=True names each merged key after the right key, so the output would "
+                f"have {clashes[0]!r} twice (a left column has that name); rename one of them first"
+            )
+            raise DuplicateColumnError(msg)
+        taken = set(names)
         merged_right = set(merged.values())
         for f in right_schema:
             if f.name in merged_right:
@@ -129,5 +138,5 @@ class Join(Plan):
         if self.how == "full":
             return JoinOutput(dt.Field(left.name, left.dtype, True), left.name, right.name)
         if self.how == "right":
-            return JoinOutput(dt.Field(left.name, right.dtype, right.nullable), None, right.name)
+            return JoinOutput(dt.Field(right.name, right.dtype, right.nullable), None, right.name)
         return JoinOutput(dt.Field(left.name, left.dtype, left.nullable), left.name, None)
