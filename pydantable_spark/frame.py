@@ -233,10 +233,17 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if exclude is not None and not columns and not named:
             columns = (cs_all(),)
         nodes = self._items(columns, named, "select()")
+        aggregate = any(contains_aggregate(n) for n in nodes)
+        if exclude is not None and aggregate:
+            msg = (
+                "select(exclude=...) does not apply to a select of aggregates (a one-row result, not columns of "
+                "this frame); leave out the aggregates you do not want instead"
+            )
+            raise ColumnTypeError(msg)
         if exclude is not None:
             dropped = set(names_of(_as_items(exclude, "select(exclude=...)"), self.schema, "select(exclude=...)"))
             nodes = [n for n in nodes if n.output_name not in dropped]
-        if any(contains_aggregate(n) for n in nodes):
+        if aggregate:
             return self._frame(Aggregate(self._plan, (), tuple(nodes)))
         return self._frame(p.Project(self._plan, tuple(nodes)))
 

@@ -78,6 +78,15 @@ def test_select_errors(users: Any) -> None:
         users.select(User.id, ID=User.id + 1)
 
 
+def test_exclude_is_refused_on_a_select_of_aggregates(users: Any) -> None:
+    # the aggregate named after the excluded column used to disappear silently
+    with pytest.raises(ColumnTypeError, match=r"select\(exclude=...\) does not apply to a select of aggregates"):
+        users.select(F.sum(User.age), F.count(), exclude="age")
+    with pytest.raises(ColumnTypeError, match="select of aggregates"):
+        users.select(F.sum(User.age), exclude="id")
+    assert users.select(F.sum(User.age), F.count()).columns == ["age", "count"]
+
+
 def test_with_columns_adds_and_replaces_in_place(users: Any) -> None:
     out = users.with_columns(User.age.fill_null(0), upper=User.name.str.upper())
     assert out.columns == ["id", "name", "age", "upper"]
