@@ -82,6 +82,8 @@ def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | No
         if static.dtype is None:
             return None
         fields.append(dt.Field(column.name, static.dtype, static.nullable))
+    if not fields:  # a field-less model: the runtime refuses it as a frame's model
+        return None
     originals = {c.name: c.type for c in columns}
     return p.Source(None, Schema(tuple(fields))), originals
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, SchemaError, UnknownColumnError
 from pydantable_spark.expr.core import (
     Alias,
     Column,
@@ -82,6 +82,10 @@ class Source(Plan):
     session: Any = None
 
     def derive(self) -> Schema:
+        if not self.data_schema.fields:
+            source = f" ({self.data.describe()})" if self.data is not None else ""
+            msg = f"a frame needs at least one column; its source{source} has none"
+            raise SchemaError(msg)
         return self.data_schema
 
     def describe(self) -> str:

@@ -63,3 +63,18 @@ DataFrame[User].from_rows(3)  # E: No overload variant of "from_rows" of "DataFr
 users.collect(trusted=1)  # E: Argument "trusted" to "collect" of "DataFrame" has incompatible type "int"
 out.to_arrow(1)  # E: Too many arguments for "to_arrow" of "DataFrame"
 out.write_parquet("p", mode="bogus")  # E: Argument "mode" to "write_parquet" of "DataFrame" has incompatible type
+
+
+# a field-less base model: fine to subclass; the plugin types frames of it without crashing (the runtime refuses them)
+class NoFields(DataFrameModel):
+    pass
+
+
+class WithFields(NoFields):
+    sku: str
+
+
+def no_fields(bare: DataFrame[NoFields], items: DataFrame[WithFields]) -> None:
+    bare.select("sku")  # E: unknown column 'sku' in select(); existing columns: (none)
+    items.join(bare, how="cross")
+    items.as_model(NoFields)
