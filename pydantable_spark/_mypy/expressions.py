@@ -60,7 +60,7 @@ from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
 from pydantable_spark.expr import conditional, operators
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
-from pydantable_spark.expr.call import param_of
+from pydantable_spark.expr.call import Call, param_of
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed, literal_of
 from pydantable_spark.typerules import ArithmeticOp
@@ -417,7 +417,7 @@ def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[
             return unknown(ctx)
         except TypeError:
             return unknown(ctx)  # mypy reports a wrong argument count itself
-        if typed is None:
+        if typed is None or not isinstance(node, Call):  # F.array(): typed by where it is used
             return unknown(ctx)
         operands = [a for a in node.args if a.typed is not None]
         return _result(ctx, node, operands)

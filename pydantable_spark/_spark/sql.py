@@ -276,16 +276,6 @@ special("try_add")(_try_days)
 special("try_subtract")(_try_days)
 
 
-def _typed_when_empty(node: Call, texts: list[str]) -> str:
-    """``array()``/``map()`` of no values: Spark types them with NULL elements; the cast gives the derived type."""
-    text = f"{node.function.sql_name}({', '.join(texts)})"
-    return f"CAST({text} AS {type_sql(node.type.dtype)})" if not texts else text
-
-
-special("array")(_typed_when_empty)
-special("create_map")(_typed_when_empty)
-
-
 @compiles(UdfCall)
 def _udf_call(node: UdfCall) -> str:
     # a generated name (``__pydantable_udf_<n>``); the lowering registers it with the session first
@@ -384,6 +374,10 @@ def _column(node: core.Column) -> str:
 
 @compiles(core.Literal)
 def _literal(node: core.Literal) -> str:
+    if isinstance(node.value, core.EmptyCollection):
+        # Spark's array()/map() (array<void>, map<void,void>) coerce to the list or map next to them, as the
+        # façade typed them: exactly that type, nested nullability included, which no CAST could spell
+        return "array()" if node.value is core.EmptyCollection.LIST else "map()"
     return literal_sql(node.value, node.dtype)
 
 

@@ -129,10 +129,11 @@ def call(
     *,
     names: bool = True,
     method: str | None = None,
-) -> Call:
+) -> Node:
     """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
 
-    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
+    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name. A call
+    with no values of a function that says what that stands for (``Function.empty``) is that instead.
     """
     name = method or function.call_name
     if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
@@ -160,4 +161,6 @@ def call(
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
         raise ColumnTypeError(msg)
+    if not nodes and function.empty is not None:
+        return function.empty()
     return Call(function, tuple(nodes), method)

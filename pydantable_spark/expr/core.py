@@ -34,6 +34,7 @@ __all__ = [
     "Alias",
     "Cast",
     "Column",
+    "EmptyCollection",
     "Literal",
     "Node",
     "Typed",
@@ -209,7 +210,17 @@ class Node:
     def type(self) -> Typed:
         """The output type; only valid once the node is bound to a schema."""
         if self.typed is None:
-            if any(isinstance(n, Literal) and n.undecided for n in self.walk()):
+            undecided = next((n for n in self.walk() if isinstance(n, Literal) and n.undecided), None)
+            if isinstance(undecided, Literal) and isinstance(undecided.value, EmptyCollection):
+                kind = "list" if undecided.value is EmptyCollection.LIST else "map"
+                msg = (
+                    f"{undecided.render()} has no element type in {self.render()}: Spark would make it a "
+                    f"{kind} of void, which no result can hold, and no typed {kind} next to it decides one "
+                    f"(coalesce/when siblings, concat or a cast do); give it one: {undecided.render()}.cast("
+                    f"{'list[int | None]' if kind == 'list' else 'dict[str, int | None]'})"
+                )
+                raise ColumnTypeError(msg)
+            if undecided is not None:
                 msg = (
                     f"F.lit(None) has no type in {self!r}: nothing next to it decides one (a comparison, "
                     "arithmetic, coalesce/when/greatest siblings or a cast do); give it one: F.lit(None, dtype=int)"
@@ -492,7 +503,30 @@ def bound_column(name: str, dtype: dt.DType, nullable: bool) -> Column:
 
 
 UNDECIDED = dt.DType()
-"""The type of ``F.lit(None)`` until what it is used with decides one (Spark's NULL type, coerced)."""
+"""The type of ``F.lit(None)`` (and of ``F.array()``, ``F.create_map()``) until what it is used with decides
+one: Spark's NULL type (``void``, ``array<void>``, ``map<void,void>``), coerced to its neighbours'."""
+
+
+class EmptyCollection(enum.Enum):
+    """The value of ``F.array()`` / ``F.create_map()`` called with no values: an empty list or map.
+
+    Spark types them ``array<void>`` / ``map<void,void>``, which no Python result
+    (nor Spark's own ``toArrow()``) can hold, and coerces them to the type of a
+    list or map next to them; the façade does the same, and refuses them where
+    nothing decides a type, as it refuses an untyped ``F.lit(None)``.
+    """
+
+    LIST = "F.array()"
+    MAP = "F.create_map()"
+
+    def fits(self, dtype: dt.DType) -> bool:
+        """Whether ``dtype`` is a type this empty collection can take."""
+        return isinstance(dtype, dt.List if self is EmptyCollection.LIST else dt.Map)
+
+
+def undecided_empty(kind: EmptyCollection) -> Literal:
+    """``F.array()`` or ``F.create_map()`` with no values: typed by what it is used with, like ``F.lit(None)``."""
+    return Literal(kind, UNDECIDED, weak=True)
 
 
 def undecided_null() -> Literal:
@@ -528,16 +562,20 @@ class Literal(Node):
         return None if self.undecided else Typed(self.dtype, self.value is None)
 
     def render(self) -> str:
+        if isinstance(self.value, EmptyCollection):
+            return self.value.value
         return repr(self.value)
 
     @property
     def undecided(self) -> bool:
-        """Whether it is ``F.lit(None)`` still waiting for its context to give it a type."""
+        """Whether it is ``F.lit(None)`` (or ``F.array()``...) still waiting for its context to give it a type."""
         return type(self.dtype) is dt.DType  # UNDECIDED: no concrete type
 
     def adopt(self, target: dt.DType) -> Literal:
         """This literal typed for use next to a ``target`` value, if it is weak."""
         if self.undecided:
+            if isinstance(self.value, EmptyCollection):  # only a list (map) next to it gives it a type
+                return Literal(self.value, target) if self.value.fits(target) else self
             return Literal(None, target)
         if not self.weak:
             return self
@@ -767,7 +805,7 @@ class Cast(Node):
 
     def prepare(self) -> None:
         if isinstance(self.child, Literal) and self.child.undecided:
-            object.__setattr__(self, "child", Literal(None, self.to))
+            object.__setattr__(self, "child", self.child.adopt(self.to))
 
     def derive(self) -> Typed:
         source = self.child.type

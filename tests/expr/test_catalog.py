@@ -38,7 +38,7 @@ from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Lit, sample_of
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from pyspark.sql import SparkSession
 
@@ -146,20 +146,23 @@ def wide(spark: SparkSession) -> Wide:
     return wide_frame(_example_types())
 
 
-def wide_frame(types: dict[dt.DType, int]) -> Wide:
+def wide_frame(types: dict[dt.DType, int] | Sequence[dt.DType], positions: int = 4) -> Wide:
     """Columns of each type, nullable and not, one per argument position (``_variant``; nullable: one NULL).
 
-    The nullable column holds the first three of ``_values`` and a NULL, rotated like the others.
+    ``types`` maps each type to its number of argument positions, or lists types
+    that each get ``positions``. The nullable column holds the first three of
+    ``_values`` and a NULL, rotated like the others.
     """
+    counts = types if isinstance(types, dict) else dict.fromkeys(types, positions)
     names: dict[tuple[dt.DType, bool, int], str] = {}
     arrays = {}
     fields = []
-    for i, (dtype, positions) in enumerate(types.items()):
+    for i, (dtype, count) in enumerate(counts.items()):
         for nullable in (False, True):
             values = _values(dtype)
             if nullable:
                 values = [*values[:3], None]
-            for position in range(positions):
+            for position in range(count):
                 name = f"c{i}{'n' if nullable else ''}{f'_{position}' if position else ''}"
                 names[(dtype, nullable, position)] = name
                 fields.append(pa.field(name, arrow_type(dtype), nullable))

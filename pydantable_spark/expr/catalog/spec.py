@@ -233,6 +233,9 @@ class Function:
     """Argument lists the generated tests try besides one parameter at a time, for calls those cannot
     make (``named_struct`` takes literal names): a ``DType`` is a non-null column of that type, a
     ``(DType, True)`` pair a nullable one, ``Lit(v)`` is ``F.lit(v)``, anything else a Python value."""
+    empty: Callable[[], Node] | None = None
+    """What a call with no values at all stands for, when not a call (``F.array()``: an empty list typed
+    by what it is used with, ``core.undecided_empty``)."""
     output: Callable[[Sequence[Node]], str] | None = None
     """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
     example: str = ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.catalog.collections import concat_lists
+from pydantable_spark.expr.catalog.collections import concat_lists, empty_takes_the_others
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
     BINARY,
@@ -244,6 +244,7 @@ ENTRIES: tuple[Function, ...] = (
         "concat",
         column("cols", STRINGS_OR_LISTS, variadic=True),
         returns=_concat,
+        adopt=empty_takes_the_others,
         summary="The strings (or lists) end to end; NULL if any is NULL.",
     ),
     _entry(
