@@ -327,6 +327,11 @@ def _literal_value(expr: Expression) -> Any:
         return {"builtins.True": True, "builtins.False": False, "builtins.None": None}[expr.fullname]
     if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr | FloatExpr):
         return -expr.expr.value
+    if isinstance(expr, ListExpr | TupleExpr):  # a list of values (percentages), each itself a literal
+        items = [_literal_value(item) for item in expr.items]
+        if any(item is _NOT_A_LITERAL for item in items):
+            return _NOT_A_LITERAL
+        return items if isinstance(expr, ListExpr) else tuple(items)
     if (  # decimal.Decimal("1.5"): its digits decide its type (decimal(2,1)), as at run time
         isinstance(expr, CallExpr)
         and isinstance(expr.callee, RefExpr)
@@ -383,7 +388,9 @@ def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
     return SAMPLES[type(value.dtype)], False
 
 
-def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[[CallContext], Type]:
+def _catalog_hook(
+    function: Function, *, method: str | None = None, alias: str | None = None
+) -> Callable[[CallContext], Type]:
     """Types a call of a catalog entry by building the runtime's ``Call`` from the written arguments."""
 
     def hook(ctx: CallContext) -> Type:
@@ -408,7 +415,7 @@ def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[
                 positional.append(found[0])
                 exact = exact and found[1]
         try:
-            node = call(function, positional, names=method is None, method=method)
+            node = call(function, positional, names=method is None, method=method, alias=alias)
             typed = node.typed
         except (ColumnTypeError, UnknownColumnError) as error:
             if exact:
@@ -626,7 +633,7 @@ FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
     f"{FORMS}.lit": _lit,
     f"{FORMS}.when": _when_start,
     f"{FORMS}.coalesce": _function(_all_known(lambda a: conditional.Coalesce(tuple(a)))),
-    **{f"{F}.{name}": _catalog_hook(entry) for name, entry in CATALOG.items()},
+    **{f"{F}.{name}": _catalog_hook(entry, alias=name) for name, entry in CATALOG.items()},
 }
 
 E = "pydantable_spark.expr.api.Expr"

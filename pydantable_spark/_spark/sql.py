@@ -226,6 +226,8 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
         return f"DATE '{_date_text(value)}'"
     if isinstance(dtype, dt.Duration):
         return _interval_sql(value)
+    if isinstance(dtype, dt.List) and isinstance(value, tuple) and value and not dtype.contains_null:
+        return f"array({', '.join(literal_sql(item, dtype.inner) for item in value)})"  # non-null items: exact
     msg = f"literals of type {dtype} are not supported yet"
     raise NotImplementedError(msg)
 

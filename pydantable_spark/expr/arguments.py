@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
@@ -55,7 +56,10 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
             msg = f"{what}: {param.name} {problem}, got {value!r}"
             raise ColumnTypeError(msg)
         # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
-        return literal_of(value, param.literal, weak=param.literal is None and not param.python_only)
+        dtype = param.literal
+        if dtype is not None and isinstance(value, list | tuple):
+            dtype = dt.List(dtype, False)  # a list of values (percentages): a list literal of the entry's type
+        return literal_of(value, dtype, weak=dtype is None and not param.python_only)
     if not param.python_only and value is not None and not (isinstance(value, str) and names):
         try:
             literal = literal_of(value, weak=True)
@@ -79,18 +83,28 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
 
 
 def _values(
-    function: Function, positional: Sequence[object], named: Mapping[str, object] | None, name: str
+    function: Function,
+    params: tuple[Param, ...],
+    positional: Sequence[object],
+    named: Mapping[str, object] | None,
+    name: str,
 ) -> list[object]:
     """Each parameter's value as Python binds a call: by position, by name, or the default (variadic ones: the rest).
 
-    Raises ``TypeError`` as Python does for an argument given twice, missing, unknown or in excess.
+    ``params`` are the function's parameters under the names of the function called (an alias may name
+    them otherwise). Raises ``TypeError`` as Python does for an argument given twice, missing, unknown or
+    in excess.
     """
     count = len(positional)
     if not named and count in function.by_position:
         # the common call: the binding below gives exactly this, and none of its checks can fail
         return [*positional, *function.defaults[count:]]
     named = dict(named) if named else {}
-    params = function.params
+    unknown = sorted(set(named) - {p.name for p in params if not p.variadic})
+    if unknown:
+        takes = ", ".join(f"*{p.name}" if p.variadic else p.name for p in params)
+        msg = f"{name}() got unexpected argument(s) {', '.join(unknown)}; it takes ({takes})"
+        raise TypeError(msg)
     values: list[object] = []
     for index, param in enumerate(params):
         if param.variadic:
@@ -113,11 +127,7 @@ def _values(
         msg = f"{name}() takes {len(params)} argument(s), got {count}"
         raise TypeError(msg)
     if named:
-        unknown = sorted(set(named) - {p.name for p in params})
-        if unknown:
-            msg = f"{name}() got unexpected argument(s) {unknown}; it takes {[p.name for p in params]}"
-        else:
-            msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
+        msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
         raise TypeError(msg)
     return values
 
@@ -129,17 +139,24 @@ def call(
     *,
     names: bool = True,
     method: str | None = None,
+    alias: str | None = None,
 ) -> Node:
     """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
 
-    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name. A call
-    with no values of a function that says what that stands for (``Function.empty``) is that instead.
+    With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
+    ``alias`` is the ``F`` name the call was written with, when not the entry's: its parameter names
+    are PySpark's for that name, and messages name it. A call with no values of a function that says
+    what that stands for (``Function.empty``) is that instead.
     """
+    if alias is not None and alias != function.name:
+        method = method or f"F.{alias}"
+        params = function.params_as(alias)
+    else:
+        params = function.params
     name = method or function.call_name
     if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
         positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
-    values = _values(function, positional, named, name)
-    params = function.params
+    values = _values(function, params, positional, named, name)
     nodes: list[Node] = []
     absent = False
     last = len(params) - 1

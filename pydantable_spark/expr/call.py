@@ -132,7 +132,7 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
     """The type Spark receives for each (typed) argument; refuses an argument the entry does not admit."""
     name = method or function.call_name
     types: list[Typed] = []
-    params = function.params
+    params = function.params_as(name.removeprefix("F."))  # an alias's parameters have PySpark's names for it
     last = len(params) - 1
     for index, arg in enumerate(args):
         param = params[index] if index <= last else params[last]

@@ -564,7 +564,7 @@ class Literal(Node):
     def render(self) -> str:
         if isinstance(self.value, EmptyCollection):
             return self.value.value
-        return repr(self.value)
+        return repr(list(self.value)) if isinstance(self.value, tuple) else repr(self.value)
 
     @property
     def undecided(self) -> bool:
@@ -653,6 +653,8 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
     if isinstance(value, enum.Enum):
         value = value.value
     if dtype is not None:
+        if isinstance(dtype, dt.List) and isinstance(value, list):
+            value = tuple(value)  # nodes are values: a list literal holds a tuple
         _check_fits(value, dtype)
         return Literal(value, dtype)
     inferred = _inferred_type(value)
@@ -720,6 +722,13 @@ def _check_encodable(value: str) -> None:
 
 def _check_fits(value: Any, dtype: dt.DType) -> None:
     if value is None:
+        return
+    if isinstance(dtype, dt.List) and isinstance(value, tuple):  # a list literal (percentages): its elements
+        for item in value:
+            if item is None and not dtype.contains_null:
+                msg = f"literal {list(value)!r} holds a None, but its elements are not nullable"
+                raise ColumnTypeError(msg)
+            _check_fits(item, dtype.inner)
         return
     inferred = _inferred_type(value)
     fits = (

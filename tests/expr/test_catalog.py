@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import inspect
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
+from pydantic import BaseModel
 from pyspark.errors import AnalysisException, PySparkTypeError, PySparkValueError
 from pyspark.sql import Window as SparkWindow
 from pyspark.sql import functions as sf
@@ -33,7 +35,7 @@ from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call, call_types
-from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
+from pydantable_spark.expr.catalog import CATALOG, ENTRIES, Function, Kind
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Lit, sample_of
 from pydantable_spark.schema import Schema
 
@@ -431,3 +433,32 @@ def _converted(wide: Wide, candidate: Candidate) -> bool:
         node = next(node.children())
     types = call_types(node.function, node.args)
     return any(arg.type.dtype != typed.dtype for arg, typed in zip(node.args, types, strict=True))
+
+
+def test_every_alias_takes_the_keyword_names_of_pysparks_function_of_that_name() -> None:
+    """``F.ucase(str=...)`` as ``pyspark.sql.functions.ucase(str)``, though ``F.upper`` names it ``col``; the
+    messages of a call name the function called."""
+    aliases = {name: entry for name, entry in CATALOG.items() if name != entry.name and hasattr(sf, name)}
+    assert {"ucase", "lcase", "char_length", "approx_percentile"} <= set(aliases)
+    for name, entry in aliases.items():
+        theirs = list(inspect.signature(getattr(sf, name)).parameters)
+        ours = list(inspect.signature(getattr(F, name)).parameters)
+        assert ours == theirs, name
+        required = [p.name for p in entry.params_as(name) if p.default is not ABSENT and not p.variadic][:1]
+        with pytest.raises(TypeError, match=rf"^F\.{name}\(\) got unexpected argument\(s\) nope; it takes \("):
+            getattr(F, name)(**dict.fromkeys([*required, "nope"], F.col("x")))
+
+
+def test_an_alias_called_by_pysparks_keyword_names(spark: SparkSession) -> None:
+    frame = DataFrame.from_rows([{"s": "Ab", "n": 1}], model=_Words)
+    out = frame.select(up=F.ucase(str=F.col("s")), low=F.lcase(str="s"), chars=F.char_length(str="s"))
+    assert out.to_dict() == {"up": ["AB"], "low": ["ab"], "chars": [2]}
+    with pytest.raises(PydantableSparkError, match=r"^F\.ucase\(\): str must be a string; got column 'n'"):
+        frame.select(F.ucase(str=F.col("n")))
+    with pytest.raises(TypeError, match=r"^F\.ucase\(\) is missing its argument 'str'"):
+        F.ucase()
+
+
+class _Words(BaseModel):
+    s: str
+    n: int

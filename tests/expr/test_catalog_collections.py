@@ -382,6 +382,24 @@ def test_an_empty_array_or_map_takes_the_type_of_the_list_or_map_next_to_it(agre
         frame.select(F.size(F.array()))
 
 
+@pytest.mark.spark
+def test_a_literal_position_into_a_list_is_an_int_as_pysparks_lit(agrees: Any) -> None:
+    """PySpark's ``lit(1)`` is an ``int``, which Spark takes as a position; the façade's ``F.lit(1)`` (a
+    ``bigint``) is taken as one too, where it fits."""
+    frame = Pairs.from_rows(PAIRS)
+    calls = {
+        "first": (F.try_element_at(Pairs.keys, F.lit(1)), sf.try_element_at("keys", sf.lit(1))),
+        "last": (F.element_at(Pairs.keys, F.lit(-1)), sf.element_at("keys", sf.lit(-1))),
+        "second": (F.try_element_at(Pairs.values, F.lit(2)), sf.try_element_at("values", sf.lit(2))),
+    }
+    ours = frame.filter(F.size(Pairs.keys) > 0).select(**{name: mine for name, (mine, _) in calls.items()})
+    agrees(ours)
+    plain = frame.to_spark().filter(sf.size("keys") > 0).select(*[p.alias(name) for name, (_, p) in calls.items()])
+    assert ours.to_arrow().to_pydict() == plain.toArrow().to_pydict()
+    with pytest.raises(ColumnTypeError, match="a list needs an int"):
+        frame.select(F.try_element_at(Pairs.keys, F.lit(2**40)))  # no int holds it
+
+
 # --- weak literals -----------------------------------------------------------------------------------------
 
 

@@ -329,8 +329,8 @@ class T(DataFrameModel):
         (lambda: F.timestamp_diff("nanosecond", T.at, T.at), r"F\.timestamp_diff\(\): unit must be one of year"),
         (lambda: F.date_part("epoch", T.at), r"F\.date_part\(\): field must be one of year, y, years"),
         (lambda: F.date_part(F.lit("millisecond"), T.at), r"F\.date_part\(\): field must be one of year"),
-        (lambda: F.datepart(T.s, T.at), r"F\.date_part\(\): field must be a constant"),  # an alias: its entry's name
-        (lambda: F.extract(F.lit(1), T.at), r"F\.date_part\(\): field must be a string"),
+        (lambda: F.datepart(T.s, T.at), r"F\.datepart\(\): field must be a constant"),  # an alias: its own name
+        (lambda: F.extract(F.lit(1), T.at), r"F\.extract\(\): field must be a string"),
         (lambda: F.date_part("year", T.s), r"F\.date_part\(\): source must be a date or datetime"),
         (lambda: F.unix_date(T.at), r"F\.unix_date\(\): col must be a date"),
         (lambda: F.unix_seconds(T.day), r"F\.unix_seconds\(\): col must be a datetime"),

@@ -313,14 +313,19 @@ def empty_takes_the_others(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
 
 
 def _lookup_literals(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
-    """A bare Python int position into a list is an ``int`` (Spark takes no ``bigint`` there)."""
+    """An int constant position into a list is an ``int`` (Spark takes no ``bigint`` there).
+
+    A bare Python int, and ``F.lit(1)`` too: PySpark's ``lit(1)`` is an ``int``,
+    the façade's a ``bigint`` (a Python int is 64-bit here), and a position that
+    fits loses nothing.
+    """
     owner = nodes[0].typed if nodes else None
     if owner is None or len(nodes) < 2 or not isinstance(owner.dtype, dt.List):
         return nodes
     position = nodes[1]
     if (
         isinstance(position, Literal)
-        and position.weak
+        and isinstance(position.dtype, dt.Int64)
         and type(position.value) is int
         and dt.Int32.holds(position.value)
     ):
@@ -792,6 +797,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=_try_element_at_nullable,
         check=_lookup_check,
         adopt=_lookup_literals,
+        samples=((dt.List(dt.Int64(), False), Lit(2)), (dt.List(dt.String(), True), Lit(-1))),
         methods=("map.get",),
         summary="The element at a 1-based position of a list, or the value of a map key; NULL if absent.",
     ),

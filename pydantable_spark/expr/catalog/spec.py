@@ -20,6 +20,7 @@ the mypy plugin, the plan format and the generated reference page.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -205,6 +206,9 @@ class Function:
     """The SQL compiler spells it by its own rule (``_spark.sql.SPECIAL_CALLS``), as the SQL depends on values."""
     kind: Kind = Kind.SCALAR
     aliases: tuple[str, ...] = ()
+    alias_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """PySpark's parameter names of an alias where they differ from the entry's (``ucase(str)`` beside
+    ``upper(col)``): ``F.ucase(str=...)`` takes them, and its messages use them."""
     methods: tuple[str, ...] = ()
     in_f: bool = True
     """Whether it is an ``F`` function (False for namespace methods with their own meaning)."""
@@ -262,6 +266,13 @@ class Function:
         required = max((i + 1 for i, default in enumerate(defaults) if default is REQUIRED), default=0)
         variadic = bool(self.params) and self.params[-1].variadic
         object.__setattr__(self, "by_position", range(0) if variadic else range(required, len(defaults) + 1))
+
+    def params_as(self, name: str) -> tuple[Param, ...]:
+        """The parameters under the names PySpark's function ``name`` (the entry's or an alias) gives them."""
+        names = self.alias_params.get(name)
+        if names is None:
+            return self.params
+        return tuple(dataclasses.replace(p, name=n) for p, n in zip(self.params, names, strict=True))
 
     @property
     def sql_name(self) -> str:

@@ -96,8 +96,22 @@ def _one_char(text: str) -> str | None:
 
 ENTRIES: tuple[Function, ...] = (
     # --- case, length, trimming ---
-    _entry("upper", TEXT, summary="Upper case.", methods=("str.upper",), aliases=("ucase",)),
-    _entry("lower", TEXT, summary="Lower case.", methods=("str.lower",), aliases=("lcase",)),
+    _entry(
+        "upper",
+        TEXT,
+        summary="Upper case.",
+        methods=("str.upper",),
+        aliases=("ucase",),
+        alias_params={"ucase": ("str",)},
+    ),
+    _entry(
+        "lower",
+        TEXT,
+        summary="Lower case.",
+        methods=("str.lower",),
+        aliases=("lcase",),
+        alias_params={"lcase": ("str",)},
+    ),
     _entry("initcap", TEXT, summary="Each word's first letter upper case, the rest lower case."),
     _entry(
         "length",
@@ -106,6 +120,7 @@ ENTRIES: tuple[Function, ...] = (
         summary="Characters of a string (bytes of binary data).",
         methods=("str.length", "str.len_chars"),
         aliases=("char_length", "character_length"),
+        alias_params={"char_length": ("str",), "character_length": ("str",)},
     ),
     _entry("bit_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bits of the UTF-8 bytes."),
     _entry("octet_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bytes of the UTF-8 encoding."),
