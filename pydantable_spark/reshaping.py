@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentValueError, ColumnTypeError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call
@@ -140,7 +140,7 @@ def duplicated(frame: DataFrame[Any], subset: Sequence[str], keep: Literal["firs
     """
     if keep is not False and keep not in ("first", "last"):
         msg = f"duplicated(keep={keep!r}) must be 'first', 'last' or False"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     if keep is False:
         counted = _group_sizes(_with_row_id(frame), subset)
     else:
@@ -160,7 +160,7 @@ def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[A
     check_param("with_row_count()", "offset", offset, int)
     if offset < 0:
         msg = f"with_row_count(offset={offset}) must be >= 0"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     number = Over(_function("row_number"), (), (RowId(),), (False,), (False,))
     value = Cast(Arithmetic(ArithmeticOp.ADD, number, literal_of(offset - 1, weak=True)), dt.Int64())
     exprs = [bind(Alias(value, name), frame.schema), *(_column(frame, n) for n in frame.columns)]
@@ -206,7 +206,7 @@ def drop_nulls(
         return _filter(frame, Comparison(ComparisonOp.GE, counts, literal_of(threshold, weak=True)))
     if how not in ("any", "all"):
         msg = f"drop_nulls(how={how!r}) must be 'any' or 'all'"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     nullable = [c for c in columns if c.type.nullable]
     if not nullable:
         return frame
@@ -231,7 +231,7 @@ def fill_null(frame: DataFrame[Any], value: object, subset: Sequence[str] | None
     """NULLs replaced by ``value`` in ``subset``, or in every column whose type takes it."""
     if value is None:
         msg = "fill_null() needs a value, not None"
-        raise ColumnTypeError(msg)
+        raise ArgumentValueError(msg)
     exprs = []
     for f in frame.schema:
         column = _column(frame, f.name)
@@ -302,7 +302,7 @@ def pivot(
     make = AGGREGATIONS.get(function)
     if make is None:
         msg = f"pivot(aggregate_function={function!r}): use one of {', '.join(AGGREGATIONS)}"
-        raise ColumnTypeError(msg)
+        raise ArgumentValueError(msg)
     pivot_column = _column(frame, column)
     aggs: list[Node] = []
     for pv in pivot_values:

@@ -28,7 +28,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, SchemaError, UnknownColumnError
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    EmptySelectionError,
+    UnknownColumnError,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -68,7 +72,7 @@ class Selector:
         names = tuple(n for n in schema.names if n in chosen)
         if not names:
             msg = f"selector {self.describe} matches no column; columns: {', '.join(schema.names) or '(none)'}"
-            raise SchemaError(msg)
+            raise EmptySelectionError(msg)
         return names
 
     def __or__(self, other: Selector) -> Selector:
@@ -198,5 +202,5 @@ def names_of(items: Iterable[object], schema: Schema, what: str) -> tuple[str, .
             out[item.node.name] = None
         else:
             msg = f"{what} takes column names, columns or selectors, not {item!r}"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
     return tuple(out)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from pydantable_spark.errors import ArgumentTypeError
 from pydantable_spark.frame import DataFrame
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def assert_frame_equal(
     """Raise ``AssertionError`` unless ``actual`` and ``expected`` hold the same schema and rows."""
     if not isinstance(actual, DataFrame):
         msg = f"assert_frame_equal: actual must be a pydantable_spark DataFrame, got {type(actual).__name__}"
-        raise TypeError(msg)
+        raise ArgumentTypeError(msg)
     names = list(actual.columns)
     if isinstance(expected, Sequence) and not isinstance(expected, str | bytes):
         expected_rows = [_row_of(item, names) for item in expected]

@@ -56,7 +56,7 @@ from pydantable_spark._mypy.statics import (
     static_of,
     static_of_expr,
 )
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentError, ColumnTypeError, UnknownColumnError
 from pydantable_spark.expr import conditional, operators
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
@@ -137,7 +137,7 @@ def _typed_or_any(ctx: CallContext, build: Callable[[], tuple[Node, Sequence[Nod
     fallback = expr_type(ctx.api, AnyType(TypeOfAny.from_error))
     try:
         built = build()
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return fallback
     if built is None:
@@ -177,7 +177,7 @@ def _binary(method: str, make: Callable[[Node, Node], Node], *, reflected: bool)
         left, right = (other, me) if reflected else (me, other)
         try:
             node = make(left, right)
-        except ColumnTypeError as error:
+        except (ColumnTypeError, ArgumentError) as error:
             symbol = _SYMBOLS.get(method, method)
             left_type, right_type = (other_type, ctx.type) if reflected else (ctx.type, other_type)
             if "None" in str(error) or "is_null" in str(error):
@@ -417,7 +417,7 @@ def _catalog_hook(
         try:
             node = call(function, positional, names=method is None, method=method, alias=alias)
             typed = node.typed
-        except (ColumnTypeError, UnknownColumnError) as error:
+        except (ColumnTypeError, UnknownColumnError, ArgumentError) as error:
             if exact:
                 ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
                 return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
@@ -593,7 +593,7 @@ def _when_start(ctx: FunctionContext) -> Type:
     try:
         conditional.When((condition,), (value,))
         return _when_then(ctx.api, [value])
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return unknown(ctx)
 
@@ -608,7 +608,7 @@ def _when_more(ctx: MethodContext) -> Type:
     try:
         conditional.When((_CONDITION, condition), (previous, value))
         return _when_then(ctx.api, [previous, value])
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return unknown(ctx)
 

@@ -28,7 +28,7 @@ from pydantable_spark._mypy.frames import (
 )
 from pydantable_spark._mypy.models import column_name
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
-from pydantable_spark.errors import SchemaError, UnknownColumnError
+from pydantable_spark.errors import ArgumentError, SchemaError, UnknownColumnError
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import narrowable
@@ -125,7 +125,7 @@ def join(ctx: MethodContext) -> Type:
             suffix,
         )
         outputs = plan.outputs()
-    except SchemaError as error:
+    except (SchemaError, ArgumentError) as error:
         ctx.api.fail(f"join(): {error}", ctx.context, code=SPARK_TYPE)
         return frame_of(ctx.api, None, ctx.type)
     typed = []

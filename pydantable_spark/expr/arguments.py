@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
@@ -45,7 +45,7 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
     if isinstance(value, Expr):
         if param.python_only:
             msg = f"{name}(): {param.name} takes a Python value ({_python_kinds(param)}), not an expression"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         return value.node
     what = f"{name}()"
     if isinstance(value, str) and param.names and names and not param.python_only:
@@ -54,7 +54,7 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
         problem = param.check(value) if param.check is not None else None
         if problem is not None:
             msg = f"{what}: {param.name} {problem}, got {value!r}"
-            raise ColumnTypeError(msg)
+            raise ArgumentValueError(msg)
         # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
         dtype = param.literal
         if dtype is not None and isinstance(value, list | tuple):
@@ -68,18 +68,18 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
         else:
             if param.accepts is not None and not param.accepts.admits(literal.dtype):
                 msg = f"{what}: {param.name} must be {param.accepts.label}; got {describe(literal)}"
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
             return literal
     if param.python_only:
         msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {value!r} ({type(value).__name__})"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     accepted = ["an expression"]
     if param.names:
         accepted.append("a column name")
     if param.python:
         accepted.append(_python_kinds(param))
     msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {value!r} ({type(value).__name__})"
-    raise ColumnTypeError(msg)
+    raise ArgumentTypeError(msg)
 
 
 def _values(
@@ -104,7 +104,7 @@ def _values(
     if unknown:
         takes = ", ".join(f"*{p.name}" if p.variadic else p.name for p in params)
         msg = f"{name}() got unexpected argument(s) {', '.join(unknown)}; it takes ({takes})"
-        raise TypeError(msg)
+        raise ArgumentTypeError(msg)
     values: list[object] = []
     for index, param in enumerate(params):
         if param.variadic:
@@ -114,21 +114,21 @@ def _values(
         if index < count:
             if named and param.name in named:
                 msg = f"{name}() got {param.name} twice"
-                raise TypeError(msg)
+                raise ArgumentTypeError(msg)
             values.append(positional[index])
         elif named and param.name in named:
             values.append(named.pop(param.name))
         elif param.default is REQUIRED:
             msg = f"{name}() is missing its argument {param.name!r}"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         else:
             values.append(param.default)
     if count > len(params) and not (params and params[-1].variadic):
         msg = f"{name}() takes {len(params)} argument(s), got {count}"
-        raise TypeError(msg)
+        raise ArgumentTypeError(msg)
     if named:
         msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
-        raise TypeError(msg)
+        raise ArgumentTypeError(msg)
     return values
 
 
@@ -167,7 +167,7 @@ def call(
             continue
         if absent:
             msg = f"{name}(): {param.name} needs the arguments before it"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         if value is None and param.none is not None:
             nodes.append(param.none())  # what None stands for (the current time, the session time zone)
             continue
@@ -177,7 +177,7 @@ def call(
             nodes.append(_argument(function, param, value, names=names, name=name))
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     if not nodes and function.empty is not None:
         return function.empty()
     return Call(function, tuple(nodes), method)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError, UnknownColumnError
 from pydantable_spark.typerules import cast_forces_nullable, is_castable
 
 if TYPE_CHECKING:
@@ -424,7 +424,7 @@ def check_param(what: str, name: str, value: object, kind: type | tuple[type, ..
     >>> check_param("F.lag()", "offset", "1", int)
     Traceback (most recent call last):
     ...
-    pydantable_spark.errors.ColumnTypeError: F.lag(): offset must be int, got '1' (str)
+    pydantable_spark.errors.ArgumentTypeError: F.lag(): offset must be int, got '1' (str)
     """
     if value is None and optional:
         return
@@ -433,7 +433,7 @@ def check_param(what: str, name: str, value: object, kind: type | tuple[type, ..
         return
     wanted = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
     msg = f"{what}: {name} must be {wanted}, got {value!r} ({type(value).__name__})"
-    raise ColumnTypeError(msg)
+    raise ArgumentTypeError(msg)
 
 
 def render(node: Node) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, DuplicateColumnError
 from pydantable_spark.expr.core import Column, Node, describe
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.plan.nodes import Plan
@@ -69,14 +69,14 @@ class Join(Plan):
         if self.how == "cross":
             if self.left_keys or self.right_keys:
                 msg = "a cross join takes no keys (on=, left_on=, right_on=)"
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
             return
         if not self.left_keys:
             msg = f"a {self.how} join needs at least one key: on=, or left_on= and right_on="
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         if len(self.left_keys) != len(self.right_keys):
             msg = f"left_on has {len(self.left_keys)} key(s) but right_on has {len(self.right_keys)}"
-            raise ColumnTypeError(msg)
+            raise ArgumentValueError(msg)
         for left, right in zip(self.left_keys, self.right_keys, strict=True):
             if not comparable(left.type.dtype, right.type.dtype, ordering=False) or dt.contains_map(left.type.dtype):
                 msg = f"join keys cannot be compared: {describe(left)} and {describe(right)}"

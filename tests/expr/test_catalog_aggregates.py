@@ -8,7 +8,7 @@ import pytest
 from pyspark.sql import functions as sf
 
 from pydantable_spark import DataFrameModel, F
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentValueError, ColumnTypeError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -53,15 +53,15 @@ def test_percentiles_take_pysparks_lists_and_frequency_column(spark: SparkSessio
 
 
 @pytest.mark.parametrize(
-    ("make", "message"),
+    ("make", "kind", "message"),
     [
-        (lambda: F.percentile(Sample.v, [0.25, 1.5]), r"percentage must be between 0 and 1 \(1.5 is not\)"),
-        (lambda: F.percentile(Sample.v, []), "percentage must be a percentage or a non-empty list of them"),
-        (lambda: F.percentile(Sample.v, ["a"]), r"percentage must be numbers between 0 and 1 \(a list holds 'a'\)"),
-        (lambda: F.percentile(Sample.v, 0.5, Sample.v), "frequency must be an integer; got column 'Sample.v'"),
-        (lambda: F.percentile(Sample.v, 0.5, 0), "frequency must be >= 1, got 0"),
+        (lambda: F.percentile(Sample.v, [0.25, 1.5]), ArgumentValueError, r"percentage must be between 0 and 1 \(1.5"),
+        (lambda: F.percentile(Sample.v, []), ArgumentValueError, "percentage must be a percentage or a non-empty list"),
+        (lambda: F.percentile(Sample.v, ["a"]), ArgumentValueError, r"percentage must be numbers between 0 and 1 \("),
+        (lambda: F.percentile(Sample.v, 0.5, Sample.v), ColumnTypeError, "frequency must be an integer; got column"),
+        (lambda: F.percentile(Sample.v, 0.5, 0), ArgumentValueError, "frequency must be >= 1, got 0"),
     ],
 )
-def test_percentile_arguments_are_checked_when_the_call_is_made(make: Any, message: str) -> None:
-    with pytest.raises(ColumnTypeError, match=rf"F.percentile\(\): {message}"):
+def test_percentile_arguments_are_checked_when_the_call_is_made(make: Any, kind: type[Exception], message: str) -> None:
+    with pytest.raises(kind, match=rf"F.percentile\(\): {message}"):
         make()

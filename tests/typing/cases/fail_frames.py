@@ -19,7 +19,7 @@ users.with_columns(x=User.id, y=User.id).select("z")  # E: select(): unknown col
 users.drop("nope")  # E: unknown column 'nope' in drop()
 users.rename({"nope": "x"})  # E: unknown column 'nope' in rename()
 users.select(User.id, User.id + 1)  # E: select(): two output columns are named 'id' (id and (id + 1))
-users.rename({"age": "id"})  # E: rename(): two output columns are named 'id'
+users.rename({"age": "id"})  # E: rename(): 'age' → 'id' would give two columns one name (column 'id' has it)
 
 out = users.select(User.id, (User.age + 1).alias("next"))
 out.collect()[0].missing  # E: "Row[id: int, next: int | None]" has no attribute "missing"
