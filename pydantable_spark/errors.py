@@ -54,6 +54,7 @@ So ``except ValueError`` and ``except TypeError`` catch what Python users expect
 from __future__ import annotations
 
 import difflib
+import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -93,6 +94,8 @@ __all__ = [
     "UnsupportedPlanError",
     "UnsupportedTypeError",
     "WriteError",
+    "listing",
+    "shown",
 ]
 
 
@@ -129,8 +132,7 @@ class UnknownColumnError(SchemaError):
         self.name = name
         self.available = tuple(available)
         hint = suggest(name, available)
-        listing = ", ".join(available) if available else "(none)"
-        msg = f"unknown column {name!r} in {where}; existing columns: {listing}{hint}"
+        msg = f"unknown column {name!r} in {where}; existing columns: {listing(available)}{hint}"
         super().__init__(msg)
 
 
@@ -364,6 +366,31 @@ class ConstraintError(PydantableSparkError, ValueError):
 
 class CardinalityError(PydantableSparkError, ValueError):
     """A join's ``validate=`` check found a key that repeats where it must be unique."""
+
+
+_VALUES = reprlib.Repr()
+_VALUES.maxstring = _VALUES.maxother = 60
+_VALUES.maxlist = _VALUES.maxtuple = _VALUES.maxset = _VALUES.maxdict = 6
+_LISTED = 12
+"""How many column names a message lists before it counts the rest."""
+
+
+def shown(value: object) -> str:
+    """A user's Python value as messages show it: its ``repr``, shortened (a page-long string is cut).
+
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
+    """
+    return _VALUES.repr(value)
+
+
+def listing(names: Sequence[str]) -> str:
+    """Column names as messages list them: the first dozen, then how many more (``(none)`` for none)."""
+    if not names:
+        return "(none)"
+    if len(names) <= _LISTED:
+        return ", ".join(names)
+    return f"{', '.join(names[:_LISTED])}, ... ({len(names) - _LISTED} more)"
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str:

@@ -38,6 +38,7 @@ from pydantable_spark.errors import (
     ArgumentValueError,
     DuplicateColumnError,
     UnknownColumnError,
+    shown,
 )
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.core import (
@@ -188,7 +189,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         elif isinstance(item, Expr):
             node = item.node
         else:
-            msg = f"{what} takes column names or expressions, not {item!r} ({type(item).__name__})"
+            msg = f"{what} takes column names or expressions, not {shown(item)} ({type(item).__name__})"
             raise ArgumentTypeError(msg)
         return bind(node, self.schema)
 
@@ -326,7 +327,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def rename(self, mapping: Mapping[str, str]) -> DataFrame[Any]:
         """Columns renamed by ``{old: new}``; other columns keep their names and places."""
         if not isinstance(mapping, Mapping):
-            msg = f"rename() takes a mapping {{old: new}}, got {mapping!r} ({type(mapping).__name__})"
+            msg = f"rename() takes a mapping {{old: new}}, got {shown(mapping)} ({type(mapping).__name__})"
             raise ArgumentTypeError(msg)
         renames = dict(mapping)
         for old in renames:
@@ -378,7 +379,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if keep == "none":
             return DataFrame(reshaping.only_unique(self, names).plan, self._model)
         if keep not in ("first", "last"):
-            msg = f"unique(keep={keep!r}): keep must be 'any', 'first', 'last' or 'none'"
+            msg = f"unique(keep={shown(keep)}): keep must be 'any', 'first', 'last' or 'none'"
             raise ArgumentValueError(msg)
         return DataFrame(reshaping.keep_one(self, names, keep, maintain_order).plan, self._model)
 
@@ -411,7 +412,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def concat(self, *others: DataFrame[Any], how: Literal["vertical", "diagonal"] = "vertical") -> DataFrame[Any]:
         """All rows of this and the other frames: ``vertical`` by position, ``diagonal`` by name with NULLs."""
         if how not in ("vertical", "diagonal"):
-            msg = f"concat(how={how!r}) must be 'vertical' or 'diagonal'"
+            msg = f"concat(how={shown(how)}) must be 'vertical' or 'diagonal'"
             raise ArgumentValueError(msg)
         plans = (self._plan, *(_plan_of(o, "concat()") for o in others))
         return self._frame(Union(plans, by_name=how == "diagonal", allow_missing=how == "diagonal"))
@@ -604,12 +605,12 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         right = _plan_of(other, "join()")
         how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
         if how not in HOWS:
-            msg = f"join(how={how!r}) is not a join kind; use one of {', '.join(HOWS)}"
+            msg = f"join(how={shown(how)}) is not a join kind; use one of {', '.join(HOWS)}"
             raise ArgumentValueError(msg)
         order = _join_order(maintain_order)
         check = _VALIDATE.get(validate)
         if check is None:
-            msg = f"join(validate={validate!r}) is not known; use one of {', '.join(_VALIDATE)}"
+            msg = f"join(validate={shown(validate)}) is not known; use one of {', '.join(_VALIDATE)}"
             raise ArgumentValueError(msg)
         if how == "cross":
             if on is not None or left_on is not None or right_on is not None:
@@ -679,7 +680,7 @@ _VALIDATE: dict[str, Validate] = {
 def _plan_of(frame: object, what: str) -> p.Plan:
     """The plan of a frame argument; anything else is refused when the call is made."""
     if not isinstance(frame, DataFrame):
-        msg = f"{what} takes a DataFrame, got {frame!r} ({type(frame).__name__})"
+        msg = f"{what} takes a DataFrame, got {shown(frame)} ({type(frame).__name__})"
         raise ArgumentTypeError(msg)
     return frame._plan
 
@@ -689,7 +690,8 @@ def _as_items(keys: JoinKeys, what: str) -> list[object]:
         return [keys]
     if not isinstance(keys, list | tuple):
         msg = (
-            f"{what} takes a column name, a column, a selector or a list of them, got {keys!r} ({type(keys).__name__})"
+            f"{what} takes a column name, a column, a selector or a list of them, got {shown(keys)} "
+            f"({type(keys).__name__})"
         )
         raise ArgumentTypeError(msg)
     return list(keys)
@@ -704,7 +706,7 @@ def _key_nodes(keys: JoinKeys, schema: Schema, what: str) -> tuple[Node, ...]:
         elif isinstance(item, Expr):
             nodes.append(bind(item.node, schema))
         else:
-            msg = f"join({what}=...) takes names, columns, expressions or selectors, not {item!r}"
+            msg = f"join({what}=...) takes names, columns, expressions or selectors, not {shown(item)}"
             raise ArgumentTypeError(msg)
     return tuple(nodes)
 
@@ -716,7 +718,7 @@ def _join_order(value: bool | str | None) -> Literal["none", "left", "right"]:
         return "left"
     if value == "right":
         return "right"
-    msg = f"join(maintain_order={value!r}) must be None, True, False, 'none', 'left' or 'right'"
+    msg = f"join(maintain_order={shown(value)}) must be None, True, False, 'none', 'left' or 'right'"
     raise ArgumentValueError(msg)
 
 

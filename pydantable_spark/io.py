@@ -37,6 +37,7 @@ from pydantable_spark.errors import (
     ColumnTypeError,
     ReconciliationError,
     UnknownColumnError,
+    shown,
 )
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
@@ -136,7 +137,7 @@ def read_checks(model: type[BaseModel], constraints: object, action: str) -> Spa
             "constraints='skip' and call validate() on the frame for a report"
         )
         raise ArgumentValueError(msg)
-    msg = f"{action}: constraints={constraints!r} is not one of 'raise', 'skip'"
+    msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
     raise ArgumentValueError(msg)
 
 
@@ -241,7 +242,10 @@ def read_files(
                 read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
-            msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
+            msg = (
+                f"{label}: mode={shown(opts['mode'])} would turn unparsable values into NULLs or drop rows; "
+                "only FAILFAST"
+            )
             raise ArgumentValueError(msg)
         with io.spark_errors(label):
             if fmt == "json":
@@ -408,7 +412,7 @@ def write(
     if table:
         table_name(target, action)
     if mode not in _MODES:
-        msg = f"{action}: mode={mode!r} is not one of {', '.join(map(repr, _MODES))}"
+        msg = f"{action}: mode={shown(mode)} is not one of {', '.join(map(repr, _MODES))}"
         raise ArgumentValueError(msg)
     schema = plan.schema
     columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())
@@ -417,8 +421,8 @@ def write(
         if found is None:
             raise UnknownColumnError(name, schema.names, where=f"{action}'s partition_by")
         if found.dtype.is_nested:
-            shown = python_name(found.dtype, nullable=found.nullable)
-            msg = f"{action}: cannot partition by {name!r} of type {shown}; partition columns must be atomic"
+            kind = python_name(found.dtype, nullable=found.nullable)
+            msg = f"{action}: cannot partition by {name!r} of type {kind}; partition columns must be atomic"
             raise ColumnTypeError(msg)
     opts = _spark_options(options)
     if fmt == "csv":
@@ -429,11 +433,12 @@ def write(
     if (constraints == "quarantine") != (quarantine is not None):
         msg = (
             f"{action}: constraints='quarantine' needs quarantine= (where the violating rows go), and "
-            f"quarantine= needs constraints='quarantine'; got constraints={constraints!r}, quarantine={quarantine!r}"
+            f"quarantine= needs constraints='quarantine'; got constraints={shown(constraints)}, "
+            f"quarantine={shown(quarantine)}"
         )
         raise ArgumentValueError(msg)
     if constraints in ("report", "quarantine") and checks is None:
-        msg = f"{action}: constraints={constraints!r} needs the frame's model constraints (as_model names a model)"
+        msg = f"{action}: constraints={shown(constraints)} needs the frame's model constraints (as_model names a model)"
         raise ArgumentValueError(msg)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
@@ -465,13 +470,13 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
 
     action = f"{request.action}'s quarantine"
     if not isinstance(quarantine, str | os.PathLike):
-        msg = f"{action}: quarantine= must be a {'table name' if table else 'path'} (str), got {quarantine!r}"
+        msg = f"{action}: quarantine= must be a {'table name' if table else 'path'} (str), got {shown(quarantine)}"
         raise ArgumentTypeError(msg)
     where = os.fspath(quarantine)
     if table:
         table_name(where, action)
     if where == request.target:
-        msg = f"{action}: quarantine={where!r} is the target itself; give the violating rows another place"
+        msg = f"{action}: quarantine={shown(where)} is the target itself; give the violating rows another place"
         raise ArgumentValueError(msg)
     if VIOLATIONS in schema.names:
         msg = (
@@ -480,12 +485,12 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
         )
         raise ArgumentValueError(msg)
     return io.WriteRequest(
-        f"{request.action} (quarantine {where!r})", request.fmt, where, request.mode, (), request.options
+        f"{request.action} (quarantine {shown(where)})", request.fmt, where, request.mode, (), request.options
     )
 
 
 def check_mode(constraints: object, action: str) -> None:
     """``ValueError`` unless ``constraints`` is one of ``"raise"``, ``"report"``, ``"skip"``."""
     if constraints not in MODES:
-        msg = f"{action}: constraints={constraints!r} is not one of {', '.join(map(repr, MODES))}"
+        msg = f"{action}: constraints={shown(constraints)} is not one of {', '.join(map(repr, MODES))}"
         raise ArgumentValueError(msg)

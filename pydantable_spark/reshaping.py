@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ArgumentValueError, ColumnTypeError
+from pydantable_spark.errors import ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call
@@ -139,7 +139,7 @@ def duplicated(frame: DataFrame[Any], subset: Sequence[str], keep: Literal["firs
     shuffles rows, so the flags are sorted back into that order.
     """
     if keep is not False and keep not in ("first", "last"):
-        msg = f"duplicated(keep={keep!r}) must be 'first', 'last' or False"
+        msg = f"duplicated(keep={shown(keep)}) must be 'first', 'last' or False"
         raise ArgumentValueError(msg)
     if keep is False:
         counted = _group_sizes(_with_row_id(frame), subset)
@@ -205,7 +205,7 @@ def drop_nulls(
             )
         return _filter(frame, Comparison(ComparisonOp.GE, counts, literal_of(threshold, weak=True)))
     if how not in ("any", "all"):
-        msg = f"drop_nulls(how={how!r}) must be 'any' or 'all'"
+        msg = f"drop_nulls(how={shown(how)}) must be 'any' or 'all'"
         raise ArgumentValueError(msg)
     nullable = [c for c in columns if c.type.nullable]
     if not nullable:
@@ -255,7 +255,7 @@ def _try_fill(column: Node, value: object, *, explicit: bool) -> Node | None:
     if filled.type.dtype != column.type.dtype:  # a fill value that would change the column's type
         if explicit:
             change = f"from {column.type.dtype} to {filled.type.dtype}"
-            msg = f"fill_null({value!r}) would change column {column.output_name!r} {change}"
+            msg = f"fill_null({shown(value)}) would change column {column.output_name!r} {change}"
             raise ColumnTypeError(msg)
         return None
     return filled
@@ -301,7 +301,7 @@ def pivot(
     """One row per ``index`` value, one column per pivot value (and value column), aggregated."""
     make = AGGREGATIONS.get(function)
     if make is None:
-        msg = f"pivot(aggregate_function={function!r}): use one of {', '.join(AGGREGATIONS)}"
+        msg = f"pivot(aggregate_function={shown(function)}): use one of {', '.join(AGGREGATIONS)}"
         raise ArgumentValueError(msg)
     pivot_column = _column(frame, column)
     aggs: list[Node] = []

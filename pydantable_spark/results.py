@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
-from pydantable_spark.errors import ArgumentValueError
+from pydantable_spark.errors import ArgumentValueError, shown
 from pydantable_spark.jobs import Job
 from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.plan import nodes as p
@@ -222,7 +222,7 @@ class Results(Generic[M]):
         if action == "count":
             return Job(lambda: lower(plan, session), lambda frame: frame.count(), "count()")
         if action not in converters:
-            msg = f"submit({action!r}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
+            msg = f"submit({shown(action)}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
             raise ArgumentValueError(msg)
         convert = converters[action]
         return Job(lambda: arrow_ready(plan, session), lambda frame: convert(frame.toArrow()), f"{action}()")
@@ -291,7 +291,7 @@ class Results(Generic[M]):
         for name in keys:
             self.schema[name]  # an unknown key column names the columns there are
         if type(examples) is not int or examples < 0:
-            msg = f"validate(): examples must be an int >= 0, got {examples!r}"
+            msg = f"validate(): examples must be an int >= 0, got {shown(examples)}"
             raise ArgumentValueError(msg)
         checks = spark_constraints(self.model)
         with spark_errors("validate()", self._plan):

@@ -32,6 +32,8 @@ from pydantable_spark.errors import (
     ArgumentTypeError,
     EmptySelectionError,
     UnknownColumnError,
+    listing,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -71,7 +73,7 @@ class Selector:
         chosen = self.pick(schema)
         names = tuple(n for n in schema.names if n in chosen)
         if not names:
-            msg = f"selector {self.describe} matches no column; columns: {', '.join(schema.names) or '(none)'}"
+            msg = f"selector {self.describe} matches no column; columns: {listing(schema.names)}"
             raise EmptySelectionError(msg)
         return names
 
@@ -201,6 +203,6 @@ def names_of(items: Iterable[object], schema: Schema, what: str) -> tuple[str, .
                 raise UnknownColumnError(item.node.name, schema.names, where=what)
             out[item.node.name] = None
         else:
-            msg = f"{what} takes column names, columns or selectors, not {item!r}"
+            msg = f"{what} takes column names, columns or selectors, not {shown(item)}"
             raise ArgumentTypeError(msg)
     return tuple(out)

@@ -7,6 +7,7 @@ for a value the call does not take. What the interface contract calls a ``ValueE
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -144,3 +145,66 @@ def test_column_type_mistakes_stay_column_type_errors() -> None:
         Row.name + 1
     assert issubclass(e.ColumnTypeError, TypeError)
     assert not issubclass(e.ColumnTypeError, e.ArgumentError)
+
+
+# --- messages read as sentences about the user's code ------------------------------------------
+
+Wide = type(
+    "Wide",
+    (DataFrameModel,),
+    {"__annotations__": {f"measurement_{i:02d}": float for i in range(60)} | {"label": str, "tags": list[str]}},
+)
+
+
+def _mistakes() -> dict[str, Any]:
+    """User mistakes caught when the call is made or the plan is built, each a call that raises."""
+    big = F.concat_ws(",", *[F.upper(F.col("label")) for _ in range(30)])
+    return {
+        "unknown column in a wide frame": lambda df, w: w.select("measurement_7"),
+        "a typo in a wide frame": lambda df, w: w.select("lable"),
+        "an untyped F.lit(None)": lambda df, w: df.select(x=F.lit(None)),
+        "F.lit(None) for a string parameter": lambda df, w: df.select(x=F.upper(F.lit(None))),
+        "F.lit(None) deep in a long expression": lambda df, w: w.select(x=F.concat(big, F.upper(F.lit(None)))),
+        "F.array() alone": lambda df, w: df.select(x=F.array()),
+        "F.create_map() in a long expression": lambda df, w: w.select(x=F.size(F.map_concat(F.create_map()))),
+        "string plus int": lambda df, w: df.select(Row.name + 1),
+        "a long expression of the wrong type": lambda df, w: w.select(x=big + 1),
+        "a non-boolean filter": lambda df, w: df.filter(Row.score),
+        "a function on the wrong type": lambda df, w: df.select(F.upper(Row.score)),
+        "an impossible cast": lambda df, w: df.select(Row.tags.cast(int)),
+        "an aggregate in with_columns' filter": lambda df, w: df.filter(F.sum(Row.score) > 1),
+        "a window function without a window": lambda df, w: df.select(F.row_number()),
+        "join keys of different types": lambda df, w: df.join(w, left_on="name", right_on="measurement_01"),
+        "an unknown join key": lambda df, w: df.join(w, on="nope"),
+        "a selector matching nothing": lambda df, w: w.select(cs.temporal()),
+        "a wrong Python type": lambda df, w: df.limit("3"),
+        "a wrong keyword": lambda df, w: F.upper(column=Row.name),
+        "a wrong choice": lambda df, w: df.unique(keep="middle"),
+        "a huge wrong value": lambda df, w: df.unique(keep="x" * 1000),
+        "a list where a column goes": lambda df, w: df.select([1, 2, 3] * 100),
+        "an unknown aggregation": lambda df, w: df.group_by("id").agg(x=("mode", "score")),
+        "a rename collision": lambda df, w: df.rename({"name": "id"}),
+        "a nested model lookup": lambda df, w: df.select(Row.at.struct.field("z")),
+        "as_model to a model it does not fit": lambda df, w: df.as_model(Other),
+        "a model without fields": lambda df, w: type("Empty", (DataFrameModel,), {}).from_rows([]),
+    }
+
+
+_INTERNAL_REPR = re.compile(r"\b[A-Z][A-Za-z]*\((?:[a-z_]+=)|object at 0x|<(?:function|class|bound method) ")
+
+
+@pytest.mark.parametrize("mistake", list(_mistakes()))
+def test_every_error_message_is_a_short_sentence_about_the_users_code(spark: SparkSession, mistake: str) -> None:
+    """No internal class reprs (``Alias(child=Call(function=Function(...``) and no page-long messages.
+
+    Reconciliation errors (``as_model`` here) end with a side-by-side view of both schemas, as long as
+    the schemas are: only their first line is bounded.
+    """
+    df = Row.from_rows([])
+    wide = Wide.from_rows([])
+    with pytest.raises(e.PydantableSparkError) as raised:
+        _mistakes()[mistake](df, wide)
+    message = str(raised.value)
+    shown = message.splitlines()[0] if isinstance(raised.value, e.ReconciliationError) else message
+    assert len(shown) < 400, message
+    assert not _INTERNAL_REPR.search(message), message

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.conditional import Coalesce
 from pydantable_spark.expr.core import (
     Alias,
@@ -309,7 +309,7 @@ class Expr(Generic[T_co]):
     def over(self, window: WindowSpec) -> Expr[T_co]:
         """This window function or aggregate evaluated over ``window`` (see ``Window``)."""
         if not isinstance(window, WindowSpec):
-            msg = f"over() takes a window (Window.partition_by(...) or Window.order_by(...)), got {window!r}"
+            msg = f"over() takes a window (Window.partition_by(...) or Window.order_by(...)), got {shown(window)}"
             raise ArgumentTypeError(msg)
         return Expr(window.over(self._node))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
@@ -53,7 +53,7 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
     if param.python and isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python):
         problem = param.check(value) if param.check is not None else None
         if problem is not None:
-            msg = f"{what}: {param.name} {problem}, got {value!r}"
+            msg = f"{what}: {param.name} {problem}, got {shown(value)}"
             raise ArgumentValueError(msg)
         # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
         dtype = param.literal
@@ -71,14 +71,14 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
                 raise ArgumentTypeError(msg)
             return literal
     if param.python_only:
-        msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {value!r} ({type(value).__name__})"
+        msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {shown(value)} ({type(value).__name__})"
         raise ArgumentTypeError(msg)
     accepted = ["an expression"]
     if param.names:
         accepted.append("a column name")
     if param.python:
         accepted.append(_python_kinds(param))
-    msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {value!r} ({type(value).__name__})"
+    msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {shown(value)} ({type(value).__name__})"
     raise ArgumentTypeError(msg)
 
 

@@ -32,6 +32,8 @@ from pydantable_spark.typerules import Conversion, classify_conversion, supertyp
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from pydantable_spark import dtypes as dt
+
 __all__ = ["Call", "call_types", "param_of"]
 
 
@@ -74,6 +76,13 @@ class Call(Node):
 
     def render(self) -> str:
         return f"{self.function.name}({', '.join(arg.render() for arg in self.args)})"
+
+    def expects(self, index: int) -> dt.DType | None:
+        params = self.function.params
+        accepts = params[min(index, len(params) - 1)].accepts if params else None
+        if accepts is None or len(accepts.examples) != 1:  # no column, or several kinds of value
+            return None
+        return accepts.examples[0]
 
     def derive(self) -> Typed:
         function = self.function

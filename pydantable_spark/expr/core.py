@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError, UnknownColumnError, shown
 from pydantable_spark.typerules import cast_forces_nullable, is_castable
 
 if TYPE_CHECKING:
@@ -193,6 +193,10 @@ class Node:
         """The output type, from the (typed) children; raise ``ColumnTypeError`` if invalid."""
         raise NotImplementedError
 
+    def expects(self, index: int) -> dt.DType | None:
+        """The type this node wants its input ``index`` to have, where one type says it (for messages)."""
+        return None
+
     @property
     def output_name(self) -> str:
         """The column name a projection of this expression gets: its leftmost column's."""
@@ -221,13 +225,22 @@ class Node:
                 )
                 raise ColumnTypeError(msg)
             if undecided is not None:
+                wanted = _expected_where(self, undecided)
+                fix = (
+                    f"give it one: F.lit(None, dtype={wanted})"
+                    if wanted is not None
+                    else "give it the column's type: F.lit(None, dtype=str) (or int, float, ...)"
+                )
                 msg = (
-                    f"F.lit(None) has no type in {self!r}: nothing next to it decides one (a comparison, "
-                    "arithmetic, coalesce/when/greatest siblings or a cast do); give it one: F.lit(None, dtype=int)"
+                    f"F.lit(None) has no type in {_shortened(self.render())}: nothing next to it decides one (a "
+                    f"comparison, arithmetic, coalesce/when/greatest siblings or a cast do); {fix}"
                 )
                 raise ColumnTypeError(msg)
             unresolved = ", ".join(sorted({c.name for c in self.walk() if isinstance(c, Column)}))
-            msg = f"expression {self!r} refers to columns by name only ({unresolved}); bind it to a frame first"
+            msg = (
+                f"expression {_shortened(self.render())} refers to columns by name only ({unresolved}); "
+                "bind it to a frame first"
+            )
             raise ColumnTypeError(msg)
         return self.typed
 
@@ -432,13 +445,32 @@ def check_param(what: str, name: str, value: object, kind: type | tuple[type, ..
     if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
         return
     wanted = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
-    msg = f"{what}: {name} must be {wanted}, got {value!r} ({type(value).__name__})"
+    msg = f"{what}: {name} must be {wanted}, got {shown(value)} ({type(value).__name__})"
     raise ArgumentTypeError(msg)
 
 
 def render(node: Node) -> str:
     """A short, readable spelling of an expression for messages and reprs."""
     return node.render()
+
+
+def _expected_where(root: Node, literal: Node) -> str | None:
+    """The Python type a node under ``root`` wants where ``literal`` stands (``str`` for ``F.upper``'s)."""
+    for parent in root.walk():
+        for index, kid in enumerate(parent.kids):
+            if kid is literal:
+                wanted = parent.expects(index)
+                return None if wanted is None else python_name(wanted, nullable=False)
+    return None
+
+
+_SHOWN = 120
+"""How much of an expression a message shows."""
+
+
+def _shortened(text: str) -> str:
+    """``text``, cut to what a message shows (an expression can be as long as a program)."""
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 5]} ...)"
 
 
 def describe(node: Node) -> str:
@@ -564,6 +596,8 @@ class Literal(Node):
     def render(self) -> str:
         if isinstance(self.value, EmptyCollection):
             return self.value.value
+        if self.undecided:
+            return "F.lit(None)"
         return repr(list(self.value)) if isinstance(self.value, tuple) else repr(self.value)
 
     @property
@@ -706,7 +740,7 @@ def _inferred_type(value: Any) -> dt.DType:
                 raise ColumnTypeError(msg)
             return inferred
     msg = (
-        f"cannot use {value!r} ({type(value).__name__}) as a literal; expected bool, int, float, "
+        f"cannot use {shown(value)} ({type(value).__name__}) as a literal; expected bool, int, float, "
         "str, bytes, Decimal, date, datetime or timedelta"
     )
     raise ColumnTypeError(msg)
@@ -716,7 +750,7 @@ def _check_encodable(value: str) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as error:
-        msg = f"string literal {value!r} holds an unpaired surrogate at {error.start}; Spark strings are UTF-8"
+        msg = f"string literal {shown(value)} holds an unpaired surrogate at {error.start}; Spark strings are UTF-8"
         raise ColumnTypeError(msg) from None
 
 
@@ -739,7 +773,7 @@ def _check_fits(value: Any, dtype: dt.DType) -> None:
         or dtype == inferred
     )
     if not fits:
-        msg = f"literal {value!r} does not fit type {python_name(dtype, nullable=False)} ({dtype})"
+        msg = f"literal {shown(value)} does not fit type {python_name(dtype, nullable=False)} ({dtype})"
         raise ColumnTypeError(msg)
 
 

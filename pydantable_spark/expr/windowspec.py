@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import Column, Node, check_param
 from pydantable_spark.expr.window import Frame, Over
 
@@ -27,7 +27,7 @@ def _node(item: object) -> Node:
         return Column(item)
     if isinstance(item, Expr):
         return item.node
-    msg = f"a window takes column names or expressions, not {item!r}"
+    msg = f"a window takes column names or expressions, not {shown(item)}"
     raise ArgumentTypeError(msg)
 
 
@@ -108,7 +108,7 @@ def flags(value: object, count: int, what: str, name: str) -> list[bool]:
     if isinstance(value, bool):
         return [value] * count
     if not isinstance(value, list | tuple):
-        msg = f"{what}: {name} must be a bool or a list of bools, got {value!r} ({type(value).__name__})"
+        msg = f"{what}: {name} must be a bool or a list of bools, got {shown(value)} ({type(value).__name__})"
         raise ArgumentTypeError(msg)
     for item in value:
         check_param(what, name, item, bool)

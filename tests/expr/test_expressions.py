@@ -237,9 +237,17 @@ def test_a_null_literal_takes_its_type_from_its_context(frame: Any) -> None:
     assert got["compared"] == got["added"] == got["cast"] == [None, None, None]
     assert got["branch"] == [None, "bob", None]
     assert got["largest"] == [1.5, None, -2.0]
-    for undecided in (F.lit(None), F.upper(F.lit(None)), F.lit(None).is_null()):
-        with pytest.raises(ColumnTypeError, match=r"F.lit\(None\) has no type .* dtype=int"):
+    for undecided, hint in (
+        (F.lit(None), "dtype=str"),
+        (F.upper(F.lit(None)), "dtype=str"),
+        (F.lit(None).is_null(), "dtype="),
+    ):
+        with pytest.raises(ColumnTypeError, match=rf"F.lit\(None\) has no type .*{hint}"):
             frame.select(x=undecided)
+    with pytest.raises(
+        ColumnTypeError, match=r"in upper\(F.lit\(None\)\)\.alias\('x'\): .*give it one: F.lit\(None, dtype=str\)$"
+    ):
+        frame.select(x=F.upper(F.lit(None)))  # the type F.upper takes, not some other one
 
 
 def test_null_safe_equality_is_never_null(frame: Any) -> None:
