@@ -218,7 +218,7 @@ class Node:
             if isinstance(undecided, Literal) and isinstance(undecided.value, EmptyCollection):
                 kind = "list" if undecided.value is EmptyCollection.LIST else "map"
                 msg = (
-                    f"{undecided.render()} has no element type in {self.render()}: Spark would make it a "
+                    f"{undecided.render()} has no element type in {_shortened(self.render())}: Spark would make it a "
                     f"{kind} of void, which no result can hold, and no typed {kind} next to it decides one "
                     f"(coalesce/when siblings, concat or a cast do); give it one: {undecided.render()}.cast("
                     f"{'list[int | None]' if kind == 'list' else 'dict[str, int | None]'})"
