@@ -475,6 +475,7 @@ def test_from_spark_catches_a_schema_that_claims_non_null_wrongly(spark: SparkSe
         DataFrame.from_spark(lying).collect()
 
 
+@pytest.mark.spark
 def test_a_model_with_no_fields_is_a_base_class_never_a_frames_model(spark: SparkSession) -> None:
     class Base(DataFrameModel):  # defining it is fine: Pydantic users share config through field-less bases
         model_config = ConfigDict(str_strip_whitespace=True)
