@@ -36,11 +36,13 @@ import decimal
 import math
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
+from pydantable_spark.expr import lambdas as lam
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import window as win
 from pydantable_spark.expr.call import Call, call_types
@@ -406,6 +408,40 @@ def _alias(node: core.Alias) -> str:
 @compiles(core.Cast)
 def _cast(node: core.Cast) -> str:
     return f"CAST({to_sql(node.child)} AS {type_sql(node.to)})"
+
+
+# --- lambdas of higher-order functions ---------------------------------------------------------
+
+_LAMBDA_SCOPES: ContextVar[tuple[dict[int, str], ...]] = ContextVar("lambda_scopes", default=())
+"""The variables of the lambdas being lowered, outermost first: token -> Spark name."""
+
+
+@compiles(lam.Lambda)
+def _lambda(node: lam.Lambda) -> str:
+    """``name -> body`` or ``(names) -> body``, named by depth and position (``__pydantable_l<depth>_<position>``).
+
+    A lambda inside another one has other names, so its body reaches the outer
+    one's variables; user columns never have these names (``spark_name``).
+    """
+    scopes = _LAMBDA_SCOPES.get()
+    names = {v.token: internal_sql(f"{INTERNAL_PREFIX}l{len(scopes)}_{i}") for i, v in enumerate(node.variables)}
+    entered = _LAMBDA_SCOPES.set((*scopes, names))
+    try:
+        body = to_sql(node.body)
+    finally:
+        _LAMBDA_SCOPES.reset(entered)
+    shown = ", ".join(names.values())
+    return f"{shown} -> {body}" if len(names) == 1 else f"({shown}) -> {body}"
+
+
+@compiles(lam.Variable)
+def _variable(node: lam.Variable) -> str:
+    for scope in reversed(_LAMBDA_SCOPES.get()):
+        name = scope.get(node.token)
+        if name is not None:
+            return name
+    msg = f"lambda variable {node.name} of {node.function}() is used outside its function"
+    raise ValueError(msg)
 
 
 # --- operators --------------------------------------------------------------------------------

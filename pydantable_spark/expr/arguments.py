@@ -16,6 +16,7 @@ nodes themselves never import the user-facing API.
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
@@ -24,9 +25,12 @@ from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
 from pydantable_spark.expr.core import Column, Node, describe, literal_of
+from pydantable_spark.expr.lambdas import Lambda, Variable, body_error, new_token
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+
+    from pydantable_spark.expr.catalog.spec import Takes
 
 __all__ = ["call"]
 
@@ -80,6 +84,53 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
         accepted.append(_python_kinds(param))
     msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {shown(value)} ({type(value).__name__})"
     raise ArgumentTypeError(msg)
+
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _lambda_argument(param: Param, takes: Takes, value: object, nodes: Sequence[Node], name: str) -> Lambda:
+    """A Python function passed for ``param`` as a ``Lambda``: called once with typed variables, its result the body.
+
+    As PySpark, the function's positional parameters (no ``*args``, ``**kwargs``
+    or keyword-only ones) say which form it takes (``f(x)`` or ``f(x, i)``); it
+    returns an expression, or a Python value (a literal).
+    """
+    what = f"{name}(): {param.name}"
+    if isinstance(value, Expr) or not callable(value) or isinstance(value, type):
+        msg = f"{what} must be a function (a lambda) taking {takes.describe()}; got {shown(value)} ({type(value).__name__})"
+        raise ArgumentTypeError(msg)
+    try:
+        parameters = list(inspect.signature(value).parameters.values())
+    except (TypeError, ValueError):
+        msg = f"{what}: cannot read the parameters of {shown(value)}; pass a lambda or a def taking {takes.describe()}"
+        raise ArgumentTypeError(msg) from None
+    if any(p.kind not in _POSITIONAL for p in parameters):
+        msg = f"{what} must take positional parameters only (no *args, **kwargs or keyword-only ones), as PySpark's"
+        raise ArgumentTypeError(msg)
+    if len(parameters) not in takes.arities:
+        msg = f"{what} takes a function of {takes.describe()}; the function given takes {len(parameters)}"
+        raise ArgumentTypeError(msg)
+    types = takes.types(nodes)
+    variables = tuple(
+        Variable(new_token(), p.name, typed, name) for p, typed in zip(parameters, types, strict=False)
+    )  # named as the function names them, for messages
+    try:
+        result = value(*(Expr(v) for v in variables))
+    except ColumnTypeError as error:
+        raise ColumnTypeError(body_error(name, param.name, variables, error)) from None
+    if isinstance(result, Expr):
+        body = result.node
+    else:
+        try:
+            body = literal_of(result, weak=True)
+        except ColumnTypeError as error:
+            msg = (
+                f"{what} returned {shown(result)} ({type(result).__name__}); it must return an expression over its "
+                f"parameters (or a Python value, a literal): {error}"
+            )
+            raise ArgumentTypeError(msg) from None
+    return Lambda(name, param.name, variables, body)
 
 
 def _values(
@@ -173,6 +224,8 @@ def call(
             continue
         if isinstance(value, Expr) and param.accepts is not None:
             nodes.append(value.node)  # the common argument, taken as _argument takes it
+        elif param.takes is not None:
+            nodes.append(_lambda_argument(param, param.takes, value, nodes, name))
         else:
             nodes.append(_argument(function, param, value, names=names, name=name))
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):

@@ -28,6 +28,7 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import Args, Function, Kind, Param, any_null
 from pydantable_spark.expr.coercion import beside, meet, meeting_type
 from pydantable_spark.expr.core import Facts, Literal, Node, Typed, describe, merged_facts
+from pydantable_spark.expr.lambdas import typed_lambdas
 from pydantable_spark.typerules import Conversion, classify_conversion
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ class Call(Node):
             object.__setattr__(self, "args", meet(self.args, function.weak))
         if function.has_like:
             object.__setattr__(self, "args", _adopt_like(function, self.args))
+        if function.has_lambdas:
+            object.__setattr__(self, "args", typed_lambdas(function.params, self.args))
         if function.adopt is not None:
             object.__setattr__(self, "args", function.adopt(self.args))
 

@@ -79,6 +79,8 @@ class Facts(NamedTuple):
     """Whether a window (``over``) appears anywhere."""
     bare_window: Node | None
     """A window function used without ``.over()``, if the tree has one."""
+    free: tuple[int, ...] = ()
+    """The lambda variables the tree uses outside the function that binds them (``expr.lambdas``), by token."""
 
 
 LEAF = Facts((), has_aggregate=False, has_window=False, bare_window=None)
@@ -139,6 +141,7 @@ class Node:
     def _gather(self, kids: tuple[Node, ...]) -> Facts:
         """The facts of the tree, from the children's and this node's own (an aggregate, a window...)."""
         refs: tuple[Column, ...] = ()
+        free: tuple[int, ...] = ()
         is_window = self.is_window
         has_aggregate = self.is_aggregate
         has_window = is_window
@@ -147,6 +150,8 @@ class Node:
             facts = kid.facts
             if facts.refs:
                 refs += facts.refs
+            if facts.free:
+                free += facts.free
             has_aggregate = has_aggregate or (facts.has_aggregate and not is_window)
             has_window = has_window or facts.has_window
             if bare is None and not is_window:
@@ -155,7 +160,7 @@ class Node:
             # the function directly under over() is fine; its arguments and the window keys are not
             for kid in (*kids[0].kids, *kids[1:]):
                 bare = bare or kid.facts.bare_window
-        return Facts(refs, has_aggregate, has_window, bare)
+        return Facts(refs, has_aggregate, has_window, bare, free)
 
     @property
     def kids(self) -> tuple[Node, ...]:
@@ -330,6 +335,7 @@ def merged_facts(kids: tuple[Node, ...]) -> Facts:
                 merged.has_aggregate or facts.has_aggregate,
                 merged.has_window or facts.has_window,
                 facts.bare_window if merged.bare_window is None else merged.bare_window,
+                merged.free + facts.free,
             )
     return merged
 
@@ -867,11 +873,30 @@ def bind(node: Node, schema: Schema) -> Node:
 
     A model column must exist with its declared type; the frame's (possibly
     narrower) nullability wins. Raises ``UnknownColumnError`` listing the
-    columns that exist, or ``ColumnTypeError``.
+    columns that exist, or ``ColumnTypeError``; a lambda variable used outside
+    the function that binds it (kept from inside a lambda) is a ``ColumnTypeError`` too.
     """
+    if node.facts.free:
+        raise ColumnTypeError(_escaped_variable_message(node))
+    return _bound(node, schema)
+
+
+def _bound(node: Node, schema: Schema) -> Node:
     if node.typed is not None and _bound_already(node, schema):
         return node
     return _bind(node, schema)
+
+
+def _escaped_variable_message(node: Node) -> str:
+    """Why ``node``, which uses a lambda variable outside its function, cannot be used on a frame."""
+    free = node.facts.free
+    variable = next((n for n in node.walk() if getattr(n, "token", None) in free), None)
+    shown = variable.render() if variable is not None else "a lambda variable"
+    where = getattr(variable, "function", "a higher-order function")
+    return (
+        f"expression {_shortened(node.render())} uses {shown}, a variable of the function passed to {where}(), "
+        "outside that function; a lambda's variables stand for the elements only inside its body"
+    )
 
 
 def _bound_already(node: Node, schema: Schema) -> bool:
@@ -905,4 +930,4 @@ def _bind(node: Node, schema: Schema) -> Node:
         if node.owner is None:  # the same column as the frame's own (a model column keeps its owner for messages)
             return bound_column(node.name, found.dtype, found.nullable)
         return Column(node.name, typed, node.owner)
-    return node.map_children(lambda child: bind(child, schema))
+    return node.map_children(lambda child: _bound(child, schema))

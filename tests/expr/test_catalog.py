@@ -7,7 +7,9 @@ All expressions go into a few wide ``select``s, so Spark analyses the whole
 catalog in seconds, and every derived type and nullability must equal what
 Spark's analyzer reports for the lowered plan. Then each ``F`` function runs
 on rows with NULLs and edge values, and its values must equal those of the
-PySpark function of the same name called with the same arguments.
+PySpark function of the same name called with the same arguments (a function argument
+is the entry's sample, written over the façade's ``F`` on one side and PySpark's
+functions on the other).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog import CATALOG, ENTRIES, Function, Kind
-from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Lit, sample_of
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, LambdaSample, Lit, sample_of
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -187,6 +189,8 @@ def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
     required = [p for p in params if p.default is REQUIRED or p.variadic]
 
     def options(param: Any) -> list[Any]:
+        if param.takes is not None:  # a function: its sample, written over each side's functions
+            return [("lambda", param.sample)]
         if param.accepts is None:
             return [("value", sample_of(param))]
         found = [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
@@ -226,6 +230,8 @@ def _sample_option(item: Any) -> tuple[str, Any]:
         return ("column", item)
     if isinstance(item, Lit):
         return ("lit", item.value)
+    if isinstance(item, LambdaSample):
+        return ("lambda", item)
     return ("value", item)
 
 
@@ -265,12 +271,16 @@ def _column_in_pyspark(entry: Function, index: int) -> bool:
 def _plain_argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     if kind == "column":
         return sf.col(wide.column(*what, position))
+    if kind == "lambda":
+        return what.function(sf)
     return sf.lit(what) if kind == "lit" else what
 
 
 def _argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     if kind == "column":
         return F.col(wide.column(*what, position))
+    if kind == "lambda":
+        return what.function(F)
     return F.lit(what) if kind == "lit" else what
 
 

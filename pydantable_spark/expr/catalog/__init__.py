@@ -7,7 +7,17 @@ in one module per category; ``spec`` says what an entry holds.
 
 from __future__ import annotations
 
-from pydantable_spark.expr.catalog import aggregates, bits, collections, conditional, datetime, math, strings, windows
+from pydantable_spark.expr.catalog import (
+    aggregates,
+    bits,
+    collections,
+    conditional,
+    datetime,
+    higher_order,
+    math,
+    strings,
+    windows,
+)
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Accepts, Args, Function, Kind, Param
 
 __all__ = ["ABSENT", "CATALOG", "ENTRIES", "METHODS", "REQUIRED", "Accepts", "Args", "Function", "Kind", "Param"]
@@ -16,6 +26,7 @@ ENTRIES: tuple[Function, ...] = (
     *strings.ENTRIES,
     *datetime.ENTRIES,
     *collections.ENTRIES,
+    *higher_order.ENTRIES,
     *math.ENTRIES,
     *bits.ENTRIES,
     *conditional.ENTRIES,

@@ -40,8 +40,10 @@ __all__ = [
     "Args",
     "Function",
     "Kind",
+    "LambdaSample",
     "Lit",
     "Param",
+    "Takes",
 ]
 
 
@@ -100,6 +102,46 @@ class Lit:
 
 
 @dataclass(frozen=True, slots=True)
+class Takes:
+    """What the Python function a parameter takes receives (``F.transform``'s ``f``): typed variables.
+
+    ``variables`` name them in order (``x``, ``i``) and ``meanings`` say what each
+    is; the function may take as many of them as ``arities`` lists (PySpark's
+    forms: ``f(x)`` or ``f(x, i)``). ``types`` gives each variable's type from
+    the call's arguments (None while the one it depends on is not typed).
+    """
+
+    variables: tuple[str, ...]
+    meanings: tuple[str, ...]
+    arities: tuple[int, ...]
+    types: Callable[[Sequence[Node]], tuple[Typed | None, ...]]
+
+    def describe(self) -> str:
+        """The forms a function may take, for messages: ``1 or 2 parameters (x: the element, i: its index)``."""
+        counts = " or ".join(str(n) for n in self.arities)
+        shown = ", ".join(f"{v}: {m}" for v, m in zip(self.variables, self.meanings, strict=True))
+        return f"{counts} parameter{'s' if self.arities != (1,) else ''} ({shown})"
+
+
+@dataclass(frozen=True, slots=True)
+class LambdaSample:
+    """In an entry's parameter ``sample``: a Python function for the generated tests, as source text.
+
+    The text is a lambda over ``F``, the functions module of either side: the
+    façade's ``F`` or PySpark's ``pyspark.sql.functions`` (both have the same
+    names and argument orders), so the value tests run the same function on both.
+    """
+
+    source: str
+
+    def function(self, functions: object) -> Callable[..., Any]:
+        """The function, written over ``functions`` (the façade's ``F`` or PySpark's module)."""
+        made = eval(self.source, {"F": functions})  # noqa: S307 - the catalog's own sample text
+        assert callable(made)
+        return made  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
 class Param:
     """One parameter, in PySpark's order.
 
@@ -131,6 +173,8 @@ class Param:
     column_in_pyspark: bool = False
     """PySpark takes only a ``Column`` here (``lit(value)``), where the façade also takes the Python value
     (``F.date_part("year", x)``, a constant Spark requires); the tests' PySpark side wraps it in ``lit``."""
+    takes: Takes | None = None
+    """The parameter takes a Python function (a lambda) over typed variables: what it receives."""
 
     @property
     def python_only(self) -> bool:
@@ -250,6 +294,8 @@ class Function:
     """How a user writes it: ``F.upper`` or the namespace method."""
     has_like: bool = field(init=False, repr=False)
     """Whether a parameter takes the type of another (``Param.like``)."""
+    has_lambdas: bool = field(init=False, repr=False)
+    """Whether a parameter takes a Python function (``Param.takes``): a higher-order function."""
     defaults: tuple[Any, ...] = field(init=False, repr=False)
     """Each parameter's default, in order (``REQUIRED`` where it has none)."""
     by_position: range = field(init=False, repr=False)
@@ -260,6 +306,7 @@ class Function:
         call_name = f"F.{self.name}" if self.in_f else (self.methods[0] if self.methods else self.name)
         object.__setattr__(self, "call_name", call_name)
         object.__setattr__(self, "has_like", any(p.like is not None for p in self.params))
+        object.__setattr__(self, "has_lambdas", any(p.takes is not None for p in self.params))
         defaults = tuple(p.default for p in self.params)
         object.__setattr__(self, "defaults", defaults)
         required = max((i + 1 for i, default in enumerate(defaults) if default is REQUIRED), default=0)
@@ -427,8 +474,20 @@ def either(
 _SAMPLES: dict[type, Any] = {str: "a", int: 1, bool: True, float: 0.5}
 
 
+def function(name: str, takes: Takes, *, sample: str, default: Any = REQUIRED) -> Param:
+    """A parameter taking a Python function over typed variables (``f``); ``sample``: one, as source over ``F``."""
+    return Param(name, None, names=False, default=default, sample=LambdaSample(sample), takes=takes)
+
+
 def sample_of(param: Param) -> Any:
-    """A valid Python value for ``param`` (its ``sample``, else one of its first Python type)."""
+    """A valid Python value for ``param`` (its ``sample``, else one of its first Python type).
+
+    For a parameter taking a function: the sample function, written over the façade's ``F``.
+    """
+    if isinstance(param.sample, LambdaSample):
+        from pydantable_spark import functions
+
+        return param.sample.function(functions)
     if param.sample is not None:
         return param.sample
     return _SAMPLES[param.python[0]]
