@@ -7,6 +7,7 @@ The hierarchy is small on purpose::
     │   ├── UnknownColumnError           a name that is not in the frame
     │   ├── DuplicateColumnError         two output columns with one name
     │   ├── ColumnTypeError (TypeError)  an operation on the wrong types
+    │   ├── AmbiguousSideError           a join condition's column both frames have, side not said
     │   └── UnsupportedTypeError (TypeError)  no Spark type for an annotation
     ├── ReconciliationError              data cannot be reconciled with a schema
     │   ├── MissingColumnError
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AmbiguousColumnError",
+    "AmbiguousSideError",
     "CardinalityError",
     "ColumnTypeError",
     "ConstraintError",
@@ -99,6 +101,10 @@ class DuplicateColumnError(SchemaError):
 
 class ColumnTypeError(SchemaError, TypeError):
     """An operation applied to columns of types it does not accept."""
+
+
+class AmbiguousSideError(SchemaError):
+    """A join condition names a column that both frames have, without saying which frame's it is."""
 
 
 class UnsupportedTypeError(SchemaError, TypeError):
