@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from pydantable_spark import io
 from pydantable_spark.annotations import fields_of_model
-from pydantable_spark.errors import UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError
 from pydantable_spark.ingest import arrow_of_pandas, arrow_of_polars, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.plan import nodes as p
@@ -56,10 +56,20 @@ M2 = TypeVar("M2", bound=BaseModel)
 
 
 def schema_of_model(model: type[BaseModel]) -> Schema:
-    """The frame schema of any Pydantic model class."""
-    if issubclass(model, DataFrameModel):
-        return model.frame_schema()
-    return Schema(fields_of_model(model))
+    """The frame schema of any Pydantic model class used as a frame's model (it needs a field).
+
+    A model with no fields is fine as a base class to subclass (Pydantic's
+    habit), so it is refused only here, when it would be a frame's model.
+    """
+    schema = model.frame_schema() if issubclass(model, DataFrameModel) else Schema(fields_of_model(model))
+    if not schema.fields:
+        msg = (
+            f"model {model.__name__} declares no fields, so it cannot be a frame's model: a frame needs at least "
+            "one column. Declare the columns as annotated fields (a field-less model is fine as a base class of "
+            "models that do)"
+        )
+        raise SchemaError(msg)
+    return schema
 
 
 class Constructors(Generic[M]):
@@ -77,7 +87,7 @@ class Constructors(Generic[M]):
         chosen = model or cls._bound_model
         if chosen is not None and not (isinstance(chosen, type) and issubclass(chosen, BaseModel)):
             msg = f"{constructor}: model must be a Pydantic model class, got {chosen!r}"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         return chosen
 
     @classmethod
@@ -88,7 +98,7 @@ class Constructors(Generic[M]):
                 f"{constructor} needs a model: DataFrame[User].{constructor}(...), "
                 f"User.{constructor}(...) or model=User"
             )
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         return chosen
 
     @overload
@@ -162,7 +172,7 @@ class Constructors(Generic[M]):
         if len(set(lengths.values())) > 1:
             shown = ", ".join(f"{n}={length}" for n, length in lengths.items())
             msg = f"from_columns needs columns of one length; got {shown}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         names = list(lists)
         rows = [dict(zip(names, values, strict=True)) for values in zip(*lists.values(), strict=True)]
         return cls.from_rows(rows, chosen, session=session)

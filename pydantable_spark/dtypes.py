@@ -25,7 +25,7 @@ import decimal as _decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantable_spark.errors import UnsupportedTypeError
+from pydantable_spark.errors import ArgumentValueError, UnsupportedTypeError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -166,10 +166,10 @@ class Decimal(Numeric):
     def __post_init__(self) -> None:
         if not 1 <= self.precision <= MAX_DECIMAL_PRECISION:
             msg = f"decimal precision must be between 1 and 38, got {self.precision}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         if not 0 <= self.scale <= self.precision:
             msg = f"decimal scale must be between 0 and the precision ({self.precision}), got {self.scale}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
 
     def __str__(self) -> str:
         return f"decimal({self.precision},{self.scale})"

@@ -3,9 +3,13 @@
 The hierarchy is small on purpose::
 
     PydantableSparkError
+    ├── ArgumentError                    a Python argument misused (not a column's type)
+    │   ├── ArgumentTypeError (TypeError)    of the wrong Python type, or not taken in that form
+    │   └── ArgumentValueError (ValueError)  of the right type, but a value the call does not take
     ├── SchemaError                      a plan or model cannot be typed
     │   ├── UnknownColumnError           a name that is not in the frame
-    │   ├── DuplicateColumnError         two output columns with one name
+    │   ├── DuplicateColumnError (ValueError)  two output columns with one name (a rename onto a name)
+    │   ├── EmptySelectionError (ValueError)   a selector that matches no column
     │   ├── ColumnTypeError (TypeError)  an operation on the wrong types
     │   ├── AmbiguousSideError           a join condition's column both frames have, side not said
     │   └── UnsupportedTypeError (TypeError)  no Spark type for an annotation
@@ -30,11 +34,29 @@ The hierarchy is small on purpose::
     │   └── UnsupportedPlanError (NotImplementedError)  a part the plan reader/writer does not do yet
     ├── StubgenError                     ``pydantable-spark stubgen`` cannot stub a module (it does not import)
     └── CardinalityError (ValueError)    join keys are not as unique as ``validate=`` says
+
+Which class a mistake raises:
+
+* A Python argument of the wrong type (``limit("3")``), an argument the call does not take
+  in that form (an unknown keyword, ``on=`` with ``left_on=``, ``exclude=`` on aggregates)
+  or a missing one: ``ArgumentTypeError``, a ``TypeError``.
+* A Python argument of the right type whose value the call does not take
+  (``unique(keep="middle")``, ``limit(-1)``, a percentage of 1.5): ``ArgumentValueError``,
+  a ``ValueError``.
+* A column of a type the operation does not take (``User.name + 1``): ``ColumnTypeError``,
+  a ``TypeError``. A name no column has: ``UnknownColumnError``.
+* What the interface contract calls a ``ValueError`` is one: a rename or join onto a
+  name a column already has (``DuplicateColumnError``), a selector matching no column in
+  ``join(on=)``, ``melt``, ``unnest``, ``explode``, ``pivot`` (``EmptySelectionError``).
+
+So ``except ValueError`` and ``except TypeError`` catch what Python users expect, and
+``except PydantableSparkError`` catches every mistake the façade reports.
 """
 
 from __future__ import annotations
 
 import difflib
+import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,10 +66,14 @@ if TYPE_CHECKING:
 __all__ = [
     "AmbiguousColumnError",
     "AmbiguousSideError",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ArgumentValueError",
     "CardinalityError",
     "ColumnTypeError",
     "ConstraintError",
     "DuplicateColumnError",
+    "EmptySelectionError",
     "IncompatibleCastError",
     "JavaNotFoundError",
     "JobCancelledError",
@@ -72,11 +98,31 @@ __all__ = [
     "UnsupportedPlanError",
     "UnsupportedTypeError",
     "WriteError",
+    "listing",
+    "shown",
 ]
 
 
 class PydantableSparkError(Exception):
     """Base of every error raised by pydantable-spark."""
+
+
+class ArgumentError(PydantableSparkError):
+    """A Python argument misused: its type, its value, or a call of the wrong shape (not a column's type)."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong Python type, or one the call does not take in that form.
+
+    ``limit("3")``; an unknown keyword; ``on=`` together with ``left_on=``; a missing argument.
+    """
+
+
+class ArgumentValueError(ArgumentError, ValueError):
+    """An argument of the right Python type whose value the call does not take.
+
+    ``unique(keep="middle")``, ``limit(-1)``, ``F.percentile(x, 1.5)``.
+    """
 
 
 class SchemaError(PydantableSparkError):
@@ -90,13 +136,22 @@ class UnknownColumnError(SchemaError):
         self.name = name
         self.available = tuple(available)
         hint = suggest(name, available)
-        listing = ", ".join(available) if available else "(none)"
-        msg = f"unknown column {name!r} in {where}; existing columns: {listing}{hint}"
+        msg = f"unknown column {name!r} in {where}; existing columns: {listing(available)}{hint}"
         super().__init__(msg)
 
 
-class DuplicateColumnError(SchemaError):
-    """Two output columns would have the same name."""
+class DuplicateColumnError(SchemaError, ValueError):
+    """Two output columns would have the same name.
+
+    A ``ValueError``, as the interface contract says of a rename onto an existing name.
+    """
+
+
+class EmptySelectionError(SchemaError, ValueError):
+    """A selector (``cs.numeric()``, ...) that matches no column where one is needed.
+
+    The message lists the columns there are; a ``ValueError``, as the interface contract says.
+    """
 
 
 class ColumnTypeError(SchemaError, TypeError):
@@ -352,6 +407,31 @@ class ConstraintError(PydantableSparkError, ValueError):
 
 class CardinalityError(PydantableSparkError, ValueError):
     """A join's ``validate=`` check found a key that repeats where it must be unique."""
+
+
+_VALUES = reprlib.Repr()
+_VALUES.maxstring = _VALUES.maxother = 60
+_VALUES.maxlist = _VALUES.maxtuple = _VALUES.maxset = _VALUES.maxdict = 6
+_LISTED = 12
+"""How many column names a message lists before it counts the rest."""
+
+
+def shown(value: object) -> str:
+    """A user's Python value as messages show it: its ``repr``, shortened (a page-long string is cut).
+
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
+    """
+    return _VALUES.repr(value)
+
+
+def listing(names: Sequence[str]) -> str:
+    """Column names as messages list them: the first dozen, then how many more (``(none)`` for none)."""
+    if not names:
+        return "(none)"
+    if len(names) <= _LISTED:
+        return ", ".join(names)
+    return f"{', '.join(names[:_LISTED])}, ... ({len(names) - _LISTED} more)"
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str:

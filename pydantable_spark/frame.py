@@ -35,7 +35,13 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark import reshaping
 from pydantable_spark.annotations import python_name
 from pydantable_spark.constructors import Constructors, schema_of_model
-from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    DuplicateColumnError,
+    UnknownColumnError,
+    shown,
+)
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.core import (
     Alias,
@@ -173,7 +179,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         check_param("show()", "truncate", truncate, (bool, int))
         if n < 0:
             msg = f"show(n={n}) needs n >= 0"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         width = (20 if truncate else None) if isinstance(truncate, bool) else truncate
         rows, more = self._preview(n)
         print(text_table(self.schema, rows, more=more, truncate=width))
@@ -234,10 +240,17 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if exclude is not None and not columns and not named:
             columns = (cs_all(),)
         nodes = self._items(columns, named, "select()")
+        aggregate = any(contains_aggregate(n) for n in nodes)
+        if exclude is not None and aggregate:
+            msg = (
+                "select(exclude=...) does not apply to a select of aggregates (a one-row result, not columns of "
+                "this frame); leave out the aggregates you do not want instead"
+            )
+            raise ArgumentTypeError(msg)
         if exclude is not None:
             dropped = set(names_of(items_of(exclude, "select(exclude=...)"), self.schema, "select(exclude=...)"))
             nodes = [n for n in nodes if n.output_name not in dropped]
-        if any(contains_aggregate(n) for n in nodes):
+        if aggregate:
             return self._frame(Aggregate(self._plan, (), tuple(nodes)))
         return self._frame(p.Project(self._plan, tuple(nodes)))
 
@@ -266,7 +279,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """Rows where every predicate is exactly true (false and NULL rows are dropped)."""
         if not predicates:
             msg = "filter() needs at least one predicate"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         plan = self._plan
         for predicate in predicates:
             plan = p.Filter(plan, self._node(predicate, "filter()"))
@@ -309,23 +322,37 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         kept = [f.name for f in self.schema if f.name not in names]
         if not kept:
             msg = "drop() would remove every column"
-            raise ColumnTypeError(msg)
+            raise ArgumentValueError(msg)
         return self.select(*kept)
 
     def rename(self, mapping: Mapping[str, str]) -> DataFrame[Any]:
         """Columns renamed by ``{old: new}``; other columns keep their names and places."""
         if not isinstance(mapping, Mapping):
-            msg = f"rename() takes a mapping {{old: new}}, got {mapping!r} ({type(mapping).__name__})"
-            raise ColumnTypeError(msg)
+            msg = f"rename() takes a mapping {{old: new}}, got {shown(mapping)} ({type(mapping).__name__})"
+            raise ArgumentTypeError(msg)
         renames = dict(mapping)
         for old in renames:
             check_param("rename()", "a column name", old, str)
             if old not in self.schema:
                 raise UnknownColumnError(old, self.schema.names, where="rename()")
+        for old, new in renames.items():
+            check_param("rename()", f"the new name of {old!r}", new, str)
+        names = [renames.get(n, n) for n in self.schema.names]
+        for old, new in renames.items():
+            clashes = [n for n in self.schema.names if n != old and renames.get(n, n).lower() == new.lower()]
+            if clashes:
+                other = clashes[0]
+                there = (
+                    f"{other!r} is renamed to {renames[other]!r} too"
+                    if other in renames
+                    else f"column {other!r} has it"
+                )
+                msg = f"rename(): {old!r} → {new!r} would give two columns one name ({there}); rename or drop it first"
+                raise DuplicateColumnError(msg)
         exprs = []
-        for f in self.schema:
+        for f, name in zip(self.schema, names, strict=True):
             ref = bind(Column(f.name), self.schema)
-            exprs.append(Alias(ref, renames[f.name]) if f.name in renames else ref)
+            exprs.append(Alias(ref, name) if f.name in renames else ref)
         return self._frame(p.Project(self._plan, tuple(exprs)))
 
     def _subset(self, subset: Subset | None, what: str) -> tuple[str, ...]:
@@ -353,14 +380,19 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if keep == "none":
             return DataFrame(reshaping.only_unique(self, names).plan, self._model)
         if keep not in ("first", "last"):
-            msg = f"unique(keep={keep!r}): keep must be 'any', 'first', 'last' or 'none'"
-            raise ValueError(msg)
+            msg = f"unique(keep={shown(keep)}): keep must be 'any', 'first', 'last' or 'none'"
+            raise ArgumentValueError(msg)
         return DataFrame(reshaping.keep_one(self, names, keep, maintain_order).plan, self._model)
 
     def duplicated(
         self, subset: Subset | None = None, *, keep: Literal["first", "last"] | bool = "first"
     ) -> DataFrame[Any]:
-        """One boolean column ``duplicated`` per row, as pandas' ``duplicated`` (``keep=False``: all repeats)."""
+        """One boolean column ``duplicated`` per row, as pandas' ``duplicated`` (``keep=False``: all repeats).
+
+        The flags come in the frame's row order (the order ``collect()`` returns
+        its rows, a sorted frame's sort order), the ``i``-th flag for the ``i``-th
+        row; "first" and "last" are in that order too.
+        """
         return reshaping.duplicated(self, self._subset(subset, "duplicated(subset=...)"), keep)
 
     def drop_duplicate_groups(self, subset: Subset | None = None) -> DataFrame[M]:
@@ -381,8 +413,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def concat(self, *others: DataFrame[Any], how: Literal["vertical", "diagonal"] = "vertical") -> DataFrame[Any]:
         """All rows of this and the other frames: ``vertical`` by position, ``diagonal`` by name with NULLs."""
         if how not in ("vertical", "diagonal"):
-            msg = f"concat(how={how!r}) must be 'vertical' or 'diagonal'"
-            raise ValueError(msg)
+            msg = f"concat(how={shown(how)}) must be 'vertical' or 'diagonal'"
+            raise ArgumentValueError(msg)
         plans = (self._plan, *(_plan_of(o, "concat()") for o in others))
         return self._frame(Union(plans, by_name=how == "diagonal", allow_missing=how == "diagonal"))
 
@@ -443,7 +475,12 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         pass them to keep plan building free of Spark.
         """
         index_names = self._subset(index, "pivot(index=...)")
-        (pivot_name,) = self._subset(_single(columns), "pivot(columns=...)")
+        pivot_names = self._subset(_single(columns), "pivot(columns=...)")
+        if len(pivot_names) != 1:
+            shown = columns.describe if isinstance(columns, Selector) else repr(columns)
+            msg = f"pivot(columns=...) takes one column; {shown} matches {', '.join(pivot_names)}"
+            raise ArgumentValueError(msg)
+        pivot_name = pivot_names[0]
         value_names = self._subset(values, "pivot(values=...)")
         if pivot_values is None:
             found = self.select(pivot_name).unique().to_dict()[pivot_name]
@@ -522,7 +559,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         nodes = self._items(keys, {}, "group_by()")
         if not nodes:
             msg = "group_by() needs at least one key"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         return GroupBy(self, tuple(nodes), drop_nulls, maintain_order)
 
     def join(
@@ -591,26 +628,29 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             right = Hint(right, join_hint(hint, "join(hint=...)"))
         how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
         if how not in HOWS:
-            msg = f"join(how={how!r}) is not a join kind; use one of {', '.join(HOWS)}"
-            raise ValueError(msg)
+            msg = f"join(how={shown(how)}) is not a join kind; use one of {', '.join(HOWS)}"
+            raise ArgumentValueError(msg)
         order = _join_order(maintain_order)
         check = _VALIDATE.get(validate)
         if check is None:
-            msg = f"join(validate={validate!r}) is not known; use one of {', '.join(_VALIDATE)}"
-            raise ValueError(msg)
+            msg = f"join(validate={shown(validate)}) is not known; use one of {', '.join(_VALIDATE)}"
+            raise ArgumentValueError(msg)
         names, predicates = _on_parts(on)
         models = (_declared_model(self), _declared_model(other))
         conditions = tuple(bind_condition(c, self.schema, other.schema, models) for c in predicates)
         if check != "m:m" and not names and left_on is None:
-            msg = f"join(validate={validate!r}) checks that join keys are unique; this join has no equal keys"
-            raise ValueError(msg)
+            msg = f"join(validate={shown(validate)}) checks that join keys are unique; this join has no equal keys"
+            raise ArgumentValueError(msg)
         if how == "cross":
             if names or left_on is not None or right_on is not None:
                 msg = (
                     "a cross join takes no keys (on=<names>, left_on=, right_on=); "
                     "a condition (on=<boolean expression>) makes it an inner join on that condition"
                 )
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
+            if coalesce:
+                msg = "join(how='cross', coalesce=True): a cross join has no keys to merge; drop coalesce="
+                raise ArgumentTypeError(msg)
             plan = Join(self._plan, right, how, (), (), False, suffix, join_nulls, check, order, conditions)
             return self._frame(plan)
         if names:
@@ -619,7 +659,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
                     "join() takes key names in either on= or left_on=/right_on=, not both "
                     "(conditions in on= may go with left_on=/right_on=)"
                 )
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
             keys = names_of(names, self.schema, "join(on=...)")
             for name in keys:
                 if name not in other.schema:
@@ -630,7 +670,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         elif left_on is not None or right_on is not None or not conditions:
             if left_on is None or right_on is None:
                 msg = "join() needs on=, or both left_on= and right_on="
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
             left_keys = _key_nodes(left_on, self.schema, "left_on")
             right_keys = _key_nodes(right_on, other.schema, "right_on")
             merge = bool(coalesce)
@@ -686,8 +726,11 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         written after it below it, to the source.
         """
         if isinstance(n, bool) or not isinstance(n, int | str | Expr | Selector):
-            msg = f"repartition(): n must be int (the number of partitions) or a column, got {n!r} ({type(n).__name__})"
-            raise ColumnTypeError(msg)
+            msg = (
+                f"repartition(): n must be int (the number of partitions) or a column, "
+                f"got {shown(n)} ({type(n).__name__})"
+            )
+            raise ArgumentTypeError(msg)
         keys = tuple(nodes_of([*([] if isinstance(n, int) else [n]), *columns], self.schema, "repartition()"))
         return DataFrame(Repartition(self._plan, n if isinstance(n, int) else None, keys), self._model)
 
@@ -710,8 +753,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if seed is None:
             seed = secrets.randbits(63)
         elif not dt.Int64.holds(seed):
-            msg = f"sample(): seed must fit in a bigint, got {seed}"
-            raise ValueError(msg)
+            msg = f"sample(): seed must fit in a bigint (-2**63 to 2**63 - 1), got {shown(seed)}"
+            raise ArgumentValueError(msg)
         return DataFrame(Sample(self._plan, float(fraction), seed, with_replacement), self._model)
 
     def hint(self, name: JoinHint) -> DataFrame[M]:
@@ -765,7 +808,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
             msg = f"as_model() takes a Pydantic model class, got {model!r}"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         rec = reconcile(self.schema.fields, schema_of_model(model), allow_lossy=allow_lossy, null_check=null_check)
         return DataFrame(p.Reconcile(self._plan, rec), model)
 
@@ -791,8 +834,8 @@ _VALIDATE: dict[str, Validate] = {
 def _plan_of(frame: object, what: str) -> p.Plan:
     """The plan of a frame argument; anything else is refused when the call is made."""
     if not isinstance(frame, DataFrame):
-        msg = f"{what} takes a DataFrame, got {frame!r} ({type(frame).__name__})"
-        raise ColumnTypeError(msg)
+        msg = f"{what} takes a DataFrame, got {shown(frame)} ({type(frame).__name__})"
+        raise ArgumentTypeError(msg)
     return frame._plan
 
 
@@ -833,13 +876,13 @@ def _join_order(value: bool | str | None) -> Literal["none", "left", "right"]:
         return "left"
     if value == "right":
         return "right"
-    msg = f"join(maintain_order={value!r}) must be None, True, False, 'none', 'left' or 'right'"
-    raise ValueError(msg)
+    msg = f"join(maintain_order={shown(value)}) must be None, True, False, 'none', 'left' or 'right'"
+    raise ArgumentValueError(msg)
 
 
 def _per_key(value: bool | Sequence[bool], count: int, name: str) -> list[bool]:
     flags = per_key_flags(value, count, "sort()", name)
     if len(flags) != count:
         msg = f"sort() got {count} key(s) but {len(flags)} {name} flag(s)"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     return flags

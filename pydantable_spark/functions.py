@@ -34,13 +34,15 @@ if TYPE_CHECKING:
 
 
 def _function(entry: Function, name: str) -> Callable[..., Expr[Any]]:
+    alias = None if name == entry.name else name
+
     def function(*args: object, **kwargs: object) -> Expr[Any]:
-        return Expr(call(entry, args, kwargs))
+        return Expr(call(entry, args, kwargs, alias=alias))
 
     function.__name__ = function.__qualname__ = name
     function.__module__ = __name__
-    function.__doc__ = entry.summary + ("" if name == entry.name else f"\n\nThe same as ``F.{entry.name}``.")
-    function.__signature__ = signature(entry)  # type: ignore[attr-defined]
+    function.__doc__ = entry.summary + ("" if alias is None else f"\n\nThe same as ``F.{entry.name}``.")
+    function.__signature__ = signature(entry, name)  # type: ignore[attr-defined]
     return function
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
@@ -80,13 +80,13 @@ class GroupBy(Generic[K_co]):
 
 def _tuple_form(name: str, value: tuple[str, str]) -> Node:
     if len(value) != 2 or not all(isinstance(v, str) for v in value):
-        msg = f"agg({name}=...) takes an expression or a pair like ('sum', 'column'), not {value!r}"
-        raise ColumnTypeError(msg)
+        msg = f"agg({name}=...) takes an expression or a pair like ('sum', 'column'), not {shown(value)}"
+        raise ArgumentTypeError(msg)
     function, column = value
     make = AGGREGATIONS.get(function)
     if make is None:
-        msg = f"agg({name}=({function!r}, ...)): unknown aggregation; use one of {', '.join(AGGREGATIONS)}"
-        raise ColumnTypeError(msg)
+        msg = f"agg({name}=({shown(function)}, ...)): unknown aggregation; use one of {', '.join(AGGREGATIONS)}"
+        raise ArgumentValueError(msg)
     return make(Column(column))
 
 

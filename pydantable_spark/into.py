@@ -21,14 +21,14 @@ accepts the same forms and refuses the rest with the same kind of message:
 >>> name_of(F.col("id") + 1, "drop()")
 Traceback (most recent call last):
 ...
-pydantable_spark.errors.ColumnTypeError: drop() takes column names or columns, not (id + 1)
+pydantable_spark.errors.ArgumentTypeError: drop() takes column names or columns, not (id + 1)
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, UnknownColumnError, shown
 from pydantable_spark.expr.api import Expr, into_node
 from pydantable_spark.expr.core import Column, Node, bind, render
 from pydantable_spark.selectors import Selector
@@ -47,8 +47,8 @@ def items_of(value: object, what: str) -> list[object]:
         return [value]
     if isinstance(value, list | tuple):
         return list(value)
-    msg = f"{what} takes a column name, a column, a selector or a list of them, got {value!r} ({type(value).__name__})"
-    raise ColumnTypeError(msg)
+    msg = f"{what} takes a column name, a column, a selector or a list of them, got {shown(value)}"
+    raise ArgumentTypeError(msg)
 
 
 def nodes_of(items: Iterable[object], schema: Schema, what: str) -> list[Node]:
@@ -84,7 +84,7 @@ def name_of(item: object, what: str, *, selectors: bool = False) -> str:
         return item
     if isinstance(item, Expr) and isinstance(item.node, Column):
         return item.node.name
-    shown = render(item.node) if isinstance(item, Expr) else repr(item)
+    given = render(item.node) if isinstance(item, Expr) else shown(item)
     kinds = "column names, columns or selectors" if selectors else "column names or columns"
-    msg = f"{what} takes {kinds}, not {shown}"
-    raise ColumnTypeError(msg)
+    msg = f"{what} takes {kinds}, not {given}"
+    raise ArgumentTypeError(msg)

@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.constraints import MODES, ConstraintMode, SparkConstraints, ValidationReport, spark_constraints
-from pydantable_spark.errors import ColumnTypeError, ReconciliationError, UnknownColumnError
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    ReconciliationError,
+    UnknownColumnError,
+    shown,
+)
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
 from pydantable_spark.reconcile import Selection, reconcile
@@ -69,7 +76,7 @@ def _paths(paths: Paths) -> list[str]:
     items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
     if not items:
         msg = "no path given"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     return [os.fspath(item) for item in items]
 
 
@@ -129,9 +136,9 @@ def read_checks(model: type[BaseModel], constraints: object, action: str) -> Spa
             f"{action}: constraints='report' is for writes (a read runs no job to report on); read with "
             "constraints='skip' and call validate() on the frame for a report"
         )
-        raise ValueError(msg)
-    msg = f"{action}: constraints={constraints!r} is not one of 'raise', 'skip'"
-    raise ValueError(msg)
+        raise ArgumentValueError(msg)
+    msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
+    raise ArgumentValueError(msg)
 
 
 def _checked_source(sdf: SparkDataFrame, checks: SparkConstraints, label: str) -> SparkDataFrame:
@@ -240,8 +247,11 @@ def read_files(
                 read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
-            msg = f"{label}: mode={opts['mode']!r} would turn unparsable values into NULLs or drop rows; only FAILFAST"
-            raise ValueError(msg)
+            msg = (
+                f"{label}: mode={shown(opts['mode'])} would turn unparsable values into NULLs or drop rows; "
+                "only FAILFAST"
+            )
+            raise ArgumentValueError(msg)
         keys = None
         with io.spark_errors(label):
             if fmt == "json":
@@ -336,13 +346,13 @@ def table_name(name: object, action: str) -> str:
     """A catalog table name, checked: Spark parses it as SQL, where ``${...}`` would be substituted."""
     if not isinstance(name, str) or not name.strip():
         msg = f"{action}: the table name must be a non-empty str, got {name!r}"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     if "${" in name:
         msg = (
             f"{action}: table name {name!r} contains '${{', which Spark's variable substitution "
             "(spark.sql.variable.substitute) would rewrite before reading the name; rename the table"
         )
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     return name
 
 
@@ -429,8 +439,8 @@ def write(
     if table:
         table_name(target, action)
     if mode not in _MODES:
-        msg = f"{action}: mode={mode!r} is not one of {', '.join(map(repr, _MODES))}"
-        raise ValueError(msg)
+        msg = f"{action}: mode={shown(mode)} is not one of {', '.join(map(repr, _MODES))}"
+        raise ArgumentValueError(msg)
     schema = plan.schema
     columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())
     for name in columns:
@@ -438,8 +448,8 @@ def write(
         if found is None:
             raise UnknownColumnError(name, schema.names, where=f"{action}'s partition_by")
         if found.dtype.is_nested:
-            shown = python_name(found.dtype, nullable=found.nullable)
-            msg = f"{action}: cannot partition by {name!r} of type {shown}; partition columns must be atomic"
+            kind = python_name(found.dtype, nullable=found.nullable)
+            msg = f"{action}: cannot partition by {name!r} of type {kind}; partition columns must be atomic"
             raise ColumnTypeError(msg)
     opts = _spark_options(options)
     if fmt == "csv":
@@ -450,12 +460,13 @@ def write(
     if (constraints == "quarantine") != (quarantine is not None):
         msg = (
             f"{action}: constraints='quarantine' needs quarantine= (where the violating rows go), and "
-            f"quarantine= needs constraints='quarantine'; got constraints={constraints!r}, quarantine={quarantine!r}"
+            f"quarantine= needs constraints='quarantine'; got constraints={shown(constraints)}, "
+            f"quarantine={shown(quarantine)}"
         )
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     if constraints in ("report", "quarantine") and checks is None:
-        msg = f"{action}: constraints={constraints!r} needs the frame's model constraints (as_model names a model)"
-        raise ValueError(msg)
+        msg = f"{action}: constraints={shown(constraints)} needs the frame's model constraints (as_model names a model)"
+        raise ArgumentValueError(msg)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
         frame = to_spark(plan)
@@ -488,8 +499,8 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
 
     action = f"{request.action}'s quarantine"
     if not isinstance(quarantine, str | os.PathLike):
-        msg = f"{action}: quarantine= must be a {'table name' if table else 'path'} (str), got {quarantine!r}"
-        raise TypeError(msg)
+        msg = f"{action}: quarantine= must be a {'table name' if table else 'path'} (str), got {shown(quarantine)}"
+        raise ArgumentTypeError(msg)
     where = os.fspath(quarantine)
     if table:
         table_name(where, action)
@@ -498,14 +509,14 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
             f"{action}: the frame has a column {VIOLATIONS!r}, the name the quarantined rows' list of violated "
             "constraints takes; rename that column first"
         )
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     return io.WriteRequest(
-        f"{request.action} (quarantine {where!r})", request.fmt, where, request.mode, (), request.options
+        f"{request.action} (quarantine {shown(where)})", request.fmt, where, request.mode, (), request.options
     )
 
 
 def check_mode(constraints: object, action: str) -> None:
     """``ValueError`` unless ``constraints`` is one of ``"raise"``, ``"report"``, ``"skip"``."""
     if constraints not in MODES:
-        msg = f"{action}: constraints={constraints!r} is not one of {', '.join(map(repr, MODES))}"
-        raise ValueError(msg)
+        msg = f"{action}: constraints={shown(constraints)} is not one of {', '.join(map(repr, MODES))}"
+        raise ArgumentValueError(msg)

@@ -93,8 +93,11 @@ def _leaves_out_of_range(array: pa.Array[Any]) -> pa.Array[Any] | None:
     children: list[pa.Array[Any]] = []
     if pa.types.is_struct(t):
         children = list(array.flatten())  # type: ignore[attr-defined]
-    elif pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_map(t):
-        children = [array.flatten()]  # type: ignore[attr-defined]  # a map's entries: struct<key, value>
+    elif pa.types.is_list(t) or pa.types.is_large_list(t):
+        children = [array.flatten()]  # type: ignore[attr-defined]
+    elif pa.types.is_map(t):  # no Arrow kernel flattens a map: seen as the list of entries it is laid out as
+        entries = pa.list_(pa.field("entries", pa.struct([t.key_field, t.item_field]), nullable=False))
+        children = [array.view(entries).flatten()]  # type: ignore[attr-defined]
     for child in children:
         found_in = _leaves_out_of_range(child)
         if found_in is not None:

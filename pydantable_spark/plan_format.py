@@ -1629,6 +1629,8 @@ def _tree(node: core.Node) -> Any:
         return {"col": node.name}
     if isinstance(node, core.Literal) and (node.value is None or isinstance(node.value, bool | int | float | str)):
         return {"lit": node.value}
+    if isinstance(node, core.Literal) and isinstance(node.value, core.EmptyCollection):
+        return {"fn": "array" if node.value is core.EmptyCollection.LIST else "create_map", "args": []}
     if isinstance(node, ops.Comparison):
         return {"op": _TREE_COMPARE[node.op], "left": _tree(node.left), "right": _tree(node.right)}
     if isinstance(node, ops.And | ops.Or):

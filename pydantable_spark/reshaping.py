@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call
@@ -92,12 +92,16 @@ def _with(frame: DataFrame[Any], name: str, node: Node) -> DataFrame[Any]:
     return _project(frame, [*exprs, bind(Alias(node, name), frame.schema)])
 
 
+def _with_row_id(frame: DataFrame[Any]) -> DataFrame[Any]:
+    """The frame with a last column of increasing row ids, in the frame's own order (``RowId``)."""
+    return _with(frame, fresh_name(_ID, frame.columns), RowId())
+
+
 def _ranked(frame: DataFrame[Any], subset: Sequence[str], *, last: bool) -> DataFrame[Any]:
     """The frame with a row id and each row's rank among rows with the same ``subset`` values."""
-    row_id = fresh_name(_ID, frame.columns)
-    with_id = _with(frame, row_id, RowId())
+    with_id = _with_row_id(frame)
     partition = tuple(_column(with_id, n) for n in subset)
-    order = (_column(with_id, row_id),)
+    order = (_column(with_id, with_id.columns[-1]),)
     rank = Over(_function("row_number"), partition, order, (last,), (False,))
     return _with(with_id, fresh_name(_RANK, with_id.columns), rank)
 
@@ -127,17 +131,24 @@ def only_unique(frame: DataFrame[Any], subset: Sequence[str]) -> DataFrame[Any]:
 
 
 def duplicated(frame: DataFrame[Any], subset: Sequence[str], keep: Literal["first", "last"] | bool) -> DataFrame[Any]:
-    """A single boolean column ``duplicated``, as pandas defines it for ``keep``."""
+    """A single boolean column ``duplicated``, as pandas defines it for ``keep``, one row per input row in input order.
+
+    The input order is the order of ``monotonically_increasing_id()`` taken
+    before the window that finds the repeats: the order in which ``collect()``
+    returns the frame's rows (for a sorted frame, its sort order). The window
+    shuffles rows, so the flags are sorted back into that order.
+    """
+    if keep is not False and keep not in ("first", "last"):
+        msg = f"duplicated(keep={shown(keep)}) must be 'first', 'last' or False"
+        raise ArgumentValueError(msg)
     if keep is False:
-        counted = _group_sizes(frame, subset)
-        flag = Comparison(ComparisonOp.GT, _column(counted, counted.columns[-1]), literal_of(1, weak=True))
-        return _project(counted, [Alias(flag, "duplicated")])
-    if keep not in ("first", "last"):
-        msg = f"duplicated(keep={keep!r}) must be 'first', 'last' or False"
-        raise ValueError(msg)
-    ranked = _ranked(frame, subset, last=keep == "last")
-    flag = Comparison(ComparisonOp.GT, _column(ranked, ranked.columns[-1]), literal_of(1, weak=True))
-    return _project(ranked, [Alias(flag, "duplicated")])
+        counted = _group_sizes(_with_row_id(frame), subset)
+    else:
+        counted = _ranked(frame, subset, last=keep == "last")
+    row_id, rank = counted.columns[-2:]
+    ordered = counted._frame(p.Sort(counted.plan, (p.SortKey(_column(counted, row_id)),)))
+    flag = Comparison(ComparisonOp.GT, _column(ordered, rank), literal_of(1, weak=True))
+    return _project(ordered, [Alias(flag, "duplicated")])
 
 
 def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[Any]:
@@ -149,7 +160,7 @@ def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[A
     check_param("with_row_count()", "offset", offset, int)
     if offset < 0:
         msg = f"with_row_count(offset={offset}) must be >= 0"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     number = Over(_function("row_number"), (), (RowId(),), (False,), (False,))
     value = Cast(Arithmetic(ArithmeticOp.ADD, number, literal_of(offset - 1, weak=True)), dt.Int64())
     exprs = [bind(Alias(value, name), frame.schema), *(_column(frame, n) for n in frame.columns)]
@@ -194,8 +205,8 @@ def drop_nulls(
             )
         return _filter(frame, Comparison(ComparisonOp.GE, counts, literal_of(threshold, weak=True)))
     if how not in ("any", "all"):
-        msg = f"drop_nulls(how={how!r}) must be 'any' or 'all'"
-        raise ValueError(msg)
+        msg = f"drop_nulls(how={shown(how)}) must be 'any' or 'all'"
+        raise ArgumentValueError(msg)
     nullable = [c for c in columns if c.type.nullable]
     if not nullable:
         return frame
@@ -220,7 +231,7 @@ def fill_null(frame: DataFrame[Any], value: object, subset: Sequence[str] | None
     """NULLs replaced by ``value`` in ``subset``, or in every column whose type takes it."""
     if value is None:
         msg = "fill_null() needs a value, not None"
-        raise ColumnTypeError(msg)
+        raise ArgumentValueError(msg)
     exprs = []
     for f in frame.schema:
         column = _column(frame, f.name)
@@ -244,7 +255,7 @@ def _try_fill(column: Node, value: object, *, explicit: bool) -> Node | None:
     if filled.type.dtype != column.type.dtype:  # a fill value that would change the column's type
         if explicit:
             change = f"from {column.type.dtype} to {filled.type.dtype}"
-            msg = f"fill_null({value!r}) would change column {column.output_name!r} {change}"
+            msg = f"fill_null({shown(value)}) would change column {column.output_name!r} {change}"
             raise ColumnTypeError(msg)
         return None
     return filled
@@ -290,8 +301,8 @@ def pivot(
     """One row per ``index`` value, one column per pivot value (and value column), aggregated."""
     make = AGGREGATIONS.get(function)
     if make is None:
-        msg = f"pivot(aggregate_function={function!r}): use one of {', '.join(AGGREGATIONS)}"
-        raise ColumnTypeError(msg)
+        msg = f"pivot(aggregate_function={shown(function)}): use one of {', '.join(AGGREGATIONS)}"
+        raise ArgumentValueError(msg)
     pivot_column = _column(frame, column)
     aggs: list[Node] = []
     for pv in pivot_values:

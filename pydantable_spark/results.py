@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
+from pydantable_spark.errors import ArgumentValueError, shown
 from pydantable_spark.jobs import Job
 from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.plan import nodes as p
@@ -151,7 +152,7 @@ class Results(Generic[M]):
         """
         if batch_size < 1:
             msg = f"stream(batch_size={batch_size}) needs a positive batch size"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return self._stream(batch_size, trusted, None)
 
     def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
@@ -183,7 +184,7 @@ class Results(Generic[M]):
 
         if batch_size < 1:
             msg = f"astream(batch_size={batch_size}) needs a positive batch size"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         # the session is found here: a Spark Connect session is only "active" in the thread that made it
         batches = self._stream(batch_size, trusted, resolve_session())
         try:
@@ -222,8 +223,8 @@ class Results(Generic[M]):
         if action == "count":
             return Job(lambda: lower(plan, session), lambda frame: frame.count(), "count()")
         if action not in converters:
-            msg = f"submit({action!r}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
-            raise ValueError(msg)
+            msg = f"submit({shown(action)}): the action must be one of {', '.join(map(repr, [*converters, 'count']))}"
+            raise ArgumentValueError(msg)
         convert = converters[action]
         return Job(lambda: arrow_ready(plan, session), lambda frame: convert(frame.toArrow()), f"{action}()")
 
@@ -291,8 +292,8 @@ class Results(Generic[M]):
         for name in keys:
             self.schema[name]  # an unknown key column names the columns there are
         if type(examples) is not int or examples < 0:
-            msg = f"validate(): examples must be an int >= 0, got {examples!r}"
-            raise ValueError(msg)
+            msg = f"validate(): examples must be an int >= 0, got {shown(examples)}"
+            raise ArgumentValueError(msg)
         checks = spark_constraints(self.model)
         with spark_errors("validate()", self._plan):
             frame = to_spark(self._plan)

@@ -28,7 +28,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import SchemaError, UnknownColumnError
+from pydantable_spark.errors import (
+    EmptySelectionError,
+    UnknownColumnError,
+    listing,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,8 +71,8 @@ class Selector:
         chosen = self.pick(schema)
         names = tuple(n for n in schema.names if n in chosen)
         if not names:
-            msg = f"selector {self.describe} matches no column; columns: {', '.join(schema.names) or '(none)'}"
-            raise SchemaError(msg)
+            msg = f"selector {self.describe} matches no column; columns: {listing(schema.names)}"
+            raise EmptySelectionError(msg)
         return names
 
     def __or__(self, other: Selector) -> Selector:

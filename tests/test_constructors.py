@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import pandas as pd
 import pyarrow as pa
 import pytest
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from pydantable_spark import DataFrame, DataFrameModel
 from pydantable_spark import dtypes as dt
@@ -23,6 +23,7 @@ from pydantable_spark.errors import (
     MissingColumnError,
     NullabilityError,
     RowValidationError,
+    SchemaError,
     UnknownColumnError,
     UnsupportedTypeError,
 )
@@ -472,3 +473,33 @@ def test_from_spark_catches_a_schema_that_claims_non_null_wrongly(spark: SparkSe
     assert Claimed.from_spark(loose).collect() == [Claimed(id=1, name=None, inner=None)]
     with pytest.raises(NullCheckError, match="column 'id' holds a NULL"):
         DataFrame.from_spark(lying).collect()
+
+
+@pytest.mark.spark
+def test_a_model_with_no_fields_is_a_base_class_never_a_frames_model(spark: SparkSession) -> None:
+    class Base(DataFrameModel):  # defining it is fine: Pydantic users share config through field-less bases
+        model_config = ConfigDict(str_strip_whitespace=True)
+
+    class Item(Base):
+        sku: str
+
+    class Nothing(BaseModel):
+        pass
+
+    assert Item.from_rows([{"sku": " a "}]).collect() == [Item(sku="a")]
+    uses = [
+        lambda: Base.from_rows([{}]),
+        lambda: DataFrame[Base].from_rows([]),
+        lambda: Base.from_columns({}),
+        lambda: Item.from_rows([{"sku": "a"}]).as_model(Base),
+    ]
+    for make in uses:
+        with pytest.raises(SchemaError, match="model Base declares no fields, so it cannot be a frame's model"):
+            make()
+    with pytest.raises(SchemaError, match="model Nothing declares no fields"):
+        DataFrame.from_rows([{}], model=Nothing)
+    # a source with no columns, where no model says so
+    with pytest.raises(SchemaError, match=r"a frame needs at least one column; its source \(Spark DataFrame\)"):
+        DataFrame.from_spark(spark.range(2).drop("id"))
+    with pytest.raises(SchemaError, match="a frame needs at least one column"):
+        DataFrame.from_arrow(pa.table({}))

@@ -21,7 +21,14 @@ import pytest
 from pyspark.sql import types as st
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
-from pydantable_spark.errors import ColumnTypeError, NullCheckError, UnknownColumnError, UnsupportedTypeError
+from pydantable_spark.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    ColumnTypeError,
+    NullCheckError,
+    UnknownColumnError,
+    UnsupportedTypeError,
+)
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
 from pydantable_spark.expr.catalog.spec import sample_of
@@ -269,7 +276,7 @@ def test_integer_parameters_refuse_everything_but_int(name: str, value: object) 
     if value is None and name in (*OPTIONAL_INTS, "Window.rows_between(start)", "Window.range_between(end)"):
         INT_PARAMETERS[name](value)  # None means "to the end" / "unbounded" here
         return
-    with pytest.raises(ColumnTypeError, match=r"must be int"):
+    with pytest.raises(ArgumentTypeError, match=r"must be int"):
         INT_PARAMETERS[name](value)
 
 
@@ -291,7 +298,7 @@ def test_position_parameters_take_ints_or_column_names(name: str, value: object)
         with pytest.raises(UnknownColumnError):
             frame.select(x=POSITION_PARAMETERS[name](value))
         return
-    with pytest.raises(ColumnTypeError):
+    with pytest.raises(TypeError):  # an ArgumentTypeError, or a ColumnTypeError for a literal of another type
         frame.select(x=POSITION_PARAMETERS[name](value))
 
 
@@ -320,7 +327,7 @@ def test_position_parameters_take_ints_or_column_names(name: str, value: object)
 def test_string_parameters_refuse_non_strings(call: Callable[[Any], Any], value: object) -> None:
     try:
         built = call(value)
-    except ColumnTypeError:
+    except TypeError:  # ArgumentTypeError, or ColumnTypeError for a literal of another type
         return
     assert isinstance(value, bytes), f"{value!r} was taken"  # bytes are a value of the binary forms: bind it
     with pytest.raises(ColumnTypeError):
@@ -454,7 +461,7 @@ def _arguments(entry: Function, index: int, value: object) -> list[object]:
 def _refused_by_its_check(entry: Function, index: int, text: str) -> bool:
     try:
         call(entry, _arguments(entry, index, text))
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         return entry.params[index].name in str(error)
     return False
 
@@ -472,7 +479,7 @@ def test_every_catalog_value_parameter_takes_only_its_types_and_binds_strings_as
         )  # a literal, type-checked later
         if taken or weak or (names and isinstance(value, str)):
             continue
-        with pytest.raises(ColumnTypeError, match=param.name):
+        with pytest.raises(ArgumentTypeError, match=param.name):
             call(entry, _arguments(entry, index, value))
     if str in param.python and not names:
         for text in HOSTILE:

@@ -8,7 +8,14 @@ import pytest
 from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, F, cs
-from pydantable_spark.errors import CardinalityError, ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    CardinalityError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    UnknownColumnError,
+)
 
 
 class User(DataFrameModel):
@@ -91,6 +98,32 @@ def test_coalesce_merges_side_specific_keys(users: Any, depts: Any, agrees: Any)
         users.join(depts, left_on=User.dept + 0, right_on="id", coalesce=True)
 
 
+class LeftKeyed(DataFrameModel):
+    lk: int
+    a: str
+
+
+class RightKeyed(DataFrameModel):
+    rk: int
+    b: str
+
+
+def test_coalesced_keys_are_named_after_the_side_the_contract_keeps(spark: SparkSession, agrees: Any) -> None:
+    left = LeftKeyed.from_rows([{"lk": 1, "a": "x"}, {"lk": 2, "a": "y"}])
+    right = RightKeyed.from_rows([{"rk": 1, "b": "p"}, {"rk": 3, "b": "q"}])
+    kept = {"inner": "lk", "left": "lk", "full": "lk", "right": "rk"}
+    for how, key in kept.items():
+        merged = left.join(right, left_on="lk", right_on="rk", how=how, coalesce=True)
+        assert merged.columns == [key, "a", "b"], how
+        agrees(merged)
+    right_join = left.join(right, left_on="lk", right_on="rk", how="right", coalesce=True)
+    assert right_join.sort("rk").to_dict() == {"rk": [1, 3], "a": ["x", None], "b": ["p", "q"]}
+    assert not right_join.schema["rk"].nullable  # right-only rows keep their key
+    with pytest.raises(DuplicateColumnError, match="right join with coalesce=True .* 'id' twice"):
+        # User has an 'id' of its own, and the merged key would be named after Dept's 'id'
+        User.from_rows(USERS).join(Dept.from_rows(DEPTS), left_on="dept", right_on="id", how="right", coalesce=True)
+
+
 def test_expression_keys_and_selectors(users: Any, depts: Any, agrees: Any) -> None:
     by_expr = users.join(depts, left_on=User.dept * 1, right_on=F.col("id"))
     assert by_expr.to_dict()["id"] == [1]
@@ -104,8 +137,10 @@ def test_cross_join(users: Any, depts: Any, agrees: Any) -> None:
     crossed = users.join(depts, how="cross")
     assert crossed.count() == 6
     agrees(crossed)
-    with pytest.raises(ColumnTypeError, match="cross join takes no keys"):
+    with pytest.raises(ArgumentTypeError, match="cross join takes no keys"):
         users.join(depts, on="id", how="cross")
+    with pytest.raises(ArgumentTypeError, match="a cross join has no keys to merge"):
+        users.join(depts, how="cross", coalesce=True)
 
 
 def test_null_keys_match_only_when_asked(spark: SparkSession, agrees: Any) -> None:
@@ -146,15 +181,15 @@ def test_join_errors(users: Any, depts: Any) -> None:
         users.join(depts, on="dept")
     with pytest.raises(UnknownColumnError, match="nope"):
         users.join(depts, on="nope")
-    with pytest.raises(ColumnTypeError, match="left_on has 2 key"):
+    with pytest.raises(ArgumentValueError, match="left_on has 2 key"):
         users.join(depts, left_on=["dept", "id"], right_on="id")
     with pytest.raises(ColumnTypeError, match="join keys cannot be compared"):
         users.join(depts, left_on="name", right_on="budget")
     with pytest.raises(ColumnTypeError, match="must have the same type to be merged"):
         users.join(depts, left_on="dept", right_on="budget", coalesce=True)
-    with pytest.raises(ColumnTypeError, match="needs on=, or both left_on= and right_on="):
+    with pytest.raises(ArgumentTypeError, match="needs on=, or both left_on= and right_on="):
         users.join(depts, left_on="dept")
-    with pytest.raises(ColumnTypeError, match="either on= or left_on="):
+    with pytest.raises(ArgumentTypeError, match="either on= or left_on="):
         users.join(depts, on="id", left_on="id", right_on="id")
     with pytest.raises(ValueError, match="how='sideways'. is not a join kind"):
         users.join(depts, on="id", how="sideways")  # type: ignore[arg-type]

@@ -245,6 +245,10 @@ def moments(spark: SparkSession) -> Any:
     return Moment.from_rows(rows)
 
 
+def _shifted_on_row_3(t: Any) -> Any:
+    return F.when(Moment.i == 3, F.timestamp_add("day", 40, t)).otherwise(t)
+
+
 @pytest.mark.parametrize("result", list(_RESULTS))
 @pytest.mark.parametrize(
     ("column", "shifted", "shown"),
@@ -257,8 +261,21 @@ def moments(spark: SparkSession) -> Any:
             "10000-01-10 00:00:00.000000Z",
         ),
         ("a", lambda: {"a": F.array(Moment.d, F.date_add(Moment.d, 100 * (Moment.i == 3).cast(int)))}, "10000"),
+        ("m", lambda: {"m": F.create_map(F.lit("k"), F.date_add(Moment.d, 100 * (Moment.i == 3).cast(int)))}, "10000"),
+        (
+            "s",
+            lambda: {"s": F.struct(Moment.d, F.array(F.create_map(F.lit("k"), _shifted_on_row_3(Moment.t))))},
+            "10000-01-10",
+        ),
     ],
-    ids=["date-after-9999", "date-before-1", "timestamp-after-9999", "date-in-a-list"],
+    ids=[
+        "date-after-9999",
+        "date-before-1",
+        "timestamp-after-9999",
+        "date-in-a-list",
+        "date-as-a-map-value",
+        "timestamp-in-a-map-in-a-list-in-a-struct",
+    ],
 )
 def test_out_of_range_dates_are_refused_on_every_python_result(
     moments: Any, result: str, column: str, shifted: Any, shown: str
@@ -268,6 +285,43 @@ def test_out_of_range_dates_are_refused_on_every_python_result(
         _RESULTS[result](frame)
     assert (info.value.column, info.value.row) == (column, 3)
     assert "to_arrow()" in str(info.value)
+
+
+class Stamped(BaseModel):
+    on: datetime.date
+    by_key: dict[str, datetime.datetime]
+
+
+class Dated(DataFrameModel):
+    m: dict[str, datetime.date]
+    mt: dict[str, datetime.datetime | None]
+    s: Stamped
+    lm: list[dict[str, datetime.date]]
+    ml: dict[str, list[datetime.date]]
+
+
+@pytest.mark.parametrize("result", list(_RESULTS))
+def test_maps_of_dates_and_timestamps_come_back_on_every_python_result(spark: SparkSession, result: str) -> None:
+    day, moment = datetime.date(2024, 2, 29), datetime.datetime(2024, 2, 29, 13, 5, tzinfo=_UTC)
+    rows = [
+        {
+            "m": {"a": day, "b": datetime.date(1, 1, 1)},
+            "mt": {"a": moment, "b": None},
+            "s": {"on": day, "by_key": {"x": moment}},
+            "lm": [{"a": day}, {}],
+            "ml": {"a": [day, datetime.date(9999, 12, 31)]},
+        },
+        {"m": {}, "mt": {}, "s": {"on": datetime.date(1970, 1, 1), "by_key": {}}, "lm": [], "ml": {}},
+    ]
+    got = _RESULTS[result](Dated.from_rows(rows))
+    if result == "to_dict":
+        assert got == {name: [row[name] for row in rows] for name in Dated.model_fields}
+    elif result == "to_pandas":
+        assert got["s"].tolist() == [{**row["s"], "by_key": list(row["s"]["by_key"].items())} for row in rows]
+        assert [dict(m) for m in got["m"]] == [row["m"] for row in rows]
+    else:
+        batches = got if result.endswith("stream") else [got]
+        assert [r.model_dump() for batch in batches for r in batch] == rows
 
 
 def test_out_of_range_dates_reach_arrow_exactly(moments: Any) -> None:

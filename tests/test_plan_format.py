@@ -47,6 +47,8 @@ DISAGREE = {
     "window_row_number": "schema-error",
     # Spark's row_number() is an int (IntegerType); the fixture expects bigint.
     "window_row_number_sparkless_format": "rn-is-int",
+    # create_map() alone is a map<void,void> in Spark 4, which no result holds; the façade refuses it when built.
+    "create_map_empty_issue512": "void",
 }
 
 
@@ -81,6 +83,13 @@ def test_conformance_fixture_on_spark(name: str) -> None:
     if outcome == "schema-error":
         with pytest.raises(
             PlanFormatError, match=r"plan step 0 \(withColumn\): row_number\(\) needs an ordered window"
+        ) as raised:
+            plan_format.load(document)
+        assert isinstance(raised.value.__cause__, ColumnTypeError)
+        return
+    if outcome == "void":
+        with pytest.raises(
+            PlanFormatError, match=r"plan step 0 \(withColumn\): F.create_map\(\) has no element type .* a map of void"
         ) as raised:
             plan_format.load(document)
         assert isinstance(raised.value.__cause__, ColumnTypeError)

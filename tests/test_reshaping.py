@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, cs
-from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError
+from pydantable_spark.errors import ArgumentValueError, ColumnTypeError, DuplicateColumnError
 
 
 class Point(BaseModel):
@@ -47,7 +47,7 @@ def test_melt(wide: Any, agrees: Any) -> None:
     assert wide.melt(id_vars=cs.by_name("id"), value_vars=cs.float(), value_name="v").columns == ["id", "variable", "v"]
     with pytest.raises(ColumnTypeError, match="value columns must share a type"):
         wide.melt("id", ["a", "label"])
-    with pytest.raises(ColumnTypeError, match="both id and value"):
+    with pytest.raises(ArgumentValueError, match="both id and value"):
         wide.melt("id", ["id", "a"])
 
 
@@ -59,7 +59,7 @@ def test_pivot(wide: Any, agrees: Any) -> None:
     fixed = wide.pivot("label", "id", ["a", "b"], "count", pivot_values=[1, 3])
     assert fixed.columns == ["label", "1_a_count", "1_b_count", "3_a_count", "3_b_count"]
     agrees(fixed)
-    with pytest.raises(ColumnTypeError, match="unknown aggregation|use one of"):
+    with pytest.raises(ArgumentValueError, match="unknown aggregation|use one of"):
         wide.pivot("id", "label", "b", "mode", pivot_values=["x"])
 
 
@@ -146,3 +146,36 @@ def test_fill_null_and_clip(wide: Any, agrees: Any) -> None:
     agrees(clipped)
     with pytest.raises(ColumnTypeError, match="clip.. needs numeric columns; 'label'"):
         wide.clip(0, 1, subset="label")
+
+
+class Letter(DataFrameModel):
+    k: str
+    n: int
+
+
+def _pandas_duplicated(keys: list[str], keep: str | bool) -> list[bool]:
+    """pandas' ``duplicated`` written out: repeats of an earlier key (``"first"``), of a later one, or any."""
+    counts = {k: keys.count(k) for k in keys}
+    if keep is False:
+        return [counts[k] > 1 for k in keys]
+    order = keys if keep == "first" else keys[::-1]
+    seen: set[str] = set()
+    flags = []
+    for k in order:
+        flags.append(k in seen)
+        seen.add(k)
+    return flags if keep == "first" else flags[::-1]
+
+
+@pytest.mark.parametrize("keep", ["first", "last", False])
+def test_duplicated_flags_come_in_the_rows_order(spark: SparkSession, keep: Any) -> None:
+    keys = list("babacdbeaf")
+    frame = Letter.from_rows([{"k": k, "n": i} for i, k in enumerate(keys)])
+    assert frame.duplicated(subset="k", keep=keep).to_dict()["duplicated"] == _pandas_duplicated(keys, keep)
+    if keep == "first":
+        assert _pandas_duplicated(keys, keep) == [False, False, True, True, False, False, True, False, True, False]
+    # after a sort (two shuffle partitions; the sorted frame's order is its row order)
+    many = [chr(ord("a") + (i * 7919) % 13) for i in range(300)]
+    spread = Letter.from_rows([{"k": k, "n": i} for i, k in enumerate(many)][::-1])
+    flags = spread.sort("n").duplicated(subset="k", keep=keep).to_dict()["duplicated"]
+    assert flags == _pandas_duplicated(many, keep)

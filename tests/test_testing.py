@@ -19,7 +19,7 @@ from pyspark.testing import utils as pyspark_testing_utils
 
 from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, RowValidationError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, RowValidationError, UnknownColumnError
 from pydantable_spark.testing import assert_frame_equal, build_frame
 
 if TYPE_CHECKING:
@@ -395,7 +395,7 @@ def test_hostile_column_names_are_names(spark: SparkSession) -> None:
     ],
 )
 def test_arguments_of_the_wrong_type_are_refused(options: dict[str, Any], message: str) -> None:
-    with pytest.raises(ColumnTypeError, match=f"^{re.escape(f'assert_frame_equal(): {message}')}$"):
+    with pytest.raises(ArgumentTypeError, match=f"^{re.escape(f'assert_frame_equal(): {message}')}$"):
         assert_frame_equal(points(1.0), points(1.0), **options)
 
 
@@ -416,15 +416,15 @@ def test_arguments_out_of_range_are_refused(options: dict[str, Any], message: st
 def test_sides_of_the_wrong_type_are_refused() -> None:
     frame = points(1.0)
     with pytest.raises(
-        ColumnTypeError, match=r"left must be a pydantable_spark DataFrame, a PySpark .* got 42 \(int\)"
+        ArgumentTypeError, match=r"left must be a pydantable_spark DataFrame, a PySpark .* got 42 \(int\)"
     ):
         assert_frame_equal(42, frame)  # type: ignore[arg-type]
-    with pytest.raises(ColumnTypeError, match=r"right must be .* got 'x=1' \(str\)"):
+    with pytest.raises(ArgumentTypeError, match=r"right must be .* got 'x=1' \(str\)"):
         assert_frame_equal(frame, "x=1")  # type: ignore[arg-type]
-    with pytest.raises(ColumnTypeError, match=r"right\[1\] must be a row \(a dict, a model .* got 2\.0 \(float\)"):
+    with pytest.raises(ArgumentTypeError, match=r"right\[1\] must be a row \(a dict, a model .* got 2\.0 \(float\)"):
         assert_frame_equal(frame, [{"x": 1.0}, 2.0])  # type: ignore[list-item]
     with pytest.raises(
-        ColumnTypeError, match="left and right are both lists of rows; at least one side must be a frame"
+        ArgumentTypeError, match="left and right are both lists of rows; at least one side must be a frame"
     ):
         assert_frame_equal([{"x": 1.0}], [{"x": 1.0}])
 
@@ -637,18 +637,18 @@ def test_model_validators_still_run() -> None:
 
 def test_build_frame_refuses_bad_arguments() -> None:
     with pytest.raises(
-        ColumnTypeError, match=r"^build_frame\(\): model must be a Pydantic model class .* got 3 \(int\)$"
+        ArgumentTypeError, match=r"^build_frame\(\): model must be a Pydantic model class .* got 3 \(int\)$"
     ):
         build_frame(3, [{}])  # type: ignore[type-var]
     with pytest.raises(
-        ColumnTypeError, match=r"rows must be a list of dicts \(partial rows\) or a number of rows, got 'x'"
+        ArgumentTypeError, match=r"rows must be a list of dicts \(partial rows\) or a number of rows, got 'x'"
     ):
         build_frame(Item, "x")  # type: ignore[arg-type]
-    with pytest.raises(ColumnTypeError, match=r"rows must be .* got True \(bool\)"):
+    with pytest.raises(ArgumentTypeError, match=r"rows must be .* got True \(bool\)"):
         build_frame(Item, True)
-    with pytest.raises(ColumnTypeError, match=r"rows\[1\] must be a dict of column values, got \(1, 2\) \(tuple\)"):
+    with pytest.raises(ArgumentTypeError, match=r"rows\[1\] must be a dict of column values, got \(1, 2\) \(tuple\)"):
         build_frame(Item, [{}, (1, 2)])  # type: ignore[list-item]
-    with pytest.raises(ColumnTypeError, match=r"a key of rows\[0\] must be str, got 1 \(int\)"):
+    with pytest.raises(ArgumentTypeError, match=r"a key of rows\[0\] must be str, got 1 \(int\)"):
         build_frame(Item, [{1: 2}])  # type: ignore[dict-item]
     with pytest.raises(ValueError, match=r"the number of rows must be >= 0, got -1"):
         build_frame(Item, -1)

@@ -8,7 +8,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, F, Window
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentValueError, ColumnTypeError
 
 
 class Pay(DataFrameModel):
@@ -105,7 +105,7 @@ def test_window_errors(pay: Any) -> None:
         Window.order_by("salary").rows_between(2, 1)
     with pytest.raises(ValueError, match="2 column"):
         Window.order_by("salary", "name", descending=[True])
-    with pytest.raises(ColumnTypeError, match=r"ntile\(\): n must be between 1 and"):
+    with pytest.raises(ArgumentValueError, match=r"ntile\(\): n must be between 1 and"):
         pay.with_columns(t=F.ntile(0).over(Window.order_by("salary")))
     with pytest.raises(ColumnTypeError, match="default"):
         pay.with_columns(p=F.lag(Pay.salary, 1, "x").over(Window.order_by("salary")))

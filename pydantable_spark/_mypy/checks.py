@@ -89,7 +89,7 @@ def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
     from pydantable_spark.plan import nodes as p
 
     schema = static_schema(frame_type)
-    if schema is None:
+    if schema is None or not schema.fields:  # a field-less model: the runtime refuses it as a frame's model
         return None
     frame = _FRAMES.get(schema)
     if frame is None:

@@ -56,11 +56,11 @@ from pydantable_spark._mypy.statics import (
     static_of,
     static_of_expr,
 )
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentError, ColumnTypeError, UnknownColumnError
 from pydantable_spark.expr import coercion, conditional, operators
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
-from pydantable_spark.expr.call import param_of
+from pydantable_spark.expr.call import Call, param_of
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed, literal_of
 from pydantable_spark.typerules import ArithmeticOp
@@ -137,7 +137,7 @@ def _typed_or_any(ctx: CallContext, build: Callable[[], tuple[Node, Sequence[Nod
     fallback = expr_type(ctx.api, AnyType(TypeOfAny.from_error))
     try:
         built = build()
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return fallback
     if built is None:
@@ -177,7 +177,7 @@ def _binary(method: str, make: Callable[[Node, Node], Node], *, reflected: bool)
         left, right = (other, me) if reflected else (me, other)
         try:
             node = make(left, right)
-        except ColumnTypeError as error:
+        except (ColumnTypeError, ArgumentError) as error:
             symbol = _SYMBOLS.get(method, method)
             left_type, right_type = (other_type, ctx.type) if reflected else (ctx.type, other_type)
             if "None" in str(error) or "is_null" in str(error):
@@ -327,6 +327,11 @@ def _literal_value(expr: Expression) -> Any:
         return {"builtins.True": True, "builtins.False": False, "builtins.None": None}[expr.fullname]
     if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr | FloatExpr):
         return -expr.expr.value
+    if isinstance(expr, ListExpr | TupleExpr):  # a list of values (percentages), each itself a literal
+        items = [_literal_value(item) for item in expr.items]
+        if any(item is _NOT_A_LITERAL for item in items):
+            return _NOT_A_LITERAL
+        return items if isinstance(expr, ListExpr) else tuple(items)
     if (  # decimal.Decimal("1.5"): its digits decide its type (decimal(2,1)), as at run time
         isinstance(expr, CallExpr)
         and isinstance(expr.callee, RefExpr)
@@ -383,7 +388,9 @@ def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
     return SAMPLES[type(value.dtype)], False
 
 
-def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[[CallContext], Type]:
+def _catalog_hook(
+    function: Function, *, method: str | None = None, alias: str | None = None
+) -> Callable[[CallContext], Type]:
     """Types a call of a catalog entry by building the runtime's ``Call`` from the written arguments."""
 
     def hook(ctx: CallContext) -> Type:
@@ -408,16 +415,16 @@ def _catalog_hook(function: Function, *, method: str | None = None) -> Callable[
                 positional.append(found[0])
                 exact = exact and found[1]
         try:
-            node = call(function, positional, names=method is None, method=method)
+            node = call(function, positional, names=method is None, method=method, alias=alias)
             typed = node.typed
-        except (ColumnTypeError, UnknownColumnError) as error:
+        except (ColumnTypeError, UnknownColumnError, ArgumentError) as error:
             if exact:
                 ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
                 return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
             return unknown(ctx)
         except TypeError:
             return unknown(ctx)  # mypy reports a wrong argument count itself
-        if typed is None:
+        if typed is None or not isinstance(node, Call):  # F.array(): typed by where it is used
             return unknown(ctx)
         operands = [a for a in node.args if a.typed is not None]
         return _result(ctx, node, operands)
@@ -586,7 +593,7 @@ def _when_start(ctx: FunctionContext) -> Type:
     try:
         conditional.When((condition,), (value,))
         return _when_then(ctx.api, [value])
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return unknown(ctx)
 
@@ -601,7 +608,7 @@ def _when_more(ctx: MethodContext) -> Type:
     try:
         conditional.When((_CONDITION, condition), (previous, value))
         return _when_then(ctx.api, [previous, value])
-    except ColumnTypeError as error:
+    except (ColumnTypeError, ArgumentError) as error:
         ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
         return unknown(ctx)
 
@@ -626,7 +633,7 @@ FUNCTION_HOOKS: dict[str, Callable[[FunctionContext], Type]] = {
     f"{FORMS}.lit": _lit,
     f"{FORMS}.when": _when_start,
     f"{FORMS}.coalesce": _function(_all_known(lambda a: conditional.Coalesce(tuple(a)))),
-    **{f"{F}.{name}": _catalog_hook(entry) for name, entry in CATALOG.items()},
+    **{f"{F}.{name}": _catalog_hook(entry, alias=name) for name, entry in CATALOG.items()},
 }
 
 E = "pydantable_spark.expr.api.Expr"

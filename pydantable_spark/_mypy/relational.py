@@ -28,7 +28,7 @@ from pydantable_spark._mypy.frames import (
 )
 from pydantable_spark._mypy.models import column_name
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
-from pydantable_spark.errors import SchemaError, UnknownColumnError
+from pydantable_spark.errors import ArgumentError, SchemaError, UnknownColumnError
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import narrowable
@@ -82,6 +82,8 @@ def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | No
         if static.dtype is None:
             return None
         fields.append(dt.Field(column.name, static.dtype, static.nullable))
+    if not fields:  # a field-less model: the runtime refuses it as a frame's model
+        return None
     originals = {c.name: c.type for c in columns}
     return p.Source(None, Schema(tuple(fields))), originals
 
@@ -123,7 +125,7 @@ def join(ctx: MethodContext) -> Type:
             suffix,
         )
         outputs = plan.outputs()
-    except SchemaError as error:
+    except (SchemaError, ArgumentError) as error:
         ctx.api.fail(f"join(): {error}", ctx.context, code=SPARK_TYPE)
         return frame_of(ctx.api, None, ctx.type)
     typed = []

@@ -236,6 +236,8 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
         return f"DATE '{_date_text(value)}'"
     if isinstance(dtype, dt.Duration):
         return _interval_sql(value)
+    if isinstance(dtype, dt.List) and isinstance(value, tuple) and value and not dtype.contains_null:
+        return f"array({', '.join(literal_sql(item, dtype.inner) for item in value)})"  # non-null items: exact
     msg = f"literals of type {dtype} are not supported yet"
     raise NotImplementedError(msg)
 
@@ -286,16 +288,6 @@ special("try_add")(_try_days)
 special("try_subtract")(_try_days)
 
 
-def _typed_when_empty(node: Call, texts: list[str]) -> str:
-    """``array()``/``map()`` of no values: Spark types them with NULL elements; the cast gives the derived type."""
-    text = f"{node.function.sql_name}({', '.join(texts)})"
-    return f"CAST({text} AS {type_sql(node.type.dtype)})" if not texts else text
-
-
-special("array")(_typed_when_empty)
-special("create_map")(_typed_when_empty)
-
-
 @compiles(UdfCall)
 def _udf_call(node: UdfCall) -> str:
     # a generated name (``__pydantable_udf_<n>``); the lowering registers it with the session first
@@ -329,6 +321,16 @@ def _str_strip(node: Call, texts: list[str]) -> str:
     if len(texts) == 1:
         return f"regexp_replace({texts[0]}, {string_sql(_EDGE_WHITESPACE)}, {string_sql('')})"
     return f"btrim({texts[0]}, {texts[1]})"
+
+
+def _trim_characters_first(node: Call, texts: list[str]) -> str:
+    """``trim``/``ltrim``/``rtrim``: PySpark passes the string then the characters, Spark SQL takes them reversed."""
+    return f"{node.function.sql_name}({', '.join(reversed(texts))})"
+
+
+special("trim")(_trim_characters_first)
+special("ltrim")(_trim_characters_first)
+special("rtrim")(_trim_characters_first)
 
 
 @special("str.slice")
@@ -384,6 +386,10 @@ def _column(node: core.Column) -> str:
 
 @compiles(core.Literal)
 def _literal(node: core.Literal) -> str:
+    if isinstance(node.value, core.EmptyCollection):
+        # Spark's array()/map() (array<void>, map<void,void>) coerce to the list or map next to them, as the
+        # façade typed them: exactly that type, nested nullability included, which no CAST could spell
+        return "array()" if node.value is core.EmptyCollection.LIST else "map()"
     return literal_sql(node.value, node.dtype)
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation, python_name
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.conditional import Coalesce
 from pydantable_spark.expr.core import (
     Alias,
@@ -99,8 +99,8 @@ def into_node(item: object, what: str, *, scalars: bool = False) -> Node:
         return item.node
     if scalars:
         return literal_of(item, weak=True)
-    msg = f"{what} takes column names or expressions, not {item!r} ({type(item).__name__})"
-    raise ColumnTypeError(msg)
+    msg = f"{what} takes column names or expressions, not {shown(item)}"
+    raise ArgumentTypeError(msg)
 
 
 def to_node(value: object, beside: Node | None = None) -> Node:
@@ -306,7 +306,7 @@ class Expr(Generic[T_co]):
         """
         if isinstance(values, str | bytes) or not isinstance(values, Iterable):
             msg = f"is_in() takes a collection of values, not a single {type(values).__name__}"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         literals = tuple(_literal(v) for v in values)
         return Expr(IsIn(self._node, literals))
 
@@ -318,14 +318,14 @@ class Expr(Generic[T_co]):
         """The value, or ``value`` where it is NULL; not nullable if ``value`` is not."""
         if value is None:
             msg = f"fill_null() on {render(self._node)} needs a value, not None"
-            raise ColumnTypeError(msg)
+            raise ArgumentValueError(msg)
         return Expr(Coalesce((self._node, to_node(value))))
 
     def over(self, window: WindowSpec) -> Expr[T_co]:
         """This window function or aggregate evaluated over ``window`` (see ``Window``)."""
         if not isinstance(window, WindowSpec):
-            msg = f"over() takes a window (Window.partition_by(...) or Window.order_by(...)), got {window!r}"
-            raise ColumnTypeError(msg)
+            msg = f"over() takes a window (Window.partition_by(...) or Window.order_by(...)), got {shown(window)}"
+            raise ArgumentTypeError(msg)
         return Expr(window.over(self._node))
 
     @property
@@ -388,5 +388,5 @@ def _literal(value: object) -> Literal:
         if isinstance(node, Literal):
             return node
         msg = f"is_in() takes Python values or F.lit(...), not the expression {render(node)}"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     return literal_of(value, weak=True)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
@@ -44,7 +45,7 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
     if isinstance(value, Expr):
         if param.python_only:
             msg = f"{name}(): {param.name} takes a Python value ({_python_kinds(param)}), not an expression"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         return value.node
     what = f"{name}()"
     if isinstance(value, str) and param.names and names and not param.python_only:
@@ -52,10 +53,13 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
     if param.python and isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python):
         problem = param.check(value) if param.check is not None else None
         if problem is not None:
-            msg = f"{what}: {param.name} {problem}, got {value!r}"
-            raise ColumnTypeError(msg)
+            msg = f"{what}: {param.name} {problem}, got {shown(value)}"
+            raise ArgumentValueError(msg)
         # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
-        return literal_of(value, param.literal, weak=param.literal is None and not param.python_only)
+        dtype = param.literal
+        if dtype is not None and isinstance(value, list | tuple):
+            dtype = dt.List(dtype, False)  # a list of values (percentages): a list literal of the entry's type
+        return literal_of(value, dtype, weak=dtype is None and not param.python_only)
     if not param.python_only and value is not None and not (isinstance(value, str) and names):
         try:
             literal = literal_of(value, weak=True)
@@ -64,33 +68,43 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
         else:
             if param.accepts is not None and not param.accepts.admits(literal.dtype):
                 msg = f"{what}: {param.name} must be {param.accepts.label}; got {describe(literal)}"
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
             return literal
     if param.python_only:
-        msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {value!r} ({type(value).__name__})"
-        raise ColumnTypeError(msg)
+        msg = f"{what}: {param.name} must be {_python_kinds(param)}, got {shown(value)} ({type(value).__name__})"
+        raise ArgumentTypeError(msg)
     accepted = ["an expression"]
     if param.names:
         accepted.append("a column name")
     if param.python:
         accepted.append(_python_kinds(param))
-    msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {value!r} ({type(value).__name__})"
-    raise ColumnTypeError(msg)
+    msg = f"{what}: {param.name} takes {', '.join(accepted) or 'nothing'}; got {shown(value)} ({type(value).__name__})"
+    raise ArgumentTypeError(msg)
 
 
 def _values(
-    function: Function, positional: Sequence[object], named: Mapping[str, object] | None, name: str
+    function: Function,
+    params: tuple[Param, ...],
+    positional: Sequence[object],
+    named: Mapping[str, object] | None,
+    name: str,
 ) -> list[object]:
     """Each parameter's value as Python binds a call: by position, by name, or the default (variadic ones: the rest).
 
-    Raises ``TypeError`` as Python does for an argument given twice, missing, unknown or in excess.
+    ``params`` are the function's parameters under the names of the function called (an alias may name
+    them otherwise). Raises ``TypeError`` as Python does for an argument given twice, missing, unknown or
+    in excess.
     """
     count = len(positional)
     if not named and count in function.by_position:
         # the common call: the binding below gives exactly this, and none of its checks can fail
         return [*positional, *function.defaults[count:]]
     named = dict(named) if named else {}
-    params = function.params
+    unknown = sorted(set(named) - {p.name for p in params if not p.variadic})
+    if unknown:
+        takes = ", ".join(f"*{p.name}" if p.variadic else p.name for p in params)
+        msg = f"{name}() got unexpected argument(s) {', '.join(unknown)}; it takes ({takes})"
+        raise ArgumentTypeError(msg)
     values: list[object] = []
     for index, param in enumerate(params):
         if param.variadic:
@@ -100,25 +114,21 @@ def _values(
         if index < count:
             if named and param.name in named:
                 msg = f"{name}() got {param.name} twice"
-                raise TypeError(msg)
+                raise ArgumentTypeError(msg)
             values.append(positional[index])
         elif named and param.name in named:
             values.append(named.pop(param.name))
         elif param.default is REQUIRED:
             msg = f"{name}() is missing its argument {param.name!r}"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         else:
             values.append(param.default)
     if count > len(params) and not (params and params[-1].variadic):
         msg = f"{name}() takes {len(params)} argument(s), got {count}"
-        raise TypeError(msg)
+        raise ArgumentTypeError(msg)
     if named:
-        unknown = sorted(set(named) - {p.name for p in params})
-        if unknown:
-            msg = f"{name}() got unexpected argument(s) {unknown}; it takes {[p.name for p in params]}"
-        else:
-            msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
-        raise TypeError(msg)
+        msg = f"{name}() takes {', '.join(sorted(named))} as positional arguments, not by name"
+        raise ArgumentTypeError(msg)
     return values
 
 
@@ -129,16 +139,24 @@ def call(
     *,
     names: bool = True,
     method: str | None = None,
-) -> Call:
+    alias: str | None = None,
+) -> Node:
     """The ``Call`` of ``function`` on what a user passed, in PySpark's parameter order (or by name).
 
     With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
+    ``alias`` is the ``F`` name the call was written with, when not the entry's: its parameter names
+    are PySpark's for that name, and messages name it. A call with no values of a function that says
+    what that stands for (``Function.empty``) is that instead.
     """
+    if alias is not None and alias != function.name:
+        method = method or f"F.{alias}"
+        params = function.params_as(alias)
+    else:
+        params = function.params
     name = method or function.call_name
     if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
         positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
-    values = _values(function, positional, named, name)
-    params = function.params
+    values = _values(function, params, positional, named, name)
     nodes: list[Node] = []
     absent = False
     last = len(params) - 1
@@ -149,7 +167,7 @@ def call(
             continue
         if absent:
             msg = f"{name}(): {param.name} needs the arguments before it"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         if value is None and param.none is not None:
             nodes.append(param.none())  # what None stands for (the current time, the session time zone)
             continue
@@ -159,5 +177,7 @@ def call(
             nodes.append(_argument(function, param, value, names=names, name=name))
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
+    if not nodes and function.empty is not None:
+        return function.empty()
     return Call(function, tuple(nodes), method)

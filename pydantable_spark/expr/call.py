@@ -33,6 +33,8 @@ from pydantable_spark.typerules import Conversion, classify_conversion
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from pydantable_spark import dtypes as dt
+
 __all__ = ["Call", "call_types", "param_of"]
 
 
@@ -73,6 +75,13 @@ class Call(Node):
 
     def render(self) -> str:
         return f"{self.function.name}({', '.join(arg.render() for arg in self.args)})"
+
+    def expects(self, index: int) -> dt.DType | None:
+        params = self.function.params
+        accepts = params[min(index, len(params) - 1)].accepts if params else None
+        if accepts is None or len(accepts.examples) != 1:  # no column, or several kinds of value
+            return None
+        return accepts.examples[0]
 
     def derive(self) -> Typed:
         function = self.function
@@ -131,7 +140,7 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
     """The type Spark receives for each (typed) argument; refuses an argument the entry does not admit."""
     name = method or function.call_name
     types: list[Typed] = []
-    params = function.params
+    params = function.params_as(name.removeprefix("F."))  # an alias's parameters have PySpark's names for it
     last = len(params) - 1
     for index, arg in enumerate(args):
         param = params[index] if index <= last else params[last]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError
 from pydantable_spark.expr.coercion import meet, meeting_type
 from pydantable_spark.expr.core import Literal, Node, Typed, describe
 from pydantable_spark.typerules import cast_forces_nullable
@@ -31,7 +31,7 @@ class Coalesce(Node):
     def prepare(self) -> None:
         if not self.args:
             msg = "coalesce() needs at least one expression"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         object.__setattr__(self, "args", meet(self.args))
 
     def derive(self) -> Typed:

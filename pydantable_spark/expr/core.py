@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError, UnknownColumnError, shown
 from pydantable_spark.typerules import cast_forces_nullable, is_castable
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ __all__ = [
     "Alias",
     "Cast",
     "Column",
+    "EmptyCollection",
     "Literal",
     "Node",
     "Typed",
@@ -192,6 +193,10 @@ class Node:
         """The output type, from the (typed) children; raise ``ColumnTypeError`` if invalid."""
         raise NotImplementedError
 
+    def expects(self, index: int) -> dt.DType | None:
+        """The type this node wants its input ``index`` to have, where one type says it (for messages)."""
+        return None
+
     @property
     def output_name(self) -> str:
         """The column name a projection of this expression gets: its leftmost column's."""
@@ -209,14 +214,33 @@ class Node:
     def type(self) -> Typed:
         """The output type; only valid once the node is bound to a schema."""
         if self.typed is None:
-            if any(isinstance(n, Literal) and n.undecided for n in self.walk()):
+            undecided = next((n for n in self.walk() if isinstance(n, Literal) and n.undecided), None)
+            if isinstance(undecided, Literal) and isinstance(undecided.value, EmptyCollection):
+                kind = "list" if undecided.value is EmptyCollection.LIST else "map"
                 msg = (
-                    f"F.lit(None) has no type in {self!r}: nothing next to it decides one (a comparison, "
-                    "arithmetic, coalesce/when/greatest siblings or a cast do); give it one: F.lit(None, dtype=int)"
+                    f"{undecided.render()} has no element type in {_shortened(self.render())}: Spark would make it a "
+                    f"{kind} of void, which no result can hold, and no typed {kind} next to it decides one "
+                    f"(coalesce/when siblings, concat or a cast do); give it one: {undecided.render()}.cast("
+                    f"{'list[int | None]' if kind == 'list' else 'dict[str, int | None]'})"
+                )
+                raise ColumnTypeError(msg)
+            if undecided is not None:
+                wanted = _expected_where(self, undecided)
+                fix = (
+                    f"give it one: F.lit(None, dtype={wanted})"
+                    if wanted is not None
+                    else "give it the column's type: F.lit(None, dtype=str) (or int, float, ...)"
+                )
+                msg = (
+                    f"F.lit(None) has no type in {_shortened(self.render())}: nothing next to it decides one (a "
+                    f"comparison, arithmetic, coalesce/when/greatest siblings or a cast do); {fix}"
                 )
                 raise ColumnTypeError(msg)
             unresolved = ", ".join(sorted({c.name for c in self.walk() if isinstance(c, Column)}))
-            msg = f"expression {self!r} refers to columns by name only ({unresolved}); bind it to a frame first"
+            msg = (
+                f"expression {_shortened(self.render())} refers to columns by name only ({unresolved}); "
+                "bind it to a frame first"
+            )
             raise ColumnTypeError(msg)
         return self.typed
 
@@ -417,7 +441,7 @@ def check_param(what: str, name: str, value: object, kind: type | tuple[type, ..
     >>> check_param("F.lag()", "offset", "1", int)
     Traceback (most recent call last):
     ...
-    pydantable_spark.errors.ColumnTypeError: F.lag(): offset must be int, got '1' (str)
+    pydantable_spark.errors.ArgumentTypeError: F.lag(): offset must be int, got '1' (str)
     """
     if value is None and optional:
         return
@@ -425,13 +449,32 @@ def check_param(what: str, name: str, value: object, kind: type | tuple[type, ..
     if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
         return
     wanted = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
-    msg = f"{what}: {name} must be {wanted}, got {value!r} ({type(value).__name__})"
-    raise ColumnTypeError(msg)
+    msg = f"{what}: {name} must be {wanted}, got {shown(value)} ({type(value).__name__})"
+    raise ArgumentTypeError(msg)
 
 
 def render(node: Node) -> str:
     """A short, readable spelling of an expression for messages and reprs."""
     return node.render()
+
+
+def _expected_where(root: Node, literal: Node) -> str | None:
+    """The Python type a node under ``root`` wants where ``literal`` stands (``str`` for ``F.upper``'s)."""
+    for parent in root.walk():
+        for index, kid in enumerate(parent.kids):
+            if kid is literal:
+                wanted = parent.expects(index)
+                return None if wanted is None else python_name(wanted, nullable=False)
+    return None
+
+
+_SHOWN = 120
+"""How much of an expression a message shows."""
+
+
+def _shortened(text: str) -> str:
+    """``text``, cut to what a message shows (an expression can be as long as a program)."""
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 5]} ...)"
 
 
 def describe(node: Node) -> str:
@@ -496,7 +539,30 @@ def bound_column(name: str, dtype: dt.DType, nullable: bool) -> Column:
 
 
 UNDECIDED = dt.DType()
-"""The type of ``F.lit(None)`` until what it is used with decides one (Spark's NULL type, coerced)."""
+"""The type of ``F.lit(None)`` (and of ``F.array()``, ``F.create_map()``) until what it is used with decides
+one: Spark's NULL type (``void``, ``array<void>``, ``map<void,void>``), coerced to its neighbours'."""
+
+
+class EmptyCollection(enum.Enum):
+    """The value of ``F.array()`` / ``F.create_map()`` called with no values: an empty list or map.
+
+    Spark types them ``array<void>`` / ``map<void,void>``, which no Python result
+    (nor Spark's own ``toArrow()``) can hold, and coerces them to the type of a
+    list or map next to them; the façade does the same, and refuses them where
+    nothing decides a type, as it refuses an untyped ``F.lit(None)``.
+    """
+
+    LIST = "F.array()"
+    MAP = "F.create_map()"
+
+    def fits(self, dtype: dt.DType) -> bool:
+        """Whether ``dtype`` is a type this empty collection can take."""
+        return isinstance(dtype, dt.List if self is EmptyCollection.LIST else dt.Map)
+
+
+def undecided_empty(kind: EmptyCollection) -> Literal:
+    """``F.array()`` or ``F.create_map()`` with no values: typed by what it is used with, like ``F.lit(None)``."""
+    return Literal(kind, UNDECIDED, weak=True)
 
 
 def undecided_null() -> Literal:
@@ -532,16 +598,22 @@ class Literal(Node):
         return None if self.undecided else Typed(self.dtype, self.value is None)
 
     def render(self) -> str:
-        return repr(self.value)
+        if isinstance(self.value, EmptyCollection):
+            return self.value.value
+        if self.undecided:
+            return "F.lit(None)"
+        return repr(list(self.value)) if isinstance(self.value, tuple) else repr(self.value)
 
     @property
     def undecided(self) -> bool:
-        """Whether it is ``F.lit(None)`` still waiting for its context to give it a type."""
+        """Whether it is ``F.lit(None)`` (or ``F.array()``...) still waiting for its context to give it a type."""
         return type(self.dtype) is dt.DType  # UNDECIDED: no concrete type
 
     def adopt(self, target: dt.DType) -> Literal:
         """This literal typed for use next to a ``target`` value, if it is weak."""
         if self.undecided:
+            if isinstance(self.value, EmptyCollection):  # only a list (map) next to it gives it a type
+                return Literal(self.value, target) if self.value.fits(target) else self
             return Literal(None, target)
         if not self.weak:
             return self
@@ -612,6 +684,8 @@ def literal_of(value: Any, dtype: dt.DType | None = None, *, weak: bool = False)
     if isinstance(value, enum.Enum):
         value = value.value
     if dtype is not None:
+        if isinstance(dtype, dt.List) and isinstance(value, list):
+            value = tuple(value)  # nodes are values: a list literal holds a tuple
         _check_fits(value, dtype)
         return Literal(value, dtype)
     inferred = _inferred_type(value)
@@ -663,7 +737,7 @@ def _inferred_type(value: Any) -> dt.DType:
                 raise ColumnTypeError(msg)
             return inferred
     msg = (
-        f"cannot use {value!r} ({type(value).__name__}) as a literal; expected bool, int, float, "
+        f"cannot use {shown(value)} ({type(value).__name__}) as a literal; expected bool, int, float, "
         "str, bytes, Decimal, date, datetime or timedelta"
     )
     raise ColumnTypeError(msg)
@@ -673,12 +747,19 @@ def _check_encodable(value: str) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as error:
-        msg = f"string literal {value!r} holds an unpaired surrogate at {error.start}; Spark strings are UTF-8"
+        msg = f"string literal {shown(value)} holds an unpaired surrogate at {error.start}; Spark strings are UTF-8"
         raise ColumnTypeError(msg) from None
 
 
 def _check_fits(value: Any, dtype: dt.DType) -> None:
     if value is None:
+        return
+    if isinstance(dtype, dt.List) and isinstance(value, tuple):  # a list literal (percentages): its elements
+        for item in value:
+            if item is None and not dtype.contains_null:
+                msg = f"literal {list(value)!r} holds a None, but its elements are not nullable"
+                raise ColumnTypeError(msg)
+            _check_fits(item, dtype.inner)
         return
     inferred = _inferred_type(value)
     fits = (
@@ -689,7 +770,7 @@ def _check_fits(value: Any, dtype: dt.DType) -> None:
         or dtype == inferred
     )
     if not fits:
-        msg = f"literal {value!r} does not fit type {python_name(dtype, nullable=False)} ({dtype})"
+        msg = f"literal {shown(value)} does not fit type {python_name(dtype, nullable=False)} ({dtype})"
         raise ColumnTypeError(msg)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import Node, check_param
 from pydantable_spark.expr.window import Frame, Over
 
@@ -51,7 +51,7 @@ class WindowSpec:
         last = flags(nulls_last, count, "Window.order_by()", "nulls_last")
         if len(desc) != count or len(last) != count:
             msg = f"order_by() got {count} column(s) but {len(desc)} descending and {len(last)} nulls_last flag(s)"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         nodes = tuple(_node(c) for c in columns)
         return WindowSpec(self.partition_by_, nodes, tuple(desc), tuple(last), self.frame)
 
@@ -69,7 +69,7 @@ class WindowSpec:
         check_param(what, "end", frame.end, int, optional=True)
         if frame.start is not None and frame.end is not None and frame.start > frame.end:
             msg = f"a window frame must not end ({frame.end}) before it starts ({frame.start})"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return WindowSpec(self.partition_by_, self.order_by_, self.descending, self.nulls_last, frame)
 
     def over(self, node: Node) -> Over:
@@ -103,8 +103,8 @@ def flags(value: object, count: int, what: str, name: str) -> list[bool]:
     if isinstance(value, bool):
         return [value] * count
     if not isinstance(value, list | tuple):
-        msg = f"{what}: {name} must be a bool or a list of bools, got {value!r} ({type(value).__name__})"
-        raise ColumnTypeError(msg)
+        msg = f"{what}: {name} must be a bool or a list of bools, got {shown(value)} ({type(value).__name__})"
+        raise ArgumentTypeError(msg)
     for item in value:
         check_param(what, name, item, bool)
     return list(value)

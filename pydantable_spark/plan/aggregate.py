@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError
 from pydantable_spark.expr.core import Column, Node, contains_aggregate, contains_window, describe, render
 from pydantable_spark.plan.nodes import Plan
 from pydantable_spark.schema import Schema
@@ -80,7 +80,7 @@ class Aggregate(Plan):
             fields.append(dt.Field(key.output_name, typed.dtype, nullable))
         if not self.aggs:
             msg = "agg() needs at least one aggregate expression"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         for expr in self.aggs:
             check_aggregation(expr, "agg()" if self.keys else "select()")
             typed = expr.type

@@ -2,11 +2,12 @@
 
 Output columns, as the interface contract says: the left columns in order, then
 the right columns that are not merged keys. A key given by name (``on=``), or a
-``left_on``/``right_on`` pair with ``coalesce=True``, is one column: the left
-key for inner and left joins, the right key for right joins, the two keys
-coalesced for full joins. A right column whose name the left already has gets
-the suffix. Outer joins make the other side nullable; semi and anti joins return
-the left columns only; a cross join takes no keys.
+``left_on``/``right_on`` pair with ``coalesce=True``, is one column at the left
+key's place: the left key (and its name) for inner and left joins, the right key
+(and its name) for right joins, the two keys coalesced for full joins (the left
+key's name). A right column whose name the left already has gets the suffix.
+Outer joins make the other side nullable; semi and anti joins return the left
+columns only; a cross join takes no keys.
 
 A join may also have conditions: boolean expressions over columns of both
 sides (``on=(Trip.ts >= Rate.valid_from) & (Trip.ts < Rate.valid_to)``), which
@@ -21,7 +22,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import AmbiguousSideError, ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.errors import (
+    AmbiguousSideError,
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    UnknownColumnError,
+)
 from pydantable_spark.expr.core import Column, Node, bind, describe, render
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.expr.sides import Side, SideColumn, side_column
@@ -86,17 +94,17 @@ class Join(Plan):
                     "a cross join takes no keys (on=<names>, left_on=, right_on=); "
                     "a condition (on=<boolean expression>) makes it an inner join on that condition"
                 )
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
             return
         if not self.left_keys and not self.conditions:
             msg = (
                 f"a {self.how} join needs at least one key or condition: on=<names or a boolean expression>, "
                 "or left_on= and right_on="
             )
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         if len(self.left_keys) != len(self.right_keys):
             msg = f"left_on has {len(self.left_keys)} key(s) but right_on has {len(self.right_keys)}"
-            raise ColumnTypeError(msg)
+            raise ArgumentValueError(msg)
         for left, right in zip(self.left_keys, self.right_keys, strict=True):
             if not comparable(left.type.dtype, right.type.dtype, ordering=False) or dt.contains_map(left.type.dtype):
                 msg = f"join keys cannot be compared: {describe(left)} and {describe(right)}"
@@ -153,7 +161,15 @@ class Join(Plan):
                 out.append(self._merged_key(f, partner))
             else:
                 out.append(JoinOutput(dt.Field(f.name, f.dtype, f.nullable or left_nullable), f.name, None))
-        taken = {o.field.name for o in out}
+        names = [o.field.name for o in out]
+        clashes = sorted({n for n in names if names.count(n) > 1})
+        if clashes:  # a right join's merged key takes the right key's name, which a left column may have
+            msg = (
+                f"a right join with coalesce=True names each merged key after the right key, so the output would "
+                f"have {clashes[0]!r} twice (a left column has that name); rename one of them first"
+            )
+            raise DuplicateColumnError(msg)
+        taken = set(names)
         merged_right = set(merged.values())
         for f in right_schema:
             if f.name in merged_right:
@@ -170,7 +186,7 @@ class Join(Plan):
         if self.how == "full":
             return JoinOutput(dt.Field(left.name, left.dtype, True), left.name, right.name)
         if self.how == "right":
-            return JoinOutput(dt.Field(left.name, right.dtype, right.nullable), None, right.name)
+            return JoinOutput(dt.Field(right.name, right.dtype, right.nullable), None, right.name)
         return JoinOutput(dt.Field(left.name, left.dtype, left.nullable), left.name, None)
 
 

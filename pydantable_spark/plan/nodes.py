@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError, UnknownColumnError
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    SchemaError,
+    UnknownColumnError,
+)
 from pydantable_spark.expr.core import (
     Alias,
     Column,
@@ -85,6 +92,10 @@ class Source(Plan):
     session: Any = None
 
     def derive(self) -> Schema:
+        if not self.data_schema.fields:
+            source = f" ({self.data.describe()})" if self.data is not None else ""
+            msg = f"a frame needs at least one column; its source{source} has none"
+            raise SchemaError(msg)
         return self.data_schema
 
     def describe(self) -> str:
@@ -101,7 +112,7 @@ class Project(Plan):
     def derive(self) -> Schema:
         if not self.exprs:
             msg = "select() needs at least one column"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         seen: dict[str, Node] = {}
         fields = []
         given = self.input.schema
@@ -213,7 +224,7 @@ class Sort(Plan):
     def derive(self) -> Schema:
         if not self.keys:
             msg = "sort() needs at least one key"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         for key in self.keys:
             check_row_expression(key.expr, "sort()", windows=False)
             if dt.contains_map(key.expr.type.dtype):
@@ -238,7 +249,7 @@ class Limit(Plan):
     def derive(self) -> Schema:
         if self.n < 0:
             msg = f"limit() needs n >= 0, got {self.n}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return self.input.schema
 
     def inputs(self) -> tuple[Plan, ...]:
@@ -258,7 +269,7 @@ class Offset(Plan):
     def derive(self) -> Schema:
         if self.n < 0:
             msg = f"offset() needs n >= 0, got {self.n}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return self.input.schema
 
     def inputs(self) -> tuple[Plan, ...]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.core import Node, describe, render
 from pydantable_spark.plan.nodes import Plan, check_row_expression
 
@@ -74,13 +74,17 @@ STORAGE_LEVELS: dict[str, tuple[bool, bool, bool, bool, int]] = {
 
 def join_hint(name: object, what: str) -> str:
     """The Spark join hint ``name`` stands for (``"BROADCAST"`` → ``"broadcast"``); anything else is refused."""
-    found = JOIN_HINTS.get(name.lower()) if isinstance(name, str) else None
+    known = (
+        "'broadcast', 'merge', 'shuffle_hash', 'shuffle_replicate_nl' "
+        "(or Spark's aliases broadcastjoin, mapjoin, shuffle_merge, mergejoin)"
+    )
+    if not isinstance(name, str):
+        msg = f"{what}: the hint must be a str, got {shown(name)} ({type(name).__name__}); use one of {known}"
+        raise ArgumentTypeError(msg)
+    found = JOIN_HINTS.get(name.lower())
     if found is None:
-        msg = (
-            f"{what}: {name!r} is not a Spark join hint; use one of 'broadcast', 'merge', 'shuffle_hash', "
-            "'shuffle_replicate_nl' (or Spark's aliases broadcastjoin, mapjoin, shuffle_merge, mergejoin)"
-        )
-        raise ValueError(msg)
+        msg = f"{what}: {shown(name)} is not a Spark join hint; use one of {known}"
+        raise ArgumentValueError(msg)
     return found
 
 
@@ -89,16 +93,26 @@ def storage_level(level: object, what: str) -> str:
     if isinstance(level, str):
         if level.upper() in STORAGE_LEVELS:
             return level.upper()
-    else:
-        flags = _storage_flags(level)
-        found = next((name for name, known in STORAGE_LEVELS.items() if known == flags), None)
-        if found is not None:
-            return found
-    msg = (
-        f"{what}: {level!r} is not a storage level; use a name of pyspark's StorageLevel "
-        f"({', '.join(STORAGE_LEVELS)}) or one of its constants"
-    )
-    raise ValueError(msg)
+        msg = (
+            f"{what}: {shown(level)} is not a storage level; use a name of pyspark's StorageLevel "
+            f"({', '.join(STORAGE_LEVELS)}) or one of its constants"
+        )
+        raise ArgumentValueError(msg)
+    flags = _storage_flags(level)
+    if flags is None:
+        msg = (
+            f"{what}: the level must be a str or a pyspark StorageLevel, got {shown(level)} "
+            f"({type(level).__name__}); use a name such as 'MEMORY_ONLY' or a StorageLevel constant"
+        )
+        raise ArgumentTypeError(msg)
+    found = next((name for name, known in STORAGE_LEVELS.items() if known == flags), None)
+    if found is None:
+        msg = (
+            f"{what}: {shown(level)} is not one of pyspark's StorageLevel constants "
+            f"({', '.join(STORAGE_LEVELS)}); Spark Connect and this façade take those only"
+        )
+        raise ArgumentValueError(msg)
+    return found
 
 
 def _storage_flags(level: object) -> tuple[object, ...] | None:
@@ -201,10 +215,10 @@ class Repartition(Plan):
     def derive(self) -> Schema:
         if self.n is not None and self.n < 1:
             msg = f"repartition() needs n >= 1, got {self.n}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         if self.n is None and not self.keys:
             msg = "repartition() needs a number of partitions, columns, or both"
-            raise ValueError(msg)
+            raise ArgumentTypeError(msg)
         for key in self.keys:
             _check_key(key, "repartition()")
         return self.input.schema
@@ -213,8 +227,8 @@ class Repartition(Plan):
         return (self.input,)
 
     def describe(self) -> str:
-        shown = ([] if self.n is None else [str(self.n)]) + [render(k) for k in self.keys]
-        return f"Repartition [{', '.join(shown)}]"
+        parts = ([] if self.n is None else [str(self.n)]) + [render(k) for k in self.keys]
+        return f"Repartition [{', '.join(parts)}]"
 
 
 def _check_key(key: Node, what: str) -> None:
@@ -237,7 +251,7 @@ class Coalesce(Plan):
     def derive(self) -> Schema:
         if self.n < 1:
             msg = f"coalesce() needs n >= 1, got {self.n}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return self.input.schema
 
     def inputs(self) -> tuple[Plan, ...]:
@@ -263,7 +277,7 @@ class Sample(Plan):
         if not (math.isfinite(self.fraction) and self.fraction >= 0 and (self.with_replacement or self.fraction <= 1)):
             bound = "0 <= fraction" if self.with_replacement else "0 <= fraction <= 1 (without replacement)"
             msg = f"sample() needs {bound}, got fraction={self.fraction}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return self.input.schema
 
     def inputs(self) -> tuple[Plan, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, DuplicateColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, DuplicateColumnError
 from pydantable_spark.plan.nodes import Plan
 from pydantable_spark.schema import Schema
 from pydantable_spark.typerules import supertype
@@ -38,10 +38,10 @@ class Unpivot(Plan):
         overlap = set(self.ids) & set(self.values)
         if overlap:
             msg = f"melt(): columns {sorted(overlap)} are both id and value columns"
-            raise ColumnTypeError(msg)
+            raise ArgumentValueError(msg)
         if not self.values:
             msg = "melt() needs at least one value column"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         first = schema[self.values[0]]
         dtype = first.dtype
         for name in self.values[1:]:
@@ -85,10 +85,10 @@ class Explode(Plan):
         schema = self.input.schema
         if not self.columns:
             msg = "explode() needs at least one column"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         if self.position is not None and len(self.columns) != 1:
             msg = "posexplode() takes exactly one column"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         fields = []
         for f in schema:
             if f.name not in self.columns:

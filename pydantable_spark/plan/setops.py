@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError
 from pydantable_spark.plan.nodes import Plan
 from pydantable_spark.schema import Schema
 
@@ -51,7 +51,7 @@ class Union(Plan):
     def derive(self) -> Schema:
         if len(self.frames) < 2:
             msg = "a union needs at least two frames"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         first = self.frames[0].schema
         if not self.by_name:
             fields = list(first.fields)

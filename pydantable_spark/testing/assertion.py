@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, UnknownColumnError
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.schema import render_diff
@@ -114,7 +114,7 @@ def assert_frame_equal(
 
     Raises:
         AssertionError: The schemas or the rows differ; the message shows how.
-        ColumnTypeError: An argument of the wrong type (a ``TypeError``), named.
+        ArgumentTypeError: An argument of the wrong type (a ``TypeError``), named.
         UnknownColumnError: An ``ignore_columns`` name that no frame has.
         ValueError: A negative or non-finite tolerance, or ``max_rows_shown < 1``.
 
@@ -138,7 +138,7 @@ def assert_frame_equal(
     frames = [s.frame for s in (left_side, right_side) if s.frame is not None]
     if not frames:
         msg = f"{what}: left and right are both lists of rows; at least one side must be a frame to give the columns"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     columns = [name for frame in frames for name in frame.columns]
     for name in ignored:
         if name not in columns:
@@ -156,7 +156,7 @@ def assert_frame_equal(
     names = [n for n in frames[0].columns if n not in ignored]
     if not names:
         msg = f"{what}: ignore_columns={sorted(ignored)} leaves no column to compare"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     table = RowComparison(names, tolerance, max_rows_shown)
     full = list(frames[0].columns)
     left_rows = left_side.rows(names, full, "right")
@@ -177,12 +177,12 @@ def _check_arguments(
         number = float(typing.cast("float", value))
         if not (math.isfinite(number) and number >= 0):
             msg = f"{what}: {name} must be a finite number >= 0, got {value!r}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         tolerances.append(number)
     check_param(what, "max_rows_shown", max_rows_shown, int)
     if typing.cast("int", max_rows_shown) < 1:
         msg = f"{what}: max_rows_shown must be at least 1, got {max_rows_shown!r}"
-        raise ValueError(msg)
+        raise ArgumentValueError(msg)
     return Tolerance(*tolerances)
 
 
@@ -193,7 +193,7 @@ def _ignored_names(what: str, ignore_columns: object) -> frozenset[str]:
             f"{what}: ignore_columns must be a list or tuple of column names, "
             f"got {ignore_columns!r} ({type(ignore_columns).__name__}){shown}"
         )
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     for i, name in enumerate(ignore_columns):
         check_param(what, f"ignore_columns[{i}]", name, str)
     return frozenset(ignore_columns)
@@ -257,13 +257,13 @@ def _side(what: str, name: str, value: object) -> _Side:
                     f"{what}: {name}[{i}] must be a row (a dict, a model instance, a PySpark Row or a tuple), "
                     f"got {item!r} ({type(item).__name__})"
                 )
-                raise ColumnTypeError(msg)
+                raise ArgumentTypeError(msg)
         return _Side(name, None, value)
     msg = (
         f"{what}: {name} must be a pydantable_spark DataFrame, a PySpark DataFrame or a list of rows "
         f"(dicts, model instances, PySpark Rows or tuples), got {value!r} ({type(value).__name__})"
     )
-    raise ColumnTypeError(msg)
+    raise ArgumentTypeError(msg)
 
 
 def _kept(schema: Schema, ignored: frozenset[str]) -> list[dt.Field]:

@@ -18,7 +18,7 @@ from pydantic.fields import FieldInfo
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import column_name, field_of_annotation
 from pydantable_spark.constructors import schema_of_model
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, UnknownColumnError
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.testing.rows import spell
@@ -84,7 +84,7 @@ def build_frame(model: type[M], rows: Sequence[Mapping[str, Any]] | int, /, **de
         ``DataFrame[model]``, with the model's schema.
 
     Raises:
-        ColumnTypeError: ``model``, ``rows`` or a row of the wrong type (a ``TypeError``), named.
+        ArgumentTypeError: ``model``, ``rows`` or a row of the wrong type (a ``TypeError``), named.
         UnknownColumnError: A row key or a keyword that is not a column of the model.
         ValueError: No placeholder passes a field's constraints (a ``pattern``, say); the message
             names the field and how to give it a value. Also for a negative number of rows.
@@ -94,7 +94,7 @@ def build_frame(model: type[M], rows: Sequence[Mapping[str, Any]] | int, /, **de
     what = "build_frame()"
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         msg = f"{what}: model must be a Pydantic model class (a DataFrameModel), got {model!r} ({type(model).__name__})"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     schema_of_model(model)  # a model with forward references is completed here, or its error raised
     given = _given_rows(what, rows)
     builder = _Builder(model)
@@ -110,16 +110,16 @@ def _given_rows(what: str, rows: object) -> list[Mapping[str, Any]]:
     if isinstance(rows, int) and not isinstance(rows, bool):
         if rows < 0:
             msg = f"{what}: the number of rows must be >= 0, got {rows}"
-            raise ValueError(msg)
+            raise ArgumentValueError(msg)
         return [{} for _ in range(rows)]
     if isinstance(rows, str | bytes) or not isinstance(rows, Sequence):
         msg = f"{what}: rows must be a list of dicts (partial rows) or a number of rows"
         msg += f", got {rows!r} ({type(rows).__name__})"
-        raise ColumnTypeError(msg)
+        raise ArgumentTypeError(msg)
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
             msg = f"{what}: rows[{i}] must be a dict of column values, got {row!r} ({type(row).__name__})"
-            raise ColumnTypeError(msg)
+            raise ArgumentTypeError(msg)
         for key in row:
             check_param(what, f"a key of rows[{i}]", key, str)
     return list(rows)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import inspect
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
+from pydantic import BaseModel
 from pyspark.errors import AnalysisException, PySparkTypeError, PySparkValueError
 from pyspark.sql import Window as SparkWindow
 from pyspark.sql import functions as sf
@@ -33,7 +35,7 @@ from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call, call_types
-from pydantable_spark.expr.catalog import ENTRIES, Function, Kind
+from pydantable_spark.expr.catalog import CATALOG, ENTRIES, Function, Kind
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Lit, sample_of
 from pydantable_spark.schema import Schema
 
@@ -51,7 +53,7 @@ _ROWS = 4
 def _values(dtype: dt.DType) -> list[Any]:
     """Four non-null values of ``dtype``: ordinary ones and edge ones."""
     if isinstance(dtype, dt.Boolean):
-        return [True, False, True, False]
+        return [True, False, False, True]  # its rotations (``_variant``) differ from one another
     if isinstance(dtype, dt.Integral):
         return [1, -2, 0, 7]
     if isinstance(dtype, dt.Floating):
@@ -96,35 +98,49 @@ def _values(dtype: dt.DType) -> list[Any]:
     raise AssertionError(msg)
 
 
+def _variant(values: list[Any], position: int) -> list[Any]:
+    """The values of the column an argument at ``position`` reads: ``values`` rotated by ``position`` rows.
+
+    Two arguments of one call never read the same column, nor two columns whose
+    rows agree, so a function whose arguments reach Spark in the wrong order
+    gives other values than PySpark's (``trim(s, chars)`` is not ``trim(chars, s)``).
+    """
+    shift = position % len(values)
+    return [*values[shift:], *values[:shift]]
+
+
 @dataclass(frozen=True)
 class Wide:
-    """A frame with one column per (example type, nullable), and the plain Spark DataFrame of the same rows."""
+    """A frame with columns per (example type, nullable, argument position), and their names.
+
+    The argument at position ``i`` of a call reads the ``i``-th variant of its
+    type: the same values rotated by ``i`` rows (``_variant``).
+    """
 
     frame: DataFrame[Any]
-    names: dict[tuple[dt.DType, bool], str]
+    names: dict[tuple[dt.DType, bool, int], str]
 
     @property
     def order_key(self) -> str:
         """A column of distinct non-NULL values, to order windows by."""
-        return self.names[(dt.Int64(), False)]
+        return self.names[(dt.Int64(), False, 0)]
 
-    def column(self, dtype: dt.DType, nullable: bool) -> str:
-        return self.names[(dtype, nullable)]
+    def column(self, dtype: dt.DType, nullable: bool, position: int = 0) -> str:
+        return self.names[(dtype, nullable, position)]
 
 
-def _example_types() -> list[dt.DType]:
-    found: dict[str, dt.DType] = {}
+def _example_types() -> dict[dt.DType, int]:
+    """Each type a call of the catalog may take a column of, with how many argument positions take one."""
+    found: dict[str, tuple[dt.DType, int]] = {}
+    found[str(dt.Int64())] = (dt.Int64(), 1)  # the window order key
     for entry in ENTRIES:
-        for param in entry.params:
-            if param.accepts is not None:
-                for example in param.accepts.examples:
-                    found.setdefault(str(example), example)
-        for sample in entry.samples:
-            for item in sample:
-                kind, what = _sample_option(item)
+        for combination in _combinations(entry):
+            for position, (kind, what) in enumerate(combination):
                 if kind == "column":
-                    found.setdefault(str(what[0]), what[0])
-    return list(found.values())
+                    dtype = what[0]
+                    positions = max(found.get(str(dtype), (dtype, 0))[1], position + 1)
+                    found[str(dtype)] = (dtype, positions)
+    return dict(found.values())
 
 
 @pytest.fixture(scope="module")
@@ -132,20 +148,27 @@ def wide(spark: SparkSession) -> Wide:
     return wide_frame(_example_types())
 
 
-def wide_frame(types: Sequence[dt.DType]) -> Wide:
-    """A frame with a column of each type, nullable and not (with ``_values``, the nullable one's last NULL)."""
-    names: dict[tuple[dt.DType, bool], str] = {}
+def wide_frame(types: dict[dt.DType, int] | Sequence[dt.DType], positions: int = 4) -> Wide:
+    """Columns of each type, nullable and not, one per argument position (``_variant``; nullable: one NULL).
+
+    ``types`` maps each type to its number of argument positions, or lists types
+    that each get ``positions``. The nullable column holds the first three of
+    ``_values`` and a NULL, rotated like the others.
+    """
+    counts = types if isinstance(types, dict) else dict.fromkeys(types, positions)
+    names: dict[tuple[dt.DType, bool, int], str] = {}
     arrays = {}
     fields = []
-    for i, dtype in enumerate(types):
+    for i, (dtype, count) in enumerate(counts.items()):
         for nullable in (False, True):
-            name = f"c{i}{'n' if nullable else ''}"
-            names[(dtype, nullable)] = name
             values = _values(dtype)
             if nullable:
                 values = [*values[:3], None]
-            fields.append(pa.field(name, arrow_type(dtype), nullable))
-            arrays[name] = values
+            for position in range(count):
+                name = f"c{i}{'n' if nullable else ''}{f'_{position}' if position else ''}"
+                names[(dtype, nullable, position)] = name
+                fields.append(pa.field(name, arrow_type(dtype), nullable))
+                arrays[name] = _variant(values, position)
     table = pa.table(arrays, schema=pa.schema(fields))
     return Wide(DataFrame.from_arrow(table), names)
 
@@ -223,8 +246,10 @@ class Candidate:
         A Python value for a parameter PySpark takes as a ``Column`` only is ``lit(value)`` there.
         """
         args = [
-            sf.lit(what) if kind == "value" and _column_in_pyspark(self.entry, i) else _plain_argument(wide, kind, what)
-            for i, (kind, what) in enumerate(self.combination)
+            sf.lit(what)
+            if kind == "value" and _column_in_pyspark(self.entry, position)
+            else _plain_argument(wide, kind, what, position)
+            for position, (kind, what) in enumerate(self.combination)
         ]
         try:
             column = getattr(sf, self.entry.name)(*args)
@@ -237,20 +262,20 @@ def _column_in_pyspark(entry: Function, index: int) -> bool:
     return index < len(entry.params) and entry.params[index].column_in_pyspark
 
 
-def _plain_argument(wide: Wide, kind: str, what: Any) -> Any:
+def _plain_argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     if kind == "column":
-        return sf.col(wide.column(*what))
+        return sf.col(wide.column(*what, position))
     return sf.lit(what) if kind == "lit" else what
 
 
-def _argument(wide: Wide, kind: str, what: Any) -> Any:
+def _argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     if kind == "column":
-        return F.col(wide.column(*what))
+        return F.col(wide.column(*what, position))
     return F.lit(what) if kind == "lit" else what
 
 
 def _build(entry: Function, combination: list[Any], wide: Wide, shape: str) -> Expr[Any]:
-    args = [_argument(wide, kind, what) for kind, what in combination]
+    args = [_argument(wide, kind, what, position) for position, (kind, what) in enumerate(combination)]
     expr = Expr(call(entry, args))
     return expr.over(Window.order_by(wide.order_key)) if shape == "window" else expr
 
@@ -408,3 +433,32 @@ def _converted(wide: Wide, candidate: Candidate) -> bool:
         node = next(node.children())
     types = call_types(node.function, node.args)
     return any(arg.type.dtype != typed.dtype for arg, typed in zip(node.args, types, strict=True))
+
+
+def test_every_alias_takes_the_keyword_names_of_pysparks_function_of_that_name() -> None:
+    """``F.ucase(str=...)`` as ``pyspark.sql.functions.ucase(str)``, though ``F.upper`` names it ``col``; the
+    messages of a call name the function called."""
+    aliases = {name: entry for name, entry in CATALOG.items() if name != entry.name and hasattr(sf, name)}
+    assert {"ucase", "lcase", "char_length", "approx_percentile"} <= set(aliases)
+    for name, entry in aliases.items():
+        theirs = list(inspect.signature(getattr(sf, name)).parameters)
+        ours = list(inspect.signature(getattr(F, name)).parameters)
+        assert ours == theirs, name
+        required = [p.name for p in entry.params_as(name) if p.default is not ABSENT and not p.variadic][:1]
+        with pytest.raises(TypeError, match=rf"^F\.{name}\(\) got unexpected argument\(s\) nope; it takes \("):
+            getattr(F, name)(**dict.fromkeys([*required, "nope"], F.col("x")))
+
+
+def test_an_alias_called_by_pysparks_keyword_names(spark: SparkSession) -> None:
+    frame = DataFrame.from_rows([{"s": "Ab", "n": 1}], model=_Words)
+    out = frame.select(up=F.ucase(str=F.col("s")), low=F.lcase(str="s"), chars=F.char_length(str="s"))
+    assert out.to_dict() == {"up": ["AB"], "low": ["ab"], "chars": [2]}
+    with pytest.raises(PydantableSparkError, match=r"^F\.ucase\(\): str must be a string; got column 'n'"):
+        frame.select(F.ucase(str=F.col("n")))
+    with pytest.raises(TypeError, match=r"^F\.ucase\(\) is missing its argument 'str'"):
+        F.ucase()
+
+
+class _Words(BaseModel):
+    s: str
+    n: int

@@ -27,7 +27,7 @@ from test_catalog import Wide
 
 from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.errors import ArgumentError, ArgumentTypeError, ColumnTypeError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.catalog import ENTRIES
 from pydantable_spark.typerules import tightest
@@ -351,18 +351,57 @@ def test_maps_built_and_read_give_pysparks_values() -> None:
 
 
 @pytest.mark.spark
-def test_an_empty_array_or_map_is_a_typed_empty_collection_of_strings() -> None:
-    """Conformance fixture create_map_empty_issue512: Spark types ``map()`` and ``array()`` with NULL elements."""
-    frame = Pairs.from_rows(PAIRS).select(Pairs.k, m=F.create_map(), a=F.array())
-    m, a = frame.schema.get("m"), frame.schema.get("a")
-    assert m is not None
-    assert a is not None
-    assert (m.dtype, m.nullable) == (dt.Map(dt.String(), dt.String(), True), False)
-    assert (a.dtype, a.nullable) == (dt.List(dt.String(), True), False)
-    rows = frame.to_dict()
-    assert rows == {"k": [p["k"] for p in PAIRS], "m": [{}] * len(PAIRS), "a": [[]] * len(PAIRS)}
-    plain = frame.to_spark().select(sf.create_map().alias("m"), sf.array().alias("a"))
-    assert [(r["m"], r["a"]) for r in plain.collect()] == [({}, [])] * len(PAIRS)  # (Spark's own types are void)
+def test_an_empty_array_or_map_takes_the_type_of_the_list_or_map_next_to_it(agrees: Any) -> None:
+    """Spark types ``array()``/``create_map()`` ``array<void>``/``map<void,void>`` and coerces them to their
+    neighbours' type; the façade types them so, and refuses them where nothing decides (no result holds void)."""
+    frame = Pairs.from_rows(PAIRS)
+    uses = {
+        "coalesced": (F.coalesce(Pairs.keys, F.array()), sf.coalesce("keys", sf.array())),
+        "otherwise": (
+            F.when(Pairs.k == "x", Pairs.values).otherwise(F.array()),
+            sf.when(sf.col("k") == "x", sf.col("values")).otherwise(sf.array()),
+        ),
+        "joined": (F.concat(F.array(), Pairs.values), sf.concat(sf.array(), "values")),
+        "nested": (F.array(F.array(), Pairs.values), sf.array(sf.array(), "values")),
+        "union": (F.array_union(Pairs.keys, F.array()), sf.array_union("keys", sf.array())),
+        "merged": (F.map_concat(F.create_map(), Pairs.m), sf.map_concat(sf.create_map(), "m")),
+        "either": (F.coalesce(Pairs.n, F.create_map()), sf.coalesce("n", sf.create_map())),
+        "cast": (F.array().cast(list[int | None]), sf.array().cast("array<bigint>")),
+    }
+    ours = frame.select(**{name: mine for name, (mine, _) in uses.items()})
+    agrees(ours)
+    plain = frame.to_spark().select(*[theirs.alias(name) for name, (_, theirs) in uses.items()])
+    assert [(f.name, f.dataType, f.nullable) for f in ours.to_spark().schema] == [
+        (f.name, f.dataType, f.nullable) for f in plain.schema
+    ]
+    assert ours.to_arrow().to_pydict() == plain.toArrow().to_pydict()
+    # standing alone, Spark's own type is void (its toArrow() cannot hold it): refused when the plan is built
+    assert frame.to_spark().select(sf.array().alias("a")).schema["a"].dataType.elementType.typeName() == "void"
+    for empty, kind in ((F.array(), "list"), (F.create_map(), "map")):
+        with pytest.raises(ColumnTypeError, match=rf"has no element type in .*: Spark would make it a {kind} of void"):
+            frame.select(e=empty)
+    with pytest.raises(ColumnTypeError, match=r"F.array\(\) has no element type in coalesce\(k, F.array\(\)\)"):
+        frame.select(F.coalesce(Pairs.k, F.array()))
+    with pytest.raises(ColumnTypeError, match=r"F.array\(\) has no element type in size\(F.array\(\)\)"):
+        frame.select(F.size(F.array()))
+
+
+@pytest.mark.spark
+def test_a_literal_position_into_a_list_is_an_int_as_pysparks_lit(agrees: Any) -> None:
+    """PySpark's ``lit(1)`` is an ``int``, which Spark takes as a position; the façade's ``F.lit(1)`` (a
+    ``bigint``) is taken as one too, where it fits."""
+    frame = Pairs.from_rows(PAIRS)
+    calls = {
+        "first": (F.try_element_at(Pairs.keys, F.lit(1)), sf.try_element_at("keys", sf.lit(1))),
+        "last": (F.element_at(Pairs.keys, F.lit(-1)), sf.element_at("keys", sf.lit(-1))),
+        "second": (F.try_element_at(Pairs.values, F.lit(2)), sf.try_element_at("values", sf.lit(2))),
+    }
+    ours = frame.filter(F.size(Pairs.keys) > 0).select(**{name: mine for name, (mine, _) in calls.items()})
+    agrees(ours)
+    plain = frame.to_spark().filter(sf.size("keys") > 0).select(*[p.alias(name) for name, (_, p) in calls.items()])
+    assert ours.to_arrow().to_pydict() == plain.toArrow().to_pydict()
+    with pytest.raises(ColumnTypeError, match="a list needs an int"):
+        frame.select(F.try_element_at(Pairs.keys, F.lit(2**40)))  # no int holds it
 
 
 # --- weak literals -----------------------------------------------------------------------------------------
@@ -467,7 +506,7 @@ class C(DataFrameModel):
     ],
 )
 def test_calls_spark_would_refuse_or_run_wrongly_are_refused_when_built(build: Any, message: str) -> None:
-    with pytest.raises(ColumnTypeError, match=message):
+    with pytest.raises((ColumnTypeError, ArgumentError), match=message):  # a column's type, or a Python argument
         build()
 
 
@@ -500,5 +539,5 @@ def test_variadic_functions_also_take_one_list_as_pyspark_does() -> None:
     assert F.struct([C.n, C.s]).typed == F.struct(C.n, C.s).typed
     assert F.create_map([F.lit("a"), C.n]).typed == F.create_map(F.lit("a"), C.n).typed
     assert F.map_concat([C.m, C.m]).typed == F.map_concat(C.m, C.m).typed
-    with pytest.raises(ColumnTypeError, match=r"F\.arrays_zip\(\): cols takes an expression"):
+    with pytest.raises(ArgumentTypeError, match=r"F\.arrays_zip\(\): cols takes an expression"):
         F.arrays_zip([C.ints, C.ints])  # PySpark takes no list here either

@@ -30,7 +30,7 @@ class C(DataFrameModel):
     ("build", "message"),
     [
         (lambda: F.nvl(C.s, C.n), r"F\.nvl\(\): no common type for column 'C\.s' of type str"),
-        (lambda: F.ifnull(C.n, C.s), r"F\.nvl\(\): no common type"),  # an alias is named by its entry
+        (lambda: F.ifnull(C.n, C.s), r"F\.ifnull\(\): no common type"),  # an alias: the name the user called
         (lambda: F.nvl2(C.n, C.s, C.day), r"F\.nvl2\(\): no common type"),
         (
             lambda: F.nullif(C.s, C.n),

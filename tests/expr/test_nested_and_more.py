@@ -11,7 +11,7 @@ from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, UnknownColumnError
 
 
 class Geo(BaseModel):
@@ -88,7 +88,7 @@ def test_nested_function_errors(frame: Any) -> None:
         N.id.struct.field("x")
     with pytest.raises(ColumnTypeError, match=r"list.len\(\): col must be a list or a map"):
         N.text.list.len()
-    with pytest.raises(ColumnTypeError, match=r"list.get\(\): index must be an integer; got literal .a."):
+    with pytest.raises(ArgumentTypeError, match=r"list.get\(\): index must be an integer; got literal .a."):
         N.tags.list.get("a")
     with pytest.raises(ColumnTypeError, match="list of strings"):
         N.nums.list.join(",")
@@ -119,7 +119,7 @@ def test_more_string_functions(frame: Any, agrees: Any) -> None:
     assert got["left"] == ["a1-b22", "00zz"]
     assert got["right"] == ["a1-b22", "zz__"]
     assert got["like"] == [True, False]
-    with pytest.raises(ColumnTypeError, match="fill must be a single character"):
+    with pytest.raises(ArgumentValueError, match="fill must be a single character"):
         N.text.str.pad_start(3, "ab")
 
 
@@ -146,7 +146,7 @@ def test_more_date_functions_and_arithmetic(frame: Any, agrees: Any) -> None:
     assert got["total"][0] == datetime.timedelta(days=2, hours=4)
     with pytest.raises(ColumnTypeError, match="use one of year, quarter, month, week"):
         N.day.dt.truncate("hour")
-    with pytest.raises(ColumnTypeError, match="no Spark equivalent"):
+    with pytest.raises(ArgumentValueError, match="no Spark equivalent"):
         N.at.dt.strftime("%Q")
     with pytest.raises(ColumnTypeError, match="unsupported operand types for -"):
         N.day - N.day

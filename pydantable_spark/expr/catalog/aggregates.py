@@ -17,11 +17,14 @@ from pydantable_spark.expr.catalog.spec import (
     ORDERABLE,
     Accepts,
     Args,
+    DTypeRule,
     Function,
     Kind,
+    Lit,
     always,
     at_least,
     column,
+    either,
     fixed,
     never,
     same,
@@ -35,6 +38,28 @@ LONG = fixed(dt.Int64())
 EQUATABLE = Accepts(
     "a value with an equality (not a map)", lambda t: not dt.contains_map(t), examples=(dt.Int64(), dt.String())
 )
+
+
+def _percentages(value: object) -> str | None:
+    """A percentage, or a non-empty list of them: each between 0 and 1."""
+    values = list(value) if isinstance(value, list | tuple) else [value]
+    if not values:
+        return "must be a percentage or a non-empty list of them"
+    for item in values:
+        if isinstance(item, bool) or not isinstance(item, int | float):
+            return f"must be numbers between 0 and 1 (a list holds {item!r})"
+        if not 0 <= item <= 1:
+            return f"must be between 0 and 1 ({item!r} is not)"
+    return None
+
+
+_PERCENTAGE = value("percentage", float, int, list, tuple, literal=dt.Float64(), check=_percentages, sample=0.5)
+"""PySpark's ``percentage``: a number from 0 to 1, or a list (or tuple) of them."""
+
+
+def _per_percentage(rule: DTypeRule) -> DTypeRule:
+    """``rule``'s type for one percentage; a list of its values (never NULL) for a list of percentages."""
+    return lambda args: dt.List(rule(args), False) if isinstance(args.dtype(1), dt.List) else rule(args)
 
 
 def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
@@ -152,19 +177,24 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "percentile",
         _COL,
-        value("percentage", float, int),
-        value("frequency", int, default=1, check=at_least(1)),
-        returns=DOUBLE,
-        summary="The exact percentile (0..1) of the values.",
+        _PERCENTAGE,
+        either("frequency", INTEGER, int, default=1, check=at_least(1)),
+        returns=_per_percentage(lambda args: dt.Float64()),
+        samples=((dt.Float64(), [0.25, 0.75]), (dt.Int32(), (0, 0.5, 1), Lit(2)), (dt.Decimal(10, 2), 0.5, dt.Int8())),
+        summary=(
+            "The exact percentile (0..1) of the values, each counted ``frequency`` times (an integer column or "
+            "value); a list of percentages gives the list of percentiles."
+        ),
     ),
     _entry(
         "percentile_approx",
         _COL,
-        value("percentage", float, int),
+        _PERCENTAGE,
         value("accuracy", int, default=10000, check=at_least(1)),
-        returns=same(0),
+        returns=_per_percentage(same(0)),
         aliases=("approx_percentile",),
-        summary="An approximate percentile (0..1) of the values.",
+        samples=((dt.Float64(), [0.25, 0.75]), (dt.Int32(), (0.5,))),
+        summary="An approximate percentile (0..1) of the values; a list of percentages gives the list of them.",
     ),
     # --- dispersion and correlation ---
     _entry(

@@ -27,6 +27,7 @@ values by ``tests/expr/test_catalog.py``.
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
@@ -54,7 +55,7 @@ from pydantable_spark.expr.catalog.spec import (
     value,
 )
 from pydantable_spark.expr.coercion import meet, to_type
-from pydantable_spark.expr.core import Alias, Column, Literal, Node, describe
+from pydantable_spark.expr.core import Alias, Column, EmptyCollection, Literal, Node, describe, undecided_empty
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
 
@@ -269,15 +270,38 @@ def _among(select: Callable[[int], Sequence[int]]) -> Callable[[tuple[Node, ...]
     return adopt
 
 
+def empty_takes_the_others(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+    """An empty ``F.array()`` (``F.create_map()``) takes the type the other lists (maps) meet in, as Spark coerces."""
+    empty = [i for i, n in enumerate(nodes) if isinstance(n, Literal) and isinstance(n.value, EmptyCollection)]
+    if not empty:
+        return nodes
+    target: dt.DType | None = None
+    for node in nodes:
+        typed = node.typed
+        if typed is None or not isinstance(typed.dtype, dt.List | dt.Map):
+            continue
+        target = typed.dtype if target is None else supertype(target, typed.dtype)
+        if target is None:
+            return nodes  # the rule reports it
+    if target is None:
+        return nodes
+    return tuple(n.adopt(target) if i in empty and isinstance(n, Literal) else n for i, n in enumerate(nodes))
+
+
 def _lookup_literals(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
-    """A bare Python int position into a list is an ``int`` (Spark takes no ``bigint`` there)."""
+    """An int constant position into a list is an ``int`` (Spark takes no ``bigint`` there).
+
+    A bare Python int, and ``F.lit(1)`` too: PySpark's ``lit(1)`` is an ``int``,
+    the façade's a ``bigint`` (a Python int is 64-bit here), and a position that
+    fits loses nothing.
+    """
     owner = nodes[0].typed if nodes else None
     if owner is None or len(nodes) < 2 or not isinstance(owner.dtype, dt.List):
         return nodes
     position = nodes[1]
     if (
         isinstance(position, Literal)
-        and position.weak
+        and isinstance(position.dtype, dt.Int64)
         and type(position.value) is int
         and dt.Int32.holds(position.value)
     ):
@@ -518,8 +542,6 @@ def _zipped(args: Args) -> dt.DType:
 
 
 def _array(args: Args) -> dt.DType:
-    if not args:
-        return dt.List(dt.String(), True)  # PySpark's array(): an empty list of strings (cast: elements nullable)
     parts = list(enumerate(args.dtype(i) for i in range(len(args))))
     target = _meet(args, parts, supertype, elements=False)
     return dt.List(target, any_null(args) or _forced(parts, target))
@@ -634,8 +656,6 @@ def _string_keys(args: Args, indexes: Sequence[int]) -> None:
 
 
 def _create_map(args: Args) -> dt.DType:
-    if not args:
-        return dt.Map(dt.String(), dt.String(), True)  # PySpark's create_map(): an empty map of strings (cast)
     if len(args) % 2:
         msg = f"{args.name}() takes keys and values in pairs; got {len(args)} arguments"
         raise ColumnTypeError(msg)
@@ -753,6 +773,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=_try_element_at_nullable,
         check=_lookup_check,
         adopt=_lookup_literals,
+        samples=((dt.List(dt.Int64(), False), Lit(2)), (dt.List(dt.String(), True), Lit(-1))),
         methods=("map.get",),
         summary="The element at a 1-based position of a list, or the value of a map key; NULL if absent.",
     ),
@@ -788,6 +809,7 @@ ENTRIES: tuple[Function, ...] = (
         column("a2", COMPARED_LIST),
         returns=_overlap,
         nullable=_overlap_nullable,
+        adopt=empty_takes_the_others,
         summary="Whether the lists share an element (NULL if not and either holds a NULL).",
     ),
     _entry(
@@ -810,11 +832,14 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "array",
         column("cols", ITEM, variadic=True, default=ABSENT),
-        special=True,
         returns=_array,
+        empty=functools.partial(undecided_empty, EmptyCollection.LIST),
         nullable=never,
         adopt=_among(range),
-        summary="A list of the values (their common type).",
+        summary=(
+            "A list of the values (their common type). With no values, an empty list typed by the list next "
+            "to it (``F.when(c, xs).otherwise(F.array())``)."
+        ),
         unpacks=True,
     ),
     _entry(
@@ -918,6 +943,7 @@ ENTRIES: tuple[Function, ...] = (
         LIST,
         column("other", ARRAY),
         returns=concat_lists,
+        adopt=empty_takes_the_others,
         in_f=False,
         methods=("list.concat",),
         sql="concat",
@@ -966,6 +992,7 @@ ENTRIES: tuple[Function, ...] = (
         column("col2", COMPARED_LIST),
         returns=_pairwise(lambda a: _inner(a, 0).contains_null or _inner(a, 1).contains_null),
         methods=("list.set_union",),
+        adopt=empty_takes_the_others,
         summary="The distinct elements of either list, in order of appearance.",
     ),
     _entry(
@@ -974,6 +1001,7 @@ ENTRIES: tuple[Function, ...] = (
         column("col2", COMPARED_LIST),
         returns=_pairwise(lambda a: _inner(a, 0).contains_null and _inner(a, 1).contains_null),
         methods=("list.set_intersection",),
+        adopt=empty_takes_the_others,
         summary="The distinct elements of the first list that the second holds too.",
     ),
     _entry(
@@ -982,6 +1010,7 @@ ENTRIES: tuple[Function, ...] = (
         column("col2", COMPARED_LIST),
         returns=_pairwise(lambda a: _inner(a, 0).contains_null),
         methods=("list.set_difference",),
+        adopt=empty_takes_the_others,
         summary="The distinct elements of the first list that the second does not hold.",
     ),
     _entry(
@@ -1039,13 +1068,16 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "create_map",
         column("cols", ITEM, variadic=True, default=ABSENT),
-        special=True,
         returns=_create_map,
+        empty=functools.partial(undecided_empty, EmptyCollection.MAP),
         nullable=never,
         adopt=_among(lambda n: range(1, n, 2)),
         sql="map",
         session=True,
-        summary=f"A map of the keys (strings, never NULL) and values given in turn. {_ROOM}",
+        summary=(
+            f"A map of the keys (strings, never NULL) and values given in turn. {_ROOM} With no values, an "
+            "empty map typed by the map next to it (``F.coalesce(m, F.create_map())``)."
+        ),
         unpacks=True,
     ),
     _entry(
@@ -1068,6 +1100,7 @@ ENTRIES: tuple[Function, ...] = (
         "map_concat",
         column("cols", STRING_MAP, variadic=True),
         returns=_map_concat,
+        adopt=empty_takes_the_others,
         session=True,
         summary=f"The entries of all the maps in one (their values' common type). {_ROOM}",
         unpacks=True,

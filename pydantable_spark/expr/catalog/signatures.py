@@ -21,10 +21,13 @@ def _default(param: Param) -> object:
     return param.default
 
 
-def signature(function: Function) -> inspect.Signature:
-    """PySpark's parameter order and names, with the entry's defaults (``None``: Spark's own default)."""
+def signature(function: Function, name: str | None = None) -> inspect.Signature:
+    """PySpark's parameter order and names, with the entry's defaults (``None``: Spark's own default).
+
+    ``name`` is the ``F`` name (an alias may name the parameters otherwise).
+    """
     parameters = []
-    for param in function.params:
+    for param in function.params_as(name or function.name):
         if param.variadic:
             parameters.append(inspect.Parameter(param.name, inspect.Parameter.VAR_POSITIONAL))
         else:
@@ -33,9 +36,12 @@ def signature(function: Function) -> inspect.Signature:
     return inspect.Signature(parameters)
 
 
+_GENERIC: dict[type, str] = {list: "list[Any]", tuple: "tuple[Any, ...]"}
+
+
 def annotation(param: Param, *, method: bool = False, unpacks: bool = False) -> str:
     """The parameter's type as stub text: what a user may pass (``unpacks``: a variadic one also as one list)."""
-    kinds = [k.__name__ for k in param.python]
+    kinds = [_GENERIC.get(k, k.__name__) for k in param.python]
     if param.python_only:
         text = " | ".join(kinds)
     else:

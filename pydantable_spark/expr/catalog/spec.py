@@ -20,6 +20,7 @@ the mypy plugin, the plan format and the generated reference page.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -204,6 +205,9 @@ class Function:
     """The SQL compiler spells it by its own rule (``_spark.sql.SPECIAL_CALLS``), as the SQL depends on values."""
     kind: Kind = Kind.SCALAR
     aliases: tuple[str, ...] = ()
+    alias_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """PySpark's parameter names of an alias where they differ from the entry's (``ucase(str)`` beside
+    ``upper(col)``): ``F.ucase(str=...)`` takes them, and its messages use them."""
     methods: tuple[str, ...] = ()
     in_f: bool = True
     """Whether it is an ``F`` function (False for namespace methods with their own meaning)."""
@@ -232,6 +236,9 @@ class Function:
     """Argument lists the generated tests try besides one parameter at a time, for calls those cannot
     make (``named_struct`` takes literal names): a ``DType`` is a non-null column of that type, a
     ``(DType, True)`` pair a nullable one, ``Lit(v)`` is ``F.lit(v)``, anything else a Python value."""
+    empty: Callable[[], Node] | None = None
+    """What a call with no values at all stands for, when not a call (``F.array()``: an empty list typed
+    by what it is used with, ``core.undecided_empty``)."""
     output: Callable[[Sequence[Node]], str] | None = None
     """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
     example: str = ""
@@ -258,6 +265,13 @@ class Function:
         required = max((i + 1 for i, default in enumerate(defaults) if default is REQUIRED), default=0)
         variadic = bool(self.params) and self.params[-1].variadic
         object.__setattr__(self, "by_position", range(0) if variadic else range(required, len(defaults) + 1))
+
+    def params_as(self, name: str) -> tuple[Param, ...]:
+        """The parameters under the names PySpark's function ``name`` (the entry's or an alias) gives them."""
+        names = self.alias_params.get(name)
+        if names is None:
+            return self.params
+        return tuple(dataclasses.replace(p, name=n) for p, n in zip(self.params, names, strict=True))
 
     @property
     def sql_name(self) -> str:

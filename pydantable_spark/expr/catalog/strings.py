@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.catalog.collections import concat_lists
+from pydantable_spark.expr.catalog.collections import concat_lists, empty_takes_the_others
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
     BINARY,
@@ -96,8 +96,22 @@ def _one_char(text: str) -> str | None:
 
 ENTRIES: tuple[Function, ...] = (
     # --- case, length, trimming ---
-    _entry("upper", TEXT, summary="Upper case.", methods=("str.upper",), aliases=("ucase",)),
-    _entry("lower", TEXT, summary="Lower case.", methods=("str.lower",), aliases=("lcase",)),
+    _entry(
+        "upper",
+        TEXT,
+        summary="Upper case.",
+        methods=("str.upper",),
+        aliases=("ucase",),
+        alias_params={"ucase": ("str",)},
+    ),
+    _entry(
+        "lower",
+        TEXT,
+        summary="Lower case.",
+        methods=("str.lower",),
+        aliases=("lcase",),
+        alias_params={"lcase": ("str",)},
+    ),
     _entry("initcap", TEXT, summary="Each word's first letter upper case, the rest lower case."),
     _entry(
         "length",
@@ -106,19 +120,32 @@ ENTRIES: tuple[Function, ...] = (
         summary="Characters of a string (bytes of binary data).",
         methods=("str.length", "str.len_chars"),
         aliases=("char_length", "character_length"),
+        alias_params={"char_length": ("str",), "character_length": ("str",)},
     ),
     _entry("bit_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bits of the UTF-8 bytes."),
     _entry("octet_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bytes of the UTF-8 encoding."),
+    # Spark SQL's two-argument trim/ltrim/rtrim take the characters first: the SQL compiler swaps them
     _entry(
         "trim",
         TEXT,
         column("trim", STRING, default=ABSENT),
+        special=True,
         summary="Spaces (or the characters of ``trim``) removed at both ends.",
     ),
     _entry(
-        "ltrim", TEXT, column("trim", STRING, default=ABSENT), summary="Spaces (or ``trim``'s) removed at the start."
+        "ltrim",
+        TEXT,
+        column("trim", STRING, default=ABSENT),
+        special=True,
+        summary="Spaces (or ``trim``'s) removed at the start.",
     ),
-    _entry("rtrim", TEXT, column("trim", STRING, default=ABSENT), summary="Spaces (or ``trim``'s) removed at the end."),
+    _entry(
+        "rtrim",
+        TEXT,
+        column("trim", STRING, default=ABSENT),
+        special=True,
+        summary="Spaces (or ``trim``'s) removed at the end.",
+    ),
     _entry(
         "btrim",
         column("str", STRING),
@@ -232,6 +259,7 @@ ENTRIES: tuple[Function, ...] = (
         "concat",
         column("cols", STRINGS_OR_LISTS, variadic=True),
         returns=_concat,
+        adopt=empty_takes_the_others,
         summary="The strings (or lists) end to end; NULL if any is NULL.",
     ),
     _entry(

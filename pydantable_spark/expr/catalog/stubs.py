@@ -43,7 +43,7 @@ def _parameters(params: tuple[Param, ...], *, method: bool, unpacks: bool = Fals
 
 
 def _function(name: str, entry: Function) -> str:
-    parameters = _parameters(entry.params, method=False, unpacks=entry.unpacks)
+    parameters = _parameters(entry.params_as(name), method=False, unpacks=entry.unpacks)
     return f"def {name}({parameters}) -> {result_annotation(entry)}: ...\n"
 
 

@@ -19,7 +19,7 @@ users.with_columns(x=User.id, y=User.id).select("z")  # E: select(): unknown col
 users.drop("nope")  # E: unknown column 'nope' in drop()
 users.rename({"nope": "x"})  # E: unknown column 'nope' in rename()
 users.select(User.id, User.id + 1)  # E: select(): two output columns are named 'id' (id and (id + 1))
-users.rename({"age": "id"})  # E: rename(): two output columns are named 'id'
+users.rename({"age": "id"})  # E: rename(): 'age' → 'id' would give two columns one name (column 'id' has it)
 
 out = users.select(User.id, (User.age + 1).alias("next"))
 out.collect()[0].missing  # E: "Row[id: int, next: int | None]" has no attribute "missing"
@@ -63,3 +63,18 @@ DataFrame[User].from_rows(3)  # E: No overload variant of "from_rows" of "DataFr
 users.collect(trusted=1)  # E: Argument "trusted" to "collect" of "DataFrame" has incompatible type "int"
 out.to_arrow(1)  # E: Too many arguments for "to_arrow" of "DataFrame"
 out.write_parquet("p", mode="bogus")  # E: Argument "mode" to "write_parquet" of "DataFrame" has incompatible type
+
+
+# a field-less base model: fine to subclass; the plugin types frames of it without crashing (the runtime refuses them)
+class NoFields(DataFrameModel):
+    pass
+
+
+class WithFields(NoFields):
+    sku: str
+
+
+def no_fields(bare: DataFrame[NoFields], items: DataFrame[WithFields]) -> None:
+    bare.select("sku")  # E: unknown column 'sku' in select(); existing columns: (none)
+    items.join(bare, how="cross")
+    items.as_model(NoFields)
