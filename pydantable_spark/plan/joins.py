@@ -208,7 +208,8 @@ def bind_condition(
     def side_of(column: Column) -> Side:
         if isinstance(column, SideColumn):
             return "left" if column.side == "left" else "right"
-        owners: list[Side] = [s for s, model in zip(sides, models, strict=True) if model == column.owner]
+        owner = column.owner
+        owners: list[Side] = [s for s, model in zip(sides, models, strict=True) if owner and model == owner]
         if column.owner is not None and len(owners) == 1:
             return owners[0]
         found: list[Side] = [s for s in sides if column.name in schemas[s]]
@@ -217,7 +218,7 @@ def bind_condition(
         if not found:
             every = list(dict.fromkeys((*left.names, *right.names)))
             raise UnknownColumnError(column.qualified, every, where="either frame of the join (join on=...)")
-        whose = f" and both frames are {column.owner} frames" if len(owners) == 2 else ""
+        whose = f" and both frames are {column.owner} frames" if len(owners) == 2 else ""  # a self-join
         msg = (
             f"join(on=...): column {column.qualified!r} is in both frames{whose}; say which one: "
             f"left.col({column.name!r}) or right.col({column.name!r}) (from pydantable_spark), or the attribute "
