@@ -118,7 +118,7 @@ def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
     frame = _FRAMES.get((schema, name))
     if frame is None:
         model = None if name is None else type(name, (DeclaredModel,), {})
-        frame = _FRAMES[(schema, name)] = DataFrame(p.Source(None, schema), model)  # type: ignore[arg-type]
+        frame = _FRAMES[(schema, name)] = DataFrame(p.Source(None, schema), model)
     return frame
 
 
