@@ -44,5 +44,6 @@ assert_type(users.sample(0.1, seed=7), DataFrame[User])
 assert_type(users.hint("broadcast"), DataFrame[User])
 assert_type(users.local_checkpoint(eager=False), DataFrame[User])
 assert_type(users.checkpoint(eager=False), DataFrame[User])
+assert_type(users.local_checkpoint(), DataFrame[User])  # eager: checked without running Spark
 narrow = users.select("id", F.col("name")).cache()
 assert_type(narrow.collect()[0].name, str)
