@@ -53,6 +53,7 @@ from pydantable_spark.expr.core import (
     contains_aggregate,
     literal_of,
 )
+from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.into import into_node, items_of, name_of, names_of, nodes_of
@@ -840,13 +841,17 @@ def _plan_of(frame: object, what: str) -> p.Plan:
 
 
 def _on_parts(on: JoinOn | None) -> tuple[list[object], list[Node]]:
-    """``on=`` split into key names (names, columns, selectors) and conditions (any other expression)."""
+    """``on=`` split into key names (names, columns, selectors) and conditions (any other expression).
+
+    A column of one side (``right.col("active")``) is a condition: a key is a
+    name both frames have.
+    """
     if on is None:
         return [], []
     names: list[object] = []
     conditions: list[Node] = []
     for item in items_of(on, "join(on=...)"):
-        if isinstance(item, Expr) and not isinstance(item.node, Column):
+        if isinstance(item, Expr) and (not isinstance(item.node, Column) or isinstance(item.node, SideColumn)):
             conditions.append(item.node)
         else:
             names.append(item)

@@ -176,6 +176,19 @@ def test_columns_find_their_side_by_model_name_or_side(trips: Any, rates: Any) -
     assert flipped.count() == 5
 
 
+def test_a_boolean_column_of_one_side_is_a_condition(spark: SparkSession, trips: Any, agrees: Any) -> None:
+    class Flag(DataFrameModel):
+        id: int
+        active: bool
+
+    flags = Flag.from_rows([{"id": 1, "active": True}, {"id": 2, "active": False}])
+    joined = trips.join(flags, on=["id", right.col("active")], how="left")
+    assert joined.sort("id").to_dict()["active"] == [True, None, None, None]
+    agrees(joined)
+    with pytest.raises(ColumnTypeError, match="needs boolean conditions"):
+        trips.join(flags, on=left.col("ts"))
+
+
 def test_a_condition_keeps_its_literals_and_nulls(trips: Any, rates: Any) -> None:
     matched = trips.join(rates, on=(Trip.zone == Rate.zone) & (Rate.zone != "' OR TRUE OR '"), how="semi")
     assert sorted(matched.to_dict()["id"]) == [1, 2, 4]  # a NULL zone matches nothing

@@ -288,7 +288,7 @@ def test_to_plan_refuses_what_the_format_cannot_say(spark: Any) -> None:
     teams = Team.from_rows([{"id": 1, "team": "a"}])
     with pytest.raises(PlanFormatError, match=r"join conditions \(on=<boolean expression>\) have no form"):
         plan_format.to_plan(people.join(teams, on=["id", F.col("team") != Person.name]))
-    with pytest.raises(PlanFormatError, match="the other side of a join must be rows from Python as they are, not Hint"):
+    with pytest.raises(PlanFormatError, match="other side of a join must be rows from Python as they are, not Hint"):
         plan_format.to_plan(people.join(Person.from_rows(PEOPLE), on="id", hint="broadcast"))
     for control in (people.cache(), people.repartition(2), people.coalesce(1), people.sample(0.5, seed=1)):
         with pytest.raises(PlanFormatError, match=r"to_plan: (Persist|Repartition|Coalesce|Sample) \[.*\] has no form"):
