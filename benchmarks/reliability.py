@@ -116,6 +116,24 @@ def rows() -> list[Row]:
             "test_string_parameters_refuse_non_strings",
         ),
         Row(
+            "injection: hostile strings and non-str values for join hints and storage levels; non-numbers and "
+            "out-of-range values for sample fractions; non-int partition counts",
+            len(inj.NAME_PARAMETERS) * (hostile + 5)
+            + n("test_sample_fractions_refuse_everything_but_numbers")
+            + n("test_sample_fractions_out_of_range_are_refused")
+            + n("test_repartition_takes_an_int_or_columns"),
+            "clear error when the call is made (a string partition count names a column)",
+            "test_name_parameters_refuse_every_other_string, test_sample_fractions_refuse_everything_but_numbers, "
+            "test_sample_fractions_out_of_range_are_refused, test_repartition_takes_an_int_or_columns",
+        ),
+        Row(
+            "injection: join conditions with hostile literals (one semi join per string) and over hostile "
+            "column names, with a repartition, sample, coalesce and hint × settings",
+            (hostile + 1) * settings + 3 * settings,
+            "exact result",
+            "test_join_conditions_with_hostile_literals_are_exact, test_join_conditions_over_hostile_column_names",
+        ),
+        Row(
             "injection: hostile column names (incl. internal `__pydantable_*` names) through `with_columns`, "
             "`filter`, `sort`, `collect`, `count` × settings; through 7 relational operations × settings; "
             "internal names next to a join and `unique`",

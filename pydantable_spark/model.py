@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from pydantable_spark.io import Paths
     from pydantable_spark.reconcile import Selection
 
-__all__ = ["DataFrameModel", "attribute_name", "row_model"]
+__all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "row_model"]
 
 M = TypeVar("M", bound="DataFrameModel")
 
@@ -285,6 +285,11 @@ class _DerivedRow(DataFrameModel):
     """Base of derived row models: fields are also accepted under their attribute names."""
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+
+
+def is_derived_row(model: type[BaseModel]) -> bool:
+    """Whether ``model`` is a row model derived from a schema (``row_model``), not one a user declared."""
+    return issubclass(model, _DerivedRow)
 
 
 _cache: dict[tuple[Schema, tuple[Any, ...], str], type[DataFrameModel]] = {}

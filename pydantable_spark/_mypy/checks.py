@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
 from mypy.nodes import NameExpr, Var
-from mypy.types import AnyType, Type, TypeOfAny, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, Type, TypeOfAny, UnionType, get_proper_type
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.evaluate import report, reportable
@@ -58,9 +58,13 @@ FRAME_METHODS = frozenset(
         "duplicated", "drop_duplicate_groups", "union", "union_by_name", "concat", "intersect", "intersect_all",
         "subtract", "except_all", "melt", "unpivot", "explode", "explode_outer", "posexplode", "unnest",
         "with_row_count", "drop_nulls", "fill_null", "clip", "group_by", "join",
+        "cache", "persist", "repartition", "coalesce", "sample", "hint",
     }
 )  # fmt: skip
-"""The frame methods that only build a plan (``pivot`` is checked when given ``pivot_values``)."""
+"""The frame methods that only build a plan (``pivot`` is checked when given ``pivot_values``).
+
+Not ``checkpoint``/``local_checkpoint``: an eager one runs a Spark job when called.
+"""
 GROUP_BY_METHODS = frozenset({"agg", "count"})
 
 
@@ -80,7 +84,26 @@ def static_schema(frame_type: Type) -> Schema | None:
     return Schema(tuple(fields))
 
 
-_FRAMES: dict[Schema, DataFrame[Any]] = {}
+_FRAMES: dict[tuple[Schema, str | None], DataFrame[Any]] = {}
+
+
+class DeclaredModel:
+    """Stands for the model a placeholder frame is declared with (``DataFrame[User]``): only its name is read.
+
+    A join condition's model attribute (``User.id == Dept.id``) belongs to the
+    side declared with that model (``frame._declared_model``).
+    """
+
+
+def _declared_model(frame_type: Type) -> str | None:
+    """The name of the model of ``DataFrame[User]``; None for a derived row type (``Row[...]``)."""
+    from pydantable_spark._mypy.frames import as_frame
+
+    frame = as_frame(frame_type)
+    row = get_proper_type(frame.args[0]) if frame is not None and frame.args else None
+    if not isinstance(row, Instance) or row.type.name.startswith("Row["):
+        return None
+    return row.type.name
 
 
 def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
@@ -91,9 +114,11 @@ def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
     schema = static_schema(frame_type)
     if schema is None or not schema.fields:  # a field-less model: the runtime refuses it as a frame's model
         return None
-    frame = _FRAMES.get(schema)
+    name = _declared_model(frame_type)
+    frame = _FRAMES.get((schema, name))
     if frame is None:
-        frame = _FRAMES[schema] = DataFrame(p.Source(None, schema))
+        model = None if name is None else type(name, (DeclaredModel,), {})
+        frame = _FRAMES[(schema, name)] = DataFrame(p.Source(None, schema), model)
     return frame
 
 
