@@ -658,33 +658,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name))
 
     unpivot = melt
-
-    def pivot_longer(
-        self,
-        id_vars: Subset | None = None,
-        value_vars: Subset | None = None,
-        *,
-        names_to: str = "variable",
-        values_to: str = "value",
-    ) -> DataFrame[Any]:
-        """``melt`` under the interface contract's other name; ``names_to``/``values_to`` name the two new columns.
-
-        ```pycon
-        >>> from pydantable_spark import DataFrameModel
-        >>> class Scores(DataFrameModel):
-        ...     id: int
-        ...     math: float
-        ...     art: float | None
-        >>> print(Scores.from_rows([]).pivot_longer("id", names_to="subject", values_to="score").schema)
-        id: int (bigint)
-        subject: str (string)
-        score: float | None (double)
-
-        ```
-        """
-        check_param("pivot_longer()", "names_to", names_to, str)
-        check_param("pivot_longer()", "values_to", values_to, str)
-        return self.melt(id_vars, value_vars, variable_name=names_to, value_name=values_to)
+    pivot_longer = melt
+    """``melt`` under the interface contract's other name (the same parameters)."""
 
     def pivot(
         self,
@@ -718,42 +693,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             pivot_values = sorted(found, key=lambda v: (v is not None, v)) if sort_columns else found
         return reshaping.pivot(self, index_names, pivot_name, value_names, aggregate_function, pivot_values, separator)
 
-    def pivot_wider(
-        self,
-        index: Subset,
-        names_from: IntoColumn | Selector,
-        values_from: Subset,
-        aggregate_function: str = "first",
-        *,
-        pivot_values: Sequence[object] | None = None,
-        sort_columns: bool = False,
-        separator: str = "_",
-    ) -> DataFrame[Any]:
-        """``pivot`` under the interface contract's other name: ``names_from`` is ``columns``, ``values_from`` values.
-
-        ```pycon
-        >>> from pydantable_spark import DataFrameModel
-        >>> class Long(DataFrameModel):
-        ...     id: int
-        ...     subject: str
-        ...     score: float | None
-        >>> wide = Long.from_rows([]).pivot_wider("id", "subject", "score", pivot_values=["math", "art"])
-        >>> print(wide.schema)
-        id: int (bigint)
-        math_first: float | None (double)
-        art_first: float | None (double)
-
-        ```
-        """
-        return self.pivot(
-            index,
-            names_from,
-            values_from,
-            aggregate_function,
-            pivot_values=pivot_values,
-            sort_columns=sort_columns,
-            separator=separator,
-        )
+    pivot_wider = pivot
+    """``pivot`` under the interface contract's other name (the same parameters)."""
 
     def explode(self, columns: Subset) -> DataFrame[Any]:
         """One row per array element (several columns: zipped, equal lengths); empty arrays give no row."""

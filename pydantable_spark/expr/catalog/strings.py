@@ -99,7 +99,7 @@ def _a_pattern(pattern: str) -> str | None:
 
 
 _BLANK = r"\A\s*\z"
-"""Only whitespace from start to end, as Java's ``\\s`` reads it (the characters ``str.strip()`` removes)."""
+"""Only whitespace from start to end, as Java's ``\\s`` reads it (the six ASCII whitespace characters)."""
 
 
 def _constant_text(text: str) -> str:
@@ -558,8 +558,8 @@ ENTRIES: tuple[Function, ...] = (
         methods=("str.is_blank_str",),
         template=f"rlike({{0}}, {_constant_text(_BLANK)})",
         summary=(
-            "Whether the string is empty or only whitespace (Java's ``\\s``, the characters ``str.strip()`` "
-            "removes); NULL where it is NULL."
+            "Whether the string is empty or only whitespace (Java's ``\\s``: space, tab, newline, vertical tab, "
+            "form feed, carriage return; not Unicode spaces such as U+00A0); NULL where it is NULL."
         ),
     ),
     _entry(

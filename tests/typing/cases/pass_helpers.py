@@ -33,7 +33,7 @@ assert_type(users.move("active", before="id").collect()[0].active, bool)
 # reshaping under the contract's names
 assert_type(users.explode_all().collect()[0].tags, str)
 assert_type(users.unnest_all().collect()[0].address_city, str | None)
-assert_type(users.pivot_longer("id", ["age", "small"], values_to="v").collect()[0].v, int | None)
+assert_type(users.pivot_longer("id", ["age", "small"], value_name="v").collect()[0].v, int | None)
 wide = Dept.from_rows([]).pivot_wider("id", "name", "budget", pivot_values=["a"])
 assert_type(wide.collect()[0].a_first, float | None)
 assert_type(users.sort("age", maintain_order=True), DataFrame[User])
