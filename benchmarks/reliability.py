@@ -145,6 +145,13 @@ def rows() -> list[Row]:
             "test_internal_names_do_not_collide_with_user_columns",
         ),
         Row(
+            "injection: hostile strings as prefixes, suffixes and replacements of column names "
+            "(`rename_prefix`, `rename_suffix`, `rename_replace`, then `select_last`, `move`) × settings",
+            len([t for t in inj.HOSTILE if t]) * n("test_hostile_prefixes_suffixes_and_replacements_are_names"),
+            "exact result",
+            "test_hostile_prefixes_suffixes_and_replacements_are_names",
+        ),
+        Row(
             "injection: hostile struct field names × settings; `${` in a field name",
             fields * n("test_hostile_struct_field_names_are_read_exactly")
             + n("test_struct_field_names_with_substitution_are_refused"),

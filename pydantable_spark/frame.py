@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel
@@ -291,13 +291,34 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         *by: IntoColumn | Selector,
         descending: bool | Sequence[bool] = False,
         nulls_last: bool | Sequence[bool] = False,
+        maintain_order: bool = False,
     ) -> DataFrame[M]:
-        """Rows ordered by the keys (a selector stands for its columns); NULLs first unless ``nulls_last``."""
+        """Rows ordered by the keys (a selector stands for its columns); NULLs first unless ``nulls_last``.
+
+        Spark's sort is not stable: rows with equal keys come in any order.
+        ``maintain_order=True`` keeps them in the order they had (the
+        interface contract's stable sort): the row id Spark's
+        ``monotonically_increasing_id()`` gives the frame's rows is the last key.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     k: int
+        ...     v: str
+        >>> rows = [{"k": 2, "v": "a"}, {"k": 1, "v": "b"}, {"k": 2, "v": "c"}, {"k": 1, "v": "d"}]
+        >>> P.from_rows(rows).sort("k", maintain_order=True).to_dict()
+        {'k': [1, 1, 2, 2], 'v': ['b', 'd', 'a', 'c']}
+
+        ```
+        """
+        check_param("sort()", "maintain_order", maintain_order, bool)
         by = tuple(item for key in by for item in (key.resolve(self.schema) if isinstance(key, Selector) else (key,)))
         count = len(by)
         desc = _per_key(descending, count, "descending")
         last = _per_key(nulls_last, count, "nulls_last")
         keys = tuple(p.SortKey(self._node(key, "sort()"), d, n) for key, d, n in zip(by, desc, last, strict=True))
+        if maintain_order:
+            return DataFrame(reshaping.sort_stably(self, keys).plan, self._model)
         return DataFrame(p.Sort(self._plan, keys), self._model)
 
     def limit(self, n: int) -> DataFrame[M]:
@@ -331,30 +352,228 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if not isinstance(mapping, Mapping):
             msg = f"rename() takes a mapping {{old: new}}, got {shown(mapping)} ({type(mapping).__name__})"
             raise ArgumentTypeError(msg)
-        renames = dict(mapping)
-        for old in renames:
-            check_param("rename()", "a column name", old, str)
-            if old not in self.schema:
-                raise UnknownColumnError(old, self.schema.names, where="rename()")
+        return reshaping.rename(self, dict(mapping), "rename()")
+
+    def rename_prefix(self, prefix: str, *, selector: Subset | None = None) -> DataFrame[Any]:
+        """Every column (or those of ``selector``) renamed to ``prefix + name``; the others keep their names.
+
+        ``selector`` takes names, columns, selectors or a list of them. Two
+        columns ending with one name is a ``DuplicateColumnError`` (a
+        ``ValueError``), as the interface contract says.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, cs
+        >>> class P(DataFrameModel):
+        ...     id: int
+        ...     x: float
+        ...     y: float | None
+        >>> print(P.from_rows([]).rename_prefix("raw_", selector=cs.float()).schema)
+        id: int (bigint)
+        raw_x: float (double)
+        raw_y: float | None (double)
+
+        ```
+        """
+        check_param("rename_prefix()", "prefix", prefix, str)
+        names = self._subset(selector, "rename_prefix(selector=...)")
+        return self._renamed({n: prefix + n for n in names}, "rename_prefix()")
+
+    def rename_suffix(self, suffix: str, *, selector: Subset | None = None) -> DataFrame[Any]:
+        """Every column (or those of ``selector``) renamed to ``name + suffix``; see ``rename_prefix``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     id: int
+        ...     x: float
+        >>> print(P.from_rows([]).rename_suffix("_left", selector="x").schema)
+        id: int (bigint)
+        x_left: float (double)
+
+        ```
+        """
+        check_param("rename_suffix()", "suffix", suffix, str)
+        names = self._subset(selector, "rename_suffix(selector=...)")
+        return self._renamed({n: n + suffix for n in names}, "rename_suffix()")
+
+    def rename_replace(self, old: str, new: str, *, selector: Subset | None = None) -> DataFrame[Any]:
+        """Every occurrence of the text ``old`` in the column names (or those of ``selector``) replaced by ``new``.
+
+        Plain text, as Python's ``str.replace`` (not a pattern); names without
+        ``old`` stay as they are. See ``rename_prefix``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     order_id: int
+        ...     order_total: float | None
+        ...     note: str
+        >>> print(P.from_rows([]).rename_replace("order_", "").schema)
+        id: int (bigint)
+        total: float | None (double)
+        note: str (string)
+
+        ```
+        """
+        check_param("rename_replace()", "old", old, str)
+        check_param("rename_replace()", "new", new, str)
+        if not old:
+            msg = "rename_replace(old='') would insert new between every character; old must not be empty"
+            raise ArgumentValueError(msg)
+        names = self._subset(selector, "rename_replace(selector=...)")
+        return self._renamed({n: n.replace(old, new) for n in names}, "rename_replace()")
+
+    def rename_with_selector(self, selector: Subset, fn: Callable[[str], str]) -> DataFrame[Any]:
+        """The columns of ``selector`` (a selector, names or columns) renamed to ``fn(name)``.
+
+        ``fn`` runs once per column, in Python, when the method is called; it
+        must return a ``str``. See ``rename_prefix``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, cs
+        >>> class P(DataFrameModel):
+        ...     id: int
+        ...     city: str
+        ...     zip: str | None
+        >>> print(P.from_rows([]).rename_with_selector(cs.string(), str.upper).schema)
+        id: int (bigint)
+        CITY: str (string)
+        ZIP: str | None (string)
+
+        ```
+        """
+        names = self._subset(selector, "rename_with_selector(selector=...)")
+        if not callable(fn):
+            msg = f"rename_with_selector(): fn must be a function from a name to a new name, got {shown(fn)}"
+            raise ArgumentTypeError(msg)
+        renames = {}
+        for name in names:
+            new = fn(name)
+            if not isinstance(new, str):
+                msg = f"rename_with_selector(): fn({name!r}) returned {shown(new)} ({type(new).__name__}), not a str"
+                raise ArgumentTypeError(msg)
+            renames[name] = new
+        return self._renamed(renames, "rename_with_selector()")
+
+    def _renamed(self, renames: dict[str, str], what: str) -> DataFrame[Any]:
+        """``rename`` for the helpers that build the mapping: a name left empty is refused, unchanged ones dropped."""
         for old, new in renames.items():
-            check_param("rename()", f"the new name of {old!r}", new, str)
-        names = [renames.get(n, n) for n in self.schema.names]
-        for old, new in renames.items():
-            clashes = [n for n in self.schema.names if n != old and renames.get(n, n).lower() == new.lower()]
-            if clashes:
-                other = clashes[0]
-                there = (
-                    f"{other!r} is renamed to {renames[other]!r} too"
-                    if other in renames
-                    else f"column {other!r} has it"
-                )
-                msg = f"rename(): {old!r} → {new!r} would give two columns one name ({there}); rename or drop it first"
-                raise DuplicateColumnError(msg)
-        exprs = []
-        for f, name in zip(self.schema, names, strict=True):
-            ref = bind(Column(f.name), self.schema)
-            exprs.append(Alias(ref, name) if f.name in renames else ref)
-        return self._frame(p.Project(self._plan, tuple(exprs)))
+            if not new:
+                msg = f"{what} would leave column {old!r} without a name"
+                raise ArgumentValueError(msg)
+        return reshaping.rename(self, {o: n for o, n in renames.items() if o != n}, what)
+
+    def reorder_columns(self, *columns: IntoColumn | Selector | Sequence[IntoColumn | Selector]) -> DataFrame[Any]:
+        """The given columns first, in the order given, then the others in their order; no value is computed.
+
+        Columns are names, columns or selectors (or lists of them); a column
+        given twice comes at its first place.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        >>> print(P.from_rows([]).reorder_columns(["c", "a"]).schema)
+        c: float | None (double)
+        a: int (bigint)
+        b: str (string)
+
+        ```
+        """
+        chosen = self._chosen(columns, "reorder_columns()")
+        return reshaping.reorder(self, [*chosen, *(n for n in self.columns if n not in chosen)])
+
+    def select_first(self, *columns: IntoColumn | Selector | Sequence[IntoColumn | Selector]) -> DataFrame[Any]:
+        """The given columns moved to the front (in the order given), the others after them in their order.
+
+        The same as ``reorder_columns``; see there.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, cs
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        >>> print(P.from_rows([]).select_first(cs.string()).schema)
+        b: str (string)
+        a: int (bigint)
+        c: float | None (double)
+
+        ```
+        """
+        chosen = self._chosen(columns, "select_first()")
+        return reshaping.reorder(self, [*chosen, *(n for n in self.columns if n not in chosen)])
+
+    def select_last(self, *columns: IntoColumn | Selector | Sequence[IntoColumn | Selector]) -> DataFrame[Any]:
+        """The given columns moved to the end (in the order given), the others before them in their order.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        >>> print(P.from_rows([]).select_last("a").schema)
+        b: str (string)
+        c: float | None (double)
+        a: int (bigint)
+
+        ```
+        """
+        chosen = self._chosen(columns, "select_last()")
+        return reshaping.reorder(self, [*(n for n in self.columns if n not in chosen), *chosen])
+
+    def move(
+        self,
+        columns: Subset,
+        *,
+        before: IntoColumn | None = None,
+        after: IntoColumn | None = None,
+    ) -> DataFrame[Any]:
+        """The given columns moved, together and in the order given, just before or just after another column.
+
+        Exactly one of ``before`` and ``after`` names the column to move next to;
+        it must not be one of those moved.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        ...     d: bool
+        >>> print(P.from_rows([]).move(["d", "c"], after="a").schema)
+        a: int (bigint)
+        d: bool (boolean)
+        c: float | None (double)
+        b: str (string)
+
+        ```
+        """
+        if (before is None) == (after is None):
+            msg = "move() takes before= or after= (a column to move next to), exactly one of them"
+            raise ArgumentTypeError(msg)
+        moved = self._subset(columns, "move()")
+        side = "before" if before is not None else "after"
+        anchor = name_of(before if before is not None else after, f"move({side}=...)")
+        if anchor not in self.schema:
+            raise UnknownColumnError(anchor, self.schema.names, where=f"move({side}=...)")
+        if anchor in moved:
+            msg = f"move(): column {anchor!r} cannot be moved {side} itself; leave it out of the columns moved"
+            raise ArgumentValueError(msg)
+        rest = [n for n in self.columns if n not in moved]
+        at = rest.index(anchor) + (side == "after")
+        return reshaping.reorder(self, [*rest[:at], *moved, *rest[at:]])
+
+    def _chosen(self, columns: Sequence[object], what: str) -> tuple[str, ...]:
+        """Column names from names, columns, selectors and lists of them (each once); at least one."""
+        if not columns:
+            msg = f"{what} needs at least one column"
+            raise ArgumentTypeError(msg)
+        items = [item for column in columns for item in items_of(column, what)]
+        return names_of(items, self.schema, what)
 
     def _subset(self, subset: Subset | None, what: str) -> tuple[str, ...]:
         if subset is None:
@@ -455,6 +674,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name))
 
     unpivot = melt
+    pivot_longer = melt
+    """``melt`` under the interface contract's other name (the same parameters)."""
 
     def pivot(
         self,
@@ -488,9 +709,30 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             pivot_values = sorted(found, key=lambda v: (v is not None, v)) if sort_columns else found
         return reshaping.pivot(self, index_names, pivot_name, value_names, aggregate_function, pivot_values, separator)
 
+    pivot_wider = pivot
+    """``pivot`` under the interface contract's other name (the same parameters)."""
+
     def explode(self, columns: Subset) -> DataFrame[Any]:
         """One row per array element (several columns: zipped, equal lengths); empty arrays give no row."""
         return self._frame(Explode(self._plan, self._subset(columns, "explode()")))
+
+    def explode_all(self) -> DataFrame[Any]:
+        """``explode`` of every list column (zipped when several); a frame without one is an ``EmptySelectionError``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Order(DataFrameModel):
+        ...     id: int
+        ...     items: list[str]
+        ...     counts: list[int | None]
+        >>> print(Order.from_rows([]).explode_all().schema)
+        id: int (bigint)
+        items: str | None (string)
+        counts: int | None (bigint)
+
+        ```
+        """
+        return self._frame(Explode(self._plan, reshaping.of_kind(self, dt.List, "explode_all()", "list")))
 
     def explode_outer(self, columns: Subset) -> DataFrame[Any]:
         """As ``explode``, but an empty or NULL array gives one row with NULL."""
@@ -504,6 +746,26 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def unnest(self, columns: Subset, *, separator: str = "_") -> DataFrame[Any]:
         """Struct columns replaced by their fields, named ``{parent}{separator}{field}``."""
         return reshaping.unnest(self, self._subset(columns, "unnest()"), separator)
+
+    def unnest_all(self, *, separator: str = "_") -> DataFrame[Any]:
+        """``unnest`` of every struct column; a frame without one is an ``EmptySelectionError``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, F
+        >>> class User(DataFrameModel):
+        ...     id: int
+        ...     city: str
+        ...     zip: str | None
+        >>> nested = User.from_rows([]).select("id", home=F.struct(User.city, User.zip))
+        >>> print(nested.unnest_all().schema)
+        id: int (bigint)
+        home_city: str (string)
+        home_zip: str | None (string)
+
+        ```
+        """
+        check_param("unnest_all()", "separator", separator, str)
+        return reshaping.unnest(self, reshaping.of_kind(self, dt.Struct, "unnest_all()", "struct"), separator)
 
     def with_row_count(self, name: str = "row_nr", offset: int = 0) -> DataFrame[Any]:
         """A first column numbering the rows from ``offset`` (a non-null ``int``)."""
@@ -531,7 +793,28 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     # --- discovery -------------------------------------------------------------------------
 
     def describe(self) -> str:
-        """Per-column statistics (counts, NULLs, mean/std/min/max, ...) from one Spark job."""
+        """Per-column statistics, as the interface contract lists them, from one Spark job.
+
+        Numbers: count, NULLs, mean, std, min, max; booleans: true, false and
+        NULL counts; strings: count, NULLs, distinct values, shortest and
+        longest length; dates and datetimes: count, NULLs, min, max. Other
+        columns are named on a last line, not described.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     name: str | None
+        ...     ok: bool
+        ...     tags: list[str]
+        >>> rows = [{"name": "Ada", "ok": True, "tags": []}, {"name": None, "ok": False, "tags": ["x"]}]
+        >>> print(P.from_rows(rows).describe())
+        rows: 2
+        name (str | None): count=1, nulls=1, n_unique=1, min_length=3, max_length=3
+        ok (bool): true=1, false=1, nulls=0
+        not described: tags (list[str])
+
+        ```
+        """
         return reshaping.describe(self)
 
     def value_counts(self, column: IntoColumn, *, normalize: bool = False) -> dict[Any, Any]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from pyspark.sql import types as st
 
-from pydantable_spark import DataFrame, DataFrameModel, F, Window, left, right
+from pydantable_spark import DataFrame, DataFrameModel, F, Window, cs, left, right
 from pydantable_spark.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -177,6 +177,20 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
     "str.like": (
         lambda s, p: s.str.like(p) if "\\" not in p else F.lit(None, dtype=bool),
         lambda s, p: (s == p) if not ({"%", "_", "\\"} & set(p)) else SKIP,
+    ),
+    "str.matches": (
+        lambda s, p: s.str.matches(_java_quote(p)) if p else F.lit(None, dtype=bool),
+        lambda s, p: (p in s) if p else None,  # an empty pattern is refused
+    ),
+    "isin": (lambda s, p: s.isin(p, "x"), lambda s, p: s in (p, "x")),
+    "list.contains_any": (lambda s, p: F.array(s).list.contains_any([p, "x"]), lambda s, p: s in (p, "x")),
+    "list.contains_all": (
+        lambda s, p: F.array(s, F.lit("x")).list.contains_all([p, "x"]),
+        lambda s, p: p in (s, "x"),
+    ),
+    "map.map_has_any_key": (
+        lambda s, p: F.create_map(s, F.lit(1)).map.map_has_any_key([p]),
+        lambda s, p: s == p,
     ),
     "concat": (lambda s, p: F.concat(s, F.lit(p)), lambda s, p: s + p),
     "list.join": (lambda s, p: s.str.split(",").list.join(p), lambda s, p: p.join(s.split(","))),
@@ -387,6 +401,24 @@ def test_hostile_names_through_relational_operations(spark: SparkSession, conf: 
     melted = frame.select(first, second).melt(id_vars=first, value_vars=[second]).sort(first).to_dict()
     assert melted[first] == [1, 2, 3]
     assert set(melted["variable"]) == {second}
+
+
+def test_hostile_prefixes_suffixes_and_replacements_are_names(spark: SparkSession, conf: str) -> None:
+    """The renaming helpers' strings become column names, never SQL: one column per hostile text."""
+    texts = [t for t in HOSTILE if t]
+    frame = _texts().select(**{f"c{j}": Text.i + j for j in range(len(texts))})
+    prefixed = frame
+    for j, text in enumerate(texts):
+        prefixed = prefixed.rename_prefix(text, selector=f"c{j}")
+    suffixed = prefixed.rename_suffix("`", selector=cs.numeric())
+    replaced = suffixed.rename_replace("c0`", texts[-1] + "|")
+    expected = [texts[0] + texts[-1] + "|", *(f"{text}c{j}`" for j, text in enumerate(texts) if j)]
+    assert replaced.columns == expected
+    got = replaced.sort(replaced.columns[0]).to_dict()
+    assert list(got) == expected, conf
+    assert [got[name][:2] for name in expected] == [[j, j + 1] for j in range(len(texts))], conf
+    assert replaced.select_last(expected[0]).columns == [*expected[1:], expected[0]]
+    assert replaced.move(expected[0], after=expected[3]).select(expected[0]).count() == len(HOSTILE)
 
 
 def test_internal_names_do_not_collide_with_user_columns(spark: SparkSession) -> None:
