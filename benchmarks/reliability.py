@@ -116,6 +116,24 @@ def rows() -> list[Row]:
             "test_string_parameters_refuse_non_strings",
         ),
         Row(
+            "injection: hostile strings and non-str values for join hints and storage levels; non-numbers and "
+            "out-of-range values for sample fractions; non-int partition counts",
+            len(inj.NAME_PARAMETERS) * (hostile + 5)
+            + n("test_sample_fractions_refuse_everything_but_numbers")
+            + n("test_sample_fractions_out_of_range_are_refused")
+            + n("test_repartition_takes_an_int_or_columns"),
+            "clear error when the call is made (a string partition count names a column)",
+            "test_name_parameters_refuse_every_other_string, test_sample_fractions_refuse_everything_but_numbers, "
+            "test_sample_fractions_out_of_range_are_refused, test_repartition_takes_an_int_or_columns",
+        ),
+        Row(
+            "injection: join conditions with hostile literals (one semi join per string) and over hostile "
+            "column names, with a repartition, sample, coalesce and hint × settings",
+            (hostile + 1) * settings + 3 * settings,
+            "exact result",
+            "test_join_conditions_with_hostile_literals_are_exact, test_join_conditions_over_hostile_column_names",
+        ),
+        Row(
             "injection: hostile column names (incl. internal `__pydantable_*` names) through `with_columns`, "
             "`filter`, `sort`, `collect`, `count` × settings; through 7 relational operations × settings; "
             "internal names next to a join and `unique`",
@@ -125,6 +143,13 @@ def rows() -> list[Row]:
             "exact result",
             "test_hostile_column_names_are_names, test_hostile_names_through_relational_operations, "
             "test_internal_names_do_not_collide_with_user_columns",
+        ),
+        Row(
+            "injection: hostile strings as prefixes, suffixes and replacements of column names "
+            "(`rename_prefix`, `rename_suffix`, `rename_replace`, then `select_last`, `move`) × settings",
+            len([t for t in inj.HOSTILE if t]) * n("test_hostile_prefixes_suffixes_and_replacements_are_names"),
+            "exact result",
+            "test_hostile_prefixes_suffixes_and_replacements_are_names",
         ),
         Row(
             "injection: hostile struct field names × settings; `${` in a field name",

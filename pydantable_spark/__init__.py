@@ -18,10 +18,25 @@ from pydantable_spark import dtypes, errors
 from pydantable_spark import functions as F
 from pydantable_spark import selectors as cs
 from pydantable_spark.expr import Col, Expr
+from pydantable_spark.expr.sides import left, right
 from pydantable_spark.expr.windowspec import Window
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.schema import Field, Schema
 
-__all__ = ["Col", "DataFrame", "DataFrameModel", "Expr", "F", "Field", "Schema", "Window", "cs", "dtypes", "errors"]
+__all__ = [
+    "Col",
+    "DataFrame",
+    "DataFrameModel",
+    "Expr",
+    "F",
+    "Field",
+    "Schema",
+    "Window",
+    "cs",
+    "dtypes",
+    "errors",
+    "left",
+    "right",
+]
 __version__ = "0.1.0"

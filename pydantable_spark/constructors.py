@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from pydantable_spark import io
 from pydantable_spark.annotations import fields_of_model
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError, shown
 from pydantable_spark.ingest import arrow_of_pandas, arrow_of_polars, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.plan import nodes as p
@@ -37,6 +37,8 @@ from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
+    import datetime
+    import os
     from collections.abc import Iterable, Mapping
 
     import pandas as pd
@@ -443,22 +445,41 @@ class Constructors(Generic[M]):
 
     @classmethod
     def read_delta(
-        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        cls: type[Constructors[M2]], path: str | os.PathLike[str], *, version: int | None = None,
+        timestamp: datetime.datetime | None = None, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
         constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
-        """A Delta Lake table at ``path``, like ``read_parquet`` (needs Delta on the session's classpath)."""
-        return cls._read("delta", path, model, session, allow_lossy, options, constraints)
+        """The Delta Lake table at ``path``, reconciled strictly with the model like ``read_parquet``.
+
+        ``version=`` (a version number) or ``timestamp=`` (a ``datetime``; a
+        naive one is in the session's time zone) read the table as it was
+        then (Delta's time travel). A Delta table in the catalog is
+        ``read_table(name, version=...)``. Needs Delta Lake on the session's
+        classpath: see ``docs/lakehouse.md``.
+        """
+        travel = io.time_travel(version, timestamp, f"read_delta({shown(path)})", names=False)
+        return cls._read("delta", path, model, session, allow_lossy, {**options, **travel}, constraints)
 
     @classmethod
     def read_table(
-        cls: type[Constructors[M2]], name: str, *, model: type[M2] | None = None,
+        cls: type[Constructors[M2]], name: str, *, version: int | str | None = None,
+        timestamp: datetime.datetime | None = None, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False, constraints: ReadConstraints = "skip",
     ) -> DataFrame[M2]:  # fmt: skip
-        """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``."""
+        """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``.
+
+        ``version=`` or ``timestamp=`` read a Delta Lake or Iceberg table as it
+        was (time travel, through Spark's ``versionAsOf``/``timestampAsOf``):
+        a Delta version number, an Iceberg snapshot id or tag name; a
+        ``datetime`` (naive: the session's time zone). See ``docs/lakehouse.md``.
+        """
         from pydantable_spark.frame import DataFrame
 
         chosen: Any = cls._require_model(model, "read_table")
+        travel = io.time_travel(version, timestamp, f"read_table({shown(name)})", names=True)
         checks = io.read_checks(chosen, constraints, "read_table")
-        plan = io.read_table(name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks)
+        plan = io.read_table(
+            name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks, options=travel
+        )
         return DataFrame(plan, chosen)

@@ -11,6 +11,7 @@ The hierarchy is small on purpose::
     │   ├── DuplicateColumnError (ValueError)  two output columns with one name (a rename onto a name)
     │   ├── EmptySelectionError (ValueError)   a selector that matches no column
     │   ├── ColumnTypeError (TypeError)  an operation on the wrong types
+    │   ├── AmbiguousSideError           a join condition's column both frames have, side not said
     │   └── UnsupportedTypeError (TypeError)  no Spark type for an annotation
     ├── ReconciliationError              data cannot be reconciled with a schema
     │   ├── MissingColumnError
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AmbiguousColumnError",
+    "AmbiguousSideError",
     "ArgumentError",
     "ArgumentTypeError",
     "ArgumentValueError",
@@ -154,6 +156,10 @@ class EmptySelectionError(SchemaError, ValueError):
 
 class ColumnTypeError(SchemaError, TypeError):
     """An operation applied to columns of types it does not accept."""
+
+
+class AmbiguousSideError(SchemaError):
+    """A join condition names a column that both frames have, without saying which frame's it is."""
 
 
 class UnsupportedTypeError(SchemaError, TypeError):

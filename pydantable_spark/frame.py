@@ -25,11 +25,13 @@ next: int | None (bigint)
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+import secrets
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark import reshaping
 from pydantable_spark.annotations import python_name
 from pydantable_spark.constructors import Constructors, schema_of_model
@@ -51,13 +53,26 @@ from pydantable_spark.expr.core import (
     contains_aggregate,
     literal_of,
 )
+from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.expr.windowspec import flags as per_key_flags
 from pydantable_spark.groupby import GroupBy, broadcast
 from pydantable_spark.into import into_node, items_of, name_of, names_of, nodes_of
-from pydantable_spark.model import row_model
+from pydantable_spark.model import is_derived_row, row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
-from pydantable_spark.plan.joins import HOWS, Join, JoinHow, Validate
+from pydantable_spark.plan.joins import HOWS, Join, JoinHow, Validate, bind_condition
+from pydantable_spark.plan.physical import (
+    Checkpoint,
+    Coalesce,
+    Hint,
+    JoinHint,
+    Persist,
+    Repartition,
+    Sample,
+    StorageLevelName,
+    join_hint,
+    storage_level,
+)
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.reconcile import Selection, reconcile
@@ -67,6 +82,8 @@ from pydantable_spark.selectors import all as cs_all
 from pydantable_spark.writers import Writers
 
 if TYPE_CHECKING:
+    from pyspark.storagelevel import StorageLevel
+
     from pydantable_spark.schema import Schema
 
 __all__ = ["DataFrame"]
@@ -274,13 +291,34 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         *by: IntoColumn | Selector,
         descending: bool | Sequence[bool] = False,
         nulls_last: bool | Sequence[bool] = False,
+        maintain_order: bool = False,
     ) -> DataFrame[M]:
-        """Rows ordered by the keys (a selector stands for its columns); NULLs first unless ``nulls_last``."""
+        """Rows ordered by the keys (a selector stands for its columns); NULLs first unless ``nulls_last``.
+
+        Spark's sort is not stable: rows with equal keys come in any order.
+        ``maintain_order=True`` keeps them in the order they had (the
+        interface contract's stable sort): the row id Spark's
+        ``monotonically_increasing_id()`` gives the frame's rows is the last key.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     k: int
+        ...     v: str
+        >>> rows = [{"k": 2, "v": "a"}, {"k": 1, "v": "b"}, {"k": 2, "v": "c"}, {"k": 1, "v": "d"}]
+        >>> P.from_rows(rows).sort("k", maintain_order=True).to_dict()
+        {'k': [1, 1, 2, 2], 'v': ['b', 'd', 'a', 'c']}
+
+        ```
+        """
+        check_param("sort()", "maintain_order", maintain_order, bool)
         by = tuple(item for key in by for item in (key.resolve(self.schema) if isinstance(key, Selector) else (key,)))
         count = len(by)
         desc = _per_key(descending, count, "descending")
         last = _per_key(nulls_last, count, "nulls_last")
         keys = tuple(p.SortKey(self._node(key, "sort()"), d, n) for key, d, n in zip(by, desc, last, strict=True))
+        if maintain_order:
+            return DataFrame(reshaping.sort_stably(self, keys).plan, self._model)
         return DataFrame(p.Sort(self._plan, keys), self._model)
 
     def limit(self, n: int) -> DataFrame[M]:
@@ -314,30 +352,228 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if not isinstance(mapping, Mapping):
             msg = f"rename() takes a mapping {{old: new}}, got {shown(mapping)} ({type(mapping).__name__})"
             raise ArgumentTypeError(msg)
-        renames = dict(mapping)
-        for old in renames:
-            check_param("rename()", "a column name", old, str)
-            if old not in self.schema:
-                raise UnknownColumnError(old, self.schema.names, where="rename()")
+        return reshaping.rename(self, dict(mapping), "rename()")
+
+    def rename_prefix(self, prefix: str, *, selector: Subset | None = None) -> DataFrame[Any]:
+        """Every column (or those of ``selector``) renamed to ``prefix + name``; the others keep their names.
+
+        ``selector`` takes names, columns, selectors or a list of them. Two
+        columns ending with one name is a ``DuplicateColumnError`` (a
+        ``ValueError``), as the interface contract says.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, cs
+        >>> class P(DataFrameModel):
+        ...     id: int
+        ...     x: float
+        ...     y: float | None
+        >>> print(P.from_rows([]).rename_prefix("raw_", selector=cs.float()).schema)
+        id: int (bigint)
+        raw_x: float (double)
+        raw_y: float | None (double)
+
+        ```
+        """
+        check_param("rename_prefix()", "prefix", prefix, str)
+        names = self._subset(selector, "rename_prefix(selector=...)")
+        return self._renamed({n: prefix + n for n in names}, "rename_prefix()")
+
+    def rename_suffix(self, suffix: str, *, selector: Subset | None = None) -> DataFrame[Any]:
+        """Every column (or those of ``selector``) renamed to ``name + suffix``; see ``rename_prefix``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     id: int
+        ...     x: float
+        >>> print(P.from_rows([]).rename_suffix("_left", selector="x").schema)
+        id: int (bigint)
+        x_left: float (double)
+
+        ```
+        """
+        check_param("rename_suffix()", "suffix", suffix, str)
+        names = self._subset(selector, "rename_suffix(selector=...)")
+        return self._renamed({n: n + suffix for n in names}, "rename_suffix()")
+
+    def rename_replace(self, old: str, new: str, *, selector: Subset | None = None) -> DataFrame[Any]:
+        """Every occurrence of the text ``old`` in the column names (or those of ``selector``) replaced by ``new``.
+
+        Plain text, as Python's ``str.replace`` (not a pattern); names without
+        ``old`` stay as they are. See ``rename_prefix``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     order_id: int
+        ...     order_total: float | None
+        ...     note: str
+        >>> print(P.from_rows([]).rename_replace("order_", "").schema)
+        id: int (bigint)
+        total: float | None (double)
+        note: str (string)
+
+        ```
+        """
+        check_param("rename_replace()", "old", old, str)
+        check_param("rename_replace()", "new", new, str)
+        if not old:
+            msg = "rename_replace(old='') would insert new between every character; old must not be empty"
+            raise ArgumentValueError(msg)
+        names = self._subset(selector, "rename_replace(selector=...)")
+        return self._renamed({n: n.replace(old, new) for n in names}, "rename_replace()")
+
+    def rename_with_selector(self, selector: Subset, fn: Callable[[str], str]) -> DataFrame[Any]:
+        """The columns of ``selector`` (a selector, names or columns) renamed to ``fn(name)``.
+
+        ``fn`` runs once per column, in Python, when the method is called; it
+        must return a ``str``. See ``rename_prefix``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, cs
+        >>> class P(DataFrameModel):
+        ...     id: int
+        ...     city: str
+        ...     zip: str | None
+        >>> print(P.from_rows([]).rename_with_selector(cs.string(), str.upper).schema)
+        id: int (bigint)
+        CITY: str (string)
+        ZIP: str | None (string)
+
+        ```
+        """
+        names = self._subset(selector, "rename_with_selector(selector=...)")
+        if not callable(fn):
+            msg = f"rename_with_selector(): fn must be a function from a name to a new name, got {shown(fn)}"
+            raise ArgumentTypeError(msg)
+        renames = {}
+        for name in names:
+            new = fn(name)
+            if not isinstance(new, str):
+                msg = f"rename_with_selector(): fn({name!r}) returned {shown(new)} ({type(new).__name__}), not a str"
+                raise ArgumentTypeError(msg)
+            renames[name] = new
+        return self._renamed(renames, "rename_with_selector()")
+
+    def _renamed(self, renames: dict[str, str], what: str) -> DataFrame[Any]:
+        """``rename`` for the helpers that build the mapping: a name left empty is refused, unchanged ones dropped."""
         for old, new in renames.items():
-            check_param("rename()", f"the new name of {old!r}", new, str)
-        names = [renames.get(n, n) for n in self.schema.names]
-        for old, new in renames.items():
-            clashes = [n for n in self.schema.names if n != old and renames.get(n, n).lower() == new.lower()]
-            if clashes:
-                other = clashes[0]
-                there = (
-                    f"{other!r} is renamed to {renames[other]!r} too"
-                    if other in renames
-                    else f"column {other!r} has it"
-                )
-                msg = f"rename(): {old!r} → {new!r} would give two columns one name ({there}); rename or drop it first"
-                raise DuplicateColumnError(msg)
-        exprs = []
-        for f, name in zip(self.schema, names, strict=True):
-            ref = bind(Column(f.name), self.schema)
-            exprs.append(Alias(ref, name) if f.name in renames else ref)
-        return self._frame(p.Project(self._plan, tuple(exprs)))
+            if not new:
+                msg = f"{what} would leave column {old!r} without a name"
+                raise ArgumentValueError(msg)
+        return reshaping.rename(self, {o: n for o, n in renames.items() if o != n}, what)
+
+    def reorder_columns(self, *columns: IntoColumn | Selector | Sequence[IntoColumn | Selector]) -> DataFrame[Any]:
+        """The given columns first, in the order given, then the others in their order; no value is computed.
+
+        Columns are names, columns or selectors (or lists of them); a column
+        given twice comes at its first place.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        >>> print(P.from_rows([]).reorder_columns(["c", "a"]).schema)
+        c: float | None (double)
+        a: int (bigint)
+        b: str (string)
+
+        ```
+        """
+        chosen = self._chosen(columns, "reorder_columns()")
+        return reshaping.reorder(self, [*chosen, *(n for n in self.columns if n not in chosen)])
+
+    def select_first(self, *columns: IntoColumn | Selector | Sequence[IntoColumn | Selector]) -> DataFrame[Any]:
+        """The given columns moved to the front (in the order given), the others after them in their order.
+
+        The same as ``reorder_columns``; see there.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, cs
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        >>> print(P.from_rows([]).select_first(cs.string()).schema)
+        b: str (string)
+        a: int (bigint)
+        c: float | None (double)
+
+        ```
+        """
+        chosen = self._chosen(columns, "select_first()")
+        return reshaping.reorder(self, [*chosen, *(n for n in self.columns if n not in chosen)])
+
+    def select_last(self, *columns: IntoColumn | Selector | Sequence[IntoColumn | Selector]) -> DataFrame[Any]:
+        """The given columns moved to the end (in the order given), the others before them in their order.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        >>> print(P.from_rows([]).select_last("a").schema)
+        b: str (string)
+        c: float | None (double)
+        a: int (bigint)
+
+        ```
+        """
+        chosen = self._chosen(columns, "select_last()")
+        return reshaping.reorder(self, [*(n for n in self.columns if n not in chosen), *chosen])
+
+    def move(
+        self,
+        columns: Subset,
+        *,
+        before: IntoColumn | None = None,
+        after: IntoColumn | None = None,
+    ) -> DataFrame[Any]:
+        """The given columns moved, together and in the order given, just before or just after another column.
+
+        Exactly one of ``before`` and ``after`` names the column to move next to;
+        it must not be one of those moved.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     a: int
+        ...     b: str
+        ...     c: float | None
+        ...     d: bool
+        >>> print(P.from_rows([]).move(["d", "c"], after="a").schema)
+        a: int (bigint)
+        d: bool (boolean)
+        c: float | None (double)
+        b: str (string)
+
+        ```
+        """
+        if (before is None) == (after is None):
+            msg = "move() takes before= or after= (a column to move next to), exactly one of them"
+            raise ArgumentTypeError(msg)
+        moved = self._subset(columns, "move()")
+        side = "before" if before is not None else "after"
+        anchor = name_of(before if before is not None else after, f"move({side}=...)")
+        if anchor not in self.schema:
+            raise UnknownColumnError(anchor, self.schema.names, where=f"move({side}=...)")
+        if anchor in moved:
+            msg = f"move(): column {anchor!r} cannot be moved {side} itself; leave it out of the columns moved"
+            raise ArgumentValueError(msg)
+        rest = [n for n in self.columns if n not in moved]
+        at = rest.index(anchor) + (side == "after")
+        return reshaping.reorder(self, [*rest[:at], *moved, *rest[at:]])
+
+    def _chosen(self, columns: Sequence[object], what: str) -> tuple[str, ...]:
+        """Column names from names, columns, selectors and lists of them (each once); at least one."""
+        if not columns:
+            msg = f"{what} needs at least one column"
+            raise ArgumentTypeError(msg)
+        items = [item for column in columns for item in items_of(column, what)]
+        return names_of(items, self.schema, what)
 
     def _subset(self, subset: Subset | None, what: str) -> tuple[str, ...]:
         if subset is None:
@@ -438,6 +674,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name))
 
     unpivot = melt
+    pivot_longer = melt
+    """``melt`` under the interface contract's other name (the same parameters)."""
 
     def pivot(
         self,
@@ -471,9 +709,30 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             pivot_values = sorted(found, key=lambda v: (v is not None, v)) if sort_columns else found
         return reshaping.pivot(self, index_names, pivot_name, value_names, aggregate_function, pivot_values, separator)
 
+    pivot_wider = pivot
+    """``pivot`` under the interface contract's other name (the same parameters)."""
+
     def explode(self, columns: Subset) -> DataFrame[Any]:
         """One row per array element (several columns: zipped, equal lengths); empty arrays give no row."""
         return self._frame(Explode(self._plan, self._subset(columns, "explode()")))
+
+    def explode_all(self) -> DataFrame[Any]:
+        """``explode`` of every list column (zipped when several); a frame without one is an ``EmptySelectionError``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Order(DataFrameModel):
+        ...     id: int
+        ...     items: list[str]
+        ...     counts: list[int | None]
+        >>> print(Order.from_rows([]).explode_all().schema)
+        id: int (bigint)
+        items: str | None (string)
+        counts: int | None (bigint)
+
+        ```
+        """
+        return self._frame(Explode(self._plan, reshaping.of_kind(self, dt.List, "explode_all()", "list")))
 
     def explode_outer(self, columns: Subset) -> DataFrame[Any]:
         """As ``explode``, but an empty or NULL array gives one row with NULL."""
@@ -487,6 +746,26 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def unnest(self, columns: Subset, *, separator: str = "_") -> DataFrame[Any]:
         """Struct columns replaced by their fields, named ``{parent}{separator}{field}``."""
         return reshaping.unnest(self, self._subset(columns, "unnest()"), separator)
+
+    def unnest_all(self, *, separator: str = "_") -> DataFrame[Any]:
+        """``unnest`` of every struct column; a frame without one is an ``EmptySelectionError``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, F
+        >>> class User(DataFrameModel):
+        ...     id: int
+        ...     city: str
+        ...     zip: str | None
+        >>> nested = User.from_rows([]).select("id", home=F.struct(User.city, User.zip))
+        >>> print(nested.unnest_all().schema)
+        id: int (bigint)
+        home_city: str (string)
+        home_zip: str | None (string)
+
+        ```
+        """
+        check_param("unnest_all()", "separator", separator, str)
+        return reshaping.unnest(self, reshaping.of_kind(self, dt.Struct, "unnest_all()", "struct"), separator)
 
     def with_row_count(self, name: str = "row_nr", offset: int = 0) -> DataFrame[Any]:
         """A first column numbering the rows from ``offset`` (a non-null ``int``)."""
@@ -514,7 +793,28 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     # --- discovery -------------------------------------------------------------------------
 
     def describe(self) -> str:
-        """Per-column statistics (counts, NULLs, mean/std/min/max, ...) from one Spark job."""
+        """Per-column statistics, as the interface contract lists them, from one Spark job.
+
+        Numbers: count, NULLs, mean, std, min, max; booleans: true, false and
+        NULL counts; strings: count, NULLs, distinct values, shortest and
+        longest length; dates and datetimes: count, NULLs, min, max. Other
+        columns are named on a last line, not described.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     name: str | None
+        ...     ok: bool
+        ...     tags: list[str]
+        >>> rows = [{"name": "Ada", "ok": True, "tags": []}, {"name": None, "ok": False, "tags": ["x"]}]
+        >>> print(P.from_rows(rows).describe())
+        rows: 2
+        name (str | None): count=1, nulls=1, n_unique=1, min_length=3, max_length=3
+        ok (bool): true=1, false=1, nulls=0
+        not described: tags (list[str])
+
+        ```
+        """
         return reshaping.describe(self)
 
     def value_counts(self, column: IntoColumn, *, normalize: bool = False) -> dict[Any, Any]:
@@ -549,7 +849,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def join(
         self,
         other: DataFrame[Any],
-        on: JoinKeys | None = None,
+        on: JoinOn | None = None,
         *,
         left_on: JoinKeys | None = None,
         right_on: JoinKeys | None = None,
@@ -559,6 +859,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         join_nulls: bool = False,
         validate: str = "m:m",
         maintain_order: bool | Literal["none", "left", "right"] | None = None,
+        hint: JoinHint | None = None,
     ) -> DataFrame[Any]:
         """Join with ``other`` (the interface contract's semantics; see ``plan.joins``).
 
@@ -569,6 +870,22 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         the keys are unique on the sides it names, with one extra Spark job
         when the plan runs, and raises ``CardinalityError`` naming a repeated
         key. ``maintain_order="left"`` (or True) keeps this frame's row order.
+
+        ``on=`` also takes conditions, as PySpark's ``join(other, on=<Column>)``
+        does: boolean expressions over columns of both frames
+        (``on=(Trip.ts >= Rate.valid_from) & (Trip.ts < Rate.valid_to)``), alone,
+        in a list with key names (``on=["id", Order.note != Ship.note]``: the
+        keys and the conditions must all hold) or next to ``left_on=``/``right_on=``.
+        A column is this frame's or ``other``'s by its model (``Trip.ts``), by
+        its name when only one frame has it, or as said with ``left.col("x")`` /
+        ``right.col("x")``; a name both frames have is ``AmbiguousSideError``.
+        Conditions change which rows match, not the columns; a cross join with
+        a condition is an inner join on it. Without an equal key Spark runs a
+        nested-loop join (every pair of rows is compared): see the joins guide.
+
+        ``hint=`` is a Spark join strategy hint on ``other``: ``"broadcast"``
+        (ship ``other`` to every executor), ``"merge"``, ``"shuffle_hash"`` or
+        ``"shuffle_replicate_nl"``; ``self.hint(...)`` hints this frame.
 
         ```pycon
         >>> from pydantable_spark import DataFrameModel
@@ -584,10 +901,15 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         name: str (string)
         name_right: str | None (string)
         budget: float | None (double)
+        >>> print(U.from_rows([]).join(D.from_rows([]), on=["id", U.name != D.name], how="semi").schema)
+        id: int (bigint)
+        name: str (string)
 
         ```
         """
         right = _plan_of(other, "join()")
+        if hint is not None:
+            right = Hint(right, join_hint(hint, "join(hint=...)"))
         how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
         if how not in HOWS:
             msg = f"join(how={shown(how)}) is not a join kind; use one of {', '.join(HOWS)}"
@@ -597,27 +919,39 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         if check is None:
             msg = f"join(validate={shown(validate)}) is not known; use one of {', '.join(_VALIDATE)}"
             raise ArgumentValueError(msg)
+        names, predicates = _on_parts(on)
+        models = (_declared_model(self), _declared_model(other))
+        conditions = tuple(bind_condition(c, self.schema, other.schema, models) for c in predicates)
+        if check != "m:m" and not names and left_on is None:
+            msg = f"join(validate={shown(validate)}) checks that join keys are unique; this join has no equal keys"
+            raise ArgumentValueError(msg)
         if how == "cross":
-            if on is not None or left_on is not None or right_on is not None:
-                msg = "a cross join takes no keys (on=, left_on=, right_on=)"
+            if names or left_on is not None or right_on is not None:
+                msg = (
+                    "a cross join takes no keys (on=<names>, left_on=, right_on=); "
+                    "a condition (on=<boolean expression>) makes it an inner join on that condition"
+                )
                 raise ArgumentTypeError(msg)
             if coalesce:
                 msg = "join(how='cross', coalesce=True): a cross join has no keys to merge; drop coalesce="
                 raise ArgumentTypeError(msg)
-            plan = Join(self._plan, right, how, (), (), False, suffix, join_nulls, check, order)
+            plan = Join(self._plan, right, how, (), (), False, suffix, join_nulls, check, order, conditions)
             return self._frame(plan)
-        if on is not None:
+        if names:
             if left_on is not None or right_on is not None:
-                msg = "join() takes either on= or left_on=/right_on=, not both"
+                msg = (
+                    "join() takes key names in either on= or left_on=/right_on=, not both "
+                    "(conditions in on= may go with left_on=/right_on=)"
+                )
                 raise ArgumentTypeError(msg)
-            names = names_of(items_of(on, "join(on=...)"), self.schema, "join(on=...)")
-            for name in names:
+            keys = names_of(names, self.schema, "join(on=...)")
+            for name in keys:
                 if name not in other.schema:
                     raise UnknownColumnError(name, other.schema.names, where="the right frame (join on=)")
-            left_keys = tuple(bind(Column(n), self.schema) for n in names)
-            right_keys = tuple(bind(Column(n), other.schema) for n in names)
+            left_keys = tuple(bind(Column(n), self.schema) for n in keys)
+            right_keys = tuple(bind(Column(n), other.schema) for n in keys)
             merge = True
-        else:
+        elif left_on is not None or right_on is not None or not conditions:
             if left_on is None or right_on is None:
                 msg = "join() needs on=, or both left_on= and right_on="
                 raise ArgumentTypeError(msg)
@@ -627,8 +961,125 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             if merge and not all(isinstance(k, Column) for k in (*left_keys, *right_keys)):
                 msg = "join(coalesce=True) merges column keys only; computed key expressions are kept apart"
                 raise NotImplementedError(msg)
-        plan = Join(self._plan, right, how, left_keys, right_keys, merge, suffix, join_nulls, check, order)
+        else:
+            left_keys, right_keys, merge = (), (), False
+        plan = Join(self._plan, right, how, left_keys, right_keys, merge, suffix, join_nulls, check, order, conditions)
         return self._frame(plan)
+
+    # --- physical controls: how Spark computes the frame, never what it holds -----------------
+
+    def cache(self) -> DataFrame[M]:
+        """This frame, cached by Spark when an action first computes it; later actions read the cache.
+
+        The same as ``persist()``: Spark's default level, ``MEMORY_AND_DISK_DESER``.
+        """
+        return self.persist()
+
+    def persist(self, level: StorageLevelName | StorageLevel = "MEMORY_AND_DISK_DESER") -> DataFrame[M]:
+        """This frame, cached by Spark at ``level`` when an action first computes it; later actions read the cache.
+
+        ``level`` is a PySpark ``StorageLevel`` constant or its name
+        (``"MEMORY_ONLY"``, ``"DISK_ONLY"``, ...). The cached Spark DataFrame is
+        kept with the frame, one per session: every action on this frame, and
+        on frames built from it, reads it, until ``unpersist()``. Like
+        ``cache()``, this runs no job itself.
+        """
+        return DataFrame(Persist(self._plan, storage_level(level, "persist(level=...)")), self._model)
+
+    def unpersist(self, blocking: bool = False) -> DataFrame[M]:
+        """Free this frame's cache now (``blocking``: wait until it is gone); returns the frame without caching.
+
+        On a frame that is not cached (made by ``cache()``/``persist()``), it
+        does nothing, as in PySpark. A later action on the cached frame itself
+        caches it again.
+        """
+        check_param("unpersist()", "blocking", blocking, bool)
+        if not isinstance(self._plan, Persist):
+            return self
+        from pydantable_spark._spark.execute import unpersist
+
+        unpersist(self._plan.held, blocking=blocking)
+        return DataFrame(self._plan.input, self._model)
+
+    def repartition(self, n: int | IntoColumn | Selector, *columns: IntoColumn | Selector) -> DataFrame[M]:
+        """The rows in ``n`` partitions, by hash of ``columns`` (round robin without them); a shuffle.
+
+        As in PySpark, ``n`` may be left out: ``repartition("k")`` uses
+        Spark's default number of partitions (``spark.sql.shuffle.partitions``).
+        Columns are names, expressions or selectors. Spark still moves filters
+        written after it below it, to the source.
+        """
+        if isinstance(n, bool) or not isinstance(n, int | str | Expr | Selector):
+            msg = (
+                f"repartition(): n must be int (the number of partitions) or a column, "
+                f"got {shown(n)} ({type(n).__name__})"
+            )
+            raise ArgumentTypeError(msg)
+        keys = tuple(nodes_of([*([] if isinstance(n, int) else [n]), *columns], self.schema, "repartition()"))
+        return DataFrame(Repartition(self._plan, n if isinstance(n, int) else None, keys), self._model)
+
+    def coalesce(self, n: int) -> DataFrame[M]:
+        """The rows in at most ``n`` partitions, merged without a shuffle (fewer never become more)."""
+        check_param("coalesce()", "n", n, int)
+        return DataFrame(Coalesce(self._plan, n), self._model)
+
+    def sample(self, fraction: float, seed: int | None = None, with_replacement: bool = False) -> DataFrame[M]:
+        """A random sample: each row kept with probability ``fraction`` (0 to 1), so about that share of rows.
+
+        ``with_replacement=True`` draws each row a Poisson(``fraction``)
+        number of times (any ``fraction >= 0``). Without a ``seed`` one is
+        drawn now, so, as a PySpark DataFrame does, every action on this frame
+        sees the same sample. Filters written after it stay after it.
+        """
+        check_param("sample()", "fraction", fraction, (float, int))
+        check_param("sample()", "seed", seed, int, optional=True)
+        check_param("sample()", "with_replacement", with_replacement, bool)
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif not dt.Int64.holds(seed):
+            msg = f"sample(): seed must fit in a bigint (-2**63 to 2**63 - 1), got {shown(seed)}"
+            raise ArgumentValueError(msg)
+        return DataFrame(Sample(self._plan, float(fraction), seed, with_replacement), self._model)
+
+    def hint(self, name: JoinHint) -> DataFrame[M]:
+        """This frame with a Spark join strategy hint, taken by the join that reads it.
+
+        ``"broadcast"`` ships the frame to every executor (the other side is
+        not shuffled), ``"merge"`` asks for a sort-merge join, ``"shuffle_hash"``
+        a shuffled hash join, ``"shuffle_replicate_nl"`` a nested-loop join
+        over a cartesian product. ``join(other, hint=...)`` hints ``other``.
+        """
+        return DataFrame(Hint(self._plan, join_hint(name, "hint()")), self._model)
+
+    def checkpoint(self, eager: bool = True) -> DataFrame[M]:
+        """This frame computed once and saved in the checkpoint directory; actions read the saved data.
+
+        With ``eager=True`` (the default, as in PySpark) this runs a Spark
+        job now; otherwise the first action saves it. The plan that made the
+        data is cut off, which bounds Spark's planning time for long iterative
+        plans. Spark needs a checkpoint directory
+        (``spark.sparkContext.setCheckpointDir(path)``, or the
+        ``spark.checkpoint.dir`` setting); ``local_checkpoint()`` needs none.
+        """
+        return self._checkpoint(local=False, eager=eager, what="checkpoint()")
+
+    def local_checkpoint(self, eager: bool = True) -> DataFrame[M]:
+        """This frame computed once and kept on the executors (not reliable storage); actions read it.
+
+        As ``checkpoint()``, without a checkpoint directory: the data is lost
+        with an executor. With ``eager=True`` (the default) this runs a Spark
+        job now.
+        """
+        return self._checkpoint(local=True, eager=eager, what="local_checkpoint()")
+
+    def _checkpoint(self, *, local: bool, eager: bool, what: str) -> DataFrame[M]:
+        check_param(what, "eager", eager, bool)
+        frame: DataFrame[M] = DataFrame(Checkpoint(self._plan, local, eager), self._model)
+        if eager:
+            from pydantable_spark._spark.lower import lower
+
+            lower(frame._plan)  # the checkpoint's executor saves the data now (a Spark job)
+        return frame
 
     def as_model(
         self, model: type[M2], *, allow_lossy: Selection = False, null_check: Selection = False
@@ -647,6 +1098,8 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
 
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
+JoinOn = JoinKeys
+"""Key names, columns and selectors, boolean conditions (``Expr[bool | None]``), or a list mixing them."""
 Subset = JoinKeys
 _HOW_ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
 _HOW_ALIASES |= {"left_semi": "semi", "left_anti": "anti"}
@@ -668,6 +1121,34 @@ def _plan_of(frame: object, what: str) -> p.Plan:
         msg = f"{what} takes a DataFrame, got {shown(frame)} ({type(frame).__name__})"
         raise ArgumentTypeError(msg)
     return frame._plan
+
+
+def _on_parts(on: JoinOn | None) -> tuple[list[object], list[Node]]:
+    """``on=`` split into key names (names, columns, selectors) and conditions (any other expression).
+
+    A column of one side (``right.col("active")``) is a condition: a key is a
+    name both frames have.
+    """
+    if on is None:
+        return [], []
+    names: list[object] = []
+    conditions: list[Node] = []
+    for item in items_of(on, "join(on=...)"):
+        if isinstance(item, Expr) and (not isinstance(item.node, Column) or isinstance(item.node, SideColumn)):
+            conditions.append(item.node)
+        else:
+            names.append(item)
+    return names, conditions
+
+
+def _declared_model(frame: DataFrame[Any]) -> str | None:
+    """The name of the model a frame was declared with (``User.from_rows``, ``as_model(User)``), if any.
+
+    A model attribute in a join condition (``User.id``) belongs to the side
+    of that model; a row model derived from a schema names no side.
+    """
+    model = frame._model
+    return None if model is None or is_derived_row(model) else model.__name__
 
 
 def _key_nodes(keys: JoinKeys, schema: Schema, what: str) -> tuple[Node, ...]:

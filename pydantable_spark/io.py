@@ -24,6 +24,7 @@ raises ``NullCheckError`` naming the column at ``collect()`` or write time.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,6 +62,7 @@ __all__ = [
     "read_table",
     "spark_source",
     "table_name",
+    "time_travel",
     "write",
 ]
 
@@ -82,6 +84,49 @@ def _paths(paths: Paths) -> list[str]:
 
 def _spark_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+
+
+def time_travel(version: object, timestamp: object, action: str, *, names: bool) -> dict[str, str]:
+    """Spark's reader options for a table as it was: ``versionAsOf`` or ``timestampAsOf`` (none: as it is).
+
+    ``version`` is a Delta version number, or an Iceberg snapshot id (an int)
+    or tag name (a str, when ``names``). ``timestamp`` is a ``datetime``: one
+    with a time zone is that instant; a naive one is read in the session's
+    time zone, as Spark reads such text. The values reach Spark as reader
+    options, never as SQL text.
+
+    >>> time_travel(3, None, "read_delta('t')", names=False)
+    {'versionAsOf': '3'}
+    >>> import datetime as d
+    >>> time_travel(None, d.datetime(2026, 1, 2, 3, 4, 5, tzinfo=d.timezone.utc), "read_table('t')", names=True)
+    {'timestampAsOf': '2026-01-02T03:04:05+00:00'}
+    >>> time_travel(-1, None, "read_delta('t')", names=False)
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.ArgumentValueError: read_delta('t'): version=-1 is not a version; versions count from 0
+    """
+    if version is not None and timestamp is not None:
+        msg = f"{action}: give version= or timestamp=, not both (got {shown(version)} and {shown(timestamp)})"
+        raise ArgumentValueError(msg)
+    if version is not None:
+        kinds = "int (a version or snapshot id) or str (a tag)" if names else "int (a version number)"
+        if isinstance(version, bool) or not isinstance(version, (int, str) if names else int):
+            msg = f"{action}: version= must be {kinds}, got {shown(version)} ({type(version).__name__})"
+            raise ArgumentTypeError(msg)
+        if isinstance(version, int) and version < 0:
+            msg = f"{action}: version={version} is not a version; versions count from 0"
+            raise ArgumentValueError(msg)
+        if isinstance(version, str) and not version:
+            msg = f"{action}: version='' names no tag"
+            raise ArgumentValueError(msg)
+        return {"versionAsOf": str(version)}
+    if timestamp is not None:
+        if not isinstance(timestamp, datetime.datetime):
+            kind = type(timestamp).__name__
+            msg = f"{action}: timestamp= must be a datetime.datetime, got {shown(timestamp)} ({kind})"
+            raise ArgumentTypeError(msg)
+        return {"timestampAsOf": timestamp.isoformat()}
+    return {}
 
 
 def spark_source(
@@ -357,16 +402,22 @@ def table_name(name: object, action: str) -> str:
 
 
 def read_table(
-    name: str, target: Schema, *, session: Any, allow_lossy: Selection, checks: SparkConstraints | None = None
+    name: str,
+    target: Schema,
+    *,
+    session: Any,
+    allow_lossy: Selection,
+    checks: SparkConstraints | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> p.Plan:
-    """The plan of reading catalog table ``name`` into ``target``."""
+    """The plan of reading catalog table ``name`` into ``target`` (``options``: a version, see ``time_travel``)."""
     from pydantable_spark._spark import io
     from pydantable_spark._spark.session import resolve_session
 
     table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
     with io.spark_errors(f"read_table({name!r})"):
-        sdf = io.read_table(name, spark)
+        sdf = io.read_table(name, spark, options or {})
     return spark_source(
         sdf,
         target,

@@ -44,6 +44,7 @@ from pydantable_spark.expr.core import Column, Typed
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterable, Mapping
 
     import pandas as pd
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
     from pydantable_spark.io import Paths
     from pydantable_spark.reconcile import Selection
 
-__all__ = ["DataFrameModel", "attribute_name", "row_model"]
+__all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "row_model"]
 
 M = TypeVar("M", bound="DataFrameModel")
 
@@ -255,22 +256,25 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
 
     @classmethod
     def read_delta(
-        cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        cls: type[M], path: str | os.PathLike[str], *, version: int | None = None,
+        timestamp: datetime.datetime | None = None, session: SparkSession | None = None,
+        allow_lossy: Selection = False, constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
-        """A Delta table as a frame of this model (see ``DataFrame.read_delta``)."""
+        """A Delta Lake table at ``path`` as a frame of this model, as it is or was (see ``DataFrame.read_delta``)."""
         return _frames().read_delta(
-            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
-        )
+            path, version=version, timestamp=timestamp, model=cls, session=session, allow_lossy=allow_lossy,
+            constraints=constraints, **options,
+        )  # fmt: skip
 
     @classmethod
     def read_table(
-        cls: type[M], name: str, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip",
+        cls: type[M], name: str, *, version: int | str | None = None, timestamp: datetime.datetime | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, constraints: ReadConstraints = "skip",
     ) -> DataFrame[M]:  # fmt: skip
-        """A catalog table as a frame of this model (see ``DataFrame.read_table``)."""
+        """A catalog table as a frame of this model, as it is or was (see ``DataFrame.read_table``)."""
         return _frames().read_table(
-            name, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints
+            name, version=version, timestamp=timestamp, model=cls, session=session, allow_lossy=allow_lossy,
+            constraints=constraints,
         )  # fmt: skip
 
 
@@ -281,6 +285,11 @@ class _DerivedRow(DataFrameModel):
     """Base of derived row models: fields are also accepted under their attribute names."""
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+
+
+def is_derived_row(model: type[BaseModel]) -> bool:
+    """Whether ``model`` is a row model derived from a schema (``row_model``), not one a user declared."""
+    return issubclass(model, _DerivedRow)
 
 
 _cache: dict[tuple[Schema, tuple[Any, ...], str], type[DataFrameModel]] = {}

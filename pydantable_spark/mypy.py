@@ -9,7 +9,9 @@ It types what plain annotations cannot say:
 * ``select``, ``with_columns``, ``drop``, ``rename``, ``join`` and
   ``group_by().agg`` give frames of synthesized row types, which may rebind
   the variable they came from (``lines = lines.with_columns(...)``), and
-  ``as_model(Out)`` is checked against them;
+  ``as_model(Out)`` is checked against them; the other methods that change
+  columns (``rename_prefix``, ``reorder_columns``, ``explode``, ``unnest``,
+  ``pivot_longer``...) are typed by the runtime's own result (``_mypy.checks``);
 * every frame method runs the runtime's own method on a frame of the static
   schema, with the runtime values of its arguments (expressions are evaluated
   with the runtime's API as mypy checks them), so column references in every
@@ -40,7 +42,7 @@ from mypy.plugin import (
     ReportConfigContext,
 )
 
-from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, check, refined
+from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, PIVOTS, check, refined
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
 from pydantable_spark._mypy.frames import (
@@ -163,9 +165,7 @@ class PydantableSparkPlugin(Plugin):
             typing = METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname)
         if method == "from_rows" and (owner == FRAME or self._is_model(owner)):
             return _guarded(from_rows)
-        if (owner == FRAME and method in FRAME_METHODS | {"pivot"}) or (
-            owner == GROUP_BY and method in GROUP_BY_METHODS
-        ):
+        if (owner == FRAME and method in FRAME_METHODS | PIVOTS) or (owner == GROUP_BY and method in GROUP_BY_METHODS):
             return _guarded(_checked(method, typing))
         return _guarded(_then(typing, method_evaluator(owner, method)))
 

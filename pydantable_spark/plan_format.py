@@ -1597,6 +1597,9 @@ def _join(node: Join) -> dict[str, Any]:
             msg = "to_plan: the format joins on column names present on both sides, kept once (on=...)"
             raise PlanFormatError(msg)
         payload["on"] = left
+    if node.conditions:
+        msg = "to_plan: join conditions (on=<boolean expression>) have no form in the plan format"
+        raise PlanFormatError(msg)
     if node.join_nulls or node.validate != "m:m" or node.suffix != "_right" or node.maintain_order != "none":
         msg = "to_plan: join_nulls, validate, suffix and maintain_order have no form in the plan format"
         raise PlanFormatError(msg)

@@ -1,8 +1,9 @@
 """Frame transformations built from the plan's own nodes (projections, filters, windows, aggregates).
 
-``DataFrame`` delegates here for pivoting, duplicate handling, row numbers,
-``unnest``, ``drop_nulls``, ``fill_null``, ``clip`` and the discovery helpers,
-so that each of them derives its schema, and lowers, like any other plan.
+``DataFrame`` delegates here for renaming and reordering columns, a stable
+sort, pivoting, duplicate handling, row numbers, ``unnest``, ``drop_nulls``,
+``fill_null``, ``clip`` and the discovery helpers, so that each of them
+derives its schema, and lowers, like any other plan.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
-from pydantable_spark.errors import ArgumentValueError, ColumnTypeError, shown
+from pydantable_spark.errors import (
+    ArgumentValueError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    EmptySelectionError,
+    UnknownColumnError,
+    listing,
+    shown,
+)
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call
@@ -27,6 +36,7 @@ from pydantable_spark.expr.operators import (
     ComparisonOp,
     IsNotNull,
     IsNull,
+    Not,
     Or,
 )
 from pydantable_spark.expr.window import Over
@@ -46,8 +56,12 @@ __all__ = [
     "duplicated",
     "fill_null",
     "keep_one",
+    "of_kind",
     "only_unique",
     "pivot",
+    "rename",
+    "reorder",
+    "sort_stably",
     "unnest",
     "value_counts",
     "with_row_count",
@@ -104,6 +118,66 @@ def _ranked(frame: DataFrame[Any], subset: Sequence[str], *, last: bool) -> Data
     order = (_column(with_id, with_id.columns[-1]),)
     rank = Over(_function("row_number"), partition, order, (last,), (False,))
     return _with(with_id, fresh_name(_RANK, with_id.columns), rank)
+
+
+def rename(frame: DataFrame[Any], renames: dict[str, str], where: str) -> DataFrame[Any]:
+    """Columns renamed by ``{old: new}``, in place; ``where`` names the call in messages.
+
+    Every old name must exist and every new one be a string; two columns
+    ending with one name (compared ignoring case, as Spark resolves names) is a
+    ``DuplicateColumnError`` naming both.
+    """
+    schema = frame.schema
+    for old in renames:
+        check_param(where, "a column name", old, str)
+        if old not in schema:
+            raise UnknownColumnError(old, schema.names, where=where)
+    for old, new in renames.items():
+        check_param(where, f"the new name of {old!r}", new, str)
+    for old, new in renames.items():
+        clashes = [n for n in schema.names if n != old and renames.get(n, n).lower() == new.lower()]
+        if clashes:
+            other = clashes[0]
+            there = f"column {other!r} has it"
+            if other in renames:
+                there = f"{other!r} is renamed to {renames[other]!r} too"
+            msg = f"{where}: {old!r} → {new!r} would give two columns one name ({there}); rename or drop it first"
+            raise DuplicateColumnError(msg)
+    exprs: list[Node] = []
+    for f in schema:
+        ref = _column(frame, f.name)
+        exprs.append(Alias(ref, renames[f.name]) if f.name in renames else ref)
+    return _project(frame, exprs)
+
+
+def reorder(frame: DataFrame[Any], names: Sequence[str]) -> DataFrame[Any]:
+    """The columns in the order of ``names`` (each column once), unchanged: no value is computed."""
+    assert sorted(names) == sorted(frame.columns), (names, frame.columns)
+    if list(names) == frame.columns:
+        return frame
+    return _project(frame, [_column(frame, n) for n in names])
+
+
+def sort_stably(frame: DataFrame[Any], keys: Sequence[p.SortKey]) -> DataFrame[Any]:
+    """Rows ordered by ``keys``, rows with equal keys in the order they had (Spark's own sort is not stable).
+
+    The row id (``RowId``) taken before the sort is its last key; the result
+    drops it again.
+    """
+    with_id = _with_row_id(frame)
+    tie = p.SortKey(_column(with_id, with_id.columns[-1]))
+    ordered = with_id._frame(p.Sort(with_id.plan, (*keys, tie)))
+    return _project(ordered, [_column(ordered, n) for n in frame.columns])
+
+
+def of_kind(frame: DataFrame[Any], kind: type[dt.DType], what: str, noun: str) -> tuple[str, ...]:
+    """The columns of type ``kind`` (``dt.List``, ``dt.Struct``); none is an ``EmptySelectionError``."""
+    names = tuple(f.name for f in frame.schema if isinstance(f.dtype, kind))
+    if not names:
+        columns = [f"{f.name} ({python_name(f.dtype, nullable=f.nullable)})" for f in frame.schema]
+        msg = f"{what}: the frame has no {noun} column; columns: {listing(columns)}"
+        raise EmptySelectionError(msg)
+    return names
 
 
 def keep_one(
@@ -330,27 +404,52 @@ def value_counts(frame: DataFrame[Any], column: str, normalize: bool) -> dict[An
     return {k: (v / total if total else 0.0) for k, v in pairs.items()}
 
 
+def _count_where(condition: Node) -> Node:
+    return _function("count", When((condition,), (literal_of(1, dt.Int32()),)))
+
+
+def _statistics(column: Node, dtype: dt.DType) -> dict[str, Node] | None:
+    """What ``describe`` reports of one column, by type (the interface contract's list); None: not described."""
+    if isinstance(dtype, dt.Boolean):
+        return {"true": _count_where(column), "false": _count_where(Not(column)), "nulls": _count_where(IsNull(column))}
+    counts = {"count": _function("count", column), "nulls": _count_where(IsNull(column))}
+    if isinstance(dtype, dt.Numeric):
+        spread = {"mean": _function("avg", column), "std": _function("stddev", column)}
+        return {**counts, **spread, "min": _function("min", column), "max": _function("max", column)}
+    if isinstance(dtype, dt.String):
+        length = _function("length", column)
+        unique = {"n_unique": _function("count_distinct", column)}
+        return {**counts, **unique, "min_length": _function("min", length), "max_length": _function("max", length)}
+    if isinstance(dtype, dt.Temporal):
+        return {**counts, "min": _function("min", column), "max": _function("max", column)}
+    return None
+
+
 def describe(frame: DataFrame[Any]) -> str:
-    """Summary statistics per column from one Spark job (one aggregate query)."""
-    stats: dict[str, Node] = {"__rows": _function("count")}
+    """Summary statistics per column from one Spark job (one aggregate query), as the interface contract lists them.
+
+    Numbers: non-NULL count, NULLs, mean, standard deviation, min, max;
+    booleans: true, false and NULL counts; strings: count, NULLs, distinct
+    values, shortest and longest length (in characters); dates and datetimes:
+    count, NULLs, min, max. Columns of other types (lists, maps, structs,
+    bytes, durations) are not described; the last line names them.
+    """
+    described: list[tuple[dt.Field, dict[str, Node]]] = []
+    omitted = []
     for f in frame.schema:
-        column = _column(frame, f.name)
-        stats[f"{f.name}|nulls"] = _function("count", When((IsNull(column),), (literal_of(1, dt.Int32()),)))
-        if isinstance(f.dtype, dt.Numeric):
-            stats[f"{f.name}|mean"] = _function("avg", column)
-            stats[f"{f.name}|std"] = _function("stddev", column)
-        if isinstance(f.dtype, dt.Numeric | dt.Temporal | dt.String):
-            stats[f"{f.name}|min"] = _function("min", column)
-            stats[f"{f.name}|max"] = _function("max", column)
-        if isinstance(f.dtype, dt.Boolean):
-            stats[f"{f.name}|true"] = _function("count", When((column,), (literal_of(1, dt.Int32()),)))
-        if isinstance(f.dtype, dt.String):
-            stats[f"{f.name}|n_unique"] = _function("count_distinct", column)
-    nodes = tuple(bind(Alias(node, name), frame.schema) for name, node in stats.items())
-    row = frame._frame(Aggregate(frame.plan, (), nodes)).to_dict()
-    values = {name: row[name][0] for name in stats}
-    lines = [f"rows: {values['__rows']}"]
-    for f in frame.schema:
-        parts = [f"{key.split('|')[1]}={values[key]!r}" for key in values if key.startswith(f"{f.name}|")]
-        lines.append(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)}): {', '.join(parts)}")
+        found = _statistics(_column(frame, f.name), f.dtype)
+        if found is None:
+            omitted.append(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)})")
+        else:
+            described.append((f, found))
+    nodes = [_function("count"), *(node for _, found in described for node in found.values())]
+    aliased = tuple(bind(Alias(node, f"s{i}"), frame.schema) for i, node in enumerate(nodes))
+    row = frame._frame(Aggregate(frame.plan, (), aliased)).to_dict()
+    values = iter(row[f"s{i}"][0] for i in range(len(nodes)))
+    lines = [f"rows: {next(values)}"]
+    for f, found in described:
+        parts = ", ".join(f"{key}={next(values)!r}" for key in found)
+        lines.append(f"{f.name} ({python_name(f.dtype, nullable=f.nullable)}): {parts}")
+    if omitted:
+        lines.append(f"not described: {', '.join(omitted)}")
     return "\n".join(lines)

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
-from pydantable_spark.errors import ArgumentValueError, shown
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
+from pydantable_spark.expr.core import check_param
 from pydantable_spark.jobs import Job
 from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.plan import nodes as p
@@ -97,8 +98,15 @@ class Results(Generic[M]):
 
         return to_spark(self._plan)
 
-    def collect(self, *, trusted: bool = False) -> list[M]:
-        """All rows as validated instances of the row model.
+    @overload
+    def collect(self, *, trusted: bool = False, as_lists: Literal[False] = False) -> list[M]: ...
+    @overload
+    def collect(self, *, trusted: bool = False, as_lists: Literal[True]) -> dict[str, list[Any]]: ...
+    @overload
+    def collect(self, *, trusted: bool = False, as_lists: bool) -> list[M] | dict[str, list[Any]]: ...
+
+    def collect(self, *, trusted: bool = False, as_lists: bool = False) -> list[M] | dict[str, list[Any]]:
+        """All rows as validated instances of the row model (or, with ``as_lists=True``, as columns).
 
         The rows come from Spark through Arrow and are validated by Pydantic
         in batches. ``trusted=True`` skips Pydantic and builds instances
@@ -106,7 +114,24 @@ class Results(Generic[M]):
         guaranteed by the schema reconciliation, but field constraints
         (``gt=``, ``max_length=``...), validators and ``model_post_init`` do
         not run, enum fields hold plain values, and set/tuple fields hold lists.
+
+        ``as_lists=True`` returns column name → list of values, as ``to_dict()``
+        (the interface contract's columnar form; no Pydantic validation, so
+        ``trusted=`` does not apply).
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     x: int
+        ...     label: str | None
+        >>> P.from_rows([{"x": 1, "label": None}]).collect(as_lists=True)
+        {'x': [1], 'label': [None]}
+
+        ```
         """
+        _check_collect("collect()", trusted=trusted, as_lists=as_lists)
+        if as_lists:
+            return self.to_dict()
         return rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
 
     def to_arrow(self) -> pa.Table:
@@ -137,9 +162,31 @@ class Results(Generic[M]):
 
     def to_polars(self) -> pl.DataFrame:
         """A Polars DataFrame, through Arrow (needs the ``polars`` extra); dates of any year come back exactly."""
-        import polars as pl
+        return _polars(self._arrow("to_polars()"))
 
-        return pl.from_arrow(self._arrow("to_polars()"))  # type: ignore[return-value]
+    def collect_batches(self, batch_size: int = 65_536) -> list[pl.DataFrame]:
+        """The rows as Polars DataFrames of at most ``batch_size`` adjacent rows each, from one Spark job.
+
+        The interface contract's chunks: the whole result is fetched (through
+        Arrow, as ``to_polars``) and then cut, so this bounds the size of each
+        frame, not the memory used; ``stream()`` fetches a partition at a time.
+        An empty result gives an empty list. Needs the ``polars`` extra.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     x: int
+        >>> [batch.height for batch in P.from_rows([{"x": i} for i in range(5)]).collect_batches(2)]
+        [2, 2, 1]
+
+        ```
+        """
+        check_param("collect_batches()", "batch_size", batch_size, int)
+        if batch_size < 1:
+            msg = f"collect_batches(batch_size={batch_size}) needs a positive batch size"
+            raise ArgumentValueError(msg)
+        table = self._arrow("collect_batches()")
+        return [_polars(table.slice(start, batch_size)) for start in range(0, table.num_rows, batch_size)]
 
     # --- streaming and asynchronous results ---------------------------------------------------
 
@@ -205,6 +252,8 @@ class Results(Generic[M]):
     @overload
     def submit(self, action: Literal["to_pandas"]) -> Job[pd.DataFrame]: ...
     @overload
+    def submit(self, action: Literal["to_polars"]) -> Job[pl.DataFrame]: ...
+    @overload
     def submit(self, action: Literal["count"]) -> Job[int]: ...
 
     def submit(self, action: str = "collect") -> Job[Any]:
@@ -219,6 +268,7 @@ class Results(Generic[M]):
             "to_arrow": lambda table: table,
             "to_dict": python_columns,
             "to_pandas": to_pandas,
+            "to_polars": _polars,
         }
         if action == "count":
             return Job(lambda: lower(plan, session), lambda frame: frame.count(), "count()")
@@ -228,8 +278,18 @@ class Results(Generic[M]):
         convert = converters[action]
         return Job(lambda: arrow_ready(plan, session), lambda frame: convert(frame.toArrow()), f"{action}()")
 
-    async def acollect(self) -> list[M]:
+    @overload
+    async def acollect(self, *, as_lists: Literal[False] = False) -> list[M]: ...
+    @overload
+    async def acollect(self, *, as_lists: Literal[True]) -> dict[str, list[Any]]: ...
+    @overload
+    async def acollect(self, *, as_lists: bool) -> list[M] | dict[str, list[Any]]: ...
+
+    async def acollect(self, *, as_lists: bool = False) -> list[M] | dict[str, list[Any]]:
         """``collect()`` without blocking the event loop; cancelling the awaiting task cancels the Spark job."""
+        _check_collect("acollect()", trusted=False, as_lists=as_lists)
+        if as_lists:
+            return await self.submit("to_dict").result()
         return await self.submit("collect").result()
 
     async def ato_arrow(self) -> pa.Table:
@@ -240,14 +300,69 @@ class Results(Generic[M]):
         """``to_dict()`` without blocking the event loop (cancellable like ``acollect``)."""
         return await self.submit("to_dict").result()
 
+    async def ato_polars(self) -> pl.DataFrame:
+        """``to_polars()`` without blocking the event loop (cancellable like ``acollect``; needs the ``polars`` extra).
+
+        ```pycon
+        >>> import asyncio
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     x: int
+        >>> asyncio.run(P.from_rows([{"x": 1}]).ato_polars()).to_dict(as_series=False)
+        {'x': [1]}
+
+        ```
+        """
+        return await self.submit("to_polars").result()
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, columns)`` of the result: the rows are counted by one Spark job (``count()``).
+
+        The interface contract takes the row count from the data a frame was
+        built from, which after a filter is not the result's; the count here is
+        always the result's, as pandas-on-Spark's ``shape`` is.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     x: int
+        ...     y: str
+        >>> frame = P.from_rows([{"x": 1, "y": "a"}, {"x": 2, "y": "b"}])
+        >>> frame.shape, frame.filter(P.x > 1).shape
+        ((2, 2), (1, 2))
+
+        ```
+        """
+        return self.count(), len(self.schema)
+
+    @property
+    def empty(self) -> bool:
+        """Whether the result has no row (one Spark job that stops at the first row, as PySpark's ``isEmpty()``).
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class P(DataFrameModel):
+        ...     x: int
+        >>> frame = P.from_rows([{"x": 1}])
+        >>> frame.empty, frame.filter(P.x > 1).empty
+        (False, True)
+
+        ```
+        """
+        return self._count("empty", p.Limit(self._plan, 1)) == 0
+
     def count(self) -> int:
         """The number of rows (one Spark job)."""
+        return self._count("count()", self._plan)
+
+    def _count(self, action: str, plan: p.Plan) -> int:
         from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import lower
         from pydantable_spark._spark.session import run_action
 
-        with spark_errors("count()", self._plan):
-            frame = lower(self._plan)
+        with spark_errors(action, plan):
+            frame = lower(plan)
             return run_action(frame.sparkSession, frame.count)
 
     # --- constraints --------------------------------------------------------------------------
@@ -298,3 +413,19 @@ class Results(Generic[M]):
         with spark_errors("validate()", self._plan):
             frame = to_spark(self._plan)
             return run_action(frame.sparkSession, lambda: spark_checks.validate(frame, checks, keys, examples))
+
+
+def _check_collect(what: str, *, trusted: bool, as_lists: bool) -> None:
+    """``collect``'s and ``acollect``'s options, checked by type when the call is made."""
+    check_param(what, "trusted", trusted, bool)
+    check_param(what, "as_lists", as_lists, bool)
+    if as_lists and trusted:
+        msg = f"{what}: as_lists=True gives columns, which are not validated; trusted= does not apply to it"
+        raise ArgumentTypeError(msg)
+
+
+def _polars(table: pa.Table) -> pl.DataFrame:
+    """An Arrow table as a Polars DataFrame (the ``polars`` extra)."""
+    import polars as pl
+
+    return pl.from_arrow(table)  # type: ignore[return-value]

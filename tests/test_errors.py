@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pydantable_spark import DataFrameModel, F, cs
+from pydantable_spark import DataFrameModel, F, cs, left
 from pydantable_spark import errors as e
 
 if TYPE_CHECKING:
@@ -127,6 +127,15 @@ ARGUMENT_MISUSE: dict[str, tuple[Any, type[Exception], str]] = {
         r"over\(\) takes a window",
     ),
     "fill_null(None)": (lambda df: Row.score.fill_null(None), e.ArgumentValueError, "needs a value, not None"),
+    "an unknown join hint": (lambda df: df.hint("nested"), e.ArgumentValueError, "is not a Spark join hint"),
+    "a storage level of another type": (lambda df: df.persist(1), e.ArgumentTypeError, "must be a str or a pyspark"),
+    "a sample fraction out of range": (lambda df: df.sample(2.0), e.ArgumentValueError, "0 <= fraction <= 1"),
+    "repartition with nothing": (lambda df: df.repartition(0), e.ArgumentValueError, "needs n >= 1"),
+    "a uniqueness check on a join without keys": (
+        lambda df: df.join(df, on=left.col("name") != "x", validate="1:1"),
+        e.ArgumentValueError,
+        "this join has no equal keys",
+    ),
 }
 
 
@@ -176,6 +185,9 @@ def _mistakes() -> dict[str, Any]:
         "a window function without a window": lambda df, w: df.select(F.row_number()),
         "join keys of different types": lambda df, w: df.join(w, left_on="name", right_on="measurement_01"),
         "an unknown join key": lambda df, w: df.join(w, on="nope"),
+        "a join condition that is not boolean": lambda df, w: df.join(w, on=Row.score + F.col("measurement_01")),
+        "a join condition's column of both frames": lambda df, w: w.join(w, on=big == F.col("label")),
+        "a join condition's column of neither frame": lambda df, w: df.join(w, on=F.col("nope") > Row.score),
         "a selector matching nothing": lambda df, w: w.select(cs.temporal()),
         "a wrong Python type": lambda df, w: df.limit("3"),
         "a wrong keyword": lambda df, w: F.upper(column=Row.name),

@@ -8,7 +8,8 @@ quoted name as a regular expression in a ``SELECT``
 of those settings and asserts exact results: the value that went in comes back,
 the row that should match matches, and nothing else does.
 
-Each new function parameter joins ``STRING_PARAMETERS``, ``INT_PARAMETERS`` or ``POSITION_PARAMETERS``.
+Each new function parameter joins ``STRING_PARAMETERS``, ``INT_PARAMETERS`` or ``POSITION_PARAMETERS``;
+each new name-like parameter (a join hint, a storage level) joins ``NAME_PARAMETERS``.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from pyspark.sql import types as st
 
-from pydantable_spark import DataFrame, DataFrameModel, F, Window
+from pydantable_spark import DataFrame, DataFrameModel, F, Window, cs, left, right
 from pydantable_spark.errors import (
     ArgumentError,
     ArgumentTypeError,
+    ArgumentValueError,
     ColumnTypeError,
     NullCheckError,
     UnknownColumnError,
@@ -176,6 +178,20 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
         lambda s, p: s.str.like(p) if "\\" not in p else F.lit(None, dtype=bool),
         lambda s, p: (s == p) if not ({"%", "_", "\\"} & set(p)) else SKIP,
     ),
+    "str.matches": (
+        lambda s, p: s.str.matches(_java_quote(p)) if p else F.lit(None, dtype=bool),
+        lambda s, p: (p in s) if p else None,  # an empty pattern is refused
+    ),
+    "isin": (lambda s, p: s.isin(p, "x"), lambda s, p: s in (p, "x")),
+    "list.contains_any": (lambda s, p: F.array(s).list.contains_any([p, "x"]), lambda s, p: s in (p, "x")),
+    "list.contains_all": (
+        lambda s, p: F.array(s, F.lit("x")).list.contains_all([p, "x"]),
+        lambda s, p: p in (s, "x"),
+    ),
+    "map.map_has_any_key": (
+        lambda s, p: F.create_map(s, F.lit(1)).map.map_has_any_key([p]),
+        lambda s, p: s == p,
+    ),
     "concat": (lambda s, p: F.concat(s, F.lit(p)), lambda s, p: s + p),
     "list.join": (lambda s, p: s.str.split(",").list.join(p), lambda s, p: p.join(s.split(","))),
     "array_contains": (lambda s, p: F.array_contains(F.array(s), p), lambda s, p: s == p),
@@ -262,9 +278,11 @@ INT_PARAMETERS: dict[str, Callable[[Any], Any]] = {
     "F.shuffle(seed)": lambda v: F.shuffle("s", v),
     "list.slice(offset)": lambda v: F.col("s").list.slice(v),
     "list.slice(length)": lambda v: F.col("s").list.slice(0, v),
+    "coalesce(n)": lambda v: _texts().coalesce(v),
+    "sample(seed)": lambda v: _texts().sample(0.5, seed=v),
 }
 
-OPTIONAL_INTS = ("str.slice(length)", "list.slice(length)", "F.shuffle(seed)")
+OPTIONAL_INTS = ("str.slice(length)", "list.slice(length)", "F.shuffle(seed)", "sample(seed)")
 """Integer parameters where None means "not given" (to the end, a random seed)."""
 
 NOT_INTS = ["1", "1 + (SELECT 1)", "1) FROM parquet.`/etc`--", 1.0, True, None, b"1", [1]]
@@ -383,6 +401,24 @@ def test_hostile_names_through_relational_operations(spark: SparkSession, conf: 
     melted = frame.select(first, second).melt(id_vars=first, value_vars=[second]).sort(first).to_dict()
     assert melted[first] == [1, 2, 3]
     assert set(melted["variable"]) == {second}
+
+
+def test_hostile_prefixes_suffixes_and_replacements_are_names(spark: SparkSession, conf: str) -> None:
+    """The renaming helpers' strings become column names, never SQL: one column per hostile text."""
+    texts = [t for t in HOSTILE if t]
+    frame = _texts().select(**{f"c{j}": Text.i + j for j in range(len(texts))})
+    prefixed = frame
+    for j, text in enumerate(texts):
+        prefixed = prefixed.rename_prefix(text, selector=f"c{j}")
+    suffixed = prefixed.rename_suffix("`", selector=cs.numeric())
+    replaced = suffixed.rename_replace("c0`", texts[-1] + "|")
+    expected = [texts[0] + texts[-1] + "|", *(f"{text}c{j}`" for j, text in enumerate(texts) if j)]
+    assert replaced.columns == expected
+    got = replaced.sort(replaced.columns[0]).to_dict()
+    assert list(got) == expected, conf
+    assert [got[name][:2] for name in expected] == [[j, j + 1] for j in range(len(texts))], conf
+    assert replaced.select_last(expected[0]).columns == [*expected[1:], expected[0]]
+    assert replaced.move(expected[0], after=expected[3]).select(expected[0]).count() == len(HOSTILE)
 
 
 def test_internal_names_do_not_collide_with_user_columns(spark: SparkSession) -> None:
@@ -523,3 +559,77 @@ def test_constraint_values_are_values(spark: SparkSession, conf: str) -> None:
     assert report.rows == len(HOSTILE)
     # a location backquotes a name that is not an identifier (docs/constraints.md, "Locations")
     assert flagged == {"s": [last], "`it's ${x}`": [last], "`${spark.app.name}```": [3]}, conf
+
+
+# --- join conditions and physical controls ------------------------------------------------------
+
+NAME_PARAMETERS: dict[str, Callable[[Any], Any]] = {
+    "hint(name)": lambda v: _texts().hint(v),
+    "join(hint=)": lambda v: _texts().join(_texts(), on="i", hint=v),
+    "persist(level)": lambda v: _texts().persist(v),
+}
+"""Parameters that take one of a fixed set of names; whatever else comes is refused, never passed to Spark."""
+
+
+@pytest.mark.parametrize("name", list(NAME_PARAMETERS))
+def test_name_parameters_refuse_every_other_string(name: str) -> None:
+    for value in HOSTILE:
+        with pytest.raises(ArgumentValueError, match="is not a"):
+            NAME_PARAMETERS[name](value)
+    for value in [1, 1.5, b"broadcast", ["broadcast"], object()]:
+        with pytest.raises(ArgumentTypeError, match="must be a str"):
+            NAME_PARAMETERS[name](value)
+
+
+@pytest.mark.parametrize("value", NOT_INTS, ids=repr)
+def test_repartition_takes_an_int_or_columns(value: object) -> None:
+    if isinstance(value, str):  # a column name, never SQL
+        with pytest.raises(UnknownColumnError):
+            _texts().repartition(value)
+        return
+    with pytest.raises(ArgumentTypeError, match=r"repartition\(\): n must be int"):
+        _texts().repartition(value)  # type: ignore[arg-type]
+
+
+NOT_FRACTIONS = ["0.5", "0.5) --", b"0.5", [0.5], None, True, object()]
+
+
+@pytest.mark.parametrize("value", NOT_FRACTIONS, ids=repr)
+def test_sample_fractions_refuse_everything_but_numbers(value: object) -> None:
+    with pytest.raises(ArgumentTypeError, match=r"sample\(\): fraction must be float or int"):
+        _texts().sample(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -1e-300, 1 + 1e-15, 10**400])
+def test_sample_fractions_out_of_range_are_refused(value: object) -> None:
+    with pytest.raises((ArgumentValueError, OverflowError)):
+        _texts().sample(value)  # type: ignore[arg-type]
+
+
+def test_join_conditions_with_hostile_literals_are_exact(conf: str) -> None:
+    frame = _texts()
+    other = _texts().select(j=Text.i, t=Text.s)
+    pairs = frame.join(other, on=(Text.s == F.col("t")) & (F.col("t") != "' OR TRUE OR '"), how="inner")
+    got = pairs.sort("i").to_dict()
+    expected = [i for i, s in enumerate(HOSTILE) if s != "' OR TRUE OR '"]
+    assert got["i"] == expected, conf
+    assert got["j"] == expected, conf
+    for i, value in enumerate(HOSTILE):
+        matched = frame.join(other, on=[left.col("s") == value, right.col("t") == value], how="semi")
+        assert matched.to_dict()["i"] == [i], (conf, value)
+
+
+def test_join_conditions_over_hostile_column_names(spark: SparkSession, conf: str) -> None:
+    frame = _named_frame(spark)
+    names = frame.columns
+    first, second = names[0], names[1]
+    other = frame.select(first, second)
+    joined = frame.select(first).join(other, on=left.col(first) < right.col(second), how="left")
+    got = joined.sort(first, f"{first}_right").to_dict()
+    # first holds 1, 2, 3; second holds 2, 4, 6: each first value is below the second values greater than it
+    assert got[first] == [1, 1, 1, 2, 2, 3, 3], conf
+    assert got[second] == [2, 4, 6, 4, 6, 4, 6], conf
+    anti = frame.select(first).join(other, on=left.col(first) > right.col(second), how="anti")
+    assert sorted(anti.to_dict()[first]) == [1, 2], conf
+    spread = frame.repartition(3, first, F.col(second)).sample(1.0, seed=1).coalesce(1).hint("broadcast")
+    assert sorted(spread.to_dict()[first]) == [1, 2, 3], conf

@@ -88,8 +88,11 @@ def test_conformance_fixture_on_spark(name: str) -> None:
         assert isinstance(raised.value.__cause__, ColumnTypeError)
         return
     if outcome == "void":
-        with pytest.raises(ColumnTypeError, match=r"F.create_map\(\) has no element type .* a map of void"):
+        with pytest.raises(
+            PlanFormatError, match=r"plan step 0 \(withColumn\): F.create_map\(\) has no element type .* a map of void"
+        ) as raised:
             plan_format.load(document)
+        assert isinstance(raised.value.__cause__, ColumnTypeError)
         return
     frame = plan_format.load(document)
     schema = [{"name": f.name, "type": _fixture_type(f.dtype)} for f in frame.schema]
@@ -282,6 +285,14 @@ def test_to_plan_refuses_what_the_format_cannot_say(spark: Any) -> None:
         plan_format.to_plan(people.join(people.filter(Person.id > 1), on="id"))
     with pytest.raises(PlanFormatError, match="join_nulls, validate, suffix and maintain_order"):
         plan_format.to_plan(people.join(Person.from_rows(PEOPLE), on="id", suffix="_r"))
+    teams = Team.from_rows([{"id": 1, "team": "a"}])
+    with pytest.raises(PlanFormatError, match=r"join conditions \(on=<boolean expression>\) have no form"):
+        plan_format.to_plan(people.join(teams, on=["id", F.col("team") != Person.name]))
+    with pytest.raises(PlanFormatError, match="other side of a join must be rows from Python as they are, not Hint"):
+        plan_format.to_plan(people.join(Person.from_rows(PEOPLE), on="id", hint="broadcast"))
+    for control in (people.cache(), people.repartition(2), people.coalesce(1), people.sample(0.5, seed=1)):
+        with pytest.raises(PlanFormatError, match=r"to_plan: (Persist|Repartition|Coalesce|Sample) \[.*\] has no form"):
+            plan_format.to_plan(control.filter(Person.id > 0))
 
 
 class Team(DataFrameModel):

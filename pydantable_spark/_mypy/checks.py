@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
 from mypy.nodes import NameExpr, Var
-from mypy.types import AnyType, Type, TypeOfAny, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, Type, TypeOfAny, UnionType, get_proper_type
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.evaluate import report, reportable
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["FRAME_METHODS", "GROUP_BY_METHODS", "Outcome", "check", "placeholder_frame", "static_schema"]
+__all__ = ["FRAME_METHODS", "GROUP_BY_METHODS", "PIVOTS", "Outcome", "check", "placeholder_frame", "static_schema"]
 
 FRAME_METHODS = frozenset(
     {
@@ -58,9 +58,17 @@ FRAME_METHODS = frozenset(
         "duplicated", "drop_duplicate_groups", "union", "union_by_name", "concat", "intersect", "intersect_all",
         "subtract", "except_all", "melt", "unpivot", "explode", "explode_outer", "posexplode", "unnest",
         "with_row_count", "drop_nulls", "fill_null", "clip", "group_by", "join",
+        "cache", "persist", "repartition", "coalesce", "sample", "hint",
+        "rename_prefix", "rename_suffix", "rename_replace", "rename_with_selector", "reorder_columns",
+        "select_first", "select_last", "move", "pivot_longer", "explode_all", "unnest_all",
     }
 )  # fmt: skip
-"""The frame methods that only build a plan (``pivot`` is checked when given ``pivot_values``)."""
+"""The frame methods that only build a plan (``pivot`` and ``pivot_wider`` are checked when given ``pivot_values``).
+
+Not ``checkpoint``/``local_checkpoint``: an eager one runs a Spark job when called.
+"""
+PIVOTS = frozenset({"pivot", "pivot_wider"})
+"""Methods whose schema depends on data unless ``pivot_values`` is given (without it, they run a Spark job)."""
 GROUP_BY_METHODS = frozenset({"agg", "count"})
 
 
@@ -80,7 +88,26 @@ def static_schema(frame_type: Type) -> Schema | None:
     return Schema(tuple(fields))
 
 
-_FRAMES: dict[Schema, DataFrame[Any]] = {}
+_FRAMES: dict[tuple[Schema, str | None], DataFrame[Any]] = {}
+
+
+class DeclaredModel:
+    """Stands for the model a placeholder frame is declared with (``DataFrame[User]``): only its name is read.
+
+    A join condition's model attribute (``User.id == Dept.id``) belongs to the
+    side declared with that model (``frame._declared_model``).
+    """
+
+
+def _declared_model(frame_type: Type) -> str | None:
+    """The name of the model of ``DataFrame[User]``; None for a derived row type (``Row[...]``)."""
+    from pydantable_spark._mypy.frames import as_frame
+
+    frame = as_frame(frame_type)
+    row = get_proper_type(frame.args[0]) if frame is not None and frame.args else None
+    if not isinstance(row, Instance) or row.type.name.startswith("Row["):
+        return None
+    return row.type.name
 
 
 def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
@@ -91,9 +118,11 @@ def placeholder_frame(frame_type: Type) -> DataFrame[Any] | None:
     schema = static_schema(frame_type)
     if schema is None or not schema.fields:  # a field-less model: the runtime refuses it as a frame's model
         return None
-    frame = _FRAMES.get(schema)
+    name = _declared_model(frame_type)
+    frame = _FRAMES.get((schema, name))
     if frame is None:
-        frame = _FRAMES[schema] = DataFrame(p.Source(None, schema))
+        model = None if name is None else type(name, (DeclaredModel,), {})
+        frame = _FRAMES[(schema, name)] = DataFrame(p.Source(None, schema), model)
     return frame
 
 
@@ -120,7 +149,7 @@ def check(ctx: MethodContext, method: str) -> Outcome:
     from pydantable_spark.frame import DataFrame
 
     frame = _receiver_value(ctx, method)
-    if frame is None or (method == "pivot" and not _has(ctx, "pivot_values")) or _ever_unknown(ctx):
+    if frame is None or (method in PIVOTS and not _has(ctx, "pivot_values")) or _ever_unknown(ctx):
         return Outcome(error=False)
     found = arguments(ctx)
     if found is None:
@@ -285,7 +314,10 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
     built the plan exactly, its schema says what they are. Columns the hooks
     typed keep their types, and so do those the method kept from its input (a
     ``Literal``, an enum, a nested model), with the runtime's nullability (where
-    the rules and the runtime could differ, the runtime is right).
+    the rules and the runtime could differ, the runtime is right). A column the
+    method renamed keeps the type of the column it was (``rename_prefix``,
+    ``rename_with_selector``: the plan's projection says which), as ``rename``'s
+    typing rule gives it.
     """
     from pydantable_spark._mypy.frames import Output, frame_columns, frame_of
     from pydantable_spark._mypy.relational import grouped_frame, python_type
@@ -301,6 +333,7 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
     columns = frame_columns(typed)
     known = (frame_columns(source) if source is not None else None) or []
     by_name = {c.name: c.type for c in known}
+    renamed = _renamed_columns(result)
     originals = [Static(s.dtype, s.nullable, c.type) for c in known if (s := static_of(c.type)).dtype is not None]
     if columns is None:
         if not _is_any_frame(typed):
@@ -314,14 +347,27 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
         if static.known:  # typed by the rules: the runtime's nullability where the type is the same
             same = static.dtype == field.dtype and static.nullable != field.nullable
             filled.append(Output(column.name, python_type(api, field, column.type)) if same else column)
-        elif field.name in by_name and static_of(by_name[field.name]).dtype == field.dtype:
-            filled.append(Output(column.name, python_type(api, field, by_name[field.name])))
+        elif (origin := renamed.get(field.name, field.name)) in by_name and static_of(
+            by_name[origin]
+        ).dtype == field.dtype:
+            filled.append(Output(column.name, python_type(api, field, by_name[origin])))
         else:
             same_type = [o for o in originals if o.dtype == field.dtype]
             filled.append(Output(column.name, mypy_type(api, field.dtype, field.nullable, same_type)))
     if all(a is b for a, b in zip(columns, filled, strict=True)) and not _is_any_frame(typed):
         return typed
     return frame_of(api, filled, source)
+
+
+def _renamed_columns(result: DataFrame[Any]) -> dict[str, str]:
+    """Output name → the receiver's column it is, for the columns a projection of the receiver renamed."""
+    from pydantable_spark.expr.core import Alias, Column
+    from pydantable_spark.plan import nodes as p
+
+    plan = result.plan
+    if not (isinstance(plan, p.Project) and isinstance(plan.input, p.Source)):
+        return {}
+    return {e.name: e.child.name for e in plan.exprs if isinstance(e, Alias) and type(e.child) is Column}
 
 
 def _is_any_frame(t: Type) -> bool:

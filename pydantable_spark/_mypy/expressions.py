@@ -273,14 +273,35 @@ def _collection_items(api: TypeChecker, expr: Expression, t: Type) -> list[Node]
 
 
 def _is_in(ctx: MethodContext) -> Type:
+    """``x.is_in(values)``: one collection of values."""
+    api = ctx.api
+    assert isinstance(api, TypeChecker)
+    return _in(ctx, "is_in()", lambda: _collection_items(api, _arg_exprs(ctx)[0], _arg_types(ctx)[0]))
+
+
+def _isin(ctx: MethodContext) -> Type:
+    """``x.isin(1, 2)`` or ``x.isin([1, 2])``: PySpark's forms (the values, or one collection of them)."""
+    assert isinstance(ctx.api, TypeChecker)
+    api = ctx.api
+    exprs, types = _arg_exprs(ctx), _arg_types(ctx)
+
+    def values() -> list[Node] | None:
+        if len(exprs) == 1 and isinstance(exprs[0], ListExpr | TupleExpr | SetExpr):
+            return _collection_items(api, exprs[0], types[0])
+        items = [operand(t, "value", e) for t, e in zip(types, exprs, strict=True)]
+        return None if any(i is None for i in items) else [i for i in items if i is not None]
+
+    return _in(ctx, "isin()", values)
+
+
+def _in(ctx: MethodContext, what: str, values_of: Callable[[], list[Node] | None]) -> Type:
     def build() -> tuple[Node, Sequence[Node]] | None:
-        assert isinstance(ctx.api, TypeChecker)
         me = operand(ctx.type, render_source(_receiver_source(ctx)))
-        values = _collection_items(ctx.api, _arg_exprs(ctx)[0], _arg_types(ctx)[0])
+        values = values_of()
         if me is None or values is None:
             return None
         if not all(isinstance(v, Literal) for v in values):
-            msg = "is_in() takes Python values, not expressions"
+            msg = f"{what} takes Python values, not expressions"
             raise ColumnTypeError(msg)
         return operators.IsIn(me, tuple(v for v in values if isinstance(v, Literal))), (me,)
 
@@ -658,6 +679,7 @@ METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
     f"{E}.__neg__": _unary(operators.Negate),
     f"{E}.cast": _cast,
     f"{E}.is_in": _is_in,
+    f"{E}.isin": _isin,
     f"{E}.between": _between,
     f"{E}.fill_null": _fill_null,
     f"{E}.when": _when_more,

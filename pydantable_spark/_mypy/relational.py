@@ -29,7 +29,7 @@ from pydantable_spark._mypy.frames import (
 from pydantable_spark._mypy.models import column_name
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
 from pydantable_spark.errors import ArgumentError, SchemaError, UnknownColumnError
-from pydantable_spark.expr.core import Column, Node, Typed
+from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import narrowable
 from pydantable_spark.plan.joins import HOWS, Join
@@ -68,6 +68,29 @@ def _names(expr: Expression | None) -> list[str] | None:
     return names
 
 
+def _on_names(api: TypeChecker, expr: Expression | None) -> list[str] | None:
+    """``on=``'s key names, as ``_names``; its conditions (expressions that are not a column) are left out.
+
+    A condition changes which rows match, never the columns (``plan.joins``);
+    the runtime's check (``_mypy.checks``) binds and checks it.
+    """
+    items = expr.items if isinstance(expr, ListExpr | TupleExpr) else [] if expr is None else [expr]
+    return _names(ListExpr([item for item in items if not _is_condition(api, item)]))
+
+
+def _is_condition(api: TypeChecker, expr: Expression) -> bool:
+    """Whether ``expr`` is an expression but not a column (``Expr``, not ``Col``): a join condition."""
+    if isinstance(expr, StrExpr | MemberExpr):
+        return False
+    found = api.lookup_type_or_none(expr)
+    proper = get_proper_type(found) if found is not None else None
+    return isinstance(proper, Instance) and proper.type.has_base(_EXPR) and not proper.type.has_base(_COL)
+
+
+_EXPR = "pydantable_spark.expr.api.Expr"
+_COL = "pydantable_spark.expr.api.Col"
+
+
 def _literal(expr: Expression | None, default: str) -> str | None:
     if expr is None:
         return default
@@ -97,7 +120,7 @@ def python_type(api: TypeChecker, field: dt.Field, original: Type | None) -> Typ
 
 
 def join(ctx: MethodContext) -> Type:
-    """``join(other, on=... | left_on=/right_on=, how=..., suffix=..., coalesce=...)``."""
+    """``join(other, on=... | left_on=/right_on=, how=..., suffix=..., coalesce=...)``; conditions keep the columns."""
     assert isinstance(ctx.api, TypeChecker)
     left_columns = frame_columns(ctx.type)
     right_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
@@ -108,7 +131,14 @@ def join(ctx: MethodContext) -> Type:
         return frame_of(ctx.api, None, ctx.type)
     how = _ALIASES.get(how, how)
     left, right = _placeholder(left_columns), _placeholder(right_columns)
-    on, left_on, right_on = (_names(_argument(ctx, n)) for n in ("on", "left_on", "right_on"))
+    on_argument = _argument(ctx, "on")
+    on = _on_names(ctx.api, on_argument)
+    items = on_argument.items if isinstance(on_argument, ListExpr | TupleExpr) else [on_argument]
+    # the conditions themselves are checked by the runtime's join (``_mypy.checks``); they keep the columns
+    conditions = (
+        (Literal(True, dt.Boolean()),) if any(i is not None and _is_condition(ctx.api, i) for i in items) else ()
+    )
+    left_on, right_on = (_names(_argument(ctx, n)) for n in ("left_on", "right_on"))
     if left is None or right is None or on is None or left_on is None or right_on is None or how not in HOWS:
         return frame_of(ctx.api, None, ctx.type)
     coalesce = _argument(ctx, "coalesce")
@@ -123,6 +153,7 @@ def join(ctx: MethodContext) -> Type:
             tuple(_key(right[0], k, "the right frame") for k in right_keys),
             merge,
             suffix,
+            conditions=conditions,
         )
         outputs = plan.outputs()
     except (SchemaError, ArgumentError) as error:

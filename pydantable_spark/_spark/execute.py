@@ -18,22 +18,29 @@ from typing import TYPE_CHECKING, Any
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame as SparkDataFrame
 from pyspark.sql import functions as sf
+from pyspark.storagelevel import StorageLevel
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import is_connect, resolve_session
 from pydantable_spark._spark.sql import internal_sql, needs_renaming, spark_name
 from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
 from pydantable_spark.arrow import without_empty_batches
-from pydantable_spark.errors import CardinalityError, SparkAnalysisError, UdfError
+from pydantable_spark.errors import CardinalityError, SparkAnalysisError, SparkJobError, UdfError
 from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.ir import (
     AggregateStep,
+    CheckpointStep,
+    CoalesceStep,
     Dedup,
+    HintStep,
     JoinStep,
     OrderBy,
+    PersistStep,
     Rename,
+    RepartitionStep,
+    SampleStep,
     Scan,
     SelectExprs,
     SetStep,
@@ -48,8 +55,9 @@ from pydantable_spark.steps.ir import (
 
 if TYPE_CHECKING:
     from pydantable_spark.plan import nodes as p
+    from pydantable_spark.plan.physical import Held
 
-__all__ = ["EXECUTORS", "execute", "spark_frame"]
+__all__ = ["EXECUTORS", "execute", "spark_frame", "unpersist"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -210,6 +218,65 @@ def _unpivot(step: UnpivotStep, inputs: list[SparkDataFrame], session: Any) -> S
     return inputs[0].unpivot(list(step.ids), list(step.values), step.variable, step.value)
 
 
+@executes(RepartitionStep)
+def _repartition(step: RepartitionStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    keys = [sf.expr(k) for k in step.keys]
+    return inputs[0].repartition(step.n, *keys) if step.n is not None else inputs[0].repartition(*keys)
+
+
+@executes(CoalesceStep)
+def _coalesce(step: CoalesceStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    return inputs[0].coalesce(step.n)
+
+
+@executes(SampleStep)
+def _sample(step: SampleStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    return inputs[0].sample(withReplacement=step.with_replacement, fraction=step.fraction, seed=step.seed)
+
+
+@executes(HintStep)
+def _hint(step: HintStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    return inputs[0].hint(step.name)
+
+
+@executes(PersistStep)
+def _persist(step: PersistStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    frame = inputs[0]
+    level = getattr(StorageLevel, step.level)
+    # persist() marks the frame (no job); the first action fills the cache, later ones read it
+    persisted: SparkDataFrame = step.held.get_or_make(frame.sparkSession, lambda: frame.persist(level))
+    return persisted
+
+
+@executes(CheckpointStep)
+def _checkpoint(step: CheckpointStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    frame = inputs[0]
+
+    def make() -> SparkDataFrame:
+        if step.local:
+            return frame.localCheckpoint(step.eager)
+        try:
+            return frame.checkpoint(step.eager)
+        except Exception as error:
+            if "checkpoint directory has not been set" not in str(error).lower():
+                raise
+            msg = (
+                "Spark has no checkpoint directory: set one with spark.sparkContext.setCheckpointDir(path), or "
+                "start Spark with the setting spark.checkpoint.dir; local_checkpoint() needs none"
+            )
+            what = "checkpoint()"
+            raise SparkJobError(what, msg) from error
+
+    kept: SparkDataFrame = step.held.get_or_make(frame.sparkSession, make)
+    return kept
+
+
+def unpersist(held: Held, *, blocking: bool) -> None:
+    """Free the caches a ``Persist`` node made (every session's); the next action caches again."""
+    for frame in held.release():
+        frame.unpersist(blocking)
+
+
 @executes(Rename)
 def _rename(step: Rename, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
     return inputs[0].toDF(*step.names)
@@ -264,11 +331,8 @@ def _join(left: SparkDataFrame, right: SparkDataFrame, step: JoinStep) -> SparkD
         left = left.selectExpr("*", f"monotonically_increasing_id() AS {internal_sql(_ORDER)}")
     elif step.order == "right":
         right = right.selectExpr("*", f"monotonically_increasing_id() AS {internal_sql(_ORDER)}")
-    if step.how == "cross":
-        joined = left.crossJoin(right)
-    else:
-        assert step.condition is not None
-        joined = left.join(right, sf.expr(step.condition), step.how)
+    # a cross join has no condition; with one it is an inner join on it
+    joined = left.crossJoin(right) if step.condition is None else left.join(right, sf.expr(step.condition), step.how)
     if step.order != "none":
         joined = joined.sort(sf.col(_ORDER).asc_nulls_last())
     if step.outputs is None:

@@ -16,6 +16,7 @@ from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
+    ArgumentValueError,
     IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
@@ -63,8 +64,12 @@ def read(
     reader = resolve_session(session).read.format(fmt).options(**options)
     if schema is not None:
         reader = reader.schema(struct_of(schema))
-    frame = reader.load(list(paths))
+    frame = reader.load(list(paths) if len(paths) != 1 else paths[0])
     frame.schema  # noqa: B018  -- a Connect reader is lazy: resolve it now, so errors surface at the read
+    if fmt == "delta" and not is_connect(frame):
+        # Plan the scan now: Delta jars built for another Spark fail while planning, and inside an Arrow
+        # collect that failure would leave the Python side waiting forever (planning runs no job)
+        frame._jdf.queryExecution().executedPlan()
     return frame
 
 
@@ -240,9 +245,9 @@ def _file_relation(frame: SparkDataFrame) -> Any:
     return found
 
 
-def read_table(name: str, session: Any) -> SparkDataFrame:
-    """``spark.read.table(name)``."""
-    frame = resolve_session(session).read.table(name)
+def read_table(name: str, session: Any, options: Mapping[str, str]) -> SparkDataFrame:
+    """``spark.read.options(**options).table(name)``."""
+    frame = resolve_session(session).read.options(**options).table(name)
     frame.schema  # noqa: B018  -- resolved now on Connect too
     return frame
 
@@ -443,6 +448,12 @@ _BAD_VALUE = re.compile(r"\[" + re.escape(BAD_VALUE_MARK) + r"([0-9A-Fa-f]*)\]")
 _MALFORMED = re.compile(r"\[MALFORMED_RECORD_IN_PARSING[^\]]*\] *([^\n]*)")
 _FILE = re.compile(r"while reading file (\S+?)\.? ")
 _READING = re.compile(r"error while reading file (\S+?)\.? ")
+_WRONG_BUILD = re.compile(r"java\.lang\.(?:NoSuchMethod|NoSuchField|IncompatibleClassChange|AbstractMethod)Error")
+_LAKEHOUSE_JARS = (
+    ("io.delta.", "Delta Lake"),
+    ("org.apache.spark.sql.delta.", "Delta Lake"),
+    ("org.apache.iceberg.", "Iceberg"),
+)
 _ROOT = re.compile(r"Caused by: (java\.[\w.$]+(?:Exception|Error): [^\n]*)")
 
 
@@ -488,6 +499,29 @@ def _check_sessions(plan: p.Plan, action: str) -> None:
             raise SessionStoppedError(action, f"the frame's source ({node.data.label})")
 
 
+def _wrong_build(text: str, action: str) -> PydantableSparkError | None:
+    """The error for Delta Lake or Iceberg jars built for another Spark version than the session's (None: not that).
+
+    Such jars load, and the first call into a Spark class that changed fails
+    with a JVM linkage error (``NoSuchMethodError``...), often mid-job.
+    """
+    linkage = _WRONG_BUILD.search(text)
+    if linkage is None:
+        return None
+    for package, name in _LAKEHOUSE_JARS:
+        if package in text:
+            from pyspark import __version__ as spark_version
+
+            line = text[linkage.start() :].split("\n", 1)[0].strip()
+            msg = (
+                f"{action}: the {name} jars on this Spark session's classpath were built for another Spark "
+                f"version than this one (PySpark {spark_version}): {line[:300]}. Use the {name} release "
+                "built for this Spark version; docs/lakehouse.md lists the pairs that work"
+            )
+            return PydantableSparkError(msg)
+    return None
+
+
 def _from_spark(error: BaseException) -> bool:
     return type(error).__module__.split(".")[0] in ("py4j", "pyspark", "grpc")
 
@@ -531,14 +565,23 @@ def _translate(error: Exception, action: str) -> Exception | None:
     bad = _BAD_VALUE.search(text)
     if bad:
         return MalformedDataError(f"{action}: {bytes.fromhex(bad.group(1)).decode('utf-8', 'replace')}")
-    if "DATA_SOURCE_NOT_FOUND" in text and "delta" in text.lower():
+    if "DATA_SOURCE_NOT_FOUND" in text and ("delta" in text.lower() or "iceberg" in text.lower()):
+        name = "Delta Lake" if "delta" in text.lower() else "Iceberg"
         msg = (
-            f"{action}: Delta Lake is not on this Spark session's classpath. Install the extra "
-            "(pip install 'pydantable-spark[delta]') and build the session with "
-            "delta.configure_spark_with_delta_pip(builder), which adds the Delta jars (fetched from Maven), "
-            "or start Spark with --packages io.delta:delta-spark_2.13:<version>"
+            f"{action}: {name} is not on this Spark session's classpath. Start the session with its jars, "
+            "built for your Spark version (spark.jars.packages, e.g. io.delta:delta-spark_2.13:<version>), "
+            "and its SQL extension and catalog settings; docs/lakehouse.md lists versions that work"
         )
         return PydantableSparkError(msg)
+    if "UNSUPPORTED_FEATURE.TIME_TRAVEL" in text:
+        msg = (
+            f"{action}: this table keeps no versions to read; version= and timestamp= (time travel) read "
+            "Delta Lake and Iceberg tables only"
+        )
+        return ArgumentValueError(msg)
+    built_for = _wrong_build(text, action)
+    if built_for is not None:
+        return built_for
     if "Unescaped quote character" in text:
         file = _FILE.search(text) or _READING.search(text)
         where = f" in {file.group(1)}" if file else ""

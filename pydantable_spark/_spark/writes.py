@@ -47,7 +47,7 @@ import re
 import threading
 import uuid
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
 
@@ -197,8 +197,19 @@ def write_path(frame: SparkDataFrame, request: Request) -> bool:
 
     ``False``: ``mode="ignore"`` found the path, and no Spark job ran.
     """
-    if request.fmt == "delta":
-        request.spark_write(frame, request.mode).save(request.target)  # Delta commits atomically itself
+    if request.fmt in TRANSACTIONAL:  # the table format's own commit makes the write all-or-nothing
+        session = frame.sparkSession
+        if is_connect(frame):
+            exists = _path_exists(session, request.target)
+        else:
+            fs = _FileSystem(session, request)
+            exists = fs.exists(fs.target)
+        if exists and request.mode in ("error", "errorifexists"):
+            msg = f"{request.action}: the path already exists and mode={request.mode!r}; {_EXISTS_HINT}"
+            raise TargetExistsError(msg)
+        if exists and request.mode == "ignore":
+            return False
+        request.spark_write(frame, "error" if request.mode == "errorifexists" else request.mode).save(request.target)
         return True
     if is_connect(frame):
         if request.mode == "ignore" and _path_exists(frame.sparkSession, request.target):
@@ -482,6 +493,18 @@ def _quoted(parts: Sequence[str]) -> str:
     return ".".join("`" + part.replace("`", "``") + "`" for part in parts)
 
 
+TRANSACTIONAL = frozenset({"delta", "iceberg"})
+"""Table formats that commit a write atomically themselves: written in place, with no staging and no rename."""
+
+
+def _provider(spark: Any, target: str) -> str:
+    """The format of the existing table ``target`` (``delta``, ``iceberg``, ``parquet``...; '' if not said)."""
+    for row in spark.sql(f"DESCRIBE TABLE EXTENDED {_quoted(_name_parts(target))}").collect():
+        if str(row[0]).strip().lower() == "provider":
+            return str(row[1]).strip().lower()
+    return ""
+
+
 def write_table(frame: SparkDataFrame, request: Request) -> bool:
     """Save ``frame`` as the catalog table of ``request`` all-or-nothing; whether it wrote (see ``write_path``)."""
     if "path" in {key.lower() for key in request.options}:
@@ -492,15 +515,18 @@ def write_table(frame: SparkDataFrame, request: Request) -> bool:
         )
         raise WriteError(msg)
     spark = frame.sparkSession
-    if request.fmt == "delta":
-        request.spark_write(frame, request.mode).saveAsTable(request.target)
-        return True
     exists = bool(spark.catalog.tableExists(request.target))
     if exists and request.mode in ("error", "errorifexists"):
         msg = f"{request.action}: the table already exists and mode={request.mode!r}; {_EXISTS_HINT}"
         raise TargetExistsError(msg)
     if exists and request.mode == "ignore":
         return False
+    fmt = request.fmt or (_provider(spark, request.target) if exists else "")
+    if fmt in TRANSACTIONAL:
+        # the table format's own commit makes the write all-or-nothing (and its tables cannot always be renamed)
+        mode = "error" if request.mode == "errorifexists" else request.mode
+        replace(request, fmt=fmt).spark_write(frame, mode).saveAsTable(request.target)
+        return True
     parts = _name_parts(request.target)
     suffix = uuid.uuid4().hex[:12]
     staging = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_staging_{suffix}"])

@@ -307,8 +307,24 @@ class Expr(Generic[T_co]):
         if isinstance(values, str | bytes) or not isinstance(values, Iterable):
             msg = f"is_in() takes a collection of values, not a single {type(values).__name__}"
             raise ArgumentTypeError(msg)
-        literals = tuple(_literal(v) for v in values)
-        return Expr(IsIn(self._node, literals))
+        return self._in(values, "is_in()")
+
+    def isin(self, *values: object) -> Expr[bool | None]:
+        """``is_in`` under PySpark's name, in PySpark's forms: ``isin(1, 2)`` or ``isin([1, 2])``.
+
+        The interface contract's alias: ``x.isin(vs)`` is ``x.is_in(vs)``; a single
+        string is one value, as in PySpark (``is_in`` asks for a collection).
+
+        >>> from pydantable_spark import F
+        >>> F.col("n").isin(1, 2)
+        Expr[?](isin(n, 1, 2))
+        """
+        if len(values) == 1 and isinstance(values[0], list | tuple | set | frozenset):
+            values = tuple(values[0])
+        return self._in(values, "isin()")
+
+    def _in(self, values: Iterable[object], what: str) -> Expr[bool | None]:
+        return Expr(IsIn(self._node, tuple(_literal(v, what) for v in values)))
 
     def between(self, lower: object, upper: object, closed: Closed = "both") -> Expr[bool | None]:
         """``lower <= value <= upper``; ``closed`` picks the included bounds."""
@@ -380,13 +396,13 @@ class Col(Expr[T_co]):
         return node
 
 
-def _literal(value: object) -> Literal:
+def _literal(value: object, what: str) -> Literal:
     if value is None:
         return Literal(None, dt.String())  # IsIn rejects it, saying to use is_null()
     if isinstance(value, Expr):
         node = value.node
         if isinstance(node, Literal):
             return node
-        msg = f"is_in() takes Python values or F.lit(...), not the expression {render(node)}"
+        msg = f"{what} takes Python values or F.lit(...), not the expression {render(node)}"
         raise ArgumentTypeError(msg)
     return literal_of(value, weak=True)

@@ -24,6 +24,7 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, Colum
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
+from pydantable_spark.expr.coercion import list_literal
 from pydantable_spark.expr.core import Column, Node, describe, literal_of
 from pydantable_spark.expr.lambdas import Lambda, Variable, body_error, new_token
 
@@ -61,7 +62,9 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
             raise ArgumentValueError(msg)
         # a value beside expressions takes its type from them (a weak literal) unless the entry fixes it
         dtype = param.literal
-        if dtype is not None and isinstance(value, list | tuple):
+        if isinstance(value, list | tuple):
+            if dtype is None:  # a list of values (contains_any's): typed as they meet; the entry's adopt may narrow it
+                return list_literal(value, f"{what}: {param.name}")
             dtype = dt.List(dtype, False)  # a list of values (percentages): a list literal of the entry's type
         return literal_of(value, dtype, weak=dtype is None and not param.python_only)
     if not param.python_only and value is not None and not (isinstance(value, str) and names):

@@ -18,6 +18,9 @@ Every node that combines values asks here, so the rules hold everywhere alike:
 * ``exact=True``: a weak literal among a collection's elements takes the
   element type itself (a Python int next to ``list[Decimal(10, 2)]`` becomes
   that decimal, where it fits), as collection functions compare elements.
+* ``list_literal``: a Python list of values (``xs.list.contains_any([1, 2])``)
+  as one list literal, typed as the elements of a list it is compared with
+  where every value fits them exactly, else as its values meet.
 
 >>> from pydantable_spark.expr.core import Column, literal_of
 >>> age = Column("age", Typed(dt.Int32(), True))
@@ -33,14 +36,14 @@ import decimal
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.core import Literal, Node, Typed, describe
+from pydantable_spark.errors import ColumnTypeError, shown
+from pydantable_spark.expr.core import Literal, Node, Typed, describe, literal_of
 from pydantable_spark.typerules import supertype
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-__all__ = ["beside", "common_type", "is_weak", "meet", "meeting_type", "to_type"]
+__all__ = ["beside", "common_type", "is_weak", "list_literal", "meet", "meeting_type", "to_type"]
 
 
 def is_weak(node: Node) -> bool:
@@ -121,3 +124,32 @@ def meet(nodes: tuple[Node, ...], indexes: Iterable[int] | None = None, *, exact
     for i in chosen:
         adopted[i] = to_type(nodes[i], target, exact=exact)
     return tuple(adopted)
+
+
+def list_literal(values: Sequence[object], what: str, elements: dt.DType | None = None) -> Literal:
+    """A list literal of Python ``values`` (none of them None), its elements not nullable.
+
+    Typed ``list[elements]`` when every value is exactly a value of ``elements``
+    (a bare int of an ``int32`` or decimal list, as ``exact`` adoption gives it),
+    else as the values' own types meet (``[1, 2.5]`` is a list of doubles).
+
+    >>> list_literal([1, 2], "contains_any()").dtype
+    List(inner=Int64(), contains_null=False)
+    >>> list_literal([1, 2], "contains_any()", dt.Int32()).dtype
+    List(inner=Int32(), contains_null=False)
+    >>> list_literal(["a", 1], "contains_any()")
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.ColumnTypeError: contains_any(): the values ['a', 1] have no common type (string, bigint)
+    """
+    items = [literal_of(v, weak=True) for v in values]
+    if elements is not None:
+        adopted = [to_type(item, elements, exact=True) for item in items]
+        if all(item.typed == Typed(elements, False) for item in adopted):
+            return literal_of(tuple(values), dt.List(elements, False))
+    common = common_type(item.dtype for item in items)
+    if common is None:
+        kinds = ", ".join(dict.fromkeys(str(item.dtype) for item in items))
+        msg = f"{what}: the values {shown(list(values))} have no common type ({kinds})"
+        raise ColumnTypeError(msg)
+    return literal_of(tuple(values), dt.List(common, False))

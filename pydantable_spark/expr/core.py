@@ -488,7 +488,8 @@ def describe(node: Node) -> str:
     if isinstance(node, Column):
         what = f"column {node.qualified!r}"
     elif isinstance(node, Literal):
-        what = f"literal {node.value!r}"
+        value = list(node.value) if isinstance(node.value, tuple) else node.value  # a list literal, as written
+        what = f"literal {value!r}"
     else:
         what = f"expression on {node.output_name!r}"
     return f"{what} of type {node.typed}" if node.typed is not None else what

@@ -8,6 +8,12 @@ key's place: the left key (and its name) for inner and left joins, the right key
 key's name). A right column whose name the left already has gets the suffix.
 Outer joins make the other side nullable; semi and anti joins return the left
 columns only; a cross join takes no keys.
+
+A join may also have conditions: boolean expressions over columns of both
+sides (``on=(Trip.ts >= Rate.valid_from) & (Trip.ts < Rate.valid_to)``), which
+must hold together with the equal keys. ``bind_condition`` says which side
+each of their columns belongs to (``SideColumn``); the conditions change which
+rows match, never the output columns.
 """
 
 from __future__ import annotations
@@ -16,13 +22,21 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, DuplicateColumnError
-from pydantable_spark.expr.core import Column, Node, describe
+from pydantable_spark.errors import (
+    AmbiguousSideError,
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    UnknownColumnError,
+)
+from pydantable_spark.expr.core import Column, Node, bind, describe, render
 from pydantable_spark.expr.operators import comparable
-from pydantable_spark.plan.nodes import Plan
+from pydantable_spark.expr.sides import Side, SideColumn, side_column
+from pydantable_spark.plan.nodes import Plan, check_row_expression
 from pydantable_spark.schema import Schema
 
-__all__ = ["HOWS", "Join", "JoinHow", "JoinOutput", "Validate"]
+__all__ = ["HOWS", "Join", "JoinHow", "JoinOutput", "Validate", "bind_condition"]
 
 JoinHow = Literal["inner", "left", "right", "full", "semi", "anti", "cross"]
 HOWS: tuple[str, ...] = ("inner", "left", "right", "full", "semi", "anti", "cross")
@@ -40,7 +54,11 @@ class JoinOutput:
 
 @dataclass(frozen=True, slots=True)
 class Join(Plan):
-    """``left`` joined with ``right``; keys are bound to their own side's schema."""
+    """``left`` joined with ``right``; keys are bound to their own side's schema.
+
+    ``conditions`` are boolean expressions (``bind_condition``) that must hold
+    as well; a cross join with conditions is an inner join on them.
+    """
 
     left: Plan
     right: Plan
@@ -52,27 +70,37 @@ class Join(Plan):
     join_nulls: bool = False
     validate: Validate = "m:m"
     maintain_order: Literal["none", "left", "right"] = "none"
+    conditions: tuple[Node, ...] = ()
 
     def inputs(self) -> tuple[Plan, ...]:
         return (self.left, self.right)
 
     def describe(self) -> str:
         pairs = zip(self.left_keys, self.right_keys, strict=True)
-        keys = ", ".join(f"{left.output_name} = {right.output_name}" for left, right in pairs)
-        return f"Join [{self.how}{': ' + keys if keys else ''}]"
+        on = [f"{left.output_name} = {right.output_name}" for left, right in pairs]
+        on += [render(c) for c in self.conditions]
+        return f"Join [{self.how}{': ' + ', '.join(on) if on else ''}]"
 
     def derive(self) -> Schema:
         self._check_keys()
+        for condition in self.conditions:
+            self._check_condition(condition)
         return Schema(tuple(o.field for o in self.outputs()))
 
     def _check_keys(self) -> None:
         if self.how == "cross":
             if self.left_keys or self.right_keys:
-                msg = "a cross join takes no keys (on=, left_on=, right_on=)"
+                msg = (
+                    "a cross join takes no keys (on=<names>, left_on=, right_on=); "
+                    "a condition (on=<boolean expression>) makes it an inner join on that condition"
+                )
                 raise ArgumentTypeError(msg)
             return
-        if not self.left_keys:
-            msg = f"a {self.how} join needs at least one key: on=, or left_on= and right_on="
+        if not self.left_keys and not self.conditions:
+            msg = (
+                f"a {self.how} join needs at least one key or condition: on=<names or a boolean expression>, "
+                "or left_on= and right_on="
+            )
             raise ArgumentTypeError(msg)
         if len(self.left_keys) != len(self.right_keys):
             msg = f"left_on has {len(self.left_keys)} key(s) but right_on has {len(self.right_keys)}"
@@ -87,6 +115,26 @@ class Join(Plan):
                     "merged into one column; cast one of them"
                 )
                 raise ColumnTypeError(msg)
+
+    def _check_condition(self, condition: Node) -> None:
+        """A condition is a boolean row expression over columns bound to a side (``bind_condition``)."""
+        check_row_expression(condition, "join(on=...)", windows=False)
+        for column in condition.refs:
+            side = self.left if isinstance(column, SideColumn) and column.side == "left" else self.right
+            found = side.schema.get(column.name) if isinstance(column, SideColumn) else None
+            if found is None or column.typed != (found.dtype, found.nullable):
+                msg = f"join condition column {column.qualified!r} is not bound to a side; build joins with join()"
+                raise ColumnTypeError(msg)
+        moving = next((n for n in condition.walk() if not n.deterministic), None)
+        if moving is not None:
+            msg = (
+                f"join(on=...): {render(moving)} gives another value each time it runs, which Spark does not "
+                "allow in a join condition; compute it in a column first (with_columns), then compare that column"
+            )
+            raise ColumnTypeError(msg)
+        if not isinstance(condition.type.dtype, dt.Boolean):
+            msg = f"join(on=...) needs boolean conditions; got {describe(condition)}"
+            raise ColumnTypeError(msg)
 
     def merged_pairs(self) -> dict[str, str]:
         """Left key column → right key column, for the key pairs output as one column."""
@@ -140,3 +188,52 @@ class Join(Plan):
         if self.how == "right":
             return JoinOutput(dt.Field(right.name, right.dtype, right.nullable), None, right.name)
         return JoinOutput(dt.Field(left.name, left.dtype, left.nullable), left.name, None)
+
+
+def bind_condition(
+    predicate: Node, left: Schema, right: Schema, models: tuple[str | None, str | None] = (None, None)
+) -> Node:
+    """``predicate`` with each column bound to the side of the join it belongs to (a ``SideColumn``).
+
+    A column says its side (``left.col("x")``), or its model does (``Trip.ts``,
+    when exactly one side is a frame of that model: ``models`` names the
+    sides' declared models), or its name does (only one frame has it). A name
+    both frames have, otherwise, is ``AmbiguousSideError``; a name neither has
+    is ``UnknownColumnError``. A model attribute must have its declared type
+    on its side, as everywhere else.
+    """
+    schemas: dict[Side, Schema] = {"left": left, "right": right}
+    sides: tuple[Side, Side] = ("left", "right")
+
+    def side_of(column: Column) -> Side:
+        if isinstance(column, SideColumn):
+            return "left" if column.side == "left" else "right"
+        owner = column.owner
+        owners: list[Side] = [s for s, model in zip(sides, models, strict=True) if owner and model == owner]
+        if column.owner is not None and len(owners) == 1:
+            return owners[0]
+        found: list[Side] = [s for s in sides if column.name in schemas[s]]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            every = list(dict.fromkeys((*left.names, *right.names)))
+            raise UnknownColumnError(column.qualified, every, where="either frame of the join (join on=...)")
+        whose = f" and both frames are {column.owner} frames" if len(owners) == 2 else ""  # a self-join
+        msg = (
+            f"join(on=...): column {column.qualified!r} is in both frames{whose}; say which one: "
+            f"left.col({column.name!r}) or right.col({column.name!r}) (from pydantable_spark), or the attribute "
+            "of the model of one frame"
+        )
+        raise AmbiguousSideError(msg)
+
+    def resolve(node: Node) -> Node:
+        if not isinstance(node, Column):
+            return node.map_children(resolve)
+        side = side_of(node)
+        schema = schemas[side]
+        if node.name not in schema:
+            raise UnknownColumnError(node.qualified, schema.names, where=f"the {side} frame of the join (join on=...)")
+        bound = bind(Column(node.name, node.declared, node.owner), schema)
+        return side_column(node.name, bound.typed, side, node.owner)
+
+    return resolve(predicate)

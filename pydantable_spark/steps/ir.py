@@ -22,14 +22,21 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.core import Node
     from pydantable_spark.plan import nodes as p
+    from pydantable_spark.plan.physical import Held
     from pydantable_spark.schema import Schema
 
 __all__ = [
     "AggregateStep",
+    "CheckpointStep",
+    "CoalesceStep",
     "Dedup",
+    "HintStep",
     "JoinStep",
     "OrderBy",
+    "PersistStep",
     "Rename",
+    "RepartitionStep",
+    "SampleStep",
     "Scan",
     "SelectExprs",
     "SetStep",
@@ -256,6 +263,96 @@ class UnpivotStep(Step):
 
     def describe(self) -> str:
         return f"unpivot ids {list(self.ids)} values {list(self.values)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PersistStep(Step):
+    """``df.persist(level)``, made once per session and kept in ``held`` (later actions read that frame)."""
+
+    input: Step
+    level: str
+    held: Held = field(compare=False, repr=False)
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"persist {self.level}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointStep(Step):
+    """``df.checkpoint(eager)`` or ``df.localCheckpoint(eager)``, made once per session and kept in ``held``."""
+
+    input: Step
+    local: bool
+    eager: bool
+    held: Held = field(compare=False, repr=False)
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"{'localCheckpoint' if self.local else 'checkpoint'} eager={self.eager}"
+
+
+@dataclass(frozen=True, slots=True)
+class RepartitionStep(Step):
+    """``df.repartition(n, *keys)`` (``n`` None: Spark's default number of partitions)."""
+
+    input: Step
+    n: int | None
+    keys: tuple[str, ...]
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"repartition {', '.join(([] if self.n is None else [str(self.n)]) + list(self.keys))}"
+
+
+@dataclass(frozen=True, slots=True)
+class CoalesceStep(Step):
+    """``df.coalesce(n)``."""
+
+    input: Step
+    n: int
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"coalesce {self.n}"
+
+
+@dataclass(frozen=True, slots=True)
+class SampleStep(Step):
+    """``df.sample(withReplacement, fraction, seed)``."""
+
+    input: Step
+    fraction: float
+    seed: int
+    with_replacement: bool
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"sample {self.fraction} seed={self.seed} withReplacement={self.with_replacement}"
+
+
+@dataclass(frozen=True, slots=True)
+class HintStep(Step):
+    """``df.hint(name)``: a join strategy hint."""
+
+    input: Step
+    name: str
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"hint {self.name}"
 
 
 @dataclass(frozen=True, slots=True)

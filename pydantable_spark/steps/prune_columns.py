@@ -18,7 +18,8 @@ Invariant: a node's needed columns include every column that any consumer
 reads (expressions, predicates, sort and join keys, aggregates), so pruning
 drops only columns nobody reads; nodes that compare or reshape whole rows
 (joins, set operations, distinct, explode, unpivot, reconciliation) need all
-of their inputs' columns. The scan therefore still shows Spark's optimizer
+of their inputs' columns, and so do a cache and a checkpoint (every action
+reads the one frame they keep). The scan therefore still shows Spark's optimizer
 every column a pipeline reads, as the same raw PySpark read would
 (DESIGN §3 invariant 10).
 """
@@ -31,6 +32,7 @@ from typing import Any
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
 from pydantable_spark.plan.joins import Join
+from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.steps.pending import referenced
@@ -153,9 +155,15 @@ def _sort(plan: p.Sort, wanted: set[str]) -> tuple[set[str], ...]:
     return (wanted | referenced(k.expr for k in plan.keys),)
 
 
-@needs(p.Limit, p.Offset)
-def _rows(plan: p.Limit | p.Offset, wanted: set[str]) -> tuple[set[str], ...]:
+@needs(p.Limit, p.Offset, Coalesce, Sample, Hint)
+def _rows(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
+    # which rows these keep (and where) does not depend on the columns nobody reads
     return (set(wanted),)
+
+
+@needs(Repartition)
+def _repartition(plan: Repartition, wanted: set[str]) -> tuple[set[str], ...]:
+    return (wanted | referenced(plan.keys),)
 
 
 @needs(Aggregate)
@@ -168,7 +176,8 @@ def _union(plan: Union, wanted: set[str]) -> tuple[set[str], ...]:
     return tuple(set(names) for names in union_inputs(plan, wanted))
 
 
-@needs(p.Source, Join, SetOperation, Explode, Unpivot, p.Distinct, p.Reconcile)
+@needs(p.Source, Join, SetOperation, Explode, Unpivot, p.Distinct, p.Reconcile, Persist, Checkpoint)
 def _every_column(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
-    # joins, set operations, explode, unpivot, distinct and reconciliation read every column
+    # joins, set operations, explode, unpivot, distinct and reconciliation read every column; a cached
+    # or checkpointed frame keeps them all, since every action reads that one frame
     return tuple(set(child.schema.names) for child in plan.inputs())

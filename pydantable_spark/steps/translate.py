@@ -15,7 +15,7 @@ where a name differs. Nothing here talks to Spark.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,19 +33,27 @@ from pydantable_spark._spark.sql import (
     to_sql,
 )
 from pydantable_spark.errors import PlanLimitError
-from pydantable_spark.expr.core import Column, Typed
+from pydantable_spark.expr.core import Column, Node, Typed
+from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
 from pydantable_spark.plan.joins import Join, JoinOutput
+from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.steps.fuse_projections import fuse_projection
 from pydantable_spark.steps.ir import (
     AggregateStep,
+    CheckpointStep,
+    CoalesceStep,
     Dedup,
+    HintStep,
     JoinStep,
     OrderBy,
+    PersistStep,
     Rename,
+    RepartitionStep,
+    SampleStep,
     Scan,
     SelectExprs,
     SetStep,
@@ -57,7 +65,7 @@ from pydantable_spark.steps.ir import (
     UnpivotStep,
     udfs_in,
 )
-from pydantable_spark.steps.pending import Pending, flush, references, substitute
+from pydantable_spark.steps.pending import Pending, flush, references, refuse_too_deep, substitute
 from pydantable_spark.steps.prune_columns import (
     Needed,
     kept_exprs,
@@ -198,6 +206,43 @@ def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
     return _over_input(plan, needed, lambda step: Dedup(step, subset))
 
 
+# --- physical controls: the input's rows, computed or placed another way ----------------------
+
+
+@translates(Repartition)
+def _repartition(plan: Repartition, needed: Needed) -> Pending:
+    keys = tuple(to_sql(k) for k in plan.keys)
+    udfs = udfs_in(plan.keys)
+    return _over_input(plan, needed, lambda step: RepartitionStep(step, plan.n, keys, udfs=udfs))
+
+
+@translates(Coalesce)
+def _coalesce(plan: Coalesce, needed: Needed) -> Pending:
+    return _over_input(plan, needed, lambda step: CoalesceStep(step, plan.n))
+
+
+@translates(Sample)
+def _sample(plan: Sample, needed: Needed) -> Pending:
+    return _over_input(plan, needed, lambda step: SampleStep(step, plan.fraction, plan.seed, plan.with_replacement))
+
+
+@translates(Hint)
+def _hint(plan: Hint, needed: Needed) -> Pending:
+    return _over_input(plan, needed, lambda step: HintStep(step, plan.name))
+
+
+@translates(Persist)
+def _persist(plan: Persist, needed: Needed) -> Pending:
+    # every column (prune_columns): the cached frame is the same whatever an action reads of it
+    return _stepped(PersistStep(flush(relation(plan.input, needed)).step, plan.level, plan.held), plan)
+
+
+@translates(Checkpoint)
+def _checkpoint(plan: Checkpoint, needed: Needed) -> Pending:
+    step = CheckpointStep(flush(relation(plan.input, needed)).step, plan.local, plan.eager, plan.held)
+    return _stepped(step, plan)
+
+
 @translates(p.Reconcile)
 def _reconcile(plan: p.Reconcile, needed: Needed) -> Pending:
     step = flush(relation(plan.input, needed)).step
@@ -283,6 +328,9 @@ def _join_step(needed: Needed, plan: Join) -> Step:
         r = to_sql(substitute(rk, right_refs))
         right_sql.append(r)
         pairs.append(f"({to_sql(lk)} {equal} {r})")
+    for condition in plan.conditions:  # its columns are the sides' (SideColumn): the left's as they are
+        refuse_too_deep(condition, "a join condition")
+        pairs.append(f"({to_sql(_on_sides(condition, right_refs))})")
     outputs = None
     if plan.how not in ("semi", "anti"):
         outputs = tuple(_join_output(o, renamed) for o in plan.outputs())
@@ -300,8 +348,16 @@ def _join_step(needed: Needed, plan: Join) -> Step:
         outputs,
         plan.maintain_order,
         tuple(unique),
-        udfs=udfs_in((*plan.left_keys, *plan.right_keys)),
+        udfs=udfs_in((*plan.left_keys, *plan.right_keys, *plan.conditions)),
     )
+
+
+def _on_sides(condition: Node, right_refs: Mapping[str, Node]) -> Node:
+    """A join condition over the joined frame: left columns by their names, right ones by their private names."""
+    if isinstance(condition, SideColumn):
+        typed = Typed(*condition.type)
+        return right_refs[condition.name] if condition.side == "right" else Column(condition.name, typed)
+    return condition.map_children(lambda child: _on_sides(child, right_refs))
 
 
 def _join_output(output: JoinOutput, renamed: dict[str, str]) -> str:

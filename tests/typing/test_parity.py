@@ -32,7 +32,7 @@ import enum
 
 from pydantic import Field
 
-from pydantable_spark import DataFrameModel, F, Window, cs
+from pydantable_spark import DataFrameModel, F, Window, cs, left, right
 from pydantable_spark import dtypes as dt
 
 
@@ -129,6 +129,17 @@ PIPELINES = [
     "df.join(dq, left_on='n', right_on='i', how='inner', coalesce=True, suffix='_q')",
     "df.join(dq, on='i', how='semi')",
     "df.join(dq, how='cross')",
+    "df.join(dq, on=P.i < Q.i)",
+    "df.join(dq, on=['i', P.s != Q.s], how='left')",
+    "df.join(dq, on=(P.f >= Q.extra) & (P.s == Q.s), how='full')",
+    "df.join(dq, on=P.n > Q.i, how='right')",
+    "df.join(dq, on=P.i == Q.i, how='anti')",
+    "df.join(dq, on=P.n > Q.i, how='cross')",
+    "df.join(dq, on=left.col('s') != right.col('s'), how='left', hint='broadcast')",
+    "df.join(dq, left_on='n', right_on='i', on=P.f > Q.extra, how='full', coalesce=True)",
+    "df.select('i', 's').join(dq.select('i', 's'), on=[left.col('i') < right.col('i')], how='left')",
+    "df.repartition(4, 'i').coalesce(2).sample(0.5, seed=1).hint('broadcast').persist('MEMORY_ONLY')",
+    "df.select('i', 's').cache().repartition(P.i)",
     "df.group_by(P.s).agg(n=F.count(), total=F.sum(P.n), top=F.max(P.f), avg=F.mean(P.d))",
     "df.group_by('sn', 'b').agg(F.first(P.fn), F.collect_list(P.i), F.count_distinct(P.s))",
     "df.group_by('sn', drop_nulls=False).agg(m=F.median(P.i), v=F.var(P.f))",

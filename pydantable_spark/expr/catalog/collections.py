@@ -54,7 +54,7 @@ from pydantable_spark.expr.catalog.spec import (
     same,
     value,
 )
-from pydantable_spark.expr.coercion import meet, to_type
+from pydantable_spark.expr.coercion import list_literal, meet, to_type
 from pydantable_spark.expr.core import Alias, Column, EmptyCollection, Literal, Node, describe, undecided_empty
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
@@ -707,6 +707,35 @@ def _map_concat(args: Args) -> dt.DType:
     return dt.Map(maps[0].key, target, any(m.value_contains_null for m in maps))
 
 
+def _some_values(values: Sequence[object]) -> str | None:
+    """A ``check``: a list of values to look for, at least one, none of them None."""
+    if not values:
+        return "must hold at least one value"
+    if any(v is None for v in values):
+        return "holds None, which no element equals (NULL compares as unknown); test for NULLs apart"
+    return None
+
+
+def _some_keys(keys: Sequence[object]) -> str | None:
+    """A ``check``: map keys to look for, at least one, each a string (the façade's maps have string keys)."""
+    problem = _some_values(keys)
+    if problem is not None:
+        return problem
+    wrong = next((k for k in keys if not isinstance(k, str)), None)
+    return None if wrong is None else f"must hold strings (map keys are strings), not {wrong!r}"
+
+
+def _values_of_elements(nodes: tuple[Node, ...]) -> tuple[Node, ...]:
+    """A list of Python values looked for in list argument 0 takes its element type, where every value fits it."""
+    owner = nodes[0].typed if nodes else None
+    values = nodes[1] if len(nodes) > 1 else None
+    if owner is None or not isinstance(owner.dtype, dt.List) or not isinstance(values, Literal):
+        return nodes
+    if not isinstance(values.value, tuple):
+        return nodes
+    return (nodes[0], list_literal(values.value, "values", owner.dtype.inner), *nodes[2:])
+
+
 _SEED = value("seed", int, default=ABSENT, sample=7)
 _ROOM = "Spark's maps must not repeat a key: a duplicate fails the query (spark.sql.mapKeyDedupPolicy)."
 
@@ -1149,5 +1178,66 @@ ENTRIES: tuple[Function, ...] = (
         special=True,
         output=_field_name,
         summary="The field called ``name``; NULL where the struct is.",
+    ),
+    # --- predicates of the interface contract (``.list`` and ``.map`` methods under its names) ---
+    _entry(
+        "list.contains_any",
+        LIST,
+        value("values", list, tuple, check=_some_values, sample=[1, 7]),
+        returns=_overlap,
+        nullable=_overlap_nullable,
+        adopt=_values_of_elements,
+        in_f=False,
+        methods=("list.contains_any",),
+        template="arrays_overlap({0}, {1})",
+        summary=(
+            "Whether the list holds one of the values: ``array_contains`` of each, or-ed (NULL where the list is, "
+            "or where it holds NULLs and none of the values)."
+        ),
+    ),
+    _entry(
+        "list.contains_all",
+        LIST,
+        value("values", list, tuple, check=_some_values, sample=[1, 7]),
+        returns=_overlap,
+        nullable=_overlap_nullable,
+        adopt=_values_of_elements,
+        in_f=False,
+        methods=("list.contains_all",),
+        # the values the list lacks: none (true), or some and the list holds NULLs (NULL), else false
+        template="(size(array_except({1}, {0})) = 0 OR arrays_overlap({0}, array_except({1}, {0})))",
+        summary=(
+            "Whether the list holds every one of the values: ``array_contains`` of each, and-ed (NULL where the "
+            "list is, or where it lacks one and holds NULLs)."
+        ),
+    ),
+    _entry(
+        "list.list_is_empty",
+        LIST,
+        returns=fixed(dt.Boolean()),
+        in_f=False,
+        methods=("list.list_is_empty", "list.is_empty"),
+        template="(size({0}) = 0)",
+        summary="Whether the list has no elements; NULL where it is NULL.",
+    ),
+    _entry(
+        "map.map_is_empty",
+        column("col", STRING_MAP),
+        returns=fixed(dt.Boolean()),
+        in_f=False,
+        methods=("map.map_is_empty", "map.is_empty"),
+        template="(size({0}) = 0)",
+        summary="Whether the map has no entries; NULL where it is NULL.",
+    ),
+    _entry(
+        "map.map_has_any_key",
+        column("col", STRING_MAP),
+        value("keys", list, tuple, literal=dt.String(), check=_some_keys, sample=["a", "b"]),
+        returns=fixed(dt.Boolean()),
+        nullable=null_if(0),
+        in_f=False,
+        methods=("map.map_has_any_key", "map.has_any_key"),
+        template="(size(array_intersect(map_keys({0}), {1})) > 0)",
+        summary="Whether the map has one of the keys (``map_contains_key`` of each, or-ed); NULL where it is NULL.",
     ),
 )

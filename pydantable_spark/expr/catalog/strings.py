@@ -94,6 +94,19 @@ def _one_char(text: str) -> str | None:
     return None if len(text) == 1 else "must be a single character"
 
 
+def _a_pattern(pattern: str) -> str | None:
+    return None if pattern else "must not be empty (an empty pattern matches every string; use is_not_null())"
+
+
+_BLANK = r"\A\s*\z"
+"""Only whitespace from start to end, as Java's ``\\s`` reads it (the six ASCII whitespace characters)."""
+
+
+def _constant_text(text: str) -> str:
+    """A constant string of a template as SQL that no parser setting reads differently (hex bytes, cast)."""
+    return f"CAST(X'{text.encode('utf-8').hex()}' AS STRING)"
+
+
 ENTRIES: tuple[Function, ...] = (
     # --- case, length, trimming ---
     _entry(
@@ -526,5 +539,50 @@ ENTRIES: tuple[Function, ...] = (
         column("inputs", STRING, variadic=True),
         nullable=always,
         summary="The ``n``-th of the following strings (the first input is ``n``).",
+    ),
+    # --- predicates of the interface contract (``.str`` methods under its names) ---
+    _entry(
+        "str.is_empty_str",
+        TEXT,
+        returns=BOOL,
+        in_f=False,
+        methods=("str.is_empty_str",),
+        template="({0} = '')",
+        summary="Whether the string is empty (``''``); NULL where it is NULL.",
+    ),
+    _entry(
+        "str.is_blank_str",
+        TEXT,
+        returns=BOOL,
+        in_f=False,
+        methods=("str.is_blank_str",),
+        template=f"rlike({{0}}, {_constant_text(_BLANK)})",
+        summary=(
+            "Whether the string is empty or only whitespace (Java's ``\\s``: space, tab, newline, vertical tab, "
+            "form feed, carriage return; not Unicode spaces such as U+00A0); NULL where it is NULL."
+        ),
+    ),
+    _entry(
+        "str.matches",
+        TEXT,
+        value("pattern", str, check=_a_pattern, sample="b+"),
+        returns=BOOL,
+        in_f=False,
+        methods=("str.matches",),
+        template="rlike({0}, {1})",
+        summary=(
+            "Whether the regular expression (Java's dialect, as Spark's ``rlike``) matches somewhere in the string; "
+            "NULL where it is NULL."
+        ),
+    ),
+    _entry(
+        "str.is_null_or_empty_str",
+        TEXT,
+        returns=BOOL,
+        nullable=never,
+        in_f=False,
+        methods=("str.is_null_or_empty_str",),
+        template="(coalesce({0}, '') = '')",
+        summary="Whether the string is NULL or empty (never NULL itself).",
     ),
 )

@@ -1,0 +1,309 @@
+"""Delta Lake and Iceberg tables on real jars: round trips, time travel, all-or-nothing writes.
+
+The tests marked ``lakehouse`` run in the lakehouse tier of ``.ci/run`` (PySpark 4.1 with the jars
+Maven fetched into ``.ci/cache/lakehouse-jars``; no Delta or Iceberg release runs on Spark 4.3 yet,
+see ``docs/lakehouse.md``) and are skipped elsewhere, saying so. The argument checks need no JVM.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pydantable_spark import DataFrame, DataFrameModel
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ConstraintError,
+    MissingColumnError,
+    NullCheckError,
+    TargetExistsError,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+LAKEHOUSE = pytest.mark.lakehouse
+
+
+class Item(DataFrameModel):
+    id: int
+    name: str
+    price: float | None
+
+
+OLD = [{"id": 1, "name": "a", "price": 1.5}, {"id": 2, "name": "b", "price": None}]
+NEW = [{"id": 3, "name": "c", "price": 7.25}]
+
+
+def _rows(frame: DataFrame[Any]) -> list[dict[str, object]]:
+    return [row.model_dump() for row in frame.sort("id").collect()]
+
+
+def _failing(spark: SparkSession) -> DataFrame[Item]:
+    """Rows whose run-time NULL check fails while Spark writes them (the NULL is in the second partition)."""
+    sdf = spark.createDataFrame([(3, "c", 1.0), (4, None, 2.0)], "id bigint, name string, price double")
+    return Item.from_spark(sdf.repartition(2), null_check=True)
+
+
+def _table(catalog: str = "") -> str:
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    return f"{catalog}.db.{name}" if catalog else name
+
+
+def _delta_versions(spark: SparkSession, where: str) -> list[tuple[int, str]]:
+    rows = spark.sql(f"DESCRIBE HISTORY {where}").select("version", "operation").collect()
+    return sorted((int(row[0]), str(row[1])) for row in rows)
+
+
+def _snapshots(spark: SparkSession, table: str) -> list[tuple[int, str]]:
+    rows = spark.sql(f"SELECT snapshot_id, operation FROM {table}.snapshots ORDER BY committed_at").collect()
+    return [(int(row[0]), str(row[1])) for row in rows]
+
+
+# --- Delta Lake: files -------------------------------------------------------------------------
+
+
+@LAKEHOUSE
+def test_delta_round_trip_keeps_types_and_values(tmp_path: Path) -> None:
+    Item.from_rows(OLD).write_delta(tmp_path / "d")
+    back = Item.read_delta(tmp_path / "d")
+    assert back.schema == Item.frame_schema()
+    assert _rows(back) == OLD
+
+
+@LAKEHOUSE
+def test_delta_time_travel_by_version_and_timestamp(tmp_path: Path, spark: SparkSession) -> None:
+    where = str(tmp_path / "d")
+    Item.from_rows(OLD).write_delta(where)
+    Item.from_rows(NEW).write_delta(where, mode="overwrite")
+    Item.from_rows(OLD[:1]).write_delta(where, mode="append")
+    assert _rows(Item.read_delta(where)) == [OLD[0], NEW[0]]
+    assert _rows(Item.read_delta(where, version=0)) == OLD
+    assert _rows(Item.read_delta(where, version=1)) == NEW
+    history = spark.sql(f"DESCRIBE HISTORY delta.`{where}`").select("version", "timestamp").collect()
+    first = next(row[1] for row in history if row[0] == 0)
+    assert _rows(Item.read_delta(where, timestamp=first)) == OLD
+    aware = first.replace(tzinfo=datetime.timezone.utc)  # the session's time zone is UTC
+    assert _rows(Item.read_delta(where, timestamp=aware)) == OLD
+
+
+@LAKEHOUSE
+@pytest.mark.parametrize("mode", ["overwrite", "append"])
+def test_a_failing_delta_write_leaves_the_current_version(tmp_path: Path, spark: SparkSession, mode: str) -> None:
+    where = str(tmp_path / "d")
+    Item.from_rows(OLD).write_delta(where)
+    before = _delta_versions(spark, f"delta.`{where}`")
+    with pytest.raises(NullCheckError, match="name"):
+        _failing(spark).write_delta(where, mode=mode)  # type: ignore[arg-type]
+    assert _delta_versions(spark, f"delta.`{where}`") == before == [(0, "WRITE")]
+    assert _rows(Item.read_delta(where)) == OLD
+
+
+@LAKEHOUSE
+def test_a_delta_write_whose_constraint_fails_commits_nothing(tmp_path: Path, spark: SparkSession) -> None:
+    from pydantic import Field
+
+    class Bounded(DataFrameModel):
+        id: int
+        name: str
+        price: float | None = Field(default=None, ge=0)
+
+    where = str(tmp_path / "d")
+    Bounded.from_rows(OLD).write_delta(where)
+    bad = Item.from_rows([{"id": 9, "name": "z", "price": -1.0}]).as_model(Bounded)
+    with pytest.raises(ConstraintError, match="price"):
+        bad.write_delta(where, mode="append")
+    assert _delta_versions(spark, f"delta.`{where}`") == [(0, "WRITE")]
+    report = bad.write_delta(where, mode="append", constraints="report")
+    assert report is not None
+    assert report.rows == 1
+    assert [v.count for v in report.errors] == [1]
+    assert _delta_versions(spark, f"delta.`{where}`") == [(0, "WRITE"), (1, "WRITE")]
+
+
+@LAKEHOUSE
+def test_delta_modes_error_and_ignore_on_an_existing_table(tmp_path: Path, spark: SparkSession) -> None:
+    where = str(tmp_path / "d")
+    Item.from_rows(OLD).write_delta(where)
+    with pytest.raises(TargetExistsError, match="already exists"):
+        Item.from_rows(NEW).write_delta(where)
+    Item.from_rows(NEW).write_delta(where, mode="ignore")
+    assert _delta_versions(spark, f"delta.`{where}`") == [(0, "WRITE")]
+    assert _rows(Item.read_delta(where)) == OLD
+
+
+@LAKEHOUSE
+def test_an_old_delta_version_is_reconciled_with_the_model(tmp_path: Path) -> None:
+    class Before(DataFrameModel):
+        id: int
+        name: str
+
+    where = str(tmp_path / "d")
+    Before.from_rows([{"id": 1, "name": "a"}]).write_delta(where)
+    Item.from_rows(NEW).write_delta(where, mode="overwrite", overwriteSchema=True)
+    assert _rows(Item.read_delta(where)) == NEW
+    with pytest.raises(MissingColumnError, match="price"):
+        Item.read_delta(where, version=0)
+
+
+# --- Delta Lake and Iceberg: catalog tables ----------------------------------------------------
+
+
+@LAKEHOUSE
+def test_delta_catalog_table_round_trip_and_time_travel(spark: SparkSession) -> None:
+    name = _table()
+    Item.from_rows(OLD).save_as_table(name, format="delta")
+    Item.from_rows(NEW).save_as_table(name, mode="append")  # the table's own format: no staging table
+    assert _rows(Item.read_table(name)) == [*OLD, *NEW]
+    assert _rows(Item.read_table(name, version=0)) == OLD
+    assert _delta_versions(spark, name) == [(0, "CREATE TABLE AS SELECT"), (1, "WRITE")]
+    assert not [t for t in spark.catalog.listTables() if "__pydantable_" in t.name]
+
+
+@LAKEHOUSE
+def test_iceberg_table_round_trip_modes_and_time_travel(spark: SparkSession) -> None:
+    name = _table("lake")
+    Item.from_rows(OLD).save_as_table(name, format="iceberg")
+    Item.from_rows(NEW).save_as_table(name, mode="append")  # found to be Iceberg: written in place
+    assert _rows(Item.read_table(name)) == [*OLD, *NEW]
+    first, second = _snapshots(spark, name)
+    assert _rows(Item.read_table(name, version=first[0])) == OLD
+    assert _rows(Item.read_table(name, version=second[0])) == [*OLD, *NEW]
+    Item.from_rows(NEW).save_as_table(name, mode="overwrite")
+    assert _rows(Item.read_table(name)) == NEW
+    with pytest.raises(TargetExistsError, match="already exists"):
+        Item.from_rows(NEW).save_as_table(name)
+    Item.from_rows(OLD).save_as_table(name, mode="ignore")
+    assert _rows(Item.read_table(name)) == NEW
+
+
+@LAKEHOUSE
+@pytest.mark.parametrize("mode", ["overwrite", "append"])
+def test_a_failing_iceberg_write_leaves_the_current_snapshot(spark: SparkSession, mode: str) -> None:
+    name = _table("lake")
+    Item.from_rows(OLD).save_as_table(name, format="iceberg")
+    before = _snapshots(spark, name)
+    with pytest.raises(NullCheckError, match="name"):
+        _failing(spark).save_as_table(name, mode=mode)  # type: ignore[arg-type]
+    assert _snapshots(spark, name) == before
+    assert _rows(Item.read_table(name)) == OLD
+
+
+@LAKEHOUSE
+def test_iceberg_time_travel_by_timestamp(spark: SparkSession) -> None:
+    name = _table("lake")
+    Item.from_rows(OLD).save_as_table(name, format="iceberg")
+    (made,) = [row[0] for row in spark.sql(f"SELECT made_current_at FROM {name}.history").collect()]
+    Item.from_rows(NEW).save_as_table(name, mode="append")
+    assert _rows(Item.read_table(name, timestamp=made)) == OLD
+
+
+@LAKEHOUSE
+def test_a_delta_table_can_be_overwritten_from_itself(tmp_path: Path, spark: SparkSession) -> None:
+    where = str(tmp_path / "d")
+    Item.from_rows(OLD).write_delta(where)
+    Item.read_delta(where).filter(Item.id == 1).write_delta(where, mode="overwrite")
+    assert _rows(Item.read_delta(where)) == OLD[:1]
+    assert _delta_versions(spark, f"delta.`{where}`") == [(0, "WRITE"), (1, "WRITE")]
+
+
+@LAKEHOUSE
+def test_the_docs_example_runs() -> None:
+    runpy.run_path(str(Path(__file__).parent / "examples" / "lakehouse_tables.py"))
+
+
+# --- arguments (no JVM) ------------------------------------------------------------------------
+
+
+@pytest.mark.jvm_free
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: Item.read_delta("/x", version=-1), ArgumentValueError, r"version=-1 is not a version"),
+        (lambda: Item.read_delta("/x", version="v1"), ArgumentTypeError, r"version= must be int \(a version number\)"),
+        (lambda: Item.read_delta("/x", version=True), ArgumentTypeError, r"version= must be int"),
+        (lambda: Item.read_delta("/x", version=1.0), ArgumentTypeError, r"got 1\.0 \(float\)"),
+        (
+            lambda: Item.read_delta("/x", version=1, timestamp=datetime.datetime(2026, 1, 1)),
+            ArgumentValueError,
+            r"give version= or timestamp=, not both",
+        ),
+        (
+            lambda: Item.read_delta("/x", timestamp="2026-01-01' OR '1'='1"),
+            ArgumentTypeError,
+            r"timestamp= must be a datetime.datetime",
+        ),
+        (lambda: Item.read_delta("/x", timestamp=datetime.date(2026, 1, 1)), ArgumentTypeError, r"\(date\)"),
+        (lambda: Item.read_table("t", version=""), ArgumentValueError, r"version='' names no tag"),
+        (lambda: Item.read_table("t", version=[1]), ArgumentTypeError, r"int \(a version or snapshot id\) or str"),
+        (lambda: Item.read_table("t", version=-3), ArgumentValueError, r"versions count from 0"),
+    ],
+)
+def test_time_travel_arguments_are_checked_when_called(call: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_time_travel_of_a_table_without_versions_is_a_clear_error(spark: SparkSession) -> None:
+    name = _table()
+    Item.from_rows(OLD).save_as_table(name, format="parquet")
+    try:
+        with pytest.raises(
+            ArgumentValueError, match=r"read_table\('t_[0-9a-f]+'\): this table keeps no versions"
+        ) as raised:
+            Item.read_table(name, version=0)
+        assert raised.value.__cause__ is not None
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
+
+
+# --- jars built for another Spark --------------------------------------------------------------
+
+_JARS = os.environ.get("PYDANTABLE_LAKEHOUSE_JARS") or str(Path(__file__).parents[1] / ".ci/cache/lakehouse-jars")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not list(Path(_JARS).glob("delta-spark*.jar")), reason="no Delta jars fetched (the Maven step of .ci/run)"
+)
+def test_delta_jars_built_for_another_spark_are_named(tmp_path: Path) -> None:
+    """The fetched Delta jars (built for another Spark than the main tier's) fail with the library's error."""
+    from pyspark import __version__
+
+    if __version__.startswith("4.1."):
+        pytest.skip("this Spark is the one the fetched jars were built for")
+    jars = ",".join(str(p) for p in sorted(Path(_JARS).glob("delta-*.jar")))
+    program = textwrap.dedent(
+        f"""
+        from pyspark.sql import SparkSession
+        from pydantable_spark import DataFrameModel
+        from pydantable_spark.errors import PydantableSparkError
+
+        class Item(DataFrameModel):
+            id: int
+
+        spark = (SparkSession.builder.master("local[1]").config("spark.jars", {jars!r})
+                 .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                 .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                 .config("spark.ui.enabled", "false").getOrCreate())
+        try:
+            Item.from_rows([{{"id": 1}}]).write_delta({str(tmp_path / "d")!r})
+            Item.read_delta({str(tmp_path / "d")!r}).collect()
+        except PydantableSparkError as error:
+            print("ERROR", type(error).__name__, error)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300, check=False)
+    assert "ERROR PydantableSparkError" in out.stdout, out.stdout + out.stderr[-3000:]
+    assert "the Delta Lake jars on this Spark session's classpath were built for another Spark version" in out.stdout
+    assert "docs/lakehouse.md" in out.stdout

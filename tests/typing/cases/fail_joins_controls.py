@@ -1,0 +1,24 @@
+"""Join conditions and physical controls: mistakes mypy reports, with the runtime's messages."""
+
+from __future__ import annotations
+
+from models import Dept, User
+
+from pydantable_spark import F
+
+users = User.from_rows([])
+depts = Dept.from_rows([])
+
+users.join(depts, on=User.age + Dept.id)  # E: join(on=...) needs boolean conditions
+users.join(depts, on=F.col("nope") > 1)  # E: unknown column 'nope' in either frame of the join
+users.join(depts, on=F.col("name") == "x")  # E: column 'name' is in both frames; say which one
+users.join(users, on=User.id < User.id)  # E: column 'User.id' is in both frames and both frames are User frames
+users.join(depts, on=User.age > Dept.id, validate="1:1")  # E: this join has no equal keys
+users.join(depts, on=User.age > Dept.id, hint="mapjoinx")  # E: Argument "hint" to "join" of "DataFrame"
+users.hint("brodcast")  # E: Argument 1 to "hint" of "DataFrame" has incompatible type
+users.persist("MEMORY")  # E: Argument 1 to "persist" of "DataFrame" has incompatible type
+users.repartition("nope")  # E: unknown column 'nope'
+users.repartition(0)  # E: repartition() needs n >= 1, got 0
+users.coalesce(0)  # E: coalesce() needs n >= 1, got 0
+users.sample(1.5)  # E: sample() needs 0 <= fraction <= 1 (without replacement), got fraction=1.5
+users.sample(0.5, seed="1")  # E: Argument "seed" to "sample" of "DataFrame" has incompatible type "str"
