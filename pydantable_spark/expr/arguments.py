@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
 from pydantable_spark.expr.coercion import list_literal
 from pydantable_spark.expr.core import Column, Node, describe, literal_of
-from pydantable_spark.expr.lambdas import Lambda, Variable, body_error, new_token
+from pydantable_spark.expr.lambdas import Lambda, Variable, binding, body_error, new_token, refuse_escaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -92,16 +92,23 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
-def _lambda_argument(param: Param, takes: Takes, value: object, nodes: Sequence[Node], name: str) -> Lambda:
+def _lambda_argument(
+    function: Function, param: Param, takes: Takes, value: object, nodes: Sequence[Node], name: str
+) -> Lambda:
     """A Python function passed for ``param`` as a ``Lambda``: called once with typed variables, its result the body.
 
     As PySpark, the function's positional parameters (no ``*args``, ``**kwargs``
     or keyword-only ones) say which form it takes (``f(x)`` or ``f(x, i)``); it
-    returns an expression, or a Python value (a literal).
+    returns an expression, or a Python value (a literal). The arguments before
+    it are checked first (``F.transform(User.id, ...)`` names ``col``, not the body);
+    a body using a variable of a lambda it is not inside is refused (``escaped``).
     """
     what = f"{name}(): {param.name}"
+    if all(node.typed is not None for node in nodes):
+        call_types(function, nodes, name)  # refuses an argument the variables' types would come from
     if isinstance(value, Expr) or not callable(value) or isinstance(value, type):
-        msg = f"{what} must be a function (a lambda) taking {takes.describe()}; got {shown(value)} ({type(value).__name__})"
+        got = f"{shown(value)} ({type(value).__name__})"
+        msg = f"{what} must be a function (a lambda) taking {takes.describe()}; got {got}"
         raise ArgumentTypeError(msg)
     try:
         parameters = list(inspect.signature(value).parameters.values())
@@ -119,7 +126,8 @@ def _lambda_argument(param: Param, takes: Takes, value: object, nodes: Sequence[
         Variable(new_token(), p.name, typed, name) for p, typed in zip(parameters, types, strict=False)
     )  # named as the function names them, for messages
     try:
-        result = value(*(Expr(v) for v in variables))
+        with binding(variables):
+            result = value(*(Expr(v) for v in variables))
     except ColumnTypeError as error:
         raise ColumnTypeError(body_error(name, param.name, variables, error)) from None
     if isinstance(result, Expr):
@@ -133,6 +141,7 @@ def _lambda_argument(param: Param, takes: Takes, value: object, nodes: Sequence[
                 f"parameters (or a Python value, a literal): {error}"
             )
             raise ArgumentTypeError(msg) from None
+    refuse_escaped(name, param.name, variables, body)
     return Lambda(name, param.name, variables, body)
 
 
@@ -228,7 +237,7 @@ def call(
         if isinstance(value, Expr) and param.accepts is not None:
             nodes.append(value.node)  # the common argument, taken as _argument takes it
         elif param.takes is not None:
-            nodes.append(_lambda_argument(param, param.takes, value, nodes, name))
+            nodes.append(_lambda_argument(function, param, param.takes, value, nodes, name))
         else:
             nodes.append(_argument(function, param, value, names=names, name=name))
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):

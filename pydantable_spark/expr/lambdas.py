@@ -19,7 +19,7 @@ types every node of it again.
 >>> class User(DataFrameModel):
 ...     tags: list[str]
 >>> F.transform(User.tags, lambda t: t.str.upper())
-Expr[list[str]](transform(User.tags, lambda x: upper(x)))
+Expr[list[str]](transform(tags, lambda t: upper(t)))
 
 ```
 """
@@ -27,6 +27,8 @@ Expr[list[str]](transform(User.tags, lambda x: upper(x)))
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -34,11 +36,22 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.core import Facts, Node, Typed
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterator, Mapping
 
     from pydantable_spark.expr.catalog.spec import Param
 
-__all__ = ["Lambda", "Variable", "body_error", "new_token", "replaced", "retyped", "typed_lambdas", "variables_text"]
+__all__ = [
+    "Lambda",
+    "Variable",
+    "binding",
+    "body_error",
+    "new_token",
+    "refuse_escaped",
+    "replaced",
+    "retyped",
+    "typed_lambdas",
+    "variables_text",
+]
 
 _TOKENS = itertools.count(1)
 
@@ -133,6 +146,40 @@ class Lambda(Node):
     def is_constant(self) -> bool:
         # the same function on every row: its body reads no column (its variables vary per element only)
         return not self.facts.refs and all(node.deterministic for node in self.body.walk())
+
+
+_BINDING: ContextVar[frozenset[int]] = ContextVar("lambda_binding", default=frozenset())
+"""The tokens of the variables of the lambdas whose Python functions are running (outermost to innermost)."""
+
+
+@contextmanager
+def binding(variables: tuple[Variable, ...]) -> Iterator[None]:
+    """While a lambda's Python function runs: its variables may be used, in its body and in lambdas inside it."""
+    entered = _BINDING.set(_BINDING.get() | {v.token for v in variables})
+    try:
+        yield
+    finally:
+        _BINDING.reset(entered)
+
+
+def refuse_escaped(function: str, param: str, variables: tuple[Variable, ...], body: Node) -> None:
+    """Refuse a body using a variable of no lambda it is written in (kept from another lambda's body).
+
+    The variables of ``variables``' own function and of the functions running
+    around it (a lambda inside a lambda) are bound; any other is a variable that
+    escaped its function, which Spark could not resolve.
+    """
+    bound = _BINDING.get() | {v.token for v in variables}
+    escaped = [token for token in body.facts.free if token not in bound]
+    if not escaped:
+        return
+    found = next(n for n in body.walk() if isinstance(n, Variable) and n.token in escaped)
+    msg = (
+        f"{function}(): the body of {param} uses {found.name} ({found.typed or 'untyped'}), a variable of the "
+        f"function passed to {found.function}(), outside that function; a lambda's variables stand for the elements "
+        f"only inside its body (the variables here: {variables_text(variables)})"
+    )
+    raise ColumnTypeError(msg)
 
 
 def variables_text(variables: tuple[Variable, ...]) -> str:

@@ -48,7 +48,7 @@ from pydantable_spark.expr.catalog.spec import (
     same,
 )
 from pydantable_spark.expr.coercion import is_weak
-from pydantable_spark.expr.core import Literal, Node, Typed, describe, literal_of
+from pydantable_spark.expr.core import Literal, Node, Typed, literal_of
 from pydantable_spark.expr.lambdas import Lambda, typed_lambdas, variables_text
 
 if TYPE_CHECKING:
@@ -173,7 +173,8 @@ def _boolean(args: Args) -> dt.DType:
 
 
 def _null_if_list_or_body(args: Args) -> bool:
-    return args.nullable(0)
+    """NULL for a NULL list, or (three-valued logic) where the predicate is NULL for an element and none decides."""
+    return args.nullable(0) or args.nullable(1)
 
 
 def _keys_check(args: Args) -> None:
@@ -204,15 +205,6 @@ def _new_values(args: Args) -> dt.DType:
     assert isinstance(source, dt.Map)
     body = args.types[1]
     return dt.Map(source.key, body.dtype, body.nullable)
-
-
-def _zipped_maps_check(args: Args) -> None:
-    first, second = args.dtype(0), args.dtype(1)
-    assert isinstance(first, dt.Map)
-    assert isinstance(second, dt.Map)
-    if first.key != second.key:
-        msg = f"{args.name}(): the keys of {describe(args.nodes[0])} and {describe(args.nodes[1])} differ"
-        raise ColumnTypeError(msg)
 
 
 def _zipped_maps(args: Args) -> dt.DType:
@@ -398,7 +390,6 @@ ENTRIES: tuple[Function, ...] = (
         "A map of every key of either map to ``f(k, v1, v2)`` (``v1``/``v2`` NULL where the key is absent).",
         "higher-order",
         nullable=null_if(0, 1),
-        check=_zipped_maps_check,
         samples=(
             (
                 dt.Map(dt.String(), dt.Int64(), True),

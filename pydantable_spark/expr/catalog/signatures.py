@@ -40,7 +40,17 @@ _GENERIC: dict[type, str] = {list: "list[Any]", tuple: "tuple[Any, ...]"}
 
 
 def annotation(param: Param, *, method: bool = False, unpacks: bool = False) -> str:
-    """The parameter's type as stub text: what a user may pass (``unpacks``: a variadic one also as one list)."""
+    """The parameter's type as stub text: what a user may pass (``unpacks``: a variadic one also as one list).
+
+    A parameter taking a function (``Param.takes``) takes one over expressions, returning an
+    expression or a Python value: ``Callable[[Expr[Any]], Expr[Any] | Scalar]``; with several
+    forms (``f(x)`` or ``f(x, i)``), ``Callable[..., Expr[Any] | Scalar]``.
+    """
+    if param.takes is not None:
+        arities = param.takes.arities
+        taken = f"[{', '.join(['Expr[Any]'] * arities[0])}]" if len(arities) == 1 else "..."
+        text = f"Callable[{taken}, Expr[Any] | Scalar]"
+        return f"{text} | None" if param.default is ABSENT else text
     kinds = [_GENERIC.get(k, k.__name__) for k in param.python]
     if param.python_only:
         text = " | ".join(kinds)

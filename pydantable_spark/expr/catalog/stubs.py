@@ -55,6 +55,7 @@ def functions_stub() -> str:
         _HEADER,
         "import datetime\n",
         "import decimal\n",
+        "from collections.abc import Callable\n",
         "from typing import Any, TypeAlias\n\n",
         "from pydantable_spark.expr.api import Expr\n",
         "from pydantable_spark.expr.forms import (\n",
