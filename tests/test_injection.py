@@ -8,7 +8,8 @@ quoted name as a regular expression in a ``SELECT``
 of those settings and asserts exact results: the value that went in comes back,
 the row that should match matches, and nothing else does.
 
-Each new function parameter joins ``STRING_PARAMETERS``, ``INT_PARAMETERS`` or ``POSITION_PARAMETERS``;
+Each new function parameter joins ``STRING_PARAMETERS``, ``INT_PARAMETERS`` or ``POSITION_PARAMETERS``
+(a higher-order function: string literals inside its lambda's body, in ``STRING_PARAMETERS``);
 each new name-like parameter (a join hint, a storage level) joins ``NAME_PARAMETERS``.
 """
 
@@ -213,6 +214,54 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
             F.lit(f"k1\x01v1{p or ';'}k2\x01v2"), F.lit(_java_quote(p or ";")), F.lit("\x01")
         ).map.get("k2"),
         lambda s, p: "v2",  # the pair delimiter (a regex, quoted) split the text where it stands
+    ),
+    # string literals inside lambda bodies (and a lambda returning the Python string itself)
+    "transform(body literal)": (
+        lambda s, p: F.transform(F.array(s), lambda x: F.concat(x, F.lit(p))).list.get(0),
+        lambda s, p: s + p,
+    ),
+    "transform(body is the value)": (lambda s, p: F.transform(F.array(s), lambda x: p).list.get(0), lambda s, p: p),
+    "transform(indexed, nested)": (
+        lambda s, p: (
+            F.transform(F.array(s), lambda x, i: F.transform(F.array(F.lit(p)), lambda y: F.concat(y, x, i.cast(str))))
+            .list.get(0)
+            .list.get(0)
+        ),
+        lambda s, p: p + s + "0",
+    ),
+    "filter(comparison)": (
+        lambda s, p: F.size(F.filter(F.array(s, F.lit("x")), lambda x: x == p)),
+        lambda s, p: [s, "x"].count(p),
+    ),
+    "exists(comparison)": (lambda s, p: F.exists(F.array(s), lambda x: x == p), lambda s, p: s == p),
+    "forall(comparison)": (lambda s, p: F.forall(F.array(s), lambda x: x != p), lambda s, p: s != p),
+    "aggregate(initial, merge, finish)": (
+        lambda s, p: F.aggregate(
+            F.array(s), F.lit(p), lambda acc, x: F.concat(acc, x, F.lit(p)), lambda acc: F.concat(acc, F.lit("|"))
+        ),
+        lambda s, p: p + s + p + "|",
+    ),
+    "zip_with(body literal)": (
+        lambda s, p: F.zip_with(F.array(s), F.array(F.lit(p)), lambda x, y: F.concat(y, x, F.lit(p))).list.get(0),
+        lambda s, p: p + s + p,
+    ),
+    "map_filter(comparison)": (
+        lambda s, p: F.size(F.map_filter(F.create_map(s, F.lit(1)), lambda k, v: k == p)),
+        lambda s, p: int(s == p),
+    ),
+    "map_zip_with(body literal)": (
+        lambda s, p: F.map_zip_with(
+            F.create_map(s, F.lit(p)), F.create_map(s, F.lit(1)), lambda k, a, b: F.concat(k, a, F.lit(p))
+        ).map.get(s),
+        lambda s, p: s + p + p,
+    ),
+    "transform_keys(body literal)": (
+        lambda s, p: F.transform_keys(F.create_map(s, F.lit(1)), lambda k, v: F.concat(F.lit(p), k)).map.keys(),
+        lambda s, p: [p + s],
+    ),
+    "transform_values(body literal)": (
+        lambda s, p: F.transform_values(F.create_map(s, F.lit(1)), lambda k, v: F.concat(k, F.lit(p))).map.get(s),
+        lambda s, p: s + p,
     ),
 }
 

@@ -313,7 +313,10 @@ ENTRIES: tuple[Function, ...] = (
         "higher-order",
         nullable=_null_if_list_or_body,
         check=_predicate,
-        samples=(((dt.List(dt.Int64(), True), True), LambdaSample("lambda x: x > 0")),),
+        samples=(
+            ((dt.List(dt.Int64(), True), True), LambdaSample("lambda x: x > 0")),
+            (dt.List(dt.Int64(), True), LambdaSample("lambda x: x > 0")),  # NULL from the predicate alone
+        ),
     ),
     Function(
         "forall",
@@ -323,7 +326,10 @@ ENTRIES: tuple[Function, ...] = (
         "higher-order",
         nullable=_null_if_list_or_body,
         check=_predicate,
-        samples=(((dt.List(dt.Int64(), True), True), LambdaSample("lambda x: x > 0")),),
+        samples=(
+            ((dt.List(dt.Int64(), True), True), LambdaSample("lambda x: x > 0")),
+            (dt.List(dt.Int64(), True), LambdaSample("lambda x: x > 0")),  # NULL from the predicate alone
+        ),
     ),
     Function(
         "aggregate",
