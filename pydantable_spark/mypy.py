@@ -36,6 +36,7 @@ from mypy.plugin import (
     AttributeContext,
     ClassDefContext,
     FunctionContext,
+    FunctionSigContext,
     MethodContext,
     MethodSigContext,
     Plugin,
@@ -44,7 +45,7 @@ from mypy.plugin import (
 
 from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, PIVOTS, check, refined
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
-from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS
+from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS, F
 from pydantable_spark._mypy.frames import (
     FRAME,
     FRAME_HOOKS,
@@ -54,9 +55,11 @@ from pydantable_spark._mypy.frames import (
     keep,
     named_as_frame,
 )
+from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
 from pydantable_spark._mypy.statics import EXPR
+from pydantable_spark.expr.catalog import CATALOG
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -183,6 +186,14 @@ class PydantableSparkPlugin(Plugin):
     def _is_derived_frame(self, fullname: str) -> bool:
         symbol = self.lookup_fully_qualified(fullname)
         return symbol is not None and isinstance(symbol.node, TypeInfo) and is_derived_frame(symbol.node)
+
+    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        """A higher-order ``F`` function: its lambda's parameters typed as the runtime types its variables."""
+        module, _, name = fullname.rpartition(".")
+        entry = CATALOG.get(name) if module == F else None
+        if entry is None or not entry.has_lambdas:
+            return None
+        return lambda_signature(entry, name)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return _guarded(_then(FUNCTION_HOOKS.get(fullname), function_evaluator(fullname)))

@@ -45,6 +45,7 @@ from mypy.types import (
 )
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.lambdas import LENIENT, placeholder_function
 from pydantable_spark._mypy.statics import (
     EXPR,
     SAMPLES,
@@ -430,7 +431,11 @@ def _catalog_hook(
                     positional.append(param.default if param.default is not REQUIRED else None)
                 continue
             for t, e in zip(types, exprs, strict=True):
-                found = _runtime_argument(t, e)
+                if param.takes is not None:  # a lambda: its body's type, as mypy inferred it
+                    found = placeholder_function(t, e)
+                    exact = exact and function.name not in LENIENT
+                else:
+                    found = _runtime_argument(t, e)
                 if found is None:
                     return unknown(ctx)
                 positional.append(found[0])

@@ -27,7 +27,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
-from pydantable_spark.expr.catalog.spec import Lit, sample_of
+from pydantable_spark.expr.catalog.spec import LambdaSample, Lit, sample_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -148,11 +148,16 @@ def _sample_source(corpus: Corpus, item: object) -> str | None:
         return corpus.column(item[0], item[1])
     if isinstance(item, Lit):
         return f"F.lit({_value(item.value)})"
+    if isinstance(item, LambdaSample):
+        return item.source  # a lambda over F: the plugin types its parameters, then its body
     return _value(item)
 
 
 def _options(corpus: Corpus, param: Param, nullable: bool) -> list[str]:
     """What to pass for ``param``: columns of each stateable type it admits, or its Python sample."""
+    if param.takes is not None:
+        assert isinstance(param.sample, LambdaSample)
+        return [param.sample.source]
     if param.accepts is None or param.foldable or param.column_in_pyspark:
         return [_value(sample_of(param))] if param.python else []
     found = []
