@@ -581,15 +581,23 @@ class CatalogCall:
     """One catalog function with arguments: column names or Python values, the same for both sides."""
 
     entry: Function
-    args: tuple[tuple[str, Any], ...]  # ("column", name) or ("value", python value)
+    args: tuple[tuple[str, Any], ...]  # ("column", name), ("value", python value) or ("lambda", LambdaSample)
 
     def facade(self) -> Any:
-        values = [F.col(what) if how == "column" else what for how, what in self.args]
+        values = [
+            F.col(what) if how == "column" else what.function(F) if how == "lambda" else what for how, what in self.args
+        ]
         return getattr(F, self.entry.name)(*values)
 
     def plain(self) -> SparkColumn:
         values = [
-            sf.col(what) if how == "column" else sf.lit(what) if self._column_in_pyspark(i) else what
+            sf.col(what)
+            if how == "column"
+            else what.function(sf)
+            if how == "lambda"
+            else sf.lit(what)
+            if self._column_in_pyspark(i)
+            else what
             for i, (how, what) in enumerate(self.args)
         ]
         return getattr(sf, self.entry.name)(*values)
@@ -600,7 +608,8 @@ class CatalogCall:
         return params[min(index, len(params) - 1)].column_in_pyspark
 
     def __str__(self) -> str:
-        return f"{self.entry.name}({', '.join(what if how == 'column' else repr(what) for how, what in self.args)})"
+        shown = [what if how == "column" else what.source if how == "lambda" else repr(what) for how, what in self.args]
+        return f"{self.entry.name}({', '.join(shown)})"
 
 
 def draw_call(entry: Function, columns: dict[str, dt.DType], rng: random.Random) -> CatalogCall | None:
@@ -637,6 +646,8 @@ def draw_call(entry: Function, columns: dict[str, dt.DType], rng: random.Random)
 
 
 def _draw_argument(param: Param, columns: dict[str, dt.DType], rng: random.Random) -> tuple[str, Any] | None:
+    if param.takes is not None:  # a higher-order function's lambda: its sample, written over each side's functions
+        return ("lambda", param.sample)
     takes_value = bool(param.python) and not (param.accepts is not None and param.names and str in param.python)
     if param.accepts is None or param.foldable:
         return ("value", sample_of(param)) if takes_value else None
