@@ -1,4 +1,4 @@
-"""Python annotations → logical types (DESIGN §5), and the names used to show them.
+"""Python annotations → logical types (the type mapping, docs/types.md), and the names used to show them.
 
 ``field_of_annotation`` reads one Pydantic field; ``fields_of_model`` a whole
 model, nested models becoming structs. An annotation with no mapping raises

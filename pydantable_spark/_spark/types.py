@@ -1,4 +1,4 @@
-"""Logical types ↔ Spark ``DataType`` objects (DESIGN §5, both directions)."""
+"""Logical types ↔ Spark ``DataType`` objects (docs/types.md, both directions)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,8 @@ def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:
         return dt.Struct(fields_of_struct(spark, prefix=f"{path}."))
     msg = (
         f"column {path!r}: Spark type {spark.simpleString()} has no mapping; supported are the "
-        "atomic types of DESIGN §5, interval day to second, arrays, maps with string keys and structs"
+        "atomic types of the type mapping (docs/types.md), interval day to second, arrays, maps with string keys "
+        "and structs"
     )
     raise UnsupportedTypeError(msg)
 
