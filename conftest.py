@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
+collect_ignore_glob = ["tests/examples/*"]
+"""Example programs the docs include and tests run (``runpy``); not modules to import for doctests."""
+
 CONNECT = os.environ.get("PYDANTABLE_TEST_CONNECT", "") not in ("", "0")
 """``PYDANTABLE_TEST_CONNECT=1`` runs the whole suite on a Spark Connect session (a local server)."""
 
@@ -92,6 +95,7 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/_spark/sql.py",
         "pydantable_spark/annotations.py",
         "pydantable_spark/arrow.py",
+        "pydantable_spark/modelgen.py",
         "pydantable_spark/constraints.py",
         "pydantable_spark/constructors.py",
         "pydantable_spark/descriptors.py",

@@ -1,4 +1,4 @@
-"""Python annotations → logical types (DESIGN §5), and the names used to show them.
+"""Python annotations → logical types (the type mapping, docs/types.md), and the names used to show them.
 
 ``field_of_annotation`` reads one Pydantic field; ``fields_of_model`` a whole
 model, nested models becoming structs. An annotation with no mapping raises
@@ -23,7 +23,7 @@ from pydantic.fields import FieldInfo
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedTypeError
 
-__all__ = ["column_name", "field_of_annotation", "fields_of_model", "python_name"]
+__all__ = ["column_name", "field_of_annotation", "fields_of_model", "may_be_absent", "python_name"]
 
 _SCALARS: dict[Any, dt.DType] = {
     bool: dt.Boolean(),
@@ -74,6 +74,29 @@ def fields_of_model(model: type[BaseModel], *, _stack: tuple[type, ...] = ()) ->
             )
         )
     return tuple(out)
+
+
+def may_be_absent(model: type[BaseModel]) -> frozenset[str]:
+    """The columns of ``model`` that data may lack: Optional fields whose default is ``None``.
+
+    The readers' schema-evolution rule, Pydantic's own: a field with a
+    default may be missing from the input; one without is required, Optional
+    or not. A column added to a model as ``channel: str | None = None`` reads
+    as NULL from data written before it existed.
+
+    >>> from pydantic import BaseModel
+    >>> class Event(BaseModel):
+    ...     id: int
+    ...     note: str | None
+    ...     channel: str | None = None
+    >>> sorted(may_be_absent(Event))
+    ['channel']
+    """
+    return frozenset(
+        column_name(name, info)
+        for name, info in model.model_fields.items()
+        if not info.is_required() and info.default is None and info.default_factory is None
+    )
 
 
 def field_of_annotation(

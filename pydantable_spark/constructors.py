@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 from pydantic import BaseModel
 
 from pydantable_spark import io
-from pydantable_spark.annotations import fields_of_model
+from pydantable_spark.annotations import fields_of_model, may_be_absent
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError, shown
 from pydantable_spark.ingest import arrow_of_pandas, arrow_of_polars, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.model import DataFrameModel
@@ -374,7 +374,8 @@ class Constructors(Generic[M]):
         target = schema_of_model(chosen)
         checks = io.read_checks(chosen, constraints, f"read_{fmt}")
         plan = io.read_files(
-            fmt, path, target, session=session, allow_lossy=allow_lossy, options=options, checks=checks
+            fmt, path, target, session=session, allow_lossy=allow_lossy, options=options, checks=checks,
+            absent=may_be_absent(chosen),
         )  # fmt: skip
         return DataFrame(plan, chosen)
 
@@ -480,6 +481,7 @@ class Constructors(Generic[M]):
         travel = io.time_travel(version, timestamp, f"read_table({shown(name)})", names=True)
         checks = io.read_checks(chosen, constraints, "read_table")
         plan = io.read_table(
-            name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks, options=travel
-        )
+            name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks, options=travel,
+            absent=may_be_absent(chosen),
+        )  # fmt: skip
         return DataFrame(plan, chosen)

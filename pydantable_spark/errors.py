@@ -163,7 +163,7 @@ class AmbiguousSideError(SchemaError):
 
 
 class UnsupportedTypeError(SchemaError, TypeError):
-    """A Python annotation or Spark type with no mapping in DESIGN §5."""
+    """A Python annotation or Spark type with no mapping in the type mapping (docs/types.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
@@ -36,6 +36,7 @@ from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
     ColumnTypeError,
+    MissingColumnError,
     ReconciliationError,
     UnknownColumnError,
     shown,
@@ -138,17 +139,25 @@ def spark_source(
     null_check: Selection,
     case_sensitive: bool,
     checks: SparkConstraints | None = None,
+    absent: Collection[str] = (),
 ) -> p.Plan:
     """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``).
+
+    ``absent`` names target columns the data may lack (``may_be_absent``: the
+    model gives them the default None); a missing one reads as NULL.
 
     Non-null claims that Spark cannot vouch for (``_spark.io.honest_nullability``)
     are checked at run time: a NULL there raises ``NullCheckError`` naming the
     column instead of reaching Python as 0 or "". ``checks`` (a reader's
     ``constraints="raise"``) fail the job that reads a violating row.
     """
-    from pydantable_spark._spark.io import honest_nullability
+    from pydantable_spark._spark.io import honest_nullability, with_null_columns
     from pydantable_spark._spark.types import fields_of_struct
 
+    if absent:
+        have = set(sdf.columns) if case_sensitive else {c.lower() for c in sdf.columns}
+        lacking = [f for f in target if f.name in absent and (f.name if case_sensitive else f.name.lower()) not in have]
+        sdf = with_null_columns(sdf, lacking)
     if checks is not None:
         sdf = _checked_source(sdf, checks, label)
     sdf, claimed = honest_nullability(sdf)
@@ -161,6 +170,15 @@ def spark_source(
     try:
         rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
     except ReconciliationError as error:
+        missing = [pr.path for pr in error.problems if issubclass(pr.kind, MissingColumnError) and "." not in pr.path]
+        optional = [name for name in missing if name in target and target[name].nullable]
+        if optional:
+            hint = (
+                f"\n(data written before a field existed: declare it with the default None, e.g. "
+                f"`{optional[0]}: ... | None = None`, and it reads as NULL where the data lacks it)"
+            )
+            msg = f"{label}: {error}{hint}"
+            raise type(error)(msg, error.problems) from None
         raise error.within(label) from None
     if len({f.name.lower() for f in fields}) < len(fields):
         # drop case-colliding unused columns (select by name: backticks quote it, nothing parses it as SQL)
@@ -269,8 +287,12 @@ def read_files(
     allow_lossy: Selection,
     options: Mapping[str, Any],
     checks: SparkConstraints | None = None,
+    absent: Collection[str] = (),
 ) -> p.Plan:
-    """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring)."""
+    """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring).
+
+    ``absent``: the columns the files may lack, read as NULL (see ``spark_source``).
+    """
     from pydantable_spark._spark import io
     from pydantable_spark._spark.session import resolve_session
 
@@ -312,7 +334,8 @@ def read_files(
             sdf = io.read(fmt, files, opts, None, spark)
             _refuse_partitions_in_files(io.partitions_in_files(sdf, fmt, files, opts, target.names), label)
     return spark_source(
-        sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks
+        sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks,
+        absent=absent,
     )  # fmt: skip
 
 
@@ -409,6 +432,7 @@ def read_table(
     allow_lossy: Selection,
     checks: SparkConstraints | None = None,
     options: Mapping[str, str] | None = None,
+    absent: Collection[str] = (),
 ) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target`` (``options``: a version, see ``time_travel``)."""
     from pydantable_spark._spark import io
@@ -426,6 +450,7 @@ def read_table(
         null_check=True,
         case_sensitive=True,
         checks=checks,
+        absent=absent,
     )
 
 

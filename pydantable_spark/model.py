@@ -112,7 +112,7 @@ def _frames() -> type[DataFrame[Any]]:
 class DataFrameModel(BaseModel, metaclass=_ModelMeta):
     """Base class of table models: declare columns as annotated fields.
 
-    Field annotations map to Spark types by DESIGN §5; an annotation with no
+    Field annotations map to Spark types by the type mapping (docs/types.md); an annotation with no
     mapping fails when the class is defined, naming the field. A field's
     alias, if it has one, is its column name. Unknown keys in a row are an
     error (``extra="forbid"``), not silently dropped; a model may override that.
@@ -384,7 +384,7 @@ _ATOMIC_ANNOTATIONS: dict[type[dt.DType], Any] = {
 
 
 def annotation_for(dtype: dt.DType, nullable: bool, name: str = "value") -> Any:
-    """The Python annotation whose mapping (DESIGN §5) is ``dtype``."""
+    """The Python annotation whose mapping (docs/types.md) is ``dtype``."""
     base: Any
     if type(dtype) in _ATOMIC_ANNOTATIONS:
         base = _ATOMIC_ANNOTATIONS[type(dtype)]

@@ -1,4 +1,4 @@
-"""Strict reconciliation of a source schema with a target schema (DESIGN §3, invariant 3).
+"""Strict reconciliation of a source schema with a target schema (docs/reconciliation.md).
 
 Spark 4.3's own ``DataFrame.to(schema)`` is looser than the façade promises:
 it fills a missing nullable column with NULL, casts numbers to strings, and

@@ -562,7 +562,7 @@ def write_stubs(modules: Sequence[str], directory: Path, *, check: bool = False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The ``pydantable-spark`` console script (one subcommand, ``stubgen``).
+    """The ``pydantable-spark`` console script: ``stubgen`` and ``models``.
 
     Exit codes: 0 done, 1 ``--check`` found a stale stub, 2 bad arguments or a
     module that cannot be stubbed (one paragraph on stderr; nothing written).
@@ -573,7 +573,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     stubgen.add_argument("modules", nargs="+", metavar="MODULE", help="importable module names (app.models)")
     stubgen.add_argument("-o", "--output", type=Path, default=Path("stubs"), help="the stub directory (stubs)")
     stubgen.add_argument("--check", action="store_true", help="write nothing; exit 1 if a stub is out of date")
+    models = commands.add_parser("models", help="print DataFrameModel source for an existing table or files")
+    source = models.add_mutually_exclusive_group(required=True)
+    source.add_argument("--from-table", metavar="NAME", help="a catalog table (Delta, Iceberg, Parquet, ...)")
+    source.add_argument("--from-path", metavar="PATH", help="files that carry their schema (see --format)")
+    models.add_argument("--format", default="parquet", help="the files' format: parquet (default), orc, delta, avro")
+    models.add_argument("--name", default="Row", help="the model's class name (Row)")
+    models.add_argument("-o", "--output", type=Path, help="write the source to this file instead of printing it")
     options = parser.parse_args(argv)
+    if options.command == "models":
+        return _models(options)
     if str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))  # modules of the project the command runs in, as `python -m` finds them
     try:
@@ -585,6 +594,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         action = "out of date" if options.check else "wrote"
         sys.stdout.write(f"{action}: {path}\n")
     return 1 if options.check and changed else 0
+
+
+def _models(options: argparse.Namespace) -> int:
+    """``pydantable-spark models``: model source for existing data (a Spark session reads its schema)."""
+    from pydantable_spark import modelgen
+    from pydantable_spark.errors import PydantableSparkError
+
+    try:
+        if options.from_table is not None:
+            text = modelgen.source_of_table(options.from_table, options.name)
+        else:
+            text = modelgen.source_of_path(options.from_path, options.name, format=options.format)
+    except PydantableSparkError as error:
+        sys.stderr.write(f"pydantable-spark models: {error}\n")
+        return 2
+    except Exception as error:  # Spark's own: a missing path or table
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        sys.stderr.write(f"pydantable-spark models: Spark could not read the source: {first}\n")
+        return 2
+    if options.output is None:
+        sys.stdout.write(text)
+    else:
+        options.output.write_text(text)
+        sys.stdout.write(f"wrote: {options.output}\n")
+    return 0
 
 
 if __name__ == "__main__":

@@ -397,7 +397,7 @@ class Conversion(Enum):
 
 
 def classify_conversion(src: dt.DType, dst: dt.DType) -> Conversion:
-    """Classify an atomic conversion by the strict rules of DESIGN §3, invariant 3.
+    """Classify an atomic conversion by the strict rules of reconciliation (docs/reconciliation.md).
 
     >>> from pydantable_spark import dtypes as dt
     >>> classify_conversion(dt.Int32(), dt.Int64()).value

@@ -655,3 +655,74 @@ def test_json_and_csv_round_trip_columns_of_any_name(tmp_path: Path) -> None:
     assert OddFlat.read_csv(tmp_path / "c").collect() == [
         OddFlat.model_validate({"it's ${x}": 1, 'say "hi", `now`': "x"})
     ]
+
+
+# --- schema evolution: one rule for every reader (issue 21) -------------------------------------
+
+
+class EventV1(DataFrameModel):
+    id: int
+    note: str | None
+
+
+class EventV2(DataFrameModel):
+    """A field added later, with the default None: data written before it reads it as NULL."""
+
+    id: int
+    note: str | None
+    channel: str | None = None
+
+
+class EventRequired(DataFrameModel):
+    """The same field without a default: required, as in Pydantic, so data lacking it is an error."""
+
+    id: int
+    note: str | None
+    channel: str | None
+
+
+OLD_EVENTS = [{"id": 1, "note": "a"}, {"id": 2, "note": None}]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc", "csv", "json"])
+def test_a_field_added_with_default_none_reads_as_null_from_older_files(tmp_path: Path, fmt: str, agrees: Any) -> None:
+    getattr(EventV1.from_rows(OLD_EVENTS), f"write_{fmt}")(tmp_path / "e")
+    frame = getattr(EventV2, f"read_{fmt}")(tmp_path / "e")
+    assert frame.schema == EventV2.frame_schema()
+    assert [r.model_dump() for r in frame.sort("id").collect()] == [{**e, "channel": None} for e in OLD_EVENTS]
+    agrees(frame)
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc", "csv"])
+def test_a_field_added_without_a_default_is_still_required(tmp_path: Path, fmt: str) -> None:
+    getattr(EventV1.from_rows(OLD_EVENTS), f"write_{fmt}")(tmp_path / "e")
+    with pytest.raises(
+        MissingColumnError, match=r"(?s)channel: missing from the source.*`channel: \.\.\. \| None = None`"
+    ):
+        getattr(EventRequired, f"read_{fmt}")(tmp_path / "e")
+
+
+def test_a_directory_partly_covered_by_a_new_field_reads_null_for_the_older_files(tmp_path: Path) -> None:
+    EventV1.from_rows(OLD_EVENTS).write_parquet(tmp_path / "e")
+    EventV2.from_rows([{"id": 3, "note": "c", "channel": "web"}]).write_parquet(tmp_path / "e", mode="append")
+    for model in (EventV2, EventRequired):  # the column exists in the merged schema: both read it
+        rows = [r.model_dump() for r in model.read_parquet(tmp_path / "e").sort("id").collect()]
+        assert rows == [{**e, "channel": None} for e in OLD_EVENTS] + [{"id": 3, "note": "c", "channel": "web"}]
+
+
+def test_a_catalog_table_follows_the_same_rule(spark: SparkSession) -> None:
+    EventV1.from_rows(OLD_EVENTS).save_as_table("events_v1_evolution")
+    try:
+        assert [r.channel for r in EventV2.read_table("events_v1_evolution").collect()] == [None, None]
+        with pytest.raises(MissingColumnError, match="channel"):
+            EventRequired.read_table("events_v1_evolution")
+    finally:
+        spark.sql("DROP TABLE IF EXISTS events_v1_evolution")
+
+
+def test_a_new_field_read_as_null_keeps_filters_pushed_to_the_scan(tmp_path: Path) -> None:
+    EventV1.from_rows(OLD_EVENTS).write_parquet(tmp_path / "e")
+    frame = EventV2.read_parquet(tmp_path / "e").filter(EventV2.note == "a")
+    plan = frame.to_spark()._jdf.queryExecution().executedPlan().toString()
+    assert "PushedFilters: [IsNotNull(note), EqualTo(note,a)]" in plan
+    assert [r.channel for r in frame.collect()] == [None]

@@ -156,6 +156,31 @@ def test_an_old_delta_version_is_reconciled_with_the_model(tmp_path: Path) -> No
         Item.read_delta(where, version=0)
 
 
+@LAKEHOUSE
+def test_a_field_added_with_default_none_reads_null_from_older_delta_versions(tmp_path: Path) -> None:
+    class Before(DataFrameModel):
+        id: int
+        name: str
+
+    class After(DataFrameModel):
+        id: int
+        name: str
+        price: float | None = None
+
+    where = str(tmp_path / "d")
+    Before.from_rows([{"id": 1, "name": "a"}]).write_delta(where)
+    After.from_rows([{"id": 2, "name": "b", "price": 2.5}]).write_delta(where, mode="append", mergeSchema=True)
+    assert [r.model_dump() for r in After.read_delta(where, version=0).collect()] == [
+        {"id": 1, "name": "a", "price": None}
+    ]
+    assert _rows(After.read_delta(where)) == [
+        {"id": 1, "name": "a", "price": None},
+        {"id": 2, "name": "b", "price": 2.5},
+    ]
+    with pytest.raises(MissingColumnError, match="price"):
+        Item.read_delta(where, version=0)  # price without a default: required
+
+
 # --- Delta Lake and Iceberg: catalog tables ----------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from pydantable_spark._spark.constraints import constraint_error
 from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
 from pydantable_spark._spark.sql import spark_name
 from pydantable_spark._spark.strict_text import BAD_VALUE_MARK
-from pydantable_spark._spark.types import struct_of
+from pydantable_spark._spark.types import spark_type, struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
     ArgumentValueError,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark import dtypes as dt
     from pydantable_spark.constraints import SparkConstraints, ValidationReport
     from pydantable_spark.schema import Schema
 
@@ -51,6 +52,7 @@ __all__ = [
     "read_text",
     "spark_errors",
     "spark_reason",
+    "with_null_columns",
     "write",
     "write_counted",
     "write_quarantined",
@@ -243,6 +245,16 @@ def _file_relation(frame: SparkDataFrame) -> Any:
     except Exception:  # not a file relation
         return None
     return found
+
+
+def with_null_columns(frame: SparkDataFrame, fields: Sequence[dt.Field]) -> SparkDataFrame:
+    """``frame`` with a typed NULL column for each of ``fields`` (columns the data lacks and may lack)."""
+    from pyspark.sql import functions as sf
+
+    if not fields:
+        return frame
+    nulls = [sf.lit(None).cast(spark_type(f.dtype)).alias(f.name) for f in fields]  # alias takes the name as is
+    return frame.select("*", *nulls)
 
 
 def read_table(name: str, session: Any, options: Mapping[str, str]) -> SparkDataFrame:

@@ -1,4 +1,4 @@
-"""Logical types ↔ Spark ``DataType`` objects (DESIGN §5, both directions)."""
+"""Logical types ↔ Spark ``DataType`` objects (docs/types.md, both directions)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pydantable_spark.errors import UnsupportedTypeError
 if TYPE_CHECKING:
     from pydantable_spark.schema import Schema
 
-__all__ = ["dtype_of_spark", "fields_of_struct", "spark_type", "struct_of"]
+__all__ = ["comments_of_struct", "dtype_of_spark", "fields_of_struct", "spark_type", "struct_of"]
 
 _ATOMIC: dict[type[dt.DType], st.DataType] = {
     dt.Boolean: st.BooleanType(),
@@ -93,9 +93,33 @@ def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:
         return dt.Struct(fields_of_struct(spark, prefix=f"{path}."))
     msg = (
         f"column {path!r}: Spark type {spark.simpleString()} has no mapping; supported are the "
-        "atomic types of DESIGN §5, interval day to second, arrays, maps with string keys and structs"
+        "atomic types of the type mapping (docs/types.md), interval day to second, arrays, maps with string keys "
+        "and structs"
     )
     raise UnsupportedTypeError(msg)
+
+
+def comments_of_struct(struct: st.StructType, prefix: str = "") -> dict[str, str]:
+    """The column comments of a Spark schema (``StructField.metadata["comment"]``) by path.
+
+    Paths as ``modelgen`` writes them: ``ship.city``, ``items[].name``, ``tags{value}.note``.
+    """
+    out: dict[str, str] = {}
+    for f in struct.fields:
+        path = f"{prefix}{f.name}"
+        comment = (f.metadata or {}).get("comment")
+        if isinstance(comment, str) and comment:
+            out[path] = comment
+        inner, where = f.dataType, path
+        while isinstance(inner, st.ArrayType | st.MapType):
+            inner, where = (
+                (inner.elementType, f"{where}[]")
+                if isinstance(inner, st.ArrayType)
+                else (inner.valueType, f"{where}{{value}}")
+            )
+        if isinstance(inner, st.StructType):
+            out.update(comments_of_struct(inner, f"{where}."))
+    return out
 
 
 def fields_of_struct(struct: st.StructType, *, prefix: str = "") -> tuple[dt.Field, ...]:

@@ -22,7 +22,7 @@ work is flushed into steps first and the projection reads their output.
 Invariant: every output column has the value it had before fusion, and a
 column passed through unchanged stays a plain column reference, so Spark's
 optimizer still sees which scanned columns are read and which filters can go
-to the source (DESIGN §3 invariant 10).
+to the source (what the façade adds must not hide filters or columns from Spark's optimizer).
 """
 
 from __future__ import annotations

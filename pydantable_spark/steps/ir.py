@@ -386,7 +386,7 @@ class ToSchema(Step):
 
 
 def _simple_string(dtype: dt.DType) -> str:
-    """Spark's ``DataType.simpleString()`` of the Spark type ``dtype`` maps to (DESIGN §5), without pyspark."""
+    """Spark's ``DataType.simpleString()`` of the Spark type ``dtype`` maps to (docs/types.md), without pyspark."""
     if isinstance(dtype, dt.List):
         return f"array<{_simple_string(dtype.inner)}>"
     if isinstance(dtype, dt.Map):

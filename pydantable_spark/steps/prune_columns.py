@@ -21,7 +21,7 @@ drops only columns nobody reads; nodes that compare or reshape whole rows
 of their inputs' columns, and so do a cache and a checkpoint (every action
 reads the one frame they keep). The scan therefore still shows Spark's optimizer
 every column a pipeline reads, as the same raw PySpark read would
-(DESIGN §3 invariant 10).
+(what the façade adds must not hide filters or columns from Spark's optimizer).
 """
 
 from __future__ import annotations

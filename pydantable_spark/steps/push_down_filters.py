@@ -20,7 +20,7 @@ projections (limits, ``unique``, joins, aggregations and explode are steps,
 which it never crosses). A filter that reads only scanned columns through
 plain projections ends up as a plain ``filter`` directly over the scan, where
 Spark's optimizer pushes it into the source as it would the same filter in raw
-PySpark (DESIGN §3 invariant 10).
+PySpark (what the façade adds must not hide filters or columns from Spark's optimizer).
 """
 
 from __future__ import annotations
