@@ -328,7 +328,12 @@ def test_delta_jars_built_for_another_spark_are_named(tmp_path: Path) -> None:
             print("ERROR", type(error).__name__, error)
         """
     )
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300, check=False)
+    # a classic session of its own, whatever this run's is (a Connect run leaves its settings in the environment)
+    connect = ("SPARK_CONNECT", "SPARK_REMOTE", "SPARK_LOCAL_REMOTE")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(connect)}
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=300, check=False, env=env
+    )
     assert "ERROR PydantableSparkError" in out.stdout, out.stdout + out.stderr[-3000:]
     assert "the Delta Lake jars on this Spark session's classpath were built for another Spark version" in out.stdout
     assert "docs/lakehouse.md" in out.stdout
