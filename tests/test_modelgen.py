@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -134,10 +135,12 @@ def test_the_models_command_writes_a_module_that_reads_the_files(tmp_path: Path,
     spark.createDataFrame([(1, "a")], "id bigint, `user name` string").write.parquet(str(tmp_path / "users"))
     out = tmp_path / "users_model.py"
     command = [sys.executable, "-m", "pydantable_spark.stubgen", "models", "--from-path", str(tmp_path / "users")]
-    done = subprocess.run([*command, "--name", "User", "-o", str(out)], capture_output=True, text=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_CONNECT", "SPARK_REMOTE", "SPARK_LOCAL"))}
+    run = {"capture_output": True, "text": True, "timeout": 300, "env": env}
+    done = subprocess.run([*command, "--name", "User", "-o", str(out)], **run)  # type: ignore[call-overload]
     assert done.returncode == 0, done.stderr[-2000:]
     User = _load(out.read_text(), "User")
     assert [r.user_name for r in User.read_parquet(str(tmp_path / "users")).collect()] == ["a"]
-    missing = subprocess.run([*command[:-1], str(tmp_path / "nowhere")], capture_output=True, text=True, timeout=300)
+    missing = subprocess.run([*command[:-1], str(tmp_path / "nowhere")], **run)  # type: ignore[call-overload]
     assert missing.returncode == 2
     assert "pydantable-spark models: Spark could not read the source" in missing.stderr
