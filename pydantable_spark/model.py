@@ -45,7 +45,7 @@ from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping
 
     import pandas as pd
     import polars as pl
@@ -358,10 +358,13 @@ _RESERVED = (
 )
 
 
-def attribute_name(column: str, used: set[str]) -> str:
-    """The Python attribute for a column name (a derived row model's field; the mypy plugin's too)."""
+def attribute_name(column: str, used: set[str], reserved: Collection[str] = ()) -> str:
+    """The Python attribute for a column name (a derived row model's field; the mypy plugin's too).
+
+    ``reserved``: more names to keep clear of (generated source avoids every ``DataFrameModel`` method).
+    """
     name = re.sub(r"\W", "_", column).lstrip("_") or "column"
-    if name[0].isdigit() or keyword.iskeyword(name) or name in _RESERVED:
+    if name[0].isdigit() or keyword.iskeyword(name) or name in _RESERVED or name in reserved:
         name = f"c_{name}"
     candidate, n = name, 1
     while candidate in used:

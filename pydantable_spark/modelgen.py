@@ -162,23 +162,11 @@ _TAKEN_CLASS_NAMES = frozenset(
 )
 
 
-def _reserved() -> frozenset[str]:
-    from pydantable_spark.model import DataFrameModel
-
-    return frozenset(dir(DataFrameModel))
-
-
 def _attribute(column: str, taken: set[str]) -> str:
-    """The Python field name for ``column``: itself when it is a usable identifier, else a cleaned-up name."""
-    name = re.sub(r"\W", "_", column).strip("_").lower() if not column.isidentifier() else column.lstrip("_")
-    name = name or "column"
-    if name[0].isdigit() or keyword.iskeyword(name) or name in _reserved() or name.startswith("model_"):
-        name = f"c_{name}"
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}_{n}"
-    return candidate
+    """The Python field name for ``column`` (``model.attribute_name``, kept clear of every model method)."""
+    from pydantable_spark.model import DataFrameModel, attribute_name
+
+    return attribute_name(column, taken, reserved=frozenset(dir(DataFrameModel)))
 
 
 def model_source(
