@@ -423,6 +423,23 @@ def test_save_as_table_modes(spark: SparkSession, table: str) -> None:
     assert _tables(spark) == [table]
 
 
+def test_a_partitioned_table_reads_its_rows_after_each_mode(spark: SparkSession) -> None:
+    """The write renames a staging table into place; its partitions must follow (they used to read no row)."""
+    name = "pydantable_writes_sales"
+    spark.sql(f"DROP TABLE IF EXISTS {name}")
+    more = [{"id": 3, "day": "d3", "region": "eu"}]
+    try:
+        Sale.from_rows(SALES).save_as_table(name, partition_by="day")
+        assert sorted(Sale.read_table(name).to_dict()["id"]) == [1, 2]
+        Sale.from_rows(more).save_as_table(name, mode="append", partition_by="day")
+        assert sorted(Sale.read_table(name).to_dict()["id"]) == [1, 2, 3]
+        Sale.from_rows(more).save_as_table(name, mode="overwrite", partition_by="day")
+        assert sorted(Sale.read_table(name).to_dict()["id"]) == [3]
+        assert [r.partition for r in spark.sql(f"SHOW PARTITIONS {name}").collect()] == ["day=d3"]
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
+
+
 @pytest.mark.parametrize("mode", ["error", "append", "overwrite"])
 def test_two_writers_racing_for_a_new_table_lose_no_row(spark: SparkSession, table: str, mode: str) -> None:
     frames = [Item.from_rows([{"id": i * 10 + j, "name": str(i)} for j in range(3)]) for i in range(2)]

@@ -536,6 +536,7 @@ def write_table(frame: SparkDataFrame, request: Request) -> bool:
         if not exists:
             try:
                 spark.sql(f"ALTER TABLE {staging} RENAME TO {target}")  # refused if the target exists
+                _relocate_partitions(spark, request, target)
                 return True
             except Exception as error:
                 if "ALREADY_EXISTS" not in str(error):
@@ -554,9 +555,22 @@ def write_table(frame: SparkDataFrame, request: Request) -> bool:
         else:
             aside = _quoted([*parts[:-1], f"{parts[-1]}__pydantable_old_{suffix}"])
             _replace_table(spark, request, staging, target, aside)
+            _relocate_partitions(spark, request, target)
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {staging}")
     return True
+
+
+def _relocate_partitions(spark: Any, request: Request, target: str) -> None:
+    """Point a renamed partitioned table's partitions at its own directory.
+
+    Spark's built-in catalog renames a managed table's directory but keeps each
+    partition's location under the old name: the renamed table would read no
+    rows. Syncing drops the partitions whose directory is gone, then adds the
+    ones the table's directory holds.
+    """
+    if request.partition_by:
+        spark.sql(f"MSCK REPAIR TABLE {target} SYNC PARTITIONS")
 
 
 def _replace_table(spark: Any, request: Request, staging: str, target: str, aside: str) -> None:

@@ -22,6 +22,7 @@ from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.expr.window import Over
 from pydantable_spark.steps.ir import SelectExprs, Step, Where, udfs_in
+from pydantable_spark.steps.null_checks import NullChecked, metadata_pairs
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -105,8 +106,8 @@ def too_deep(exprs: Iterable[Node]) -> bool:
 
 
 def trivial(node: Node) -> bool:
-    """Whether computing ``node`` twice costs nothing: a column or a literal."""
-    return isinstance(node, Column | Literal)
+    """Whether computing ``node`` twice costs nothing: a column, a literal, a column's NULL check."""
+    return isinstance(node, Column | Literal | NullChecked)
 
 
 def substitute(node: Node, columns: Mapping[str, Node]) -> Node:
@@ -161,5 +162,5 @@ def flush(rel: Pending) -> Pending:
         for name, node in rel.columns.items():
             plain = isinstance(node, Column) and node.name == name
             exprs.append(column_sql(name) if plain else f"{to_sql(node)} AS {column_sql(name)}")
-        step = SelectExprs(step, tuple(exprs), udfs=udfs_in(rel.columns.values()))
+        step = SelectExprs(step, tuple(exprs), metadata_pairs(rel.columns), udfs=udfs_in(rel.columns.values()))
     return Pending(step, tuple(names), {name: Column(name, node.type) for name, node in rel.columns.items()})

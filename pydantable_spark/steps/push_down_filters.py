@@ -15,6 +15,10 @@ function of its own row (``filter_commutes``) and inlining computes no
 expression twice and moves no barrier (``pending.cannot_inline``); otherwise
 the pending work is flushed into steps first and the filter stays above them.
 
+A column's pending NULL check (``null_checks.NullChecked``) is not inlined:
+the filter reads the stored value and the check stays in the projection
+above it, so a filter on a checked scan column still reaches the scan.
+
 Invariant: the same rows are kept, and a filter crosses nothing but
 projections (limits, ``unique``, joins, aggregations and explode are steps,
 which it never crosses). A filter that reads only scanned columns through
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pydantable_spark.steps.null_checks import unchecked
 from pydantable_spark.steps.pending import (
     Pending,
     cannot_inline,
@@ -63,9 +68,9 @@ def push_down_filter(rel: Pending, predicate: Node) -> Pending:
     work is written as steps first and the predicate filters their output.
     """
     refuse_too_deep(predicate, "a filter's condition")
-    if not filter_commutes(rel.columns) or cannot_inline((predicate,), rel.columns):
+    if not filter_commutes(rel.columns) or cannot_inline((predicate,), unchecked(rel.columns)):
         rel = flush(rel)
-    condition = substitute(predicate, rel.columns)
+    condition = substitute(predicate, unchecked(rel.columns))
     if too_deep((condition,)):  # inlined, it would nest too deep
         rel = flush(rel)
         condition = substitute(predicate, rel.columns)

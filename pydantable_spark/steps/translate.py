@@ -41,6 +41,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.schema import Schema
 from pydantable_spark.steps.fuse_projections import fuse_projection
 from pydantable_spark.steps.ir import (
     AggregateStep,
@@ -65,6 +66,7 @@ from pydantable_spark.steps.ir import (
     UnpivotStep,
     udfs_in,
 )
+from pydantable_spark.steps.null_checks import NullChecked, checked_later
 from pydantable_spark.steps.pending import Pending, flush, references, refuse_too_deep, substitute
 from pydantable_spark.steps.prune_columns import (
     Needed,
@@ -245,18 +247,36 @@ def _checkpoint(plan: Checkpoint, needed: Needed) -> Pending:
 
 @translates(p.Reconcile)
 def _reconcile(plan: p.Reconcile, needed: Needed) -> Pending:
+    """Rename and check the source's columns, then ``to()`` the target's types.
+
+    A NULL check of a column's top level stays pending (``null_checks``):
+    ``to()`` casts to a target that keeps such a column nullable, and the
+    check runs above the filters that follow, so they reach the scan. Checks
+    inside a value are written here, before ``to()``.
+    """
     step = flush(relation(plan.input, needed)).step
     rec = plan.reconciliation
-    if rec.renames_or_checks:
-        exprs = tuple(_reconciled_column(c, rec.target[c.result.name]) for c in rec.columns)
-        kept = tuple((spark_name(c.result.name), spark_name(c.source.name)) for c in rec.columns if c.null_check)
+    later = {c.result.name for c in rec.columns if checked_later(c, rec.target[c.result.name])}
+    if any((c.null_check and c.result.name not in later) or c.source.name != c.result.name for c in rec.columns):
+        exprs = tuple(_reconciled_column(c, rec.target[c.result.name], c.result.name not in later) for c in rec.columns)
+        kept = tuple(
+            (spark_name(c.result.name), spark_name(c.source.name))
+            for c in rec.columns
+            if c.null_check and c.result.name not in later
+        )
         step = SelectExprs(step, exprs, kept)
-    return _stepped(ToSchema(step, rec.target), plan)
+    stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or f.name in later) for f in rec.target.fields))
+    step = ToSchema(step, stored)
+    columns: dict[str, Node] = {}
+    for f in stored.fields:
+        column = Column(f.name, Typed(f.dtype, f.nullable))
+        columns[f.name] = NullChecked(column, rec.target[f.name], f.name) if f.name in later else column
+    return Pending(step, stored.names, columns)
 
 
-def _reconciled_column(match: ColumnMatch, target: dt.Field) -> str:
+def _reconciled_column(match: ColumnMatch, target: dt.Field, check: bool) -> str:
     source = column_sql(match.source.name)
-    if match.null_check:
+    if match.null_check and check:
         source = checked_sql(source, match.source, target, match.result.name)
     return f"{source} AS {column_sql(match.result.name)}"
 

@@ -1,0 +1,110 @@
+"""Run-time NULL checks kept pending, above the filters, so Spark still pushes filters into the scan.
+
+A non-null model field read from data that may hold NULLs (files store every
+column nullable) is checked at run time (``_spark.checks``): the value is
+wrapped as ``coalesce(v, IF(raise_error(...) IS NULL, 1, 2))``. A filter over
+that wrapped value would reach the scan as ``coalesce(v, ...) > 10``, which no
+data source evaluates: Spark would leave it out of ``PushedFilters`` and out of
+partition pruning, and read every row group and every partition.
+
+So translation leaves such a check pending as a ``NullChecked`` node over the
+stored column. A projection reads the checked value: every value a result
+holds is checked. A filter reads the stored value (``unchecked``) and is
+written below the projection that checks, exactly where a raw PySpark read
+would have it. The rule, as documented (docs/reconciliation.md): a row the
+filters keep has every column it reads checked; a NULL in a row that a filter
+removes is not reported, since no result holds it (the filter itself saw the
+NULL as SQL does: ``v > 10`` is not true for it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.checks import checked_sql
+from pydantable_spark._spark.sql import COMPILERS, spark_name, to_sql
+from pydantable_spark.expr.core import Column, Node, Typed
+from pydantable_spark.reconcile import checks_inside
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from pydantable_spark.reconcile import ColumnMatch
+
+__all__ = ["NullChecked", "checked_later", "metadata_pairs", "unchecked"]
+
+
+@dataclass(frozen=True, slots=True)
+class NullChecked(Node):
+    """The stored column ``child`` (nullable) as the non-null ``target``: a NULL in it fails the job.
+
+    ``path`` is the column's name in the model, as the error names it.
+    """
+
+    label: ClassVar[str] = "null check"
+
+    child: Column
+    target: dt.Field
+    path: str
+
+    def derive(self) -> Typed:
+        return Typed(self.target.dtype, self.target.nullable)
+
+    def render(self) -> str:
+        return self.child.render()
+
+
+def _compile(node: NullChecked) -> str:
+    stored = dt.Field(node.path, node.child.type.dtype, True)
+    return checked_sql(to_sql(node.child), stored, node.target, node.path)
+
+
+COMPILERS[NullChecked] = _compile
+
+
+def checked_later(match: ColumnMatch, target: dt.Field) -> bool:
+    """Whether ``match``'s NULL check can stay pending: a check of the top level of a value without structs.
+
+    A check inside a value (a list's elements, a struct's fields) rebuilds
+    the value, and a struct is matched by field name: such checks are
+    written with the reconciling projection, below the filters.
+    """
+    return match.null_check and not checks_inside(match.source.dtype, target.dtype) and not _has_struct(target.dtype)
+
+
+def _has_struct(dtype: dt.DType) -> bool:
+    if isinstance(dtype, dt.Struct):
+        return True
+    if isinstance(dtype, dt.List):
+        return _has_struct(dtype.inner)
+    if isinstance(dtype, dt.Map):
+        return _has_struct(dtype.key) or _has_struct(dtype.value)
+    return False
+
+
+def unchecked(columns: Mapping[str, Node]) -> dict[str, Node]:
+    """``columns`` as a filter reads them: each checked column read as its stored column, under the checked type.
+
+    The type stays the checked one, so a predicate derives the same types as
+    over the checked value; its SQL reads the stored value.
+    """
+    return {name: _stored(node) for name, node in columns.items()}
+
+
+def _stored(node: Node) -> Node:
+    if isinstance(node, NullChecked):
+        return Column(node.child.name, node.type)
+    if isinstance(node, Column) or not any(isinstance(n, NullChecked) for n in node.walk()):
+        return node
+    return node.map_children(_stored)
+
+
+def metadata_pairs(columns: Mapping[str, Node]) -> tuple[tuple[str, str], ...]:
+    """(output, stored) column pairs whose Spark metadata the checking projection keeps (comments...)."""
+    return tuple(
+        (spark_name(name), spark_name(node.child.name))
+        for name, node in columns.items()
+        if isinstance(node, NullChecked)
+    )
