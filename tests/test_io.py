@@ -705,7 +705,9 @@ def test_a_field_added_without_a_default_is_still_required(tmp_path: Path, fmt: 
 
 def test_a_directory_partly_covered_by_a_new_field_reads_null_for_the_older_files(tmp_path: Path) -> None:
     EventV1.from_rows(OLD_EVENTS).write_parquet(tmp_path / "e")
-    EventV2.from_rows([{"id": 3, "note": "c", "channel": "web"}]).write_parquet(tmp_path / "e", mode="append")
+    EventV2.from_rows([{"id": 3, "note": "c", "channel": "web"}]).write_parquet(
+        tmp_path / "e", mode="append", mergeSchema=True
+    )
     for model in (EventV2, EventRequired):  # the column exists in the merged schema: both read it
         rows = [r.model_dump() for r in model.read_parquet(tmp_path / "e").sort("id").collect()]
         assert rows == [{**e, "channel": None} for e in OLD_EVENTS] + [{"id": 3, "note": "c", "channel": "web"}]

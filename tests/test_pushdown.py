@@ -169,3 +169,60 @@ def test_the_checked_columns_keep_the_model_nullability_for_spark(holes: Path, a
     frame = Ev.read_parquet(holes).filter(Ev.id > 20).with_columns(w=Ev.v + 1)
     agrees(frame)
     assert frame.schema["w"].nullable is False
+
+
+# --- through joins and row-preserving steps -------------------------------------------------------
+
+
+class Day(DataFrameModel):
+    day: str
+    label: str
+
+
+DAYS = [{"day": "d0", "label": "zero"}, {"day": "d1", "label": "one"}]
+
+
+@pytest.fixture(scope="module")
+def days(lake: Path) -> Path:
+    Day.from_rows(DAYS).write_parquet(lake / "days")
+    return lake / "days"
+
+
+def _scans(plan: str) -> list[str]:
+    return [line for line in plan.splitlines() if "FileScan" in line]
+
+
+def test_a_filter_after_a_join_reaches_the_scan_of_its_side(lake: Path, days: Path) -> None:
+    joined = Ev.read_parquet(lake / "parquet").join(Day.read_parquet(days), on="day")
+    frame = joined.filter((Ev.v > 20) & (Day.label == "one"))
+    scans = _scans(_physical(frame))
+    events = next(s for s in scans if "ReadSchema: struct<id:bigint,v:bigint,note:string>" in s)
+    assert "GreaterThan(v,20)" in events, scans
+    labels = next(s for s in scans if "struct<day:string,label:string>" in s)
+    assert "EqualTo(label,one)" in labels, scans
+    assert sorted(frame.to_dict()["id"]) == [22, 25, 28]
+
+
+def test_a_filter_after_a_sort_and_a_repartition_reaches_the_scan(lake: Path) -> None:
+    frame = Ev.read_parquet(lake / "parquet").sort(Ev.id).repartition(3).filter(Ev.v > 26)
+    assert "PushedFilters: [IsNotNull(v), GreaterThan(v,26)]" in _scan(_physical(frame))
+    assert sorted(frame.to_dict()["id"]) == [27, 28, 29]
+
+
+def test_a_null_read_through_a_join_or_a_sort_still_fails(holes: Path, days: Path) -> None:
+    # row 7 (v NULL) has day d1, which Day holds: the joined row reaches the result
+    with pytest.raises(NullCheckError, match="'v'"):
+        Ev.read_parquet(holes).join(Day.read_parquet(days), on="day").collect()
+    with pytest.raises(NullCheckError, match="'v'"):
+        Ev.read_parquet(holes).sort(Ev.id).collect()
+    loose = LooseEv.from_rows([{"id": 1, "day": "d1", "v": 1, "note": "x"}])
+    right = Ev.read_parquet(holes).filter(Ev.id < 10)
+    with pytest.raises(NullCheckError, match="'v'"):  # the right side of a left join keeps its check
+        loose.join(right, on="day", how="left").collect()
+
+
+def test_a_join_key_holding_a_null_fails_instead_of_dropping_the_row(lake: Path, days: Path) -> None:
+    rows = [{**r, "day": None if r["id"] == 4 else r["day"]} for r in ROWS]
+    LooseEv.from_rows(rows).write_parquet(lake / "null_key")
+    with pytest.raises(NullCheckError, match="'day'"):
+        Ev.read_parquet(lake / "null_key").join(Day.read_parquet(days), on="day").collect()

@@ -533,3 +533,49 @@ def test_a_blocked_table_swap_keeps_the_old_data_and_says_where(
         pathlib.Path(location.removeprefix("file:")).rmdir()
         for name in _tables(spark):
             spark.sql(f"DROP TABLE IF EXISTS {name}")
+
+
+# --- appends that change the schema -----------------------------------------------------------------
+
+
+class SaleV2(DataFrameModel):
+    id: int
+    day: str
+    region: str
+    channel: str | None = None
+
+
+class SaleWide(DataFrameModel):
+    id: float
+    day: str
+    region: str
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc"])
+def test_an_append_that_adds_a_column_needs_merge_schema(tmp_path: Path, fmt: str) -> None:
+    target = tmp_path / "sales"
+    getattr(Sale.from_rows(SALES), f"write_{fmt}")(target)
+    files = sorted(p.name for p in target.iterdir())
+    newer = SaleV2.from_rows([{"id": 3, "day": "d3", "region": "eu", "channel": "web"}])
+    with pytest.raises(WriteError, match=r"would add column\(s\) 'channel'.*pass mergeSchema=True"):
+        getattr(newer, f"write_{fmt}")(target, mode="append")
+    assert sorted(p.name for p in target.iterdir()) == files  # nothing written
+    getattr(newer, f"write_{fmt}")(target, mode="append", mergeSchema=True)
+    rows = getattr(SaleV2, f"read_{fmt}")(target, mergeSchema=True).sort(SaleV2.id).to_dict()
+    assert rows["channel"] == [None, None, "web"]
+
+
+def test_an_append_that_changes_a_type_is_refused_even_with_merge_schema(tmp_path: Path) -> None:
+    Sale.from_rows(SALES).write_parquet(tmp_path / "sales")
+    wide = SaleWide.from_rows([{"id": 3.5, "day": "d3", "region": "eu"}])
+    for options in ({}, {"mergeSchema": True}):
+        with pytest.raises(WriteError, match=r"'id' is bigint in the files there and double in this frame"):
+            wide.write_parquet(tmp_path / "sales", mode="append", **options)
+    assert sorted(Sale.read_parquet(tmp_path / "sales").to_dict()["id"]) == [1, 2]
+
+
+def test_an_append_with_the_same_columns_or_fewer_is_not_refused(tmp_path: Path) -> None:
+    SaleV2.from_rows([{"id": 1, "day": "d1", "region": "eu", "channel": "web"}]).write_parquet(tmp_path / "s")
+    Sale.from_rows(SALES[1:]).write_parquet(tmp_path / "s", mode="append")
+    Sale.from_rows(SALES[:1]).write_parquet(tmp_path / "s", mode="append", partition_by=None)
+    assert sorted(Sale.read_parquet(tmp_path / "s").to_dict()["id"]) == [1, 1, 2]

@@ -211,6 +211,8 @@ def write_path(frame: SparkDataFrame, request: Request) -> bool:
             return False
         request.spark_write(frame, "error" if request.mode == "errorifexists" else request.mode).save(request.target)
         return True
+    if request.mode == "append" and request.fmt in _SELF_DESCRIBING:
+        check_appended_columns(frame, request)
     if is_connect(frame):
         if request.mode == "ignore" and _path_exists(frame.sparkSession, request.target):
             return False
@@ -262,6 +264,57 @@ def write_path(frame: SparkDataFrame, request: Request) -> bool:
     finally:
         fs.delete(staging)
     return True
+
+
+_SELF_DESCRIBING = frozenset({"parquet", "orc"})
+"""File formats whose files carry their schema: an append is checked against the files already there."""
+
+ADD_COLUMNS = "mergeSchema"
+"""The write option that lets an append add columns (Delta Lake's and Iceberg's name for it)."""
+
+
+def check_appended_columns(frame: SparkDataFrame, request: Request) -> None:
+    """Refuse an append whose columns the existing files lack (unless ``mergeSchema``) or type otherwise.
+
+    Spark appends such files silently, and the dataset then holds several
+    schemas: a reader without ``mergeSchema`` sees the columns of whichever
+    footer it reads, and a changed type makes reads fail later. JSON and CSV
+    files hold no schema to compare with.
+    """
+    from pydantable_spark._spark.types import fields_of_struct
+
+    session = frame.sparkSession
+    if not _path_exists(session, request.target):
+        return
+    try:
+        existing = session.read.format(request.fmt).load(request.target).schema
+    except Exception:  # no data files yet (an empty directory): nothing to compare with
+        return
+    before = {f.name.lower(): f for f in fields_of_struct(existing)}
+    partitions = {name.lower() for name in request.partition_by}
+    changed = []
+    added = []
+    for new in fields_of_struct(frame.schema):
+        old = before.get(new.name.lower())
+        if old is None:
+            added.append(new.name)
+        elif old.dtype != new.dtype and new.name.lower() not in partitions:  # partition types are inferred
+            changed.append(f"{new.name!r} is {old.dtype} in the files there and {new.dtype} in this frame")
+    if changed:
+        msg = (
+            f"{request.action}: mode='append' would write columns with another type than the files already "
+            f"there: {'; '.join(changed)}; readers would then fail on the mixed files. Cast the column to the "
+            "existing type, or write the new data elsewhere"
+        )
+        raise WriteError(msg)
+    opted_in = any(k.lower() == ADD_COLUMNS.lower() and str(v).lower() == "true" for k, v in request.options.items())
+    if added and not opted_in:
+        msg = (
+            f"{request.action}: mode='append' would add column(s) {', '.join(map(repr, added))} that the files "
+            f"already there lack; pass {ADD_COLUMNS}=True to add them (readers then see NULL there for the older "
+            "files: declare the fields with the default None), or write a frame without them"
+        )
+        raise WriteError(msg)
 
 
 def _path_exists(session: Any, path: str) -> bool:

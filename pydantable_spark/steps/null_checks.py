@@ -29,11 +29,12 @@ from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.reconcile import checks_inside
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Collection, Mapping
 
     from pydantable_spark.reconcile import ColumnMatch
+    from pydantable_spark.steps.pending import Pending
 
-__all__ = ["NullChecked", "checked_later", "metadata_pairs", "unchecked"]
+__all__ = ["NullChecked", "checked_again", "checked_later", "defer_checks", "metadata_pairs", "unchecked"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +109,37 @@ def metadata_pairs(columns: Mapping[str, Node]) -> tuple[tuple[str, str], ...]:
         for name, node in columns.items()
         if isinstance(node, NullChecked)
     )
+
+
+def defer_checks(rel: Pending, keep: Collection[str] = ()) -> tuple[Pending, dict[str, NullChecked]]:
+    """``rel`` with the pending checks of its checked columns taken out (except ``keep``), and those checks.
+
+    A step that keeps or drops whole rows by other columns (a sort, a
+    repartition, a join on other keys) then reads the stored values, and the
+    checks are put back above it (``checked_again``), where filters written
+    after the step still see through them. Only a column that is its check
+    alone moves; one computed from a checked column keeps its check inside.
+    """
+    from pydantable_spark.steps.pending import Pending
+
+    deferred = {n: c for n, c in rel.columns.items() if isinstance(c, NullChecked) and n not in keep}
+    if not deferred:
+        return rel, {}
+    columns = {name: deferred[name].child if name in deferred else node for name, node in rel.columns.items()}
+    return Pending(rel.step, rel.base, columns, rel.conditions), deferred
+
+
+def checked_again(rel: Pending, deferred: Mapping[str, NullChecked], names: Mapping[str, str] | None = None) -> Pending:
+    """``rel`` (columns that are references to its step's) with the ``deferred`` checks put back.
+
+    ``names`` maps a column of ``rel`` to the deferred column it holds (by
+    default the same name); the others are left as they are.
+    """
+    from pydantable_spark.steps.pending import Pending
+
+    columns = dict(rel.columns)
+    for name, node in rel.columns.items():
+        check = deferred.get(name if names is None else names.get(name, ""))
+        if check is not None and isinstance(node, Column):
+            columns[name] = NullChecked(Column(node.name, check.child.type), check.target, check.path)
+    return Pending(rel.step, rel.base, columns, rel.conditions)

@@ -66,8 +66,8 @@ from pydantable_spark.steps.ir import (
     UnpivotStep,
     udfs_in,
 )
-from pydantable_spark.steps.null_checks import NullChecked, checked_later
-from pydantable_spark.steps.pending import Pending, flush, references, refuse_too_deep, substitute
+from pydantable_spark.steps.null_checks import NullChecked, checked_again, checked_later, defer_checks
+from pydantable_spark.steps.pending import Pending, flush, referenced, references, refuse_too_deep, substitute
 from pydantable_spark.steps.prune_columns import (
     Needed,
     kept_exprs,
@@ -179,17 +179,25 @@ def _filter(plan: p.Filter, needed: Needed) -> Pending:
 # --- one step over the input, same columns ----------------------------------------------------
 
 
-def _over_input(plan: p.Plan, needed: Needed, step: Callable[[Step], Step]) -> Pending:
-    """``step`` over the flushed input; the columns stay the input's (maybe fewer than the schema)."""
-    rel = flush(relation(plan.inputs()[0], needed))
-    return Pending(step(rel.step), rel.base, rel.columns)
+def _over_input(plan: p.Plan, needed: Needed, step: Callable[[Step], Step], *, keeps_rows: bool = False) -> Pending:
+    """``step`` over the flushed input; the columns stay the input's (maybe fewer than the schema).
+
+    A step that ``keeps_rows`` (every row, only placed or ordered otherwise)
+    reads the stored values of checked columns, and their checks stay pending
+    above it (``null_checks.defer_checks``).
+    """
+    rel, checks = (
+        defer_checks(relation(plan.inputs()[0], needed)) if keeps_rows else (relation(plan.inputs()[0], needed), {})
+    )
+    rel = flush(rel)
+    return checked_again(Pending(step(rel.step), rel.base, rel.columns), checks)
 
 
 @translates(p.Sort)
 def _sort(plan: p.Sort, needed: Needed) -> Pending:
     keys = tuple((to_sql(k.expr), k.descending, k.nulls_last) for k in plan.keys)
     udfs = udfs_in(k.expr for k in plan.keys)
-    return _over_input(plan, needed, lambda step: OrderBy(step, keys, udfs=udfs))
+    return _over_input(plan, needed, lambda step: OrderBy(step, keys, udfs=udfs), keeps_rows=True)
 
 
 @translates(p.Limit)
@@ -215,12 +223,12 @@ def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
 def _repartition(plan: Repartition, needed: Needed) -> Pending:
     keys = tuple(to_sql(k) for k in plan.keys)
     udfs = udfs_in(plan.keys)
-    return _over_input(plan, needed, lambda step: RepartitionStep(step, plan.n, keys, udfs=udfs))
+    return _over_input(plan, needed, lambda step: RepartitionStep(step, plan.n, keys, udfs=udfs), keeps_rows=True)
 
 
 @translates(Coalesce)
 def _coalesce(plan: Coalesce, needed: Needed) -> Pending:
-    return _over_input(plan, needed, lambda step: CoalesceStep(step, plan.n))
+    return _over_input(plan, needed, lambda step: CoalesceStep(step, plan.n), keeps_rows=True)
 
 
 @translates(Sample)
@@ -230,7 +238,7 @@ def _sample(plan: Sample, needed: Needed) -> Pending:
 
 @translates(Hint)
 def _hint(plan: Hint, needed: Needed) -> Pending:
-    return _over_input(plan, needed, lambda step: HintStep(step, plan.name))
+    return _over_input(plan, needed, lambda step: HintStep(step, plan.name), keeps_rows=True)
 
 
 @translates(Persist)
@@ -329,14 +337,50 @@ _SPARK_HOW = {
 }
 
 
+_KEEPS_LEFT_ROWS_WHOLE = frozenset({"inner", "left", "semi", "anti", "cross"})
+"""Joins whose output has each left column of a matched or kept row as it was (no NULLs added)."""
+_KEEPS_RIGHT_ROWS_WHOLE = frozenset({"inner", "right", "cross"})
+
+
 @translates(Join)
 def _join(plan: Join, needed: Needed) -> Pending:
-    return _stepped(_join_step(needed, plan), plan)
+    """The join over its sides' stored values; checks of columns that neither keys nor conditions read go above it.
+
+    A filter written after the join then reads stored values, and Spark
+    pushes it through the join into the side's scan. A side whose columns
+    the join may make NULL (the right of a left join) keeps its checks:
+    above, a NULL read from the data could not be told from a missing match.
+    """
+    left, left_checks = _deferred_side(relation(plan.left, needed), plan, "left")
+    right, right_checks = _deferred_side(relation(plan.right, needed), plan, "right")
+    rel = _stepped(_join_step(plan, flush(left), flush(right)), plan)
+    if not (left_checks or right_checks):
+        return rel
+    if plan.how in ("semi", "anti"):
+        return checked_again(rel, left_checks)
+    sources = {}
+    for o in plan.outputs():
+        if o.left is not None and o.right is None and o.left in left_checks:
+            sources[o.field.name] = "L" + o.left
+        elif o.right is not None and o.left is None and o.right in right_checks:
+            sources[o.field.name] = "R" + o.right
+    checks = {"L" + n: c for n, c in left_checks.items()} | {"R" + n: c for n, c in right_checks.items()}
+    return checked_again(rel, checks, sources)
 
 
-def _join_step(needed: Needed, plan: Join) -> Step:
-    left = flush(relation(plan.left, needed))
-    right = flush(relation(plan.right, needed))
+def _deferred_side(rel: Pending, plan: Join, side: str) -> tuple[Pending, dict[str, NullChecked]]:
+    if plan.how not in (_KEEPS_LEFT_ROWS_WHOLE if side == "left" else _KEEPS_RIGHT_ROWS_WHOLE):
+        return rel, {}
+    keys = plan.left_keys if side == "left" else plan.right_keys
+    read = referenced(keys) | {
+        n.name for c in plan.conditions for n in c.walk() if isinstance(n, SideColumn) and n.side == side
+    }
+    if side == "left":  # a condition reads the left's columns as plain columns too
+        read |= {n.name for c in plan.conditions for n in c.walk() if type(n) is Column}
+    return defer_checks(rel, read)
+
+
+def _join_step(plan: Join, left: Pending, right: Pending) -> Step:
     renamed = {f.name: f"{_RIGHT}{i}" for i, f in enumerate(plan.right.schema)}
     right_refs = {
         n: SparkColumn(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
