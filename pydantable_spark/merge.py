@@ -383,13 +383,24 @@ def bind_merge(
     models: tuple[str | None, str],
     on: object,
     clauses: Mapping[Kind, Sequence[Clause]],
+    stored: Schema | None = None,
 ) -> MergeSpec:
     """The merge typed against the source frame's schema ``src`` and the target model's ``dst`` (no JVM).
 
     ``models`` names the source frame's declared model (None: a derived one)
     and the target model, so that a model attribute finds its side.
+    ``stored``: the target as expressions read it, once the table is known
+    (``dst`` with a column nullable where the table lets it be NULL); values
+    are still assigned to ``dst``'s columns.
     """
-    binder = _Binder(action, {"source": src, "target": dst}, models)
+    substituted = [name for name in dst.names if "${" in name]
+    if substituted:
+        msg = (
+            f"{action}: the target's column {substituted[0]!r} contains '${{', which Spark's variable substitution "
+            "(spark.sql.variable.substitute) would rewrite in the MERGE statement that names it; rename the column"
+        )
+        raise ArgumentValueError(msg)
+    binder = _Binder(action, {"source": src, "target": dst if stored is None else stored}, models, dst)
     keys, condition = binder.on(on)
     if not any(clauses.values()):
         msg = (
@@ -415,9 +426,12 @@ def bind_merge(
 class _Binder:
     """Types merge expressions: each column bound to its side (``SideColumn``), each value to its target column."""
 
-    def __init__(self, action: str, schemas: dict[Side, Schema], models: tuple[str | None, str]) -> None:
+    def __init__(
+        self, action: str, schemas: dict[Side, Schema], models: tuple[str | None, str], assigned: Schema
+    ) -> None:
         self.action = action
         self.schemas = schemas
+        self.assigned = assigned
         self.models: dict[Side, str | None] = {"source": models[0], "target": models[1]}
 
     def on(self, on: object) -> tuple[tuple[str, ...], Node]:
@@ -530,7 +544,7 @@ class _Binder:
             self.boolean(condition, f"{what} condition=")
         if isinstance(clause, Delete):
             return BoundClause(kind, "delete", condition, ())
-        dst = self.schemas["target"]
+        dst = self.assigned
         given = dict(clause.values)
         for name in given:
             if name not in dst:
@@ -562,7 +576,7 @@ class _Binder:
 
     def value(self, name: str, value: object, reads: tuple[Side, ...], what: str, kind: str) -> Node:
         """``value`` typed for target column ``name``: converted as reconciliation allows; non-null if it is."""
-        wanted = self.schemas["target"][name]
+        wanted = self.assigned[name]
         if not isinstance(value, Node):
             try:
                 return literal_of(value, wanted.dtype)
@@ -581,6 +595,11 @@ class _Binder:
                 f"{what} sets column {name!r}, which the target model declares non-null, to {describe(node)}: "
                 "a nullable value into a non-null column; give a default with F.coalesce(value, default)"
             )
+            if any(c.side == "target" and not self.assigned[c.name].nullable for c in side_columns(node)):
+                msg += (
+                    " (a target column the model says is non-null reads as nullable when the table does not "
+                    "declare it NOT NULL: Delta tables written from DataFrames declare no column NOT NULL)"
+                )
             raise NullabilityError(msg)
         if got.dtype != wanted.dtype and not got.dtype.is_nested:
             return Cast(node, wanted.dtype)

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
-    from pydantable_spark.merge import Delete, Insert, MergeMetrics, Update
+    from pydantable_spark.merge import Delete, Insert, MergeMetrics, MergeSpec, Update
     from pydantable_spark.plan import nodes as p
+    from pydantable_spark.schema import Schema
 
 __all__ = ["Writers"]
 
@@ -208,9 +209,14 @@ class Writers(Generic[M]):
         }
         own = self._model
         models = (None if own is None or is_derived_row(own) else own.__name__, target_model.__name__)
-        spec = bind_merge(action, self._plan.schema, schema_of_model(target_model), models, on, clauses)  # type: ignore[arg-type]
+        source, dst = self._plan.schema, schema_of_model(target_model)
+
+        def typed(stored: Schema | None) -> MergeSpec:
+            return bind_merge(action, source, dst, models, on, clauses, stored)  # type: ignore[arg-type]
+
+        typed(None)  # every type check, before Spark is asked anything
         from pydantable_spark._spark.merge import merge
         from pydantable_spark.constraints import spark_constraints
 
         checks = spark_constraints(target_model) if constraints == "raise" else None
-        return merge(self._plan, spec, (kind, where), checks)
+        return merge(self._plan, typed, (kind, where), checks)

@@ -26,7 +26,6 @@ from pydantable_spark.errors import (
     IncompatibleCastError,
     LossyCastError,
     NullabilityError,
-    NullCheckError,
     UnknownColumnError,
     WriteError,
 )
@@ -131,7 +130,7 @@ def test_delta_catalog_table_with_by_source_clauses(spark: SparkSession) -> None
         when_matched=update(price=target.col("price") + source.col("price")),
         when_not_matched_by_source=[
             delete(condition=target.col("price").is_null()),
-            update(name=F.concat(target.col("name"), F.lit("!"))),
+            update(name=F.concat(F.coalesce(target.col("name"), F.lit("")), F.lit("!"))),  # nullable in the table
         ],
     )
     assert metrics == MergeMetrics(inserted=0, updated=2, deleted=1)  # id 1 matched, id 2 renamed, id 3 deleted
@@ -210,16 +209,19 @@ def test_the_target_table_is_reconciled_with_the_model(tmp_path: Path) -> None:
 
 
 @LAKEHOUSE
-def test_a_null_in_a_target_column_the_model_says_non_null_is_a_null_check_error(
-    tmp_path: Path, spark: SparkSession
-) -> None:
+def test_a_target_column_the_table_lets_be_null_reads_as_nullable(tmp_path: Path, spark: SparkSession) -> None:
+    """The model says ``name`` is non-null, the table does not: a value computed from it may be NULL."""
     where = str(tmp_path / "d")
     spark.createDataFrame([(1, None, 1.0)], "id bigint, name string, price double").write.format("delta").save(where)
-    with pytest.raises(NullCheckError, match="name"):
-        Item.from_rows([{"id": 1, "name": "x", "price": 2.0}]).merge_into(
+    change = Item.from_rows([{"id": 1, "name": "x", "price": 2.0}])
+    with pytest.raises(NullabilityError, match=r"reads as nullable when the table does not declare it NOT NULL"):
+        change.merge_into(
             path=where, on="id", when_matched=update(name=F.concat(target.col("name"), source.col("name")))
         )
     assert _delta_versions(spark, f"delta.`{where}`") == [0]
+    filled = F.concat(F.coalesce(target.col("name"), F.lit("")), source.col("name"))
+    assert change.merge_into(path=where, on="id", when_matched=update(name=filled)) == MergeMetrics(0, 1, 0)
+    assert _rows(Item.read_delta(where)) == [{"id": 1, "name": "x", "price": 1.0}]
 
 
 # --- Iceberg ------------------------------------------------------------------------------------

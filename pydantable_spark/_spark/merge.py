@@ -8,8 +8,10 @@ parts, or ``delta.`<path>```. The statement is built from the typed spec:
 * a source column is ``__pydantable_s.`__pydantable_s<i>``` (no user name is SQL);
 * a target column is ``__pydantable_t.`<name>``` (backticks doubled; a name with
   ``${`` is refused, since Spark's variable substitution would rewrite it),
-  cast to the model's type where the table's differs, and checked for NULL at
-  run time where the model says non-null and the table does not (as reads are);
+  cast to the model's type where the table's differs, and typed nullable where
+  the table lets it be NULL, whatever the model says (no run-time NULL check:
+  Spark may compute a clause's expressions for rows another clause takes,
+  where the target's columns are NULL);
 * literals are the typed literals of ``_spark.sql`` (strings in hex);
 * each assigned value of a column the target model constrains fails the
   statement when it violates the constraint (``raise_error``, the same
@@ -25,7 +27,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark._spark.checks import checked_sql
+from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.constraints import value_checked
 from pydantable_spark._spark.sql import COMPILERS, field_sql, internal_sql, to_sql, type_sql
 from pydantable_spark._spark.writes import _name_parts, _provider, _quoted
@@ -39,13 +41,13 @@ from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.merge import MergeMetrics, MergeSpec
 from pydantable_spark.reconcile import reconcile
+from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
-    from pydantable_spark import dtypes as dt
     from pydantable_spark.constraints import SparkConstraints
     from pydantable_spark.plan import nodes as p
 
@@ -67,20 +69,36 @@ class _Sql(Column):
 COMPILERS[_Sql] = lambda node: node.sql
 
 
-def merge(plan: p.Plan, spec: MergeSpec, where: tuple[str, str], checks: SparkConstraints | None) -> MergeMetrics:
-    """Run ``spec`` with the rows of ``plan`` as the source into the table ``where`` (``("table"|"path", name)``)."""
+def merge(
+    plan: p.Plan,
+    rebind: Callable[[Schema | None], MergeSpec],
+    where: tuple[str, str],
+    checks: SparkConstraints | None,
+) -> MergeMetrics:
+    """Run a merge with the rows of ``plan`` as the source into the table ``where`` (``("table"|"path", name)``).
+
+    ``rebind(stored)`` types the merge again once the table's schema is known:
+    ``stored`` is the target model with a column nullable where the table lets
+    it be NULL, as expressions read it (a MERGE cannot check a target value for
+    NULL at run time: Spark may compute a clause's expressions for rows of
+    other clauses, where the target's columns are NULL).
+    """
     from pydantable_spark._spark.io import spark_errors
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
     from pydantable_spark._spark.types import fields_of_struct
 
-    action = spec.action
+    kind, name = where
+    action = f"merge_into({name!r})" if kind == "table" else f"merge_into(path={name!r})"
     with spark_errors(action, plan):
         frame = to_spark(plan)
         spark = frame.sparkSession
         fmt, target_sql, table = _target(spark, where, action)
         fields = {f.name: f for f in fields_of_struct(table.schema)}
-        columns = _reconciled(spec, tuple(fields.values()), action)
+        model = rebind(None)
+        columns = _reconciled(model, tuple(fields.values()), action)
+        stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or columns[f.name].nullable) for f in model.target))
+        spec = rebind(stored)
         _check_table_nulls(spec, fields, action)
         statement = merge_sql(spec, target_sql, columns, checks)
         view = f"__pydantable_merge_{uuid.uuid4().hex[:12]}"
@@ -177,12 +195,10 @@ def merge_sql(spec: MergeSpec, target: str, columns: Mapping[str, dt.Field], che
                 if item.side == "source":
                     ref = f"{_SOURCE}.{internal_sql(f'{_SOURCE}{positions[item.name]}')}"
                     return _Sql(ref, typed, None, ref)
-                table = columns[item.name]
                 ref = f"{_TARGET}.{field_sql(item.name)}"
-                if table.dtype != wanted[item.name].dtype:
+                if columns[item.name].dtype != wanted[item.name].dtype:
                     ref = f"CAST({ref} AS {type_sql(wanted[item.name].dtype)})"
-                checked = checked_sql(ref, table, wanted[item.name], item.name)
-                return _Sql(item.name, typed, None, checked)
+                return _Sql(item.name, typed, None, ref)
             return item.map_children(swap)
 
         return to_sql(swap(node))
