@@ -100,10 +100,9 @@ def merge(
         stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or columns[f.name].nullable) for f in model.target))
         spec = rebind(stored)
         _check_table_nulls(spec, fields, action)
-        statement = merge_sql(spec, target_sql, columns, checks)
         view = f"__pydantable_merge_{uuid.uuid4().hex[:12]}"
+        statement = merge_sql(spec, target_sql, internal_sql(view), columns, checks)
         frame.toDF(*[f"{_SOURCE}{i}" for i in range(len(frame.columns))]).createOrReplaceTempView(view)
-        statement = statement.replace("<source>", internal_sql(view), 1)
         try:
             before = _snapshot(spark, target_sql) if fmt == "iceberg" else None
             rows = run_action(spark, lambda: spark.sql(statement).collect())
@@ -183,8 +182,10 @@ def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: 
                 raise NullabilityError(msg)
 
 
-def merge_sql(spec: MergeSpec, target: str, columns: Mapping[str, dt.Field], checks: SparkConstraints | None) -> str:
-    """The ``MERGE INTO`` statement of ``spec`` (the source view's name is left as ``<source>``)."""
+def merge_sql(
+    spec: MergeSpec, target: str, source: str, columns: Mapping[str, dt.Field], checks: SparkConstraints | None
+) -> str:
+    """The ``MERGE INTO`` statement of ``spec``, from the view ``source`` (SQL text: a quoted private name)."""
     positions = {name: i for i, name in enumerate(spec.source.names)}
     wanted = {f.name: f for f in spec.target}
 
@@ -211,7 +212,7 @@ def merge_sql(spec: MergeSpec, target: str, columns: Mapping[str, dt.Field], che
             text = value_checked(text, [c for c in checks.checked if c.column == name], spec.action)
         return text
 
-    parts = [f"MERGE INTO {target} AS {_TARGET} USING <source> AS {_SOURCE} ON {lowered(spec.on)}"]
+    parts = [f"MERGE INTO {target} AS {_TARGET} USING {source} AS {_SOURCE} ON {lowered(spec.on)}"]
     for clause in spec.clauses:
         head = {"when_matched": "WHEN MATCHED", "when_not_matched": "WHEN NOT MATCHED"}.get(
             clause.kind, "WHEN NOT MATCHED BY SOURCE"
