@@ -95,6 +95,7 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/_spark/sql.py",
         "pydantable_spark/annotations.py",
         "pydantable_spark/arrow.py",
+        "pydantable_spark/merge.py",
         "pydantable_spark/modelgen.py",
         "pydantable_spark/constraints.py",
         "pydantable_spark/constructors.py",

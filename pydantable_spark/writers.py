@@ -24,17 +24,21 @@ the same model.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
 from pydantable_spark import io
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
+    from pydantable_spark.expr.api import Expr
+    from pydantable_spark.merge import Delete, Insert, MergeMetrics, MergeSpec, Update
     from pydantable_spark.plan import nodes as p
+    from pydantable_spark.schema import Schema
 
 __all__ = ["Writers"]
 
@@ -48,6 +52,7 @@ class Writers(Generic[M]):
 
     if TYPE_CHECKING:  # what the writers use of the frame (``DataFrame`` defines it)
         _plan: p.Plan
+        _model: type[M] | None
 
         @property
         def model(self) -> type[M]: ...
@@ -125,3 +130,93 @@ class Writers(Generic[M]):
     ) -> ValidationReport | None:  # fmt: skip
         """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet)."""
         return self._write(format or "", name, mode, partition_by, options, constraints, quarantine, table=True)
+
+    def merge_into(
+        self, table: str | None = None, *, path: str | os.PathLike[str] | None = None,
+        model: type[BaseModel] | None = None, on: str | Sequence[str] | Expr[Any],
+        when_matched: Update | Delete | Sequence[Update | Delete] | None = None,
+        when_not_matched: Insert | Sequence[Insert] | None = None,
+        when_not_matched_by_source: Update | Delete | Sequence[Update | Delete] | None = None,
+        constraints: Literal["raise", "skip"] = "raise",
+    ) -> MergeMetrics:  # fmt: skip
+        """MERGE these rows (the source) into a Delta Lake or Iceberg table, in one commit; the counts.
+
+        See ``pydantable_spark.merge`` and ``docs/lakehouse.md``. Everything is
+        typed when the call is made, before Spark runs anything; then the
+        table's schema is read and reconciled with ``model``, as reads are.
+
+        Args:
+            table: the target catalog table (Delta Lake or Iceberg), by name.
+            path: or the path of a Delta Lake table (give one of ``table`` and ``path``).
+            model: the target's model (default: this frame's).
+            on: key column names present on both sides (``"id"``, ``["a", "b"]``),
+                or a boolean expression over ``source.col(...)`` and ``target.col(...)``.
+            when_matched: ``update(...)``, ``update_all(...)``, ``delete()``, or a list tried in order.
+            when_not_matched: ``insert(...)``, ``insert_all(...)``, or a list.
+            when_not_matched_by_source: ``update(...)``, ``delete()``, or a list.
+            constraints: ``"raise"`` (the default): every value written to a
+                column the target model constrains (``Field(ge=0)``, ...) is
+                checked in the MERGE, and a violation fails it, leaving the
+                table's version as it was; ``"skip"`` checks nothing.
+
+        Returns:
+            ``MergeMetrics(inserted, updated, deleted)``, as the table format reports them.
+
+        Raises:
+            UnknownColumnError, ColumnTypeError, ReconciliationError: a key, a value
+                or a condition that does not type-check (before any Spark job).
+            CardinalityError: several source rows match one target row (nothing written).
+            WriteError: the target is neither a Delta Lake nor an Iceberg table.
+            ConstraintError: a written value violates the model's constraints (nothing written).
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> from pydantable_spark.merge import insert_all, update_all
+        >>> class Price(DataFrameModel):
+        ...     sku: str
+        ...     cents: int
+        >>> Price.from_rows([]).merge_into("lake.shop.prices", on="id", when_matched=update_all())
+        Traceback (most recent call last):
+        ...
+        pydantable_spark.errors.UnknownColumnError: unknown column 'id' in the source frame (on=); existing columns: ...
+        >>> Price.from_rows([]).merge_into("lake.shop.prices", on="sku", when_not_matched=update_all())
+        Traceback (most recent call last):
+        ...
+        pydantable_spark.errors.ArgumentTypeError: merge_into('lake.shop.prices'): when_not_matched= takes ...
+
+        ```
+
+        """
+        from pydantable_spark.constructors import schema_of_model
+        from pydantable_spark.merge import bind_merge, check_target, clauses_of
+        from pydantable_spark.model import is_derived_row
+
+        kind, where = check_target(table, path)
+        action = f"merge_into({where!r})" if kind == "table" else f"merge_into(path={where!r})"
+        if kind == "table":
+            io.table_name(where, action)
+        target_model = self.model if model is None else model
+        if not (isinstance(target_model, type) and issubclass(target_model, BaseModel)):
+            msg = f"{action}: model= must be a DataFrameModel class, got {shown(target_model)}"
+            raise ArgumentTypeError(msg)
+        if constraints not in ("raise", "skip"):
+            msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
+            raise ArgumentValueError(msg)
+        clauses = {
+            "when_matched": clauses_of(when_matched, "when_matched", action),
+            "when_not_matched": clauses_of(when_not_matched, "when_not_matched", action),
+            "when_not_matched_by_source": clauses_of(when_not_matched_by_source, "when_not_matched_by_source", action),
+        }
+        own = self._model
+        models = (None if own is None or is_derived_row(own) else own.__name__, target_model.__name__)
+        source, dst = self._plan.schema, schema_of_model(target_model)
+
+        def typed(stored: Schema | None) -> MergeSpec:
+            return bind_merge(action, source, dst, models, on, clauses, stored)  # type: ignore[arg-type]
+
+        typed(None)  # every type check, before Spark is asked anything
+        from pydantable_spark._spark.merge import merge
+        from pydantable_spark.constraints import spark_constraints
+
+        checks = spark_constraints(target_model) if constraints == "raise" else None
+        return merge(self._plan, typed, (kind, where), checks)

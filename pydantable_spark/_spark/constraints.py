@@ -51,6 +51,7 @@ __all__ = [
     "observed",
     "raising",
     "validate",
+    "value_checked",
     "violation_sql",
 ]
 
@@ -248,6 +249,32 @@ def raising(frame: SparkDataFrame, checks: SparkConstraints, action: str, outcom
     # the OR of the violations is the fast path; the CASE that names the constraint runs for a violating row only
     violated = " OR ".join(violation_sql(c) for c in checks.checked)
     return named.filter(f"IF({violated}, CASE {' '.join(cases)} END, TRUE)").toDF(*names)
+
+
+_CHECKED = "__pydantable_c"
+
+
+def value_checked(value: str, constraints: Sequence[Constraint], action: str) -> str:
+    """The SQL value ``value`` (a column's new value), failing the statement where it violates a constraint.
+
+    A MERGE's assigned value: the check runs only for the rows that reach its
+    clause. The value is bound to a lambda variable, so it is computed once.
+    """
+    if not constraints:
+        return value
+    cases = []
+    for c in constraints:
+        message = (
+            f"{action}: column {c.location!r} violates the model's constraint {c.label} "
+            "(nothing was written, the table is as it was)"
+        )
+        mark = string_sql(f"[{CONSTRAINT_MARK}{message.encode('utf-8').hex()}:")
+        shown = f"coalesce(hex(substr(CAST({_CHECKED} AS STRING), 1, 200)), {string_sql('')})"
+        fail = f"raise_error(concat({mark}, {shown}, {string_sql(']')}))"
+        violated = f"coalesce({_at(_CHECKED, c.path, c, 0)}, FALSE)"
+        cases.append(f"WHEN {violated} THEN {fail}")
+    body = f"CASE {' '.join(cases)} ELSE {_CHECKED} END"
+    return f"element_at(transform(array({value}), {_CHECKED} -> {body}), 1)"
 
 
 def observed(frame: SparkDataFrame, checks: SparkConstraints) -> tuple[SparkDataFrame, Any]:
