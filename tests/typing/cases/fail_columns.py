@@ -18,6 +18,9 @@ User.active + 1  # E: Unsupported operand types for + ("Col[bool]" and "int")
 User.name > 1  # E: Unsupported operand types for > ("Col[str]" and "int")
 User.id & User.active  # E: Unsupported operand types for & ("Col[int]" and "Col[bool]")
 User.active | "x"  # E: Unsupported operand types for | ("Col[bool]" and "str")
+"a" - User.price  # E: Unsupported operand types for - ("str" and "Col[Decimal]")
+User.price * ("a" - User.price)  # E: Unsupported operand types for - ("str" and "Col[Decimal]")
+User.price * (User.price - "a")  # E: Unsupported operand types for - ("Col[Decimal]" and "str")
 -User.name  # E: unary minus needs a number; got column 'User.name'
 ~User.id  # E: ~ needs boolean operands; got column 'User.id'
 User.id.str.upper()  # E: str.upper(): col must be a string; got column 'User.id' of type int

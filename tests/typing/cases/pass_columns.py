@@ -35,6 +35,19 @@ assert_type(User.price + User.score, Expr[float])
 assert_type(-User.age, Expr[int | None])
 assert_type(User.small + User.id, Expr[int])
 
+# an operand nested in another operator is typed by the runtime's rule, not by the outer operator's
+# inferred type (mypy would otherwise require the int in 1 - price to be a Decimal)
+assert_type(User.price * (1 - User.price), Expr[decimal.Decimal])
+assert_type(User.price * (1 + User.price), Expr[decimal.Decimal])
+assert_type(User.price * (User.price - 1), Expr[decimal.Decimal])
+assert_type(User.price * (User.price - User.id), Expr[decimal.Decimal])
+assert_type(User.price * User.price.fill_null(0), Expr[decimal.Decimal])
+assert_type(User.price * F.when(User.active, User.price).otherwise(0), Expr[decimal.Decimal])
+assert_type(F.sum(User.price * (1 - User.price) * (1 + User.price)), Expr[decimal.Decimal | None])
+assert_type(User.score * (1 - User.score), Expr[float])
+assert_type(User.id * (1 - User.id), Expr[int])
+assert_type(User.age * (1.5 - User.id), Expr[float | None])
+
 # comparisons and Kleene logic
 assert_type(User.age > 3, Expr[bool | None])
 assert_type(User.id == 3, Expr[bool])
