@@ -50,6 +50,7 @@ from mypy.typestate import type_state
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.expressions import SPARK_TYPE
+from pydantable_spark._mypy.ir import value_of
 from pydantable_spark._mypy.models import (
     BASE_MODEL,
     METADATA,
@@ -62,7 +63,7 @@ from pydantable_spark._mypy.models import (
 from pydantable_spark._mypy.statics import instance_of, is_literal, mypy_type, static_of, value_of_expr
 from pydantable_spark.errors import ReconciliationError, UnknownColumnError
 from pydantable_spark.model import attribute_name
-from pydantable_spark.reconcile import reconcile
+from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -575,13 +576,35 @@ def as_model(ctx: MethodContext) -> Type:
         if static.dtype is None:
             return ctx.default_return_type
         wanted.append(dt.Field(column.name, static.dtype, static.nullable))
+    allow_lossy, null_check = _selection(ctx, "allow_lossy"), _selection(ctx, "null_check")
     try:
-        reconcile(source, Schema(tuple(wanted)))
+        reconcile(source, Schema(tuple(wanted)), allow_lossy=allow_lossy, null_check=null_check)
     except ReconciliationError as error:
         for problem in error.problems:
             message = f"as_model({item.type.name}): {problem}"
             ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
+    except ValueError as error:  # an option names a field the model does not have
+        ctx.api.fail(f"as_model({item.type.name}): {error}", ctx.context, code=SPARK_TYPE)
     return ctx.default_return_type
+
+
+def _selection(ctx: MethodContext, parameter: str) -> Selection:
+    """The value of ``as_model``'s option ``parameter`` (``null_check=["ended"]``): ``False`` when not given.
+
+    An option whose value the plugin cannot read stands for ``True``, which
+    excuses every field: only what no value of the option would excuse is reported.
+    """
+    assert isinstance(ctx.api, TypeChecker)
+    if parameter not in ctx.callee_arg_names:
+        return True
+    given = ctx.args[ctx.callee_arg_names.index(parameter)]
+    if not given:
+        return False
+    found = value_of(ctx.api, given[0])
+    value = None if found is None or not found.exact else found.value
+    if isinstance(value, bool) or (isinstance(value, list | tuple | set) and all(isinstance(v, str) for v in value)):
+        return value
+    return True
 
 
 FRAME_HOOKS = {
