@@ -61,7 +61,9 @@ from pydantable_spark._mypy.models import (
     model_columns,
 )
 from pydantable_spark._mypy.statics import instance_of, is_literal, mypy_type, static_of, value_of_expr
-from pydantable_spark.errors import ReconciliationError, UnknownColumnError
+from pydantable_spark.errors import PydantableSparkError, ReconciliationError, UnknownColumnError
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.core import bind
 from pydantable_spark.model import attribute_name
 from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.schema import Schema
@@ -458,8 +460,14 @@ def _outputs(ctx: MethodContext, columns: list[Output] | None, what: str) -> lis
     return outputs if known else None
 
 
-def value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None) -> Type:
-    """The Python type of an output column computed by ``expr`` (``row_type`` makes it a row's)."""
+def value_type(
+    api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None, *, on: list[Output] | None = None
+) -> Type:
+    """The Python type of an output column computed by ``expr`` (``row_type`` makes it a row's).
+
+    ``columns``: the frame's, where ``F.col("x")`` takes the type of ``x``; ``on``:
+    the frame the expression is evaluated on, when ``columns`` is not given (``agg``).
+    """
     t = api.lookup_type(expr)
     value = value_of_expr(t)
     if value is None:  # a plain Python value: a literal column
@@ -468,7 +476,37 @@ def value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Outp
         is_col = isinstance(expr, CallExpr) and _callee_name(expr) == "col"
         found = next((c for c in columns or [] if c.name == name), None) if is_col else None
         return found.type if found is not None else AnyType(TypeOfAny.special_form)
-    return value
+    return _on_frame(api, expr, name, value, columns if columns is not None else on)
+
+
+def _on_frame(api: TypeChecker, expr: Expression, name: str, value: Type, columns: list[Output] | None) -> Type:
+    """``value``, the type of ``expr`` on its own, with the nullability ``expr`` has on the frame's columns.
+
+    A model attribute is the frame's column of its name, with the frame's
+    nullability (``Dept.budget`` after a left join is ``float | None``), and
+    the runtime derives an expression's type on the frame: so does this, where
+    the plugin has the expression's value (an expression held in a parameter
+    is opaque, of its declared type).
+    """
+    from pydantable_spark._mypy.relational import python_type
+
+    static = static_of(value)
+    found = value_of(api, expr) if columns else None
+    if static.dtype is None or found is None or not isinstance(found.value, Expr):
+        return value
+    fields = []
+    for column in columns or []:
+        known = static_of(column.type)
+        if known.dtype is None:
+            return value
+        fields.append(dt.Field(column.name, known.dtype, known.nullable))
+    try:
+        typed = bind(found.value.node, Schema(tuple(fields))).typed
+    except PydantableSparkError:
+        return value
+    if typed is None or typed.dtype != static.dtype or typed.nullable == static.nullable:
+        return value
+    return python_type(api, dt.Field(name, typed.dtype, typed.nullable), value)
 
 
 def _duplicates(ctx: MethodContext, outputs: Sequence[Output], what: str) -> bool:

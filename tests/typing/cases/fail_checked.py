@@ -27,7 +27,8 @@ u.select(User.id, User.address).with_columns(c=User.address.struct.field("city")
 as_text = u.with_columns(age=User.age.cast(str))
 as_text.filter(User.age > 1)  # E: column 'User.age' is declared as int | None (bigint) but the frame's column
 left = u.join(d, on="id", how="left")
-left.filter(Dept.budget > 1)  # E: column 'Dept.budget' is declared as float (double) but the frame's column
+left.filter(Dept.budget.str.upper() == "X")  # E: str.upper(): col must be a string; got column 'Dept.budget'
+left.with_columns(budget=Dept.budget.cast(str)).filter(Dept.budget > 1)  # E: column 'Dept.budget' is declared as float
 
 # --- F.col("...") in every position --------------------------------------------------------------
 u.filter(F.col("agee") > 1)  # E: filter(): unknown column 'agee' in the frame; existing columns: id, name, age
