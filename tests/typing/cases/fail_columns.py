@@ -42,3 +42,22 @@ F.upper(User.id)  # E: F.upper(): col must be a string
 User.address.struct.field("nope")  # E: struct.field(): unknown field "nope"; fields: city, zip
 User.tags.list.contains(1)  # E: list.contains(): value literal 1 of type int (bigint) cannot be compared
 User.id.list.len()  # E: list.len(): col must be a list or a map; got column 'User.id'
+
+
+@F.udf
+def shout(text: str) -> str:
+    return text.upper()
+
+
+@F.udf
+def scaled(value: float | None, by: int) -> float:
+    return (value or 0.0) * by
+
+
+# UDF calls: the runtime's rules for the arguments (types, nullability, arity)
+shout(User.id)  # E: shout(): parameter text is str (string); got column 'User.id' of type int (bigint)
+scaled(User.score, User.age)  # E: scaled(): column 'User.age' of type int | None (bigint) can be NULL but parameter by
+shout(User.name, User.name)  # E: shout() takes 1 argument(s) (text), got 2
+scaled(User.score, 1.5)  # E: scaled(): parameter by is int (bigint); got literal 1.5
+F.concat(User.name, shout(User.id))  # E: shout(): parameter text is str (string)
+scaled(None, 2)  # E: a null literal needs a type: F.lit(None, dtype=...)

@@ -117,3 +117,17 @@ def shout(text: str) -> str:
 
 
 assert_type(shout(F.col("name")), Expr[str | None])  # Spark marks a Python UDF's result nullable
+
+
+@F.udf
+def scaled(value: float | None, by: int) -> float:
+    return (value or 0.0) * by
+
+
+# arguments are checked by the runtime's rules: a column of the parameter's type (a narrower integer
+# for an int parameter), a nullable one only for an Optional parameter, a column name, a literal
+assert_type(shout(User.name), Expr[str | None])
+assert_type(shout("name"), Expr[str | None])
+assert_type(scaled(User.score, User.id), Expr[float | None])
+assert_type(scaled(User.age.cast(float), User.small), Expr[float | None])
+assert_type(scaled(User.score, F.size(User.tags)), Expr[float | None])
