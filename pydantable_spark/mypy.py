@@ -31,6 +31,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from mypy.checker import TypeChecker
 from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
 from mypy.plugin import (
     AttributeContext,
@@ -61,6 +62,7 @@ from pydantable_spark._mypy.frames import (
     keep,
     named_as_frame,
 )
+from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
@@ -88,7 +90,9 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
         try:
             return checked(ctx)
         except Exception as error:
-            ctx.api.fail(f"pydantable-spark could not type this call ({error!r}); please report it", ctx.context)
+            # a call mypy refused already (a missing argument) is one the hooks need not type
+            if not (isinstance(ctx.api, TypeChecker) and already_reported(ctx.api, ctx.context)):
+                ctx.api.fail(f"pydantable-spark could not type this call ({error!r}); please report it", ctx.context)
             return ctx.default_return_type
 
     return run
