@@ -259,8 +259,9 @@ def _unary(make: Callable[[Node], Node]) -> Callable[[MethodContext], Type]:
 def dtype_of_type_argument(t: Type) -> dt.DType | None:
     """The logical type a ``cast`` argument names: ``float``, ``dtypes.Int32``, ``dtypes.Decimal(10, 2)``."""
     proper = get_proper_type(t)
-    if isinstance(proper, FunctionLike) and proper.is_type_obj():  # a class passed as a value
-        proper = TypeType(Instance(proper.type_object(), []))
+    if isinstance(proper, FunctionLike) and proper.is_type_obj():  # a class passed as a value (``list[str]`` too)
+        made = get_proper_type(proper.items[0].ret_type)
+        proper = TypeType(made if isinstance(made, Instance) else Instance(proper.type_object(), []))
     if isinstance(proper, TypeType):
         item = get_proper_type(proper.item)
         if isinstance(item, Instance) and item.type.has_base("pydantable_spark.dtypes.DType"):

@@ -28,6 +28,7 @@ User.name.dt.year()  # E: dt.year(): col must be a date or datetime; got column 
 User.name.str.contains(1)  # E: str.contains(): right must be a string or bytes; got literal 1
 User.joined.cast(int)  # E: cannot cast column 'User.joined' of type date (date) to int (bigint)
 User.active.cast(datetime.date)  # E: cannot cast column 'User.active'
+User.name.cast(list[str])  # E: cannot cast column 'User.name' of type str (string) to list[str]
 User.age.is_in(["a"])  # E: is_in() value literal 'a' of type str (string) cannot be compared
 User.name.between(1, 2)  # E: between() bound literal 1 of type int (bigint) cannot be compared
 User.age.fill_null("x")  # E: coalesce(): no common type for column 'User.age'

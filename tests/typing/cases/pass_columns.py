@@ -70,6 +70,8 @@ assert_type(User.age.fill_null(User.age), Expr[int | None])
 assert_type(User.age.cast(float), Expr[float | None])
 assert_type(User.id.cast(str), Expr[str])
 assert_type(User.name.cast(int), Expr[int | None])
+assert_type(User.tags.cast(list[str]), Expr[list[str]])  # a parameterized type names its element type
+assert_type(User.tags.cast(list[int]), Expr[list[int]])
 assert_type(User.age.alias("years"), Expr[int | None])
 
 # namespaces
