@@ -109,6 +109,8 @@ assert_type(F.upper("anything"), Expr[Any])
 assert_type(F.when(F.col("anything"), 1).otherwise(0), Expr[Any])
 assert_type(User.address.struct.field("city"), Expr[str | None])
 assert_type(User.tags.list.len(), Expr[int])
+assert_type(F.to_date(User.seen), Expr[datetime.date | None])  # a datetime's date
+assert_type(F.to_date(User.joined), Expr[datetime.date])
 assert_type(User.tags.list.get(0), Expr[str | None])
 assert_type(User.name.str.split(","), Expr[list[str]])
 
