@@ -31,6 +31,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from mypy.checker import TypeChecker
 from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
 from mypy.plugin import (
     AttributeContext,
@@ -45,7 +46,13 @@ from mypy.plugin import (
 
 from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, PIVOTS, check, refined
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
-from pydantable_spark._mypy.expressions import EXPRESSION_CLASSES, FUNCTION_HOOKS, METHOD_HOOKS, F
+from pydantable_spark._mypy.expressions import (
+    EXPRESSION_CLASSES,
+    FUNCTION_HOOKS,
+    METHOD_HOOKS,
+    F,
+    result_from_hook,
+)
 from pydantable_spark._mypy.frames import (
     FRAME,
     FRAME_HOOKS,
@@ -55,6 +62,7 @@ from pydantable_spark._mypy.frames import (
     keep,
     named_as_frame,
 )
+from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
@@ -82,7 +90,9 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
         try:
             return checked(ctx)
         except Exception as error:
-            ctx.api.fail(f"pydantable-spark could not type this call ({error!r}); please report it", ctx.context)
+            # a call mypy refused already (a missing argument) is one the hooks need not type
+            if not (isinstance(ctx.api, TypeChecker) and already_reported(ctx.api, ctx.context)):
+                ctx.api.fail(f"pydantable-spark could not type this call ({error!r}); please report it", ctx.context)
             return ctx.default_return_type
 
     return run
@@ -134,6 +144,12 @@ def _rules_digest() -> str:
     return digest.hexdigest()
 
 
+def _expression_hook(fullname: str) -> Callable[[MethodContext], Type] | None:
+    """The typing hook of an expression method; operators are looked up on the operand's own class."""
+    owner, _, method = fullname.rpartition(".")
+    return METHOD_HOOKS.get(f"{EXPR}.{method}") if owner in EXPRESSION_CLASSES else METHOD_HOOKS.get(fullname)
+
+
 class PydantableSparkPlugin(Plugin):
     """Routes mypy's hooks to the typing logic of pydantable-spark."""
 
@@ -159,8 +175,8 @@ class PydantableSparkPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         typing: Callable[[MethodContext], Type] | None
-        if owner in EXPRESSION_CLASSES:  # operators are looked up on the operand's own class
-            typing = METHOD_HOOKS.get(f"{EXPR}.{method}")
+        if owner in EXPRESSION_CLASSES:
+            typing = _expression_hook(fullname)
         elif self._is_derived_frame(owner):  # a derived frame's methods are the frame's
             owner, fullname = FRAME, f"{FRAME}.{method}"
             typing = FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname) or keep
@@ -173,10 +189,16 @@ class PydantableSparkPlugin(Plugin):
         return _guarded(_then(typing, method_evaluator(owner, method)))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
-        """A frame's methods are named ``DataFrame``'s in messages, also those its mixins define."""
+        """A frame's methods are named ``DataFrame``'s in messages, also those its mixins define.
+
+        An expression method the plugin types has its declared result set aside
+        (``_mypy.expressions.result_from_hook``).
+        """
         owner, _, _ = fullname.rpartition(".")
         if owner == FRAME or self._is_derived_frame(owner):
             return named_as_frame
+        if _expression_hook(fullname) is not None:
+            return result_from_hook
         return None
 
     def _is_model(self, fullname: str) -> bool:
@@ -188,12 +210,19 @@ class PydantableSparkPlugin(Plugin):
         return symbol is not None and isinstance(symbol.node, TypeInfo) and is_derived_frame(symbol.node)
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        """A higher-order ``F`` function: its lambda's parameters typed as the runtime types its variables."""
+        """A higher-order ``F`` function: its lambda's parameters typed as the runtime types its variables.
+
+        A function the plugin types has its declared result set aside
+        (``_mypy.expressions.result_from_hook``).
+        """
         module, _, name = fullname.rpartition(".")
         entry = CATALOG.get(name) if module == F else None
-        if entry is None or not entry.has_lambdas:
-            return None
-        return lambda_signature(entry, name)
+        if entry is not None and entry.has_lambdas:
+            typed_lambdas = lambda_signature(entry, name)
+            return lambda ctx: result_from_hook(ctx._replace(default_signature=typed_lambdas(ctx)))
+        if fullname in FUNCTION_HOOKS:
+            return result_from_hook
+        return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return _guarded(_then(FUNCTION_HOOKS.get(fullname), function_evaluator(fullname)))

@@ -69,6 +69,41 @@ def test_join_kinds_with_side_specific_keys(
     agrees(joined)
 
 
+def test_a_model_attribute_takes_the_nullability_an_outer_join_gives(
+    spark: SparkSession, users: Any, depts: Any, agrees: Any
+) -> None:
+    """After a left join ``Dept.budget`` is the frame's nullable ``budget``, and what derives from it follows."""
+    joined = users.join(depts, left_on="dept", right_on="id", how="left")
+    counted = joined.group_by(User.name).agg(
+        n=F.count(Dept.budget), top=F.max(Dept.budget * 2), low=F.min(Dept.budget + 1)
+    )
+    assert str(counted.schema).splitlines() == [
+        "name: str (string)",
+        "n: int (bigint)",
+        "top: float | None (double)",
+        "low: float | None (double)",
+    ]
+    agrees(counted)
+    kept = joined.filter(Dept.budget.is_null()).select(User.id, Dept.budget)
+    assert kept.schema["budget"].nullable
+    agrees(kept)
+
+    from pyspark.sql import functions as sf
+
+    left = spark.createDataFrame([tuple(u.values()) for u in USERS], "id long, name string, dept long")
+    right = spark.createDataFrame([tuple(d.values()) for d in DEPTS], "d_id long, d_name string, budget double")
+    expected = (
+        left.join(right, left["dept"] == right["d_id"], "left")
+        .groupBy("name")
+        .agg(sf.count("budget").alias("n"), sf.max(sf.col("budget") * 2).alias("top"),
+             sf.min(sf.col("budget") + 1).alias("low"))
+    )  # fmt: skip
+    assert sorted(list(r.model_dump().values()) for r in counted.collect()) == sorted(
+        list(r.asDict().values()) for r in expected.collect()
+    )
+    assert sorted(r.id for r in kept.collect()) == [2, 3]
+
+
 def test_semi_and_anti_keep_the_left_columns(users: Any, depts: Any, agrees: Any) -> None:
     semi = users.join(depts, left_on="dept", right_on="id", how="semi")
     anti = users.join(depts, left_on="dept", right_on="id", how="anti")

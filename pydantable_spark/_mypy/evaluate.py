@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
-from mypy.nodes import MemberExpr, RefExpr, TypeInfo
+from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, MemberExpr, NameExpr, RefExpr, TypeInfo
+from mypy.types import Instance, Parameters, get_proper_type
 
 from pydantable_spark._mypy.ir import Value, already_reported, arguments, receiver, record, value_of
 from pydantable_spark._mypy.models import column_name, is_column_of_model
-from pydantable_spark._mypy.statics import COL, instance_of
+from pydantable_spark._mypy.statics import COL, instance_of, static_of
 from pydantable_spark.errors import PydantableSparkError
+from pydantable_spark.expr.core import Typed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -26,12 +28,15 @@ if TYPE_CHECKING:
     from mypy.plugin import AttributeContext, FunctionContext, MethodContext
     from mypy.types import Type
 
-__all__ = ["column_attribute", "function_evaluator", "method_evaluator", "report"]
+    from pydantable_spark.expr.udf import Udf
+
+__all__ = ["column_attribute", "function_evaluator", "method_evaluator", "report", "udf_stand_in"]
 
 _FUNCTION_MODULES = ("pydantable_spark.functions", "pydantable_spark.expr.forms", "pydantable_spark.selectors")
 _INEXACT = {"pydantable_spark.selectors.by_dtype"}
 """Results that depend on widths mypy does not know (every integer is ``int`` to mypy, a ``bigint``)."""
 WINDOW = "pydantable_spark.expr.windowspec.Window"
+UDF = "pydantable_spark.expr.udf.Udf"
 _RECEIVERS = {
     "pydantable_spark.expr.api.Expr",
     "pydantable_spark.expr.api.Col",
@@ -94,7 +99,12 @@ def function_evaluator(fullname: str) -> Callable[[FunctionContext], None] | Non
 
 @functools.cache
 def method_evaluator(owner: str, method: str) -> Callable[[MethodContext], None] | None:
-    """Evaluates a method of an expression, a namespace, a window or a selector on its receiver's value."""
+    """Evaluates a method of an expression, a namespace, a window or a selector on its receiver's value.
+
+    A UDF call is evaluated with a stand-in of the UDF (``udf_stand_in``).
+    """
+    if owner == UDF and method == "__call__":
+        return _udf_call
     if owner == WINDOW:
         from pydantable_spark.expr.windowspec import Window
 
@@ -120,6 +130,50 @@ def method_evaluator(owner: str, method: str) -> Callable[[MethodContext], None]
         _evaluate(ctx, bound, exact=value.exact)
 
     return hook
+
+
+def _udf_call(ctx: MethodContext) -> None:
+    call = ctx.context
+    callee = call.callee if isinstance(call, CallExpr) else None
+    name = callee.name if isinstance(callee, NameExpr | MemberExpr) else "udf"
+    stand_in = udf_stand_in(ctx.type, name)
+    if stand_in is None:
+        record(ctx.context, None)  # type: ignore[arg-type]
+        return
+    _evaluate(ctx, stand_in, exact=True)
+
+
+def udf_stand_in(t: Type, name: str) -> Udf[Any, ...] | None:
+    """The UDF a ``Udf[R, P]`` stands for, typed by its annotations, without its function (never run).
+
+    Called on the call's arguments, it builds the runtime's ``UdfCall``, which
+    checks them by the runtime's rules (arity, the parameters' types and
+    nullability) when the plan is built. None when a type is not known.
+    """
+    from pydantable_spark.expr.udf import PythonFunction, Udf
+
+    proper = get_proper_type(t)
+    if not isinstance(proper, Instance) or proper.type.fullname != UDF or len(proper.args) != 2:
+        return None
+    parameters = get_proper_type(proper.args[1])
+    if not isinstance(parameters, Parameters) or any(k not in (ARG_POS, ARG_OPT) for k in parameters.arg_kinds):
+        return None
+    params = []
+    for index, (param, annotation) in enumerate(zip(parameters.arg_names, parameters.arg_types, strict=True)):
+        static = static_of(annotation)
+        if static.dtype is None:
+            return None
+        params.append((param or f"arg{index}", Typed(static.dtype, static.nullable)))
+    returns = static_of(proper.args[0])
+    if returns.dtype is None:
+        return None
+
+    def never_run() -> None:  # the stand-in only builds plans
+        raise NotImplementedError
+
+    never_run.__name__ = name
+    function = PythonFunction(never_run, tuple(params), Typed(returns.dtype, returns.nullable), f"<{name}>")
+    return Udf(function)
 
 
 def column_attribute(ctx: AttributeContext) -> Type:

@@ -31,10 +31,11 @@ from mypy.nodes import (
     TupleExpr,
     UnaryExpr,
 )
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
+    CallableType,
     FunctionLike,
     Instance,
     NoneType,
@@ -71,7 +72,15 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.catalog.spec import Function
 
-__all__ = ["EXPRESSION_CLASSES", "FUNCTION_HOOKS", "METHOD_HOOKS", "SPARK_TYPE", "render_source", "unknown"]
+__all__ = [
+    "EXPRESSION_CLASSES",
+    "FUNCTION_HOOKS",
+    "METHOD_HOOKS",
+    "SPARK_TYPE",
+    "render_source",
+    "result_from_hook",
+    "unknown",
+]
 
 SPARK_TYPE = ErrorCode("pydantable-spark", "Column type errors found by pydantable-spark", "General")
 
@@ -115,6 +124,28 @@ def unknown(ctx: CallContext) -> Type:
     if isinstance(proper, Instance) and proper.type.has_base(EXPR) and proper.args:
         return proper.copy_modified(args=[AnyType(TypeOfAny.special_form)] * len(proper.args))
     return ctx.default_return_type
+
+
+def result_from_hook(ctx: MethodSigContext | FunctionSigContext) -> FunctionLike:
+    """A hooked call's declared signature, its result's type arguments ``Any``: the hook types the result.
+
+    mypy solves a call's type variables from the type its result is expected to
+    have too, and it checks an operand nested in another call again against the
+    outer parameter's inferred type: in ``price * (1 - disc)`` it expects
+    ``1 - disc`` to be ``Expr[Decimal]``, solves ``__rsub__``'s ``ScalarT`` as
+    ``Decimal`` and refuses the ``1``. The runtime's rules decide what
+    an operand may be (an int works with a Decimal column) and the hook gives
+    the result's type, so the declared result, there only for checkers without
+    the plugin, must not constrain the operands.
+    """
+    signature = ctx.default_signature
+    declared = get_proper_type(signature.ret_type)
+    if not isinstance(signature, CallableType) or not isinstance(declared, Instance) or not declared.args:
+        return signature
+    if not (declared.type.has_base(EXPR) or declared.type.fullname == WHEN_THEN):
+        return signature
+    erased = declared.copy_modified(args=[AnyType(TypeOfAny.special_form)] * len(declared.args))
+    return signature.copy_modified(ret_type=erased)
 
 
 def _result(ctx: CallContext, node: Node, operands: Sequence[Node]) -> Type:
@@ -228,8 +259,9 @@ def _unary(make: Callable[[Node], Node]) -> Callable[[MethodContext], Type]:
 def dtype_of_type_argument(t: Type) -> dt.DType | None:
     """The logical type a ``cast`` argument names: ``float``, ``dtypes.Int32``, ``dtypes.Decimal(10, 2)``."""
     proper = get_proper_type(t)
-    if isinstance(proper, FunctionLike) and proper.is_type_obj():  # a class passed as a value
-        proper = TypeType(Instance(proper.type_object(), []))
+    if isinstance(proper, FunctionLike) and proper.is_type_obj():  # a class passed as a value (``list[str]`` too)
+        made = get_proper_type(proper.items[0].ret_type)
+        proper = TypeType(made if isinstance(made, Instance) else Instance(proper.type_object(), []))
     if isinstance(proper, TypeType):
         item = get_proper_type(proper.item)
         if isinstance(item, Instance) and item.type.has_base("pydantable_spark.dtypes.DType"):

@@ -50,6 +50,7 @@ from mypy.typestate import type_state
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.expressions import SPARK_TYPE
+from pydantable_spark._mypy.ir import value_of
 from pydantable_spark._mypy.models import (
     BASE_MODEL,
     METADATA,
@@ -60,9 +61,11 @@ from pydantable_spark._mypy.models import (
     model_columns,
 )
 from pydantable_spark._mypy.statics import instance_of, is_literal, mypy_type, static_of, value_of_expr
-from pydantable_spark.errors import ReconciliationError, UnknownColumnError
+from pydantable_spark.errors import PydantableSparkError, ReconciliationError, UnknownColumnError
+from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.core import bind
 from pydantable_spark.model import attribute_name
-from pydantable_spark.reconcile import reconcile
+from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -457,8 +460,14 @@ def _outputs(ctx: MethodContext, columns: list[Output] | None, what: str) -> lis
     return outputs if known else None
 
 
-def value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None) -> Type:
-    """The Python type of an output column computed by ``expr`` (``row_type`` makes it a row's)."""
+def value_type(
+    api: TypeChecker, expr: Expression, name: str, columns: list[Output] | None, *, on: list[Output] | None = None
+) -> Type:
+    """The Python type of an output column computed by ``expr`` (``row_type`` makes it a row's).
+
+    ``columns``: the frame's, where ``F.col("x")`` takes the type of ``x``; ``on``:
+    the frame the expression is evaluated on, when ``columns`` is not given (``agg``).
+    """
     t = api.lookup_type(expr)
     value = value_of_expr(t)
     if value is None:  # a plain Python value: a literal column
@@ -467,7 +476,37 @@ def value_type(api: TypeChecker, expr: Expression, name: str, columns: list[Outp
         is_col = isinstance(expr, CallExpr) and _callee_name(expr) == "col"
         found = next((c for c in columns or [] if c.name == name), None) if is_col else None
         return found.type if found is not None else AnyType(TypeOfAny.special_form)
-    return value
+    return _on_frame(api, expr, name, value, columns if columns is not None else on)
+
+
+def _on_frame(api: TypeChecker, expr: Expression, name: str, value: Type, columns: list[Output] | None) -> Type:
+    """``value``, the type of ``expr`` on its own, with the nullability ``expr`` has on the frame's columns.
+
+    A model attribute is the frame's column of its name, with the frame's
+    nullability (``Dept.budget`` after a left join is ``float | None``), and
+    the runtime derives an expression's type on the frame: so does this, where
+    the plugin has the expression's value (an expression held in a parameter
+    is opaque, of its declared type).
+    """
+    from pydantable_spark._mypy.relational import python_type
+
+    static = static_of(value)
+    found = value_of(api, expr) if columns else None
+    if static.dtype is None or found is None or not isinstance(found.value, Expr):
+        return value
+    fields = []
+    for column in columns or []:
+        known = static_of(column.type)
+        if known.dtype is None:
+            return value
+        fields.append(dt.Field(column.name, known.dtype, known.nullable))
+    try:
+        typed = bind(found.value.node, Schema(tuple(fields))).typed
+    except PydantableSparkError:
+        return value
+    if typed is None or typed.dtype != static.dtype or typed.nullable == static.nullable:
+        return value
+    return python_type(api, dt.Field(name, typed.dtype, typed.nullable), value)
 
 
 def _duplicates(ctx: MethodContext, outputs: Sequence[Output], what: str) -> bool:
@@ -575,13 +614,35 @@ def as_model(ctx: MethodContext) -> Type:
         if static.dtype is None:
             return ctx.default_return_type
         wanted.append(dt.Field(column.name, static.dtype, static.nullable))
+    allow_lossy, null_check = _selection(ctx, "allow_lossy"), _selection(ctx, "null_check")
     try:
-        reconcile(source, Schema(tuple(wanted)))
+        reconcile(source, Schema(tuple(wanted)), allow_lossy=allow_lossy, null_check=null_check)
     except ReconciliationError as error:
         for problem in error.problems:
             message = f"as_model({item.type.name}): {problem}"
             ctx.api.fail(message, ctx.context, code=SPARK_TYPE)
+    except ValueError as error:  # an option names a field the model does not have
+        ctx.api.fail(f"as_model({item.type.name}): {error}", ctx.context, code=SPARK_TYPE)
     return ctx.default_return_type
+
+
+def _selection(ctx: MethodContext, parameter: str) -> Selection:
+    """The value of ``as_model``'s option ``parameter`` (``null_check=["ended"]``): ``False`` when not given.
+
+    An option whose value the plugin cannot read stands for ``True``, which
+    excuses every field: only what no value of the option would excuse is reported.
+    """
+    assert isinstance(ctx.api, TypeChecker)
+    if parameter not in ctx.callee_arg_names:
+        return True
+    given = ctx.args[ctx.callee_arg_names.index(parameter)]
+    if not given:
+        return False
+    found = value_of(ctx.api, given[0])
+    value = None if found is None or not found.exact else found.value
+    if isinstance(value, bool) or (isinstance(value, list | tuple | set) and all(isinstance(v, str) for v in value)):
+        return value
+    return True
 
 
 FRAME_HOOKS = {

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from mypy.nodes import Expression
     from mypy.plugin import FunctionSigContext
-    from mypy.types import FunctionLike, Type
+    from mypy.types import Type
 
     from pydantable_spark.expr.catalog.spec import Function
 
@@ -65,11 +65,11 @@ def _node_of(api: TypeChecker, expr: Expression) -> Node | None:
         return None
 
 
-def lambda_signature(function: Function, alias: str) -> Callable[[FunctionSigContext], FunctionLike]:
+def lambda_signature(function: Function, alias: str) -> Callable[[FunctionSigContext], CallableType]:
     """The signature hook of a higher-order ``F`` function: each lambda's parameters typed as its variables."""
     params = function.params_as(alias)
 
-    def hook(ctx: FunctionSigContext) -> FunctionLike:
+    def hook(ctx: FunctionSigContext) -> CallableType:
         signature = ctx.default_signature
         api = ctx.api
         if not isinstance(api, TypeChecker):

@@ -230,18 +230,20 @@ def agg(ctx: MethodContext) -> Type:
     if not isinstance(keys_row, Instance):
         return frame_of(ctx.api, None, grouped_frame(ctx))
     outputs = list(model_columns(keys_row.type))
+    source = grouped_frame(ctx)
+    on = frame_columns(source) if source is not None else None
     for expr in ctx.args[0] if ctx.args else []:
         name = output_name(expr)
         if name is None:
             return frame_of(ctx.api, None, grouped_frame(ctx))
-        outputs.append(Output(name, value_type(ctx.api, expr, name, None)))
+        outputs.append(Output(name, value_type(ctx.api, expr, name, None, on=on)))
     named = ctx.args[1] if len(ctx.args) > 1 else []
     for name, expr in zip(ctx.arg_names[1] if len(ctx.arg_names) > 1 else [], named, strict=True):
         if name is None:
             return frame_of(ctx.api, None, grouped_frame(ctx))
         is_pair = isinstance(expr, TupleExpr)
         outputs.append(
-            Output(name, AnyType(TypeOfAny.special_form) if is_pair else value_type(ctx.api, expr, name, None))
+            Output(name, AnyType(TypeOfAny.special_form) if is_pair else value_type(ctx.api, expr, name, None, on=on))
         )
     seen: set[str] = set()
     for output in outputs:

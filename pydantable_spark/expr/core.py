@@ -872,8 +872,9 @@ class Cast(Node):
 def bind(node: Node, schema: Schema) -> Node:
     """``node`` with every column resolved against ``schema`` and every type derived.
 
-    A model column must exist with its declared type; the frame's (possibly
-    narrower) nullability wins. Raises ``UnknownColumnError`` listing the
+    A model column must exist with its declared type; the frame's nullability
+    wins, narrower or wider (after an outer join ``Dept.budget`` is the frame's
+    nullable ``budget``). Raises ``UnknownColumnError`` listing the
     columns that exist, or ``ColumnTypeError``; a lambda variable used outside
     the function that binds it (kept from inside a lambda) is a ``ColumnTypeError`` too.
     """
@@ -918,7 +919,7 @@ def _bind(node: Node, schema: Schema) -> Node:
         if found is None:
             raise UnknownColumnError(node.qualified, schema.names)
         declared = node.declared
-        if declared is not None and (found.dtype != declared.dtype or (found.nullable and not declared.nullable)):
+        if declared is not None and found.dtype != declared.dtype:
             actual = Typed(found.dtype, found.nullable)
             msg = (
                 f"column {node.qualified!r} is declared as {declared} but the frame's "

@@ -22,18 +22,23 @@ import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from typing_extensions import ParamSpec
+
+from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import field_of_annotation
 from pydantable_spark.errors import ColumnTypeError, UnsupportedTypeError
 from pydantable_spark.expr.api import Expr, into_node
 from pydantable_spark.expr.coercion import to_type
 from pydantable_spark.expr.core import Node, Typed, describe
+from pydantable_spark.typerules import Conversion, classify_conversion
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["PythonFunction", "Udf", "UdfCall", "udf"]
+__all__ = ["PythonFunction", "Udf", "UdfCall", "takes", "udf"]
 
 R = TypeVar("R")
+P = ParamSpec("P", default=...)
 
 _NUMBERS = itertools.count(1)
 
@@ -97,8 +102,12 @@ def _describe_function(fn: Callable[..., Any]) -> PythonFunction:
     return PythonFunction(fn, tuple(params), returns, f"__pydantable_udf_{next(_NUMBERS)}", hints["return"])
 
 
-class Udf(Generic[R]):
-    """A typed UDF; calling it on expressions or column names gives an ``Expr`` of its return type, nullable."""
+class Udf(Generic[R, P]):
+    """A typed UDF; calling it on expressions or column names gives an ``Expr`` of its return type, nullable.
+
+    ``P`` keeps the function's parameters for the mypy plugin, which checks a
+    call's arguments against them by the runtime's rules (``UdfCall``).
+    """
 
     __slots__ = ("function",)
 
@@ -113,7 +122,7 @@ class Udf(Generic[R]):
         return f"F.udf({self.function.name})"
 
 
-def udf(fn: Callable[..., R]) -> Udf[R]:
+def udf(fn: Callable[P, R]) -> Udf[R, P]:
     """A typed UDF of ``fn`` (also a decorator): its annotations are the argument and result types.
 
     Spark runs it with Arrow (``useArrow=True``), one row at a time. NULL is
@@ -121,6 +130,26 @@ def udf(fn: Callable[..., R]) -> Udf[R]:
     another parameter is refused when the plan is built.
     """
     return Udf(_describe_function(fn))
+
+
+_FAMILIES = (dt.Integral, dt.Floating, dt.Decimal)
+"""The types whose narrower members hold the same Python values as the wider ones (int, float, Decimal)."""
+
+
+def takes(parameter: dt.DType, argument: dt.DType) -> bool:
+    """Whether a UDF parameter of type ``parameter`` takes a column of type ``argument``.
+
+    The same type, or a narrower one of the same Python type (an ``int32``
+    column, of Python ints, for a parameter annotated ``int``, a ``bigint``):
+    the function receives the values the annotation names.
+
+    >>> takes(dt.Int64(), dt.Int32()), takes(dt.Int32(), dt.Int64()), takes(dt.Float64(), dt.Int32())
+    (True, False, False)
+    """
+    if argument == parameter:
+        return True
+    same_family = any(isinstance(argument, f) and isinstance(parameter, f) for f in _FAMILIES)
+    return same_family and classify_conversion(argument, parameter) is Conversion.WIDENING
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +171,7 @@ class UdfCall(Node):
     def derive(self) -> Typed:
         for arg, (name, typed) in zip(self.args, self.function.params, strict=True):
             actual = arg.type
-            if actual.dtype != typed.dtype:
+            if not takes(typed.dtype, actual.dtype):
                 msg = f"{self.function.name}(): parameter {name} is {typed}; got {describe(arg)}"
                 raise ColumnTypeError(msg)
             if actual.nullable and not typed.nullable:

@@ -100,6 +100,18 @@ def test_every_timestamp_unit_adds_and_counts_as_spark(wide: Wide) -> None:
     _check(wide, calls)
 
 
+@pytest.mark.spark
+def test_to_date_of_a_date_or_datetime_types_and_reads_as_spark(wide: Wide) -> None:
+    """PySpark's ``to_date`` takes a date or datetime column too: a cast without a format, parsed with one."""
+    calls = [("to_date", [_column(moment, nullable)]) for moment in MOMENTS for nullable in (False, True)]
+    calls += [
+        ("to_date", [_column(moment, nullable), ("value", "yyyy-MM-dd")])
+        for moment in MOMENTS
+        for nullable in (False, True)
+    ]
+    _check(wide, calls)
+
+
 # --- edge values ------------------------------------------------------------------------------------
 
 

@@ -156,6 +156,15 @@ def test_model_column_must_match_the_frame_type(frame: Any) -> None:
     assert changed.select(F.col("n")).schema["n"].dtype == dt.String()
 
 
+def test_a_model_column_takes_the_frames_nullability(frame: Any) -> None:
+    """A model column resolves to the frame's column of its name and type, nullable or not (an outer join's)."""
+    widened = frame.with_columns(id=F.when(T.id > 1, T.id))
+    assert str(widened.select(T.id * 2).schema) == "id: int | None (bigint)"
+    counted = widened.group_by(T.small).agg(n=F.count(T.id), top=F.max(T.id))
+    assert str(counted.schema) == "small: int (int)\nn: int (bigint)\ntop: int | None (bigint)"
+    assert str(widened.filter(T.id > 1).select(T.id).schema) == "id: int | None (bigint)"
+
+
 def test_a_narrower_frame_column_satisfies_a_model_column(frame: Any) -> None:
     filled = frame.with_columns(n=T.n.fill_null(0))
     assert str(filled.select(T.n + 1).schema) == "n: int (bigint)"

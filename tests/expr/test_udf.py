@@ -65,6 +65,29 @@ def test_udf_arguments_are_checked_when_the_plan_is_built(people: Any) -> None:
         shout(P.name, P.name)
 
 
+@F.udf
+def doubled(n: int) -> int:
+    return n * 2
+
+
+def test_a_narrower_column_of_the_same_python_type_is_widened_into_a_parameter(
+    spark: SparkSession, people: Any, agrees: Any
+) -> None:
+    """``F.size`` is an int32 column of Python ints: a parameter annotated ``int`` (bigint) takes it."""
+    from pyspark.sql import functions as sf
+
+    words = people.sort(P.id)
+    out = words.select(n=doubled(F.size(P.name.str.split("a"))), small=doubled(P.id.cast(dt.Int16)))
+    agrees(out)
+    plain = spark.createDataFrame([(r["id"], r["name"]) for r in ROWS], "id long, name string").sort("id")
+    expected = plain.select((sf.size(sf.split("name", "a")) * 2).alias("n"), (sf.col("id") * 2).alias("small"))
+    assert out.to_dict() == {"n": [r.n for r in expected.collect()], "small": [r.small for r in expected.collect()]}
+    with pytest.raises(ColumnTypeError, match=r"doubled\(\): parameter n is int \(bigint\); got .* float"):
+        words.select(doubled(P.id.cast(float)))  # another Python type is not widened
+    with pytest.raises(ColumnTypeError, match=r"shout\(\): parameter text is str \(string\); got .* int \(int\)"):
+        words.select(shout(F.size(P.name.str.split("a"))))
+
+
 def test_a_function_without_annotations_is_refused_with_what_to_add() -> None:
     def bare(x):  # type: ignore[no-untyped-def]
         return x

@@ -122,3 +122,21 @@ def test_models_read_from_the_cache_keep_their_column_order(tmp_path: Path) -> N
     assert re.findall(r'Revealed type is "(.*)"', warm) == revealed
     assert revealed[0].startswith("uses_models.Row[id: int, name: str, age: int | None, score: float, joined: date")
     assert revealed[1].startswith("uses_models.Row[trackingNo: str | None, status: str, kind: Literal")
+
+
+def test_a_call_mypy_refuses_for_its_arity_gets_only_mypy_s_message(tmp_path: Path) -> None:
+    """The plugin's hooks do not type a call missing an argument (they used to crash on it, and said so)."""
+    module = tmp_path / "short_calls.py"
+    module.write_text(
+        "from models import User\n"
+        "from pydantable_spark import F\n"
+        "User.id.between(1)\n"
+        "F.when(User.active)\n"
+        "F.when(User.active, 1).when(User.id > 1)\n"
+        "F.when(User.active, 1).otherwise()\n"
+    )
+    report, _ = mypy_output(tmp_path, [module])
+    assert 'Missing positional argument "upper" in call to "between"' in report
+    assert report.count('Missing positional argument "value" in call to "when"') == 2
+    assert 'Missing positional argument "value" in call to "otherwise"' in report
+    assert "could not type" not in report

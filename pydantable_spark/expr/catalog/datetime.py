@@ -47,7 +47,7 @@ from pydantable_spark.expr.catalog.spec import (
 )
 from pydantable_spark.expr.catalog.spec import DATE as DATE_ONLY
 from pydantable_spark.expr.core import describe
-from pydantable_spark.typerules import decimal_for_number
+from pydantable_spark.typerules import cast_forces_nullable, decimal_for_number
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -88,6 +88,14 @@ def _parsed_nullable(args: Args) -> bool:
     Spark marks the format-less forms nullable though they fail on bad text too.
     """
     return len(args.nodes) < 2 or any_null(args)
+
+
+def _to_date_nullable(args: Args) -> bool:
+    """``to_date``: of a date or datetime without a format, a cast (the cast's nullability); else parsing's rule."""
+    source = args.dtype(0)
+    if len(args.nodes) < 2 and not isinstance(source, dt.String):
+        return any_null(args) or cast_forces_nullable(source, dt.Date())
+    return _parsed_nullable(args)
 
 
 def _truncate_check(args: Args) -> None:
@@ -788,11 +796,11 @@ ENTRIES: tuple[Function, ...] = (
     # --- parsing ---
     _entry(
         "to_date",
-        column("col", STRING),
+        column("col", STRING_OR_TIME),
         value("format", str, default=ABSENT, sample="yyyy-MM-dd", check=_parse_pattern),
         returns=DATE,
-        nullable=_parsed_nullable,
-        summary="The string parsed as a date (with ``format``, a Spark datetime pattern).",
+        nullable=_to_date_nullable,
+        summary=("The string parsed as a date (with ``format``, a Spark datetime pattern); a date or datetime's date."),
     ),
     _entry(
         "try_to_date",

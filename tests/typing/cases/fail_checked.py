@@ -27,7 +27,19 @@ u.select(User.id, User.address).with_columns(c=User.address.struct.field("city")
 as_text = u.with_columns(age=User.age.cast(str))
 as_text.filter(User.age > 1)  # E: column 'User.age' is declared as int | None (bigint) but the frame's column
 left = u.join(d, on="id", how="left")
-left.filter(Dept.budget > 1)  # E: column 'Dept.budget' is declared as float (double) but the frame's column
+left.filter(Dept.budget.str.upper() == "X")  # E: str.upper(): col must be a string; got column 'Dept.budget'
+left.with_columns(budget=Dept.budget.cast(str)).filter(Dept.budget > 1)  # E: column 'Dept.budget' is declared as float
+
+
+@F.udf
+def halved(x: float) -> float:
+    return x / 2
+
+
+# a UDF call is checked on the frame too: its argument after an outer join, a column name, F.col
+left.select(h=halved(Dept.budget))  # E: halved(): column 'Dept.budget' of type float | None (double) can be NULL
+u.select(h=halved("name"))  # E: halved(): parameter x is float (double); got column 'name' of type str
+u.with_columns(h=halved(F.col("age")))  # E: halved(): parameter x is float (double); got column 'age' of type int
 
 # --- F.col("...") in every position --------------------------------------------------------------
 u.filter(F.col("agee") > 1)  # E: filter(): unknown column 'agee' in the frame; existing columns: id, name, age

@@ -51,6 +51,12 @@ out.as_model(Wrong)  # E: as_model(Wrong): id: cannot convert bigint (int) to st
 out.as_model(Missing)  # E: as_model(Missing): other: missing from the source; source has: id, next
 out.as_model(Stricter)  # E: as_model(Stricter): next: nullable in the source but not null in the target
 users.as_model(Lossy)  # E: as_model(Lossy): score: converting double (float) to bigint (int) can silently
+# null_check and allow_lossy excuse the fields they name, as at run time (pass_frames.py), and no other
+out.as_model(Stricter, null_check=["id"])  # E: as_model(Stricter): next: nullable in the source but not null
+out.as_model(Stricter, null_check=["nxt"])  # E: null_check names columns the target does not have: nxt
+users.as_model(Lossy, allow_lossy=["id"])  # E: as_model(Lossy): score: converting double (float) to bigint (int)
+users.as_model(Lossy, allow_lossy=("scor",))  # E: allow_lossy names columns the target does not have: scor
+users.as_model(Lossy, null_check=True)  # E: as_model(Lossy): score: converting double (float) to bigint (int)
 
 users.join(Dept.from_rows([]), on="age")  # E: join(): unknown column 'age' in the right frame
 users.join(Dept.from_rows([]), left_on="name", right_on="budget")  # E: join keys cannot be compared

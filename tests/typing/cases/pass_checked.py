@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any, Literal
 
-from models import Address, Shipment, User
+from models import Address, Dept, Shipment, User
 from typing_extensions import assert_type
 
 from pydantable_spark import DataFrame, Expr, F, Window, cs
@@ -78,3 +78,21 @@ def helpers(total: Expr[Any], window: WindowSpec, flag: bool) -> None:
     for name in ("a", "b"):
         added = added.with_columns(**{name: F.lit(1)})
     added.filter(F.col("a") > 0)  # after the loop mypy gives it the columns from before the loop
+
+
+# after an outer join a model attribute is the frame's column of its name, with the frame's nullability,
+# and what is derived from it follows (also next to an expression the plugin knows only by type)
+left = users.join(Dept.from_rows([]), on="id", how="left")
+assert_type(left.filter(Dept.budget > 1).collect()[0].budget, float | None)
+by_name = left.group_by(User.name).agg(n=F.count(Dept.budget), top=F.max(Dept.budget * 2))
+assert_type(by_name.collect()[0].n, int)
+assert_type(by_name.collect()[0].top, float | None)
+assert_type(left.select(User.id, Dept.budget).collect()[0].budget, float | None)
+assert_type(left.with_columns(more=Dept.budget + 1).collect()[0].more, float | None)
+assert_type(left.group_by(Dept.budget, drop_nulls=False).agg(n=F.count()).collect()[0].budget, float | None)
+assert_type(left.group_by(Dept.budget).agg(n=F.count()).collect()[0].budget, float)  # NULL keys dropped
+
+
+def with_opaque(extra: Expr[float]) -> None:
+    assert_type(left.select(Dept.budget * 2, extra.alias("extra")).collect()[0].budget, float | None)
+    assert_type(left.group_by(User.name).agg(top=F.max(Dept.budget), e=F.max(extra)).collect()[0].top, float | None)

@@ -35,6 +35,19 @@ assert_type(User.price + User.score, Expr[float])
 assert_type(-User.age, Expr[int | None])
 assert_type(User.small + User.id, Expr[int])
 
+# an operand nested in another operator is typed by the runtime's rule, not by the outer operator's
+# inferred type (mypy would otherwise require the int in 1 - price to be a Decimal)
+assert_type(User.price * (1 - User.price), Expr[decimal.Decimal])
+assert_type(User.price * (1 + User.price), Expr[decimal.Decimal])
+assert_type(User.price * (User.price - 1), Expr[decimal.Decimal])
+assert_type(User.price * (User.price - User.id), Expr[decimal.Decimal])
+assert_type(User.price * User.price.fill_null(0), Expr[decimal.Decimal])
+assert_type(User.price * F.when(User.active, User.price).otherwise(0), Expr[decimal.Decimal])
+assert_type(F.sum(User.price * (1 - User.price) * (1 + User.price)), Expr[decimal.Decimal | None])
+assert_type(User.score * (1 - User.score), Expr[float])
+assert_type(User.id * (1 - User.id), Expr[int])
+assert_type(User.age * (1.5 - User.id), Expr[float | None])
+
 # comparisons and Kleene logic
 assert_type(User.age > 3, Expr[bool | None])
 assert_type(User.id == 3, Expr[bool])
@@ -57,6 +70,8 @@ assert_type(User.age.fill_null(User.age), Expr[int | None])
 assert_type(User.age.cast(float), Expr[float | None])
 assert_type(User.id.cast(str), Expr[str])
 assert_type(User.name.cast(int), Expr[int | None])
+assert_type(User.tags.cast(list[str]), Expr[list[str]])  # a parameterized type names its element type
+assert_type(User.tags.cast(list[int]), Expr[list[int]])
 assert_type(User.age.alias("years"), Expr[int | None])
 
 # namespaces
@@ -94,6 +109,8 @@ assert_type(F.upper("anything"), Expr[Any])
 assert_type(F.when(F.col("anything"), 1).otherwise(0), Expr[Any])
 assert_type(User.address.struct.field("city"), Expr[str | None])
 assert_type(User.tags.list.len(), Expr[int])
+assert_type(F.to_date(User.seen), Expr[datetime.date | None])  # a datetime's date
+assert_type(F.to_date(User.joined), Expr[datetime.date])
 assert_type(User.tags.list.get(0), Expr[str | None])
 assert_type(User.name.str.split(","), Expr[list[str]])
 
@@ -104,3 +121,17 @@ def shout(text: str) -> str:
 
 
 assert_type(shout(F.col("name")), Expr[str | None])  # Spark marks a Python UDF's result nullable
+
+
+@F.udf
+def scaled(value: float | None, by: int) -> float:
+    return (value or 0.0) * by
+
+
+# arguments are checked by the runtime's rules: a column of the parameter's type (a narrower integer
+# for an int parameter), a nullable one only for an Optional parameter, a column name, a literal
+assert_type(shout(User.name), Expr[str | None])
+assert_type(shout("name"), Expr[str | None])
+assert_type(scaled(User.score, User.id), Expr[float | None])
+assert_type(scaled(User.age.cast(float), User.small), Expr[float | None])
+assert_type(scaled(User.score, F.size(User.tags)), Expr[float | None])

@@ -7,7 +7,7 @@ from typing import Any
 from models import Dept, Out, User
 from typing_extensions import assert_type
 
-from pydantable_spark import DataFrame, F, Window
+from pydantable_spark import DataFrame, DataFrameModel, F, Window
 
 users = User.from_rows([])
 assert_type(users, DataFrame[User])
@@ -25,6 +25,26 @@ assert_type(out.collect()[0].next, int | None)
 assert_type(out.collect()[0].id, int)
 assert_type(out.as_model(Out), DataFrame[Out])
 assert_type(out.as_model(Out).collect(), list[Out])
+
+
+class NotNull(DataFrameModel):
+    id: int
+    next: int
+
+
+class Narrowed(DataFrameModel):
+    id: int
+    score: int
+
+
+# the options of as_model excuse what they name: a nullable column checked for NULLs, a lossy cast
+assert_type(out.as_model(NotNull, null_check=["next"]), DataFrame[NotNull])
+assert_type(out.as_model(NotNull, null_check=("next", "id")), DataFrame[NotNull])
+assert_type(out.as_model(NotNull, null_check=True), DataFrame[NotNull])
+assert_type(users.as_model(Narrowed, allow_lossy=["score"]), DataFrame[Narrowed])
+assert_type(users.as_model(Narrowed, allow_lossy=True, null_check=False), DataFrame[Narrowed])
+checked = ["next"]
+assert_type(out.as_model(NotNull, null_check=checked), DataFrame[NotNull])
 
 named = users.select("name", doubled=User.id * 2, one=1, label=F.lit("x"))
 row = named.collect()[0]
