@@ -23,7 +23,7 @@ from pydantic.fields import FieldInfo
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedTypeError
 
-__all__ = ["column_name", "field_of_annotation", "fields_of_model", "may_be_absent", "python_name"]
+__all__ = ["column_comments", "column_name", "field_of_annotation", "fields_of_model", "may_be_absent", "python_name"]
 
 _SCALARS: dict[Any, dt.DType] = {
     bool: dt.Boolean(),
@@ -49,6 +49,23 @@ _SUPPORTED = (
 def column_name(name: str, info: pydantic.fields.FieldInfo) -> str:
     """The Spark column name of a model field: its alias when it has one."""
     return info.alias if isinstance(info.alias, str) else name
+
+
+def column_comments(model: type[BaseModel]) -> dict[str, str]:
+    """Each column's ``Field(description=...)``, by column name: the comments a write gives the columns.
+
+    >>> from pydantic import BaseModel, Field
+    >>> class Order(BaseModel):
+    ...     key: int = Field(description="the order key")
+    ...     total: float
+    >>> column_comments(Order)
+    {'key': 'the order key'}
+    """
+    return {
+        column_name(name, info): info.description
+        for name, info in model.model_fields.items()
+        if isinstance(info.description, str) and info.description
+    }
 
 
 def fields_of_model(model: type[BaseModel], *, _stack: tuple[type, ...] = ()) -> tuple[dt.Field, ...]:

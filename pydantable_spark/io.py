@@ -488,8 +488,13 @@ def write(
     constraints: ConstraintMode = "raise",
     checks: SparkConstraints | None = None,
     quarantine: object = None,
+    comments: Mapping[str, str] | None = None,
 ) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
+
+    ``comments`` (the model's ``Field(description=...)`` by column) become the
+    written columns' comments: Spark's ``comment`` metadata, which files keep
+    in their schema and catalog tables show as column comments.
 
     The whole plan runs, NULL checks included, into a staging place; only a
     finished write replaces or joins the target (``pydantable_spark._spark.writes``),
@@ -545,7 +550,7 @@ def write(
         raise ArgumentValueError(msg)
     request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
     with io.spark_errors(action, plan):
-        frame = to_spark(plan)
+        frame = io.with_comments(to_spark(plan), comments or {})
         if checks is not None and constraints == "quarantine":
             aside = _quarantine_request(quarantine, request, schema, table)
             report: ValidationReport = run_action(
@@ -560,6 +565,7 @@ def write(
             frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
+        frame = io.with_comments(frame, comments or {})  # the checks' projections keep no metadata
         written = run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
     if checks is None or observation is None:
         return None

@@ -62,12 +62,13 @@ class Writers(Generic[M]):
         options: Mapping[str, Any], constraints: ConstraintMode, quarantine: str | os.PathLike[str] | None,
         *, table: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
+        from pydantable_spark.annotations import column_comments
         from pydantable_spark.constraints import spark_constraints
 
         return io.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
-            quarantine=quarantine,
+            quarantine=quarantine, comments=column_comments(self.model),
         )  # fmt: skip
 
     def write_parquet(

@@ -89,6 +89,34 @@ def test_non_null_columns_and_comments_of_a_table_reach_the_model(spark: SparkSe
         spark.sql("DROP TABLE IF EXISTS modelgen_orders")
 
 
+def test_field_descriptions_become_column_comments_on_write(tmp_path: Path, spark: SparkSession) -> None:
+    from pydantic import Field
+
+    from pydantable_spark import DataFrameModel
+
+    class Commented(DataFrameModel):
+        id: int = Field(description="the order key", ge=0)
+        note: str | None = Field(default=None, alias="the note", description='free text, it\'s "quoted"')
+        total: float
+
+    frame = Commented.from_rows([{"id": 1, "the note": "x", "total": 2.5}])
+    frame.save_as_table("modelgen_commented")
+    try:
+        comments = {r.col_name: r.comment for r in spark.sql("DESCRIBE TABLE modelgen_commented").collect()}
+        assert comments["id"] == "the order key"
+        assert comments["the note"] == 'free text, it\'s "quoted"'
+        assert comments["total"] is None
+        source = source_of_table("modelgen_commented", "Again")
+        assert "Field(description='the order key')" in source
+    finally:
+        spark.sql("DROP TABLE IF EXISTS modelgen_commented")
+    frame.write_parquet(tmp_path / "commented", constraints="report")
+    stored = {f.name: f.metadata for f in spark.read.parquet(str(tmp_path / "commented")).schema.fields}
+    assert stored["id"] == {"comment": "the order key"}
+    assert stored["total"] == {}
+    assert "Field(alias='the note', description=" in source_of_path(str(tmp_path / "commented"), "Again")
+
+
 def test_a_non_null_column_of_a_dataframe_is_non_null_in_the_model(spark: SparkSession) -> None:
     sdf = spark.createDataFrame([(1, "a")], "id bigint not null, name string")
     source = source_of_spark(sdf, "Person")

@@ -52,6 +52,7 @@ __all__ = [
     "read_text",
     "spark_errors",
     "spark_reason",
+    "with_comments",
     "with_null_columns",
     "write",
     "write_counted",
@@ -255,6 +256,22 @@ def with_null_columns(frame: SparkDataFrame, fields: Sequence[dt.Field]) -> Spar
         return frame
     nulls = [sf.lit(None).cast(spark_type(f.dtype)).alias(f.name) for f in fields]  # alias takes the name as is
     return frame.select("*", *nulls)
+
+
+def with_comments(frame: SparkDataFrame, comments: Mapping[str, str]) -> SparkDataFrame:
+    """``frame`` with ``comments`` (column name → text) as its columns' ``comment`` metadata (no job runs)."""
+    from pyspark.sql import functions as sf
+
+    if not any(name in comments for name in frame.columns):
+        return frame
+    schema = frame.schema
+    columns = []
+    for name in frame.columns:
+        ref = sf.col("`" + name.replace("`", "``") + "`")  # backticks quote the name: nothing parses it as SQL
+        if name in comments:
+            ref = ref.alias(name, metadata={**schema[name].metadata, "comment": comments[name]})
+        columns.append(ref)
+    return frame.select(*columns)
 
 
 def read_table(name: str, session: Any, options: Mapping[str, str]) -> SparkDataFrame:
