@@ -9,6 +9,7 @@ from pydantable_spark.expr.forms import (
     WhenThen as WhenThen,
     coalesce as coalesce,
     col as col,
+    from_json as from_json,
     lit as lit,
     udf as udf,
     when as when,

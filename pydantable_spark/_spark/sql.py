@@ -49,6 +49,7 @@ from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.collections import struct_names, zip_names
 from pydantable_spark.expr.catalog.datetime import TIMESTAMP_UNITS, spark_pattern
 from pydantable_spark.expr.catalog.math import date_days
+from pydantable_spark.expr.json import FromJson
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.typerules import ArithmeticOp
 
@@ -393,6 +394,45 @@ def _literal(node: core.Literal) -> str:
         # façade typed them: exactly that type, nested nullability included, which no CAST could spell
         return "array()" if node.value is core.EmptyCollection.LIST else "map()"
     return literal_sql(node.value, node.dtype)
+
+
+BAD_VALUE_MARK = "pydantable:bad_value:"
+"""Marks a value the data cannot hold as typed; the readable reason follows in hex, then ``]``
+(``_spark.io.spark_errors`` recovers it and raises ``MalformedDataError``)."""
+
+_CORRUPT = "__pydantable_corrupt"
+"""The field a FAILFAST ``from_json`` asks Spark to put a malformed record's text in."""
+
+
+@compiles(FromJson)
+def _from_json(node: FromJson) -> str:
+    """``from_json`` with the schema and options as string literals.
+
+    FAILFAST on a struct is PERMISSIVE with a corrupt-record field, and a
+    record that fills it fails the job naming the column (Spark's own
+    FAILFAST names no column): ``p IS NULL`` (NULL text) stays NULL, a
+    malformed ``p`` raises, any other is rebuilt without the extra field.
+    """
+    child = to_sql(node.child)
+    options = [(k, v) for k, v in node.options if k.lower() != "mode"]
+    if not (node.failfast and isinstance(node.schema, dt.Struct)):
+        spark_options = [*options, ("mode", "FAILFAST" if node.failfast else "PERMISSIVE")]
+        return f"from_json({child}, {string_sql(type_sql(node.schema))}, {_options_sql(spark_options)})"
+    probe = dt.Struct((*node.schema.fields, dt.Field(_CORRUPT, dt.String(), True)))
+    probe_options = [*options, ("mode", "PERMISSIVE"), ("columnNameOfCorruptRecord", _CORRUPT)]
+    parsed = f"from_json({child}, {string_sql(type_sql(probe))}, {_options_sql(probe_options)})"
+    message = f"{core.describe(node.child)} holds a record that is not JSON of {node.name} (FAILFAST): "
+    mark = string_sql(f"[{BAD_VALUE_MARK}")
+    shown = f"hex(concat({string_sql(message)}, substr({struct_field_sql(parsed, _CORRUPT)}, 1, 200)))"
+    fields = ", ".join(f"{string_sql(f.name)}, {struct_field_sql(parsed, f.name)}" for f in node.schema.fields)
+    return (
+        f"CASE WHEN {parsed} IS NULL THEN NULL WHEN {struct_field_sql(parsed, _CORRUPT)} IS NOT NULL "
+        f"THEN raise_error(concat({mark}, {shown}, ']')) ELSE named_struct({fields}) END"
+    )
+
+
+def _options_sql(options: list[tuple[str, str]]) -> str:
+    return "map(" + ", ".join(f"{string_sql(k)}, {string_sql(v)}" for k, v in options) + ")"
 
 
 @compiles(core.RowId)

@@ -23,16 +23,13 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import types as st
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._spark.sql import column_sql, string_sql, struct_field_sql
+from pydantable_spark._spark.sql import BAD_VALUE_MARK, column_sql, string_sql, struct_field_sql
 from pydantable_spark._spark.types import spark_type
 
 if TYPE_CHECKING:
     from pydantable_spark.schema import Schema
 
 __all__ = ["BAD_VALUE_MARK", "needs_checks", "read_type", "strict_sql"]
-
-BAD_VALUE_MARK = "pydantable:bad_value:"
-"""Marks a value a strict reader refused; the readable reason follows in hex, then ``]``."""
 
 
 def needs_checks(dtype: dt.DType, fmt: str) -> bool:

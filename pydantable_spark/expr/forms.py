@@ -1,4 +1,4 @@
-"""The ``F`` functions that are special forms, not catalog entries: ``col``, ``lit``, ``when``, ``coalesce``.
+"""The ``F`` functions that are special forms, not catalog entries: ``col``, ``lit``, ``when``, ``coalesce``...
 
 ```pycon
 >>> from pydantable_spark import F
@@ -18,13 +18,14 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Col, Expr, dtype_of, into_node, to_node
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Column, literal_of, undecided_null
+from pydantable_spark.expr.json import from_json
 from pydantable_spark.expr.udf import udf
 
 if TYPE_CHECKING:
     from pydantable_spark import dtypes as dt
     from pydantable_spark.expr.operands import ExprT, NoneT, ScalarT, TargetT
 
-__all__ = ["WhenThen", "coalesce", "col", "lit", "udf", "when"]
+__all__ = ["WhenThen", "coalesce", "col", "from_json", "lit", "udf", "when"]
 
 
 def col(name: str) -> Col[Any]:
