@@ -747,3 +747,21 @@ def test_merge_target_names_with_substitution_are_refused() -> None:
         _texts().merge_into("db.${x}", on="i", when_matched=update_all())
     with pytest.raises(ValueError, match="variable substitution"):
         _texts().merge_into(path="/tmp/${env:HOME}", on="i", when_matched=update_all())
+
+
+def test_from_json_field_names_options_and_texts_are_values(spark: SparkSession, conf: str) -> None:
+    """A model's field names reach from_json inside its schema text, options as string literals: all exact."""
+    import json
+
+    from pydantable_spark import dtypes as dt
+
+    names = list(dict.fromkeys(n for n in NAMES if "${" not in n))[:12]
+    schema = dt.Struct(tuple(dt.Field(n, dt.String(), True) for n in names))
+    record = json.dumps({n: f"v{k}:{n}" for k, n in enumerate(names)})
+    texts = Text.from_rows([{"i": 0, "s": record}, *({"i": k + 1, "s": h} for k, h in enumerate(HOSTILE))])
+    hostile_options = {"dateFormat": HOSTILE[1], "allowComments": True, "timestampFormat": "' OR TRUE OR '"}
+    parsed = texts.select("i", j=F.from_json(Text.s, schema, hostile_options)).sort("i").to_spark().collect()
+    assert [parsed[0]["j"][n] for n in names] == [f"v{k}:{n}" for k, n in enumerate(names)]
+    assert all(row["j"] is None or all(v is None for v in row["j"]) for row in parsed[1:] if row["i"] > 0)
+    with pytest.raises(ArgumentTypeError, match=r"options\[.*\] must be a str, bool, int or float"):
+        F.from_json(Text.s, schema, {"mode": object()})
