@@ -55,7 +55,12 @@ def _plain(spark: SparkSession, schema: str, options: dict[str, str] | None = No
     sdf = spark.createDataFrame(
         [(r["id"], r["payload"], r["other"]) for r in ROWS], "id long, payload string, other string"
     )
-    return [r[0] for r in sdf.orderBy("id").select(sf.from_json("payload", schema, options or {})).collect()]
+    return [
+        r[0]
+        for r in sdf.orderBy("id")
+        .select(sf.from_json("payload", schema, options) if options else sf.from_json("payload", schema))
+        .collect()
+    ]
 
 
 @pytest.mark.spark
