@@ -1,0 +1,51 @@
+"""TPC-H data as Parquet, generated once per scale factor by ``tpchgen-cli`` (PyPI) into a cache directory."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.tpch.models import TABLES
+
+CACHE = Path(__file__).resolve().parent / ".data"
+"""Where ``run.py`` keeps the generated data (``.data/sf0.1``, ...); git ignores it."""
+
+
+def generator() -> str:
+    """The ``tpchgen-cli`` executable: the one installed next to this Python, else the one on ``PATH``."""
+    beside = Path(sys.executable).parent / "tpchgen-cli"
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("tpchgen-cli")
+    if found is None:
+        msg = "tpchgen-cli is not installed: pip install -e '.[dev]' (or pip install tpchgen-cli)"
+        raise FileNotFoundError(msg)
+    return found
+
+
+def generate(sf: float, cache: Path = CACHE) -> Path:
+    """The directory of the eight tables at scale factor ``sf`` (``<table>.parquet``), generating them if missing.
+
+    The tables are written to a temporary directory beside the target and
+    moved into place when all are written, so an interrupted run leaves no
+    partial data set behind.
+    """
+    if not sf > 0:
+        msg = f"the scale factor must be positive, got {sf!r}"
+        raise ValueError(msg)
+    target = cache / f"sf{sf:g}"
+    if all((target / f"{table}.parquet").is_file() for table in TABLES):
+        return target
+    cache.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".sf{sf:g}-", dir=cache))
+    try:
+        command = [generator(), "parquet", "--scale-factor", f"{sf:g}", "--output-dir", str(staging), "--quiet"]
+        subprocess.run(command, check=True)
+        shutil.rmtree(target, ignore_errors=True)
+        staging.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
