@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
+import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -57,3 +60,26 @@ def _same(a: object, b: object) -> bool:
 
 def _sort_key(row: tuple[Any, ...]) -> tuple[tuple[bool, str], ...]:
     return tuple((value is None, repr(value)) for value in row)
+
+
+def pushed_filters(typed: DataFrame[Any], sql: SparkDataFrame, table: str) -> tuple[str, str]:
+    """The ``PushedFilters`` of ``table``'s Parquet scan in the typed query's executed plan and in Spark SQL's.
+
+    Column ids (``#12``) are left out, so equal pushdowns read the same. Spark
+    cuts the list at ``spark.sql.maxMetadataStringLength`` characters (100 by
+    default; ``run.py`` raises it), the same way on both sides.
+    """
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        sql.explain()
+    return _pushed(typed.explain(spark=True), table), _pushed(shown.getvalue(), table)
+
+
+def _pushed(explained: str, table: str) -> str:
+    physical = explained.split("== Physical Plan ==", 1)[-1]
+    scans = [line for line in physical.splitlines() if "FileScan" in line and f"/{table}.parquet" in line]
+    if not scans:
+        msg = f"no Parquet scan of {table!r} in the plan:\n{physical}"
+        raise ValueError(msg)
+    found = re.search(r"PushedFilters: (.*?), ReadSchema:", scans[0])
+    return re.sub(r"#\d+", "", found[1]) if found else "(none shown)"

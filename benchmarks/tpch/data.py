@@ -7,8 +7,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmarks.tpch.models import TABLES
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 CACHE = Path(__file__).resolve().parent / ".data"
 """Where ``run.py`` keeps the generated data (``.data/sf0.1``, ...); git ignores it."""
@@ -49,3 +53,15 @@ def generate(sf: float, cache: Path = CACHE) -> Path:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def register_views(spark: SparkSession, data: Path) -> None:
+    """A temporary view per table over its Parquet file, named as the table, for Spark SQL's query text."""
+    for table in TABLES:
+        spark.read.parquet(str(data / f"{table}.parquet")).createOrReplaceTempView(table)
+
+
+def drop_views(spark: SparkSession) -> None:
+    """Drop the views ``register_views`` made."""
+    for table in TABLES:
+        spark.catalog.dropTempView(table)

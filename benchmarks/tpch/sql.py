@@ -678,3 +678,8 @@ def text(number: int, sf: float) -> str:
     """Query ``number``'s Spark SQL text for scale factor ``sf`` (Q11's fraction is ``0.0001 / sf``)."""
     query = QUERIES[number]
     return query.format(fraction=repr(0.0001 / sf)) if number == 11 else query
+
+
+def ordered(number: int) -> bool:
+    """Whether query ``number`` orders its rows (``ORDER BY`` at its top level: every one that has it here)."""
+    return "\norder by\n" in QUERIES[number]
