@@ -215,7 +215,7 @@ def q08(t: Tables) -> DataFrame[Any]:
         .join(t.customer, left_on=O.o_custkey, right_on=C.c_custkey)
         .join(america, left_on=C.c_nationkey, right_on="cust_nationkey")
         .join(supp_nation, left_on=S.s_nationkey, right_on="supp_nationkey")
-        .select(o_year=F.year(O.o_orderdate), volume=DISC_PRICE, nation="nation")
+        .select("nation", o_year=F.year(O.o_orderdate), volume=DISC_PRICE)
         .group_by("o_year")
         .agg(mkt_share=F.sum(F.when(F.col("nation") == "BRAZIL", volume).otherwise(0)) / F.sum(volume))
         .sort("o_year")
