@@ -8,11 +8,14 @@ query has an ORDER BY). Nothing here is timed: ``python benchmarks/tpch/run.py``
 
 from __future__ import annotations
 
+import inspect
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from benchmarks.tpch import sql
+from benchmarks.tpch import queries, sql
 from benchmarks.tpch.check import differences, pushed_filters
 from benchmarks.tpch.data import drop_views, generate, register_views
 from benchmarks.tpch.queries import QUERIES, REWRITTEN, Tables
@@ -33,6 +36,7 @@ def tables(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> Ite
     drop_views(spark)
 
 
+@pytest.mark.jvm_free
 def test_every_query_is_typed_and_the_rewritten_ones_are_named() -> None:
     assert sorted(QUERIES) == sorted(sql.QUERIES) == list(range(1, 23))
     assert set(QUERIES) > REWRITTEN
@@ -67,3 +71,13 @@ def test_the_lineitem_filters_reach_the_scan_as_in_spark_sql(spark: SparkSession
     ours, theirs = pushed_filters(QUERIES[number](tables), spark.sql(sql.text(number, SF)), "lineitem")
     assert ours.startswith("[IsNotNull(l_ship"), ours
     assert ours == theirs
+
+
+@pytest.mark.jvm_free
+def test_the_docs_show_the_queries_as_the_benchmark_runs_them() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "tpch.md").read_text()
+    shown = re.findall(r"^```python\n(def (q\d\d)\(.*?)^```$", page, re.S | re.M)
+    assert len(shown) >= 4
+    for source, name in shown:
+        ran = inspect.getsource(getattr(queries, name))
+        assert source.rstrip() == ran.rstrip(), f"docs/tpch.md shows another {name} than benchmarks/tpch/queries.py"
