@@ -6,12 +6,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchmarks.tpch.models import TABLES
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from pyspark.sql import SparkSession
 
 CACHE = Path(__file__).resolve().parent / ".data"
@@ -65,3 +68,13 @@ def drop_views(spark: SparkSession) -> None:
     """Drop the views ``register_views`` made."""
     for table in TABLES:
         spark.catalog.dropTempView(table)
+
+
+@contextmanager
+def views(spark: SparkSession, data: Path) -> Iterator[None]:
+    """The views of ``register_views`` while the block runs."""
+    register_views(spark, data)
+    try:
+        yield
+    finally:
+        drop_views(spark)
