@@ -111,6 +111,7 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/expr/coercion.py",
         "pydantable_spark/expr/core.py",
         "pydantable_spark/expr/forms.py",
+        "pydantable_spark/expr/json.py",
         "pydantable_spark/expr/namespaces.py",
         "pydantable_spark/expr/udf.py",
         "pydantable_spark/expr/udf_results.py",

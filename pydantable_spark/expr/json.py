@@ -19,7 +19,7 @@ are string literals in a ``map``.
 ...     city: str
 ...     zip: int | None = None
 >>> F.from_json("payload", Address)
-Expr[?](F.from_json(col('payload'), Address))
+Expr[?](F.from_json(payload, Address))
 >>> F.from_json("payload", Address, {"mode": "DROPMALFORMED"})
 Traceback (most recent call last):
 ...
