@@ -30,6 +30,7 @@ from pydantable_spark.plan.sources import ArrowData, SparkData
 from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.ir import (
+    ROW_ORDER,
     AggregateStep,
     CheckpointStep,
     CoalesceStep,
@@ -61,7 +62,7 @@ __all__ = ["EXECUTORS", "execute", "spark_frame", "unpersist"]
 
 log = logging.getLogger("pydantable_spark")
 
-_ORDER = "__pydantable_order"
+_ORDER = ROW_ORDER
 
 Executor = Callable[[Any, list[SparkDataFrame], Any], SparkDataFrame]
 """Runs one step on the frames of its inputs (in ``Step.inputs()`` order), with the session asked for."""
@@ -324,7 +325,6 @@ def _keep_metadata(
 
 
 def _join(left: SparkDataFrame, right: SparkDataFrame, step: JoinStep) -> SparkDataFrame:
-    right = right.selectExpr(*step.right_renames)
     if step.unique:
         _check_unique(left, right, step.unique)
     if step.order == "left":
@@ -333,11 +333,7 @@ def _join(left: SparkDataFrame, right: SparkDataFrame, step: JoinStep) -> SparkD
         right = right.selectExpr("*", f"monotonically_increasing_id() AS {internal_sql(_ORDER)}")
     # a cross join has no condition; with one it is an inner join on it
     joined = left.crossJoin(right) if step.condition is None else left.join(right, sf.expr(step.condition), step.how)
-    if step.order != "none":
-        joined = joined.sort(sf.col(_ORDER).asc_nulls_last())
-    if step.outputs is None:
-        return joined.drop(_ORDER) if step.order != "none" else joined
-    return joined.selectExpr(*step.outputs)
+    return joined.sort(sf.col(_ORDER).asc_nulls_last()) if step.order != "none" else joined
 
 
 def _aggregate(frame: SparkDataFrame, step: AggregateStep) -> SparkDataFrame:

@@ -136,6 +136,22 @@ class Join(Plan):
             msg = f"join(on=...) needs boolean conditions; got {describe(condition)}"
             raise ColumnTypeError(msg)
 
+    def reads(self, side: Side) -> set[str]:
+        """The columns of ``side`` that decide which rows match: its keys and what the conditions read of it.
+
+        A condition's plain columns (not a ``SideColumn``) are the left's.
+        """
+        keys = self.left_keys if side == "left" else self.right_keys
+        names = {n.name for k in keys for n in k.walk() if isinstance(n, Column)}
+        for condition in self.conditions:
+            for n in condition.walk():
+                if isinstance(n, SideColumn):
+                    if n.side == side:
+                        names.add(n.name)
+                elif side == "left" and type(n) is Column:
+                    names.add(n.name)
+        return names
+
     def merged_pairs(self) -> dict[str, str]:
         """Left key column → right key column, for the key pairs output as one column."""
         if not self.merge_keys:

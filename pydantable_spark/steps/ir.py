@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pydantable_spark.schema import Schema
 
 __all__ = [
+    "ROW_ORDER",
     "AggregateStep",
     "CheckpointStep",
     "CoalesceStep",
@@ -50,6 +51,9 @@ __all__ = [
     "render_steps",
     "udfs_in",
 ]
+
+ROW_ORDER = "__pydantable_order"
+"""The private column of row ids that keeps a side's (or a frame's) row order through a join or a grouping."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,19 +179,20 @@ class Dedup(Step):
 
 @dataclass(frozen=True, slots=True)
 class JoinStep(Step):
-    """``left.join(right renamed, condition, how)``, then the output projection.
+    """``left.join(right, condition, how)``: every column of both sides, as they come.
 
-    The right side's columns are renamed to private names first, so that no
-    output name is ambiguous; ``outputs`` names them back (None: keep the left
-    columns, for semi and anti joins).
+    The right side's columns already have private names (its projection wrote
+    them), so no name is ambiguous; the projection above names the outputs.
+    ``order`` keeps a side's row order: that side gets a row id column
+    (``ROW_ORDER``), the joined rows are sorted by it, and it stays in the
+    output for the projection above to drop (semi and anti joins have the
+    left's columns only).
     """
 
     left: Step
     right: Step
-    right_renames: tuple[str, ...]
     how: str
     condition: str | None
-    outputs: tuple[str, ...] | None
     order: str
     unique: tuple[tuple[str, tuple[str, ...]], ...]
 

@@ -95,17 +95,20 @@ def unchecked(columns: Mapping[str, Node]) -> dict[str, Node]:
 
 
 def _stored(node: Node) -> Node:
-    if isinstance(node, NullChecked):
-        return Column(node.child.name, node.type)
+    if isinstance(node, NullChecked):  # the same kind of reference (a private name stays one)
+        return type(node.child)(node.child.name, node.type)
     if isinstance(node, Column) or not any(isinstance(n, NullChecked) for n in node.walk()):
         return node
     return node.map_children(_stored)
 
 
-def metadata_pairs(columns: Mapping[str, Node]) -> tuple[tuple[str, str], ...]:
-    """(output, stored) column pairs whose Spark metadata the checking projection keeps (comments...)."""
+def metadata_pairs(columns: Mapping[str, Node], *, private: bool = False) -> tuple[tuple[str, str], ...]:
+    """(output, stored) column pairs whose Spark metadata the checking projection keeps (comments...).
+
+    ``private``: the output names are the lowering's own, Spark names as they are.
+    """
     return tuple(
-        (spark_name(name), spark_name(node.child.name))
+        (name if private else spark_name(name), spark_name(node.child.name))
         for name, node in columns.items()
         if isinstance(node, NullChecked)
     )
@@ -141,5 +144,6 @@ def checked_again(rel: Pending, deferred: Mapping[str, NullChecked], names: Mapp
     for name, node in rel.columns.items():
         check = deferred.get(name if names is None else names.get(name, ""))
         if check is not None and isinstance(node, Column):
-            columns[name] = NullChecked(Column(node.name, check.child.type), check.target, check.path)
+            # the same kind of reference (a private name stays one), typed as the stored column
+            columns[name] = NullChecked(type(node)(node.name, check.child.type), check.target, check.path)
     return Pending(rel.step, rel.base, columns, rel.conditions)

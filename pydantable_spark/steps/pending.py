@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantable_spark._spark.sql import column_sql, to_sql
+from pydantable_spark._spark.sql import COMPILERS, column_sql, internal_sql, to_sql
 from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.expr.window import Over
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_DEPTH",
     "Pending",
+    "SparkColumn",
     "cannot_inline",
     "depth",
     "flush",
@@ -141,10 +142,12 @@ def cannot_inline(exprs: tuple[Node, ...], columns: dict[str, Node]) -> bool:
     return False
 
 
-def flush(rel: Pending) -> Pending:
+def flush(rel: Pending, *, private: bool = False) -> Pending:
     """Emit the pending filter and projection as steps; the result has nothing pending.
 
     No projection is written when the columns are the step's own, in order.
+    ``private``: the output names are the lowering's own (``SparkColumn``),
+    written as they are rather than as a user's names are.
     """
     step = rel.step
     for condition in rel.conditions:
@@ -154,13 +157,23 @@ def flush(rel: Pending) -> Pending:
     if rel.conditions:
         step = Where(step, " AND ".join(to_sql(c) for c in rel.conditions), udfs=udfs_in(rel.conditions))
     names = list(rel.columns)
-    identity = names == list(rel.base) and all(
-        isinstance(node, Column) and node.name == name for name, node in rel.columns.items()
-    )
+    identity = not private and names == list(rel.base)
+    identity = identity and all(isinstance(node, Column) and node.name == name for name, node in rel.columns.items())
+    reference = SparkColumn if private else Column
     if not identity:
+        out = internal_sql if private else column_sql
         exprs = []
         for name, node in rel.columns.items():
-            plain = isinstance(node, Column) and node.name == name
-            exprs.append(column_sql(name) if plain else f"{to_sql(node)} AS {column_sql(name)}")
-        step = SelectExprs(step, tuple(exprs), metadata_pairs(rel.columns), udfs=udfs_in(rel.columns.values()))
-    return Pending(step, tuple(names), {name: Column(name, node.type) for name, node in rel.columns.items()})
+            plain = not private and isinstance(node, Column) and node.name == name
+            exprs.append(out(name) if plain else f"{to_sql(node)} AS {out(name)}")
+        kept = metadata_pairs(rel.columns, private=private)
+        step = SelectExprs(step, tuple(exprs), kept, udfs=udfs_in(rel.columns.values()))
+    return Pending(step, tuple(names), {name: reference(name, node.type) for name, node in rel.columns.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class SparkColumn(Column):
+    """A column the lowering made itself, referred to by its (internal) Spark name as it is."""
+
+
+COMPILERS[SparkColumn] = lambda node: internal_sql(node.name)

@@ -27,22 +27,27 @@ every column a pipeline reads, as the same raw PySpark read would
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
-from pydantable_spark.plan.joins import Join
+from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.steps.pending import referenced
 
+if TYPE_CHECKING:
+    from pydantable_spark.reconcile import ColumnMatch
+
 __all__ = [
     "INPUT_NEEDS",
     "Needed",
     "input_needs",
+    "join_outputs",
     "kept_exprs",
     "needed_columns",
+    "reconciled_columns",
     "topological",
     "union_inputs",
     "union_outputs",
@@ -176,8 +181,35 @@ def _union(plan: Union, wanted: set[str]) -> tuple[set[str], ...]:
     return tuple(set(names) for names in union_inputs(plan, wanted))
 
 
-@needs(p.Source, Join, SetOperation, Explode, Unpivot, p.Distinct, p.Reconcile, Persist, Checkpoint)
+@needs(Join)
+def _join(plan: Join, wanted: set[str]) -> tuple[set[str], ...]:
+    # which rows match depends only on the keys and the conditions; the other columns ride along
+    outputs = join_outputs(plan, wanted)
+    left = {o.left for o in outputs if o.left is not None} | plan.reads("left")
+    right = {o.right for o in outputs if o.right is not None} | plan.reads("right")
+    return (left or {plan.left.schema.names[0]}, right or {plan.right.schema.names[0]})
+
+
+@needs(p.Reconcile)
+def _reconcile(plan: p.Reconcile, wanted: set[str]) -> tuple[set[str], ...]:
+    # each column is renamed, checked and cast on its own: a column nobody reads needs no check either
+    return ({c.source.name for c in reconciled_columns(plan, wanted)},)
+
+
+@needs(p.Source, SetOperation, Explode, Unpivot, p.Distinct, Persist, Checkpoint)
 def _every_column(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
-    # joins, set operations, explode, unpivot, distinct and reconciliation read every column; a cached
-    # or checkpointed frame keeps them all, since every action reads that one frame
+    # set operations, explode, unpivot and distinct read every column; a cached or checkpointed
+    # frame keeps them all, since every action reads that one frame
     return tuple(set(child.schema.names) for child in plan.inputs())
+
+
+def join_outputs(plan: Join, wanted: set[str]) -> list[JoinOutput]:
+    """The output columns of a join that are read above it, in order (the first one if none is)."""
+    outputs = plan.outputs()
+    return [o for o in outputs if o.field.name in wanted] or outputs[:1]
+
+
+def reconciled_columns(plan: p.Reconcile, wanted: set[str]) -> list[ColumnMatch]:
+    """The columns of a reconciliation that are read above it, in the target's order (the first one if none is)."""
+    columns = list(plan.reconciliation.columns)
+    return [c for c in columns if c.result.name in wanted] or columns[:1]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.checks import checked_sql
@@ -34,7 +34,7 @@ from pydantable_spark._spark.sql import (
 )
 from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr.core import Column, Node, Typed
-from pydantable_spark.expr.sides import SideColumn
+from pydantable_spark.expr.sides import Side, SideColumn
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
 from pydantable_spark.plan.joins import Join, JoinOutput
@@ -44,6 +44,7 @@ from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.fuse_projections import fuse_projection
 from pydantable_spark.steps.ir import (
+    ROW_ORDER,
     AggregateStep,
     CheckpointStep,
     CoalesceStep,
@@ -67,11 +68,13 @@ from pydantable_spark.steps.ir import (
     udfs_in,
 )
 from pydantable_spark.steps.null_checks import NullChecked, checked_again, checked_later, defer_checks
-from pydantable_spark.steps.pending import Pending, flush, referenced, references, refuse_too_deep, substitute
+from pydantable_spark.steps.pending import Pending, SparkColumn, flush, references, refuse_too_deep, substitute
 from pydantable_spark.steps.prune_columns import (
     Needed,
+    join_outputs,
     kept_exprs,
     needed_columns,
+    reconciled_columns,
     topological,
     union_inputs,
     union_outputs,
@@ -148,14 +151,6 @@ def plan_steps(plan: p.Plan) -> Step:
 def _stepped(step: Step, plan: p.Plan) -> Pending:
     """``step`` with nothing pending; its columns are ``plan``'s."""
     return Pending(step, plan.schema.names, references(plan.schema))
-
-
-@dataclass(frozen=True, slots=True)
-class SparkColumn(Column):
-    """A column the lowering made itself, referred to by its (internal) Spark name as it is."""
-
-
-COMPILERS[SparkColumn] = lambda node: internal_sql(node.name)
 
 
 # --- sources; projections and filters stay pending -----------------------------------------
@@ -262,24 +257,31 @@ def _reconcile(plan: p.Reconcile, needed: Needed) -> Pending:
     check runs above the filters that follow, so they reach the scan. Checks
     inside a value are written here, before ``to()``.
     """
-    step = flush(relation(plan.input, needed)).step
+    source = flush(relation(plan.input, needed))
+    step, base = source.step, source.base
     rec = plan.reconciliation
-    later = {c.result.name for c in rec.columns if checked_later(c, rec.target[c.result.name])}
-    if any((c.null_check and c.result.name not in later) or c.source.name != c.result.name for c in rec.columns):
-        exprs = tuple(_reconciled_column(c, rec.target[c.result.name], c.result.name not in later) for c in rec.columns)
+    matches = reconciled_columns(plan, needed[id(plan)])  # only the columns read above
+    later = {c.result.name for c in matches if checked_later(c, rec.target[c.result.name])}
+    rewritten = any((c.null_check and c.result.name not in later) or c.source.name != c.result.name for c in matches)
+    if rewritten:
+        exprs = tuple(_reconciled_column(c, rec.target[c.result.name], c.result.name not in later) for c in matches)
         kept = tuple(
             (spark_name(c.result.name), spark_name(c.source.name))
-            for c in rec.columns
+            for c in matches
             if c.null_check and c.result.name not in later
         )
         step = SelectExprs(step, exprs, kept)
-    stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or f.name in later) for f in rec.target.fields))
-    step = ToSchema(step, stored)
+    targets = [rec.target[c.result.name] for c in matches]
+    stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or f.name in later) for f in targets))
+    if rewritten or any(c.source != f for c, f in zip(matches, stored.fields, strict=True)):
+        step, base = ToSchema(step, stored), stored.names
+    # else: the source's columns are already the stored ones (names, types, nullability), and to() would be
+    # a no-op costing Spark an analysis: the projection above picks the columns read
     columns: dict[str, Node] = {}
     for f in stored.fields:
         column = Column(f.name, Typed(f.dtype, f.nullable))
         columns[f.name] = NullChecked(column, rec.target[f.name], f.name) if f.name in later else column
-    return Pending(step, stored.names, columns)
+    return Pending(step, base, columns)
 
 
 def _reconciled_column(match: ColumnMatch, target: dt.Field, check: bool) -> str:
@@ -353,13 +355,25 @@ def _join(plan: Join, needed: Needed) -> Pending:
     """
     left, left_checks = _deferred_side(relation(plan.left, needed), plan, "left")
     right, right_checks = _deferred_side(relation(plan.right, needed), plan, "right")
-    rel = _stepped(_join_step(plan, flush(left), flush(right)), plan)
+    outputs = join_outputs(plan, needed[id(plan)])  # only the columns read above
+    renamed = {n: f"{_RIGHT}{i}" for i, n in enumerate(plan.right.schema.names) if n in right.columns}
+    left = flush(left)
+    private = {renamed[n]: c for n, c in right.columns.items()}
+    right = flush(Pending(right.step, right.base, private, right.conditions), private=True)
+    step = _join_step(plan, left.step, right.step, renamed)
+    order = (ROW_ORDER,) if plan.maintain_order != "none" else ()
+    if plan.how in ("semi", "anti"):  # the left's columns, as its side computes them
+        base = (*left.base, *order)
+        rel = Pending(step, base, {n: Column(n, c.type) for n, c in left.columns.items()})
+        return checked_again(rel, left_checks) if left_checks else rel
+    left_base = (*left.base, *order) if plan.maintain_order == "left" else left.base
+    right_base = (*right.base, *order) if plan.maintain_order == "right" else right.base
+    columns = {o.field.name: _join_output(o, renamed) for o in outputs}
+    rel = Pending(step, (*left_base, *right_base), columns)
     if not (left_checks or right_checks):
         return rel
-    if plan.how in ("semi", "anti"):
-        return checked_again(rel, left_checks)
     sources = {}
-    for o in plan.outputs():
+    for o in outputs:
         if o.left is not None and o.right is None and o.left in left_checks:
             sources[o.field.name] = "L" + o.left
         elif o.right is not None and o.left is None and o.right in right_checks:
@@ -368,22 +382,16 @@ def _join(plan: Join, needed: Needed) -> Pending:
     return checked_again(rel, checks, sources)
 
 
-def _deferred_side(rel: Pending, plan: Join, side: str) -> tuple[Pending, dict[str, NullChecked]]:
+def _deferred_side(rel: Pending, plan: Join, side: Side) -> tuple[Pending, dict[str, NullChecked]]:
     if plan.how not in (_KEEPS_LEFT_ROWS_WHOLE if side == "left" else _KEEPS_RIGHT_ROWS_WHOLE):
         return rel, {}
-    keys = plan.left_keys if side == "left" else plan.right_keys
-    read = referenced(keys) | {
-        n.name for c in plan.conditions for n in c.walk() if isinstance(n, SideColumn) and n.side == side
-    }
-    if side == "left":  # a condition reads the left's columns as plain columns too
-        read |= {n.name for c in plan.conditions for n in c.walk() if type(n) is Column}
-    return defer_checks(rel, read)
+    return defer_checks(rel, plan.reads(side))
 
 
-def _join_step(plan: Join, left: Pending, right: Pending) -> Step:
-    renamed = {f.name: f"{_RIGHT}{i}" for i, f in enumerate(plan.right.schema)}
+def _join_step(plan: Join, left: Step, right: Step, renamed: Mapping[str, str]) -> Step:
+    """The join of the sides' steps; ``renamed`` gives the private names of the right's columns."""
     right_refs = {
-        n: SparkColumn(renamed[n], Typed(f.dtype, f.nullable)) for n, f in zip(renamed, plan.right.schema, strict=True)
+        n: SparkColumn(r, Typed(plan.right.schema[n].dtype, plan.right.schema[n].nullable)) for n, r in renamed.items()
     }
     equal = "<=>" if plan.join_nulls else "="
     pairs = []
@@ -395,21 +403,16 @@ def _join_step(plan: Join, left: Pending, right: Pending) -> Step:
     for condition in plan.conditions:  # its columns are the sides' (SideColumn): the left's as they are
         refuse_too_deep(condition, "a join condition")
         pairs.append(f"({to_sql(_on_sides(condition, right_refs))})")
-    outputs = None
-    if plan.how not in ("semi", "anti"):
-        outputs = tuple(_join_output(o, renamed) for o in plan.outputs())
     unique = []
     if plan.validate in ("1:1", "1:m"):
         unique.append(("left", tuple(to_sql(k) for k in plan.left_keys)))
     if plan.validate in ("1:1", "m:1"):
         unique.append(("right", tuple(right_sql)))
     return JoinStep(
-        left.step,
-        right.step,
-        tuple(f"{column_sql(n)} AS {internal_sql(r)}" for n, r in renamed.items()),
+        left,
+        right,
         _SPARK_HOW[plan.how],
         " AND ".join(pairs) or None,
-        outputs,
         plan.maintain_order,
         tuple(unique),
         udfs=udfs_in((*plan.left_keys, *plan.right_keys, *plan.conditions)),
@@ -424,15 +427,35 @@ def _on_sides(condition: Node, right_refs: Mapping[str, Node]) -> Node:
     return condition.map_children(lambda child: _on_sides(child, right_refs))
 
 
-def _join_output(output: JoinOutput, renamed: dict[str, str]) -> str:
-    name = column_sql(output.field.name)
-    if output.left is not None and output.right is not None:
-        return f"coalesce({column_sql(output.left)}, {internal_sql(renamed[output.right])}) AS {name}"
-    if output.left is not None:
-        left = column_sql(output.left)
-        return left if left == name else f"{left} AS {name}"
-    assert output.right is not None
-    return f"{internal_sql(renamed[output.right])} AS {name}"
+@dataclass(frozen=True, slots=True)
+class MergedKey(Node):
+    """A full join's merged key: the left key, or the right's where the left side has no row."""
+
+    label: ClassVar[str] = "merged key"
+
+    left: Column
+    right: Column
+    merged: Typed
+
+    def derive(self) -> Typed:
+        return self.merged
+
+    def render(self) -> str:
+        return f"coalesce({self.left.render()}, {self.right.render()})"
+
+
+COMPILERS[MergedKey] = lambda node: f"coalesce({to_sql(node.left)}, {to_sql(node.right)})"
+
+
+def _join_output(output: JoinOutput, renamed: Mapping[str, str]) -> Node:
+    """An output column of a join, over the joined frame (the right's columns by their private names)."""
+    typed = Typed(output.field.dtype, output.field.nullable)
+    if output.left is None:
+        assert output.right is not None
+        return SparkColumn(renamed[output.right], typed)
+    if output.right is None:
+        return Column(output.left, typed)
+    return MergedKey(Column(output.left, typed), SparkColumn(renamed[output.right], typed), typed)
 
 
 # --- aggregation ------------------------------------------------------------------------------

@@ -61,12 +61,35 @@ def test_sort_keys_are_read_even_when_not_selected() -> None:
     assert needed_columns(df.plan)[id(sorted_.plan.input)] == {"a", "b"}  # type: ignore[attr-defined]
 
 
-def test_a_join_reads_every_column_of_both_sides() -> None:
+def test_a_join_reads_its_keys_and_the_columns_read_above_it() -> None:
     left, right = frame(), frame().select("a", t=P.s, u=P.b)
-    df = left.join(right, on="a").select("a")
+    df = left.join(right, on="a").select("a", "u")
     needed = needed_columns(df.plan)
-    assert needed[id(left.plan)] == {"a", "b", "s"}
-    assert needed[id(right.plan)] == {"a", "t", "u"}
+    assert needed[id(left.plan)] == {"a"}
+    assert needed[id(right.plan)] == {"a", "u"}
+
+
+def test_a_join_reads_what_its_condition_reads_of_each_side() -> None:
+    left, right = frame(), frame().select(k=P.a, t=P.s, u=P.b)
+    df = left.join(right, left_on="a", right_on="k").filter(P.b > 0).select("a")
+    needed = needed_columns(df.plan)
+    assert needed[id(left.plan)] == {"a", "b"}
+    assert needed[id(right.plan)] == {"k"}
+
+
+def test_a_semi_join_reads_only_the_right_sides_keys() -> None:
+    left, right = frame(), frame().select("a", t=P.s, u=P.b)
+    df = left.join(right, on="a", how="semi").select("s")
+    needed = needed_columns(df.plan)
+    assert needed[id(left.plan)] == {"a", "s"}
+    assert needed[id(right.plan)] == {"a"}
+
+
+def test_a_join_keeps_a_column_of_a_side_nothing_is_read_of() -> None:
+    left, right = frame(), frame().select(t=P.s, u=P.b)
+    needed = needed_columns(left.join(right, how="cross").select("b").plan)
+    assert needed[id(left.plan)] == {"b"}
+    assert needed[id(right.plan)] == {"t"}  # a cross join still needs the right's rows: one column carries them
 
 
 def test_an_aggregation_reads_only_its_keys_and_aggregated_columns() -> None:

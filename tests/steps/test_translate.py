@@ -70,7 +70,7 @@ CASES: dict[str, tuple[Any, list[str]]] = {
         lambda: frame().sort("a").limit(2).offset(1).unique(subset="s"),
         ["to", "dropDuplicates", "offset", "limit", "sort", "scan"],
     ),
-    "join": (lambda: frame().join(frame().select("a", t=P.s), on="a"), ["to", "join", "scan", "selectExpr", "scan"]),
+    "join": (lambda: frame().join(frame().select("a", t=P.s), on="a"), ["to", "selectExpr", "join", "scan", "selectExpr", "scan"]),
     "group_by": (lambda: frame().group_by("s").agg(n=F.sum(P.a)), ["to", "groupBy", "scan"]),
     "union": (lambda: frame().union(frame()), ["to", "union", "scan", "scan"]),
     "intersect": (lambda: frame().intersect(frame()), ["to", "intersect", "scan", "scan"]),
@@ -80,7 +80,7 @@ CASES: dict[str, tuple[Any, list[str]]] = {
         lambda: frame().select("a", "b").melt(id_vars="a", value_vars=["b"]),
         ["to", "unpivot", "selectExpr", "scan"],
     ),
-    "as_model": (lambda: frame().as_model(Q), ["to", "to", "scan"]),
+    "as_model": (lambda: frame().as_model(Q), ["to", "selectExpr", "scan"]),
     "a name that is not an identifier": (
         lambda: frame().rename({"s": "unit price"}),
         ["to", "toDF", "selectExpr", "scan"],
@@ -96,12 +96,25 @@ def test_each_plan_node_becomes_its_spark_calls(case: str) -> None:
 
 def test_a_join_renames_the_right_side_and_names_the_outputs() -> None:
     df = frame().join(frame().select("a", t=P.s), on="a")
-    assert lines(df) == [
+    assert lines(df) == [  # the right side's projection gives its columns private names
         "to struct<a:bigint,b:bigint,s:string,t:string>",
-        "  join inner on (`a` = `__pydantable_r0`)",
-        f"    {SCAN}",
-        "    selectExpr `a`, `s` AS `t`",
+        "  selectExpr `a`, `b`, `s`, `__pydantable_r1` AS `t`",
+        "    join inner on (`a` = `__pydantable_r0`)",
         f"      {SCAN}",
+        "      selectExpr `a` AS `__pydantable_r0`, `s` AS `__pydantable_r1`",
+        f"        {SCAN}",
+    ]
+
+
+def test_the_columns_a_join_outputs_fuse_with_the_projection_above_it() -> None:
+    df = frame().join(frame().select("a", t=P.s), on="a").select(x=P.b + 1, y=F.col("t"))
+    assert lines(df) == [  # the join's outputs and the select are one projection
+        "to struct<x:bigint,y:string>",
+        "  selectExpr (`b` + CAST(1 AS BIGINT)) AS `x`, `__pydantable_r1` AS `y`",
+        "    join inner on (`a` = `__pydantable_r0`)",
+        f"      {SCAN}",
+        "      selectExpr `a` AS `__pydantable_r0`, `s` AS `__pydantable_r1`",
+        f"        {SCAN}",
     ]
 
 
