@@ -231,7 +231,7 @@ def _instance_builder(model: type[BaseModel], attributes: tuple[str, ...]) -> Ca
         f"        set_dict(instance, {{{fields}}})\n"
         "        set_fields_set(instance, fields_set)\n"
         "        set_extra(instance, extra)\n"
-        "        set_private(instance, private())\n"
+        f"        set_private(instance, {'private()' if model.__private_attributes__ else 'None'})\n"
         "        append(instance)\n"
         "    return out\n"
     )
@@ -245,14 +245,10 @@ def _instance_builder(model: type[BaseModel], attributes: tuple[str, ...]) -> Ca
         "set_private": slots["__pydantic_private__"].__set__,
         "fields_set": set(attributes),
         "extra": {} if model.model_config.get("extra") == "allow" else None,
-        "private": functools.partial(_private_defaults, model) if model.__private_attributes__ else _no_private,
+        "private": functools.partial(_private_defaults, model),
     }
     exec(compile(source, f"<pydantable-spark builder for {model.__name__}>", "exec"), namespace)
     return namespace["build"]  # type: ignore[no-any-return]
-
-
-def _no_private() -> None:
-    return None
 
 
 def _private_defaults(model: type[BaseModel]) -> dict[str, Any]:
