@@ -16,10 +16,13 @@ node reached twice is the same object and is one node (keyed by ``id``).
 
 Invariant: a node's needed columns include every column that any consumer
 reads (expressions, predicates, sort and join keys, aggregates), so pruning
-drops only columns nobody reads; nodes that compare or reshape whole rows
-(joins, set operations, distinct, explode, unpivot, reconciliation) need all
-of their inputs' columns, and so do a cache and a checkpoint (every action
-reads the one frame they keep). The scan therefore still shows Spark's optimizer
+drops only columns nobody reads. A join reads its keys, what its conditions
+read, and the columns read above it; a reconciliation renames, checks and
+casts each column on its own, so it reads only those read above it (a NULL in
+a column no result holds is not reported: Spark would prune that check
+anyway). Nodes that compare or reshape whole rows (set operations, distinct,
+explode, unpivot) need all of their inputs' columns, and so do a cache and a
+checkpoint (every action reads the one frame they keep). The scan therefore still shows Spark's optimizer
 every column a pipeline reads, as the same raw PySpark read would
 (what the façade adds must not hide filters or columns from Spark's optimizer).
 """
