@@ -226,3 +226,13 @@ def test_a_join_key_holding_a_null_fails_instead_of_dropping_the_row(lake: Path,
     LooseEv.from_rows(rows).write_parquet(lake / "null_key")
     with pytest.raises(NullCheckError, match="'day'"):
         Ev.read_parquet(lake / "null_key").join(Day.read_parquet(days), on="day").collect()
+
+
+def test_a_join_reads_and_checks_only_the_columns_its_result_uses(holes: Path, days: Path) -> None:
+    joined = Ev.read_parquet(holes).join(Day.read_parquet(days), on="day")
+    frame = joined.select("id", "label")
+    assert 7 in frame.to_dict()["id"]  # row 7 holds a NULL v, which no result of this frame holds
+    events = next(s for s in _scans(_physical(frame)) if "ReadSchema: struct<id:bigint,day:string>" in s)
+    assert "v:" not in events.split("ReadSchema")[1]
+    with pytest.raises(NullCheckError, match="'v'"):
+        joined.select("id", "v").collect()
