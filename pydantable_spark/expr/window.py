@@ -14,7 +14,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.core import Node, Typed, describe
 
-__all__ = ["Frame", "Over"]
+__all__ = ["FIXED_FRAMES", "Frame", "Over"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,32 @@ class Frame:
     kind: Literal["rows", "range"]
     start: int | None
     end: int | None
+
+    @property
+    def has_offsets(self) -> bool:
+        """Whether a bound is some rows or values away (not unbounded, not the current row)."""
+        return self.start not in (None, 0) or self.end not in (None, 0)
+
+    def __str__(self) -> str:
+        return f"{self.kind}_between({self.start}, {self.end})"
+
+
+FIXED_FRAMES: dict[str, Frame | None] = {
+    "row_number": Frame("rows", None, 0),
+    "rank": Frame("rows", None, 0),
+    "dense_rank": Frame("rows", None, 0),
+    "percent_rank": Frame("rows", None, 0),
+    "ntile": Frame("rows", None, 0),
+    "cume_dist": Frame("range", None, 0),
+    "lag": None,
+    "lead": None,
+}
+"""Window functions whose frame Spark fixes (measured on Spark 4.3): the one frame it accepts besides none.
+
+Ranking functions take only the frame they run over anyway; ``lag`` and
+``lead`` read the row ``offset`` away and take no frame here (Spark accepts
+only the frame of exactly that row, which says nothing more).
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +95,31 @@ class Over(Node):
             if dt.contains_map(key.type.dtype):
                 msg = f"a window cannot partition or order by {describe(key)}: maps have no order"
                 raise ColumnTypeError(msg)
-        ranged = self.frame is not None and self.frame.kind == "range"
-        if ranged and (
-            len(self.order_by) != 1 or not isinstance(self.order_by[0].type.dtype, dt.Numeric | dt.Temporal)
-        ):
-            msg = "range_between() needs exactly one numeric or date order key"
-            raise ColumnTypeError(msg)
+        if self.frame is not None:
+            self._check_frame(function.name, self.frame)
         return child.type
+
+    def _check_frame(self, function: str, frame: Frame) -> None:
+        """Refuse a frame Spark's analyzer refuses for this function and these order keys (Spark 4.3's rules)."""
+        if function in FIXED_FRAMES and frame != FIXED_FRAMES[function]:
+            fixed = FIXED_FRAMES[function]
+            allowed = "no frame" if fixed is None else f"no frame (or exactly {fixed})"
+            msg = f"{function}() runs over a frame Spark fixes: its window takes {allowed}, not {frame}"
+            raise ColumnTypeError(msg)
+        if frame.kind != "range":
+            return
+        if frame.has_offsets:
+            if len(self.order_by) != 1 or not isinstance(self.order_by[0].type.dtype, dt.Numeric):
+                keys = ", ".join(describe(k) for k in self.order_by) or "none"
+                msg = (
+                    f"{frame} needs exactly one numeric order key, since Spark adds the offsets to its value "
+                    f"(order keys: {keys}); for dates order by F.unix_date(...), for timestamps by "
+                    "F.unix_seconds(...), or use rows_between"
+                )
+                raise ColumnTypeError(msg)
+        elif not self.order_by and (frame.start, frame.end) != (None, None):
+            msg = f"{frame} needs an ordered window (its bounds are the current row's order key): Window.order_by(...)"
+            raise ColumnTypeError(msg)
 
     @property
     def output_name(self) -> str:

@@ -241,7 +241,7 @@ class Candidate:
 
     entry: Function
     combination: list[Any]
-    shape: str  # "row", "group" (a global aggregate) or "window"
+    shape: str  # "row", "group" (a global aggregate), "window", or a window with a frame (FRAMED)
     expr: Expr[Any]
     sample: bool = False
     """Whether the arguments are one of the entry's ``samples``."""
@@ -261,7 +261,13 @@ class Candidate:
             column = getattr(sf, self.entry.name)(*args)
         except TypeError:  # a call PySpark does not take (F.count() without a column)
             return None
-        return column.over(SparkWindow.orderBy(wide.order_key)) if self.shape == "window" else column
+        if self.shape == "row" or self.shape == "group":
+            return column
+        window = SparkWindow.orderBy(wide.order_key)
+        if self.shape in FRAMED:
+            kind, start, end = FRAMED[self.shape]
+            window = window.rowsBetween(start, end) if kind == "rows" else window.rangeBetween(start, end)
+        return column.over(window)
 
 
 def _column_in_pyspark(entry: Function, index: int) -> bool:
@@ -284,15 +290,27 @@ def _argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     return F.lit(what) if kind == "lit" else what
 
 
+FRAMED = {"rows frame": ("rows", -1, 1), "range frame": ("range", -1, 1)}
+"""Window functions are also tried over these frames: those Spark refuses must be refused when built."""
+
+_SHAPE_CODES = {"row": "r", "group": "g", "window": "w", "rows frame": "f", "range frame": "v"}
+
+
 def _build(entry: Function, combination: list[Any], wide: Wide, shape: str) -> Expr[Any]:
     args = [_argument(wide, kind, what, position) for position, (kind, what) in enumerate(combination)]
     expr = Expr(call(entry, args))
-    return expr.over(Window.order_by(wide.order_key)) if shape == "window" else expr
+    if shape == "row" or shape == "group":
+        return expr
+    window = Window.order_by(wide.order_key)
+    if shape in FRAMED:
+        kind, start, end = FRAMED[shape]
+        window = window.rows_between(start, end) if kind == "rows" else window.range_between(start, end)
+    return expr.over(window)
 
 
 def _shapes(entry: Function) -> tuple[str, ...]:
     if entry.kind is Kind.WINDOW:
-        return ("window",)
+        return ("window", *FRAMED)
     if entry.kind is Kind.AGGREGATE:
         return ("group", "window") if entry.windowable else ("group",)
     return ("row",)
@@ -304,7 +322,7 @@ def _candidates(wide: Wide) -> dict[str, Candidate]:
     for entry in ENTRIES:
         for shape in _shapes(entry):
             for k, combination in enumerate(_combinations(entry)):
-                name = f"{entry.name.replace('.', '_')}__{shape[0]}{k}"
+                name = f"{entry.name.replace('.', '_')}__{_SHAPE_CODES[shape]}{k}"
                 try:
                     expr = _build(entry, combination, wide, shape)
                     wide.frame.select(expr)  # bound: the entry's own rules accept these types

@@ -100,6 +100,21 @@ def case_range_between_two_keys() -> None:
     lines.with_columns(running=F.sum(OrderLine.quantity).over(w))  # expect: mypy plan
 
 
+def case_range_between_timestamp_key() -> None:
+    w = Window.partition_by(Order.customer_id).order_by(Order.placed_at).range_between(-3600, 0)
+    orders.with_columns(last_hour=F.count().over(w))  # expect: mypy plan
+
+
+def case_row_number_with_a_frame() -> None:
+    w = Window.partition_by(OrderLine.order_id).order_by(OrderLine.line_no).rows_between(-1, 1)
+    lines.with_columns(n=F.row_number().over(w))  # expect: mypy plan
+
+
+def case_lag_with_a_frame() -> None:
+    w = Window.partition_by(OrderLine.order_id).order_by(OrderLine.line_no).rows_between(None, 0)
+    lines.with_columns(prev=F.lag(OrderLine.quantity).over(w))  # expect: mypy plan
+
+
 def case_frame_ends_before_start() -> None:
     Window.partition_by(OrderLine.order_id).order_by(OrderLine.line_no).rows_between(0, -1)  # expect: mypy plan
 
