@@ -294,15 +294,33 @@ def _check_names(ctx: MethodContext, method: str, found: Arguments, schema: Sche
     from pydantable_spark.expr.core import Column
 
     values = [v for _, v in found.positional] + [v for n, _, v in found.named if n not in _OTHER_FRAME.get(method, ())]
+    either = _join_condition_names(ctx, found) if method == "join" else {}
     for value in values:
         if value is None or (value.exact and not everything):
             continue
+        known = either.get(id(value), schema.names)
+        if known is None:  # a join condition, and the other frame's columns are not known
+            continue
         for node in nodes_in(value.value):
-            if isinstance(node, Column) and node.name not in schema:
+            if isinstance(node, Column) and node.name not in known:
                 error: SchemaError = UnknownColumnError(node.qualified, schema.names)
                 report(ctx, error, f"{method}(): ")
                 return True
     return False
+
+
+def _join_condition_names(ctx: MethodContext, found: Arguments) -> dict[int, tuple[str, ...] | None]:
+    """For ``join``'s ``on=`` (by ``id`` of its value): the names its columns may have, of either frame.
+
+    A join condition names a column of either side (``bind_condition``): the
+    columns of both frames, or None when the other frame's are not known.
+    """
+    right_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
+    right = static_schema(right_type) if right_type is not None else None
+    left = static_schema(ctx.type)
+    names = None if right is None or left is None else (*left.names, *right.names)
+    on = [v for n, _, v in found.named if n == "on"] + [v for _, v in found.positional[1:2]]
+    return {id(v): names for v in on if v is not None}
 
 
 def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Type:

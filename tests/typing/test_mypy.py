@@ -140,3 +140,16 @@ def test_a_call_mypy_refuses_for_its_arity_gets_only_mypy_s_message(tmp_path: Pa
     assert report.count('Missing positional argument "value" in call to "when"') == 2
     assert 'Missing positional argument "value" in call to "otherwise"' in report
     assert "could not type" not in report
+
+
+def test_the_tpch_queries_type_check_strictly_without_a_false_positive(tmp_path: Path) -> None:
+    """The 22 TPC-H queries (``benchmarks/tpch``: joins on conditions, semi/anti joins, Decimal arithmetic)."""
+    root = Path(__file__).parents[2]
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\nstrict = True\n")
+    args = ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), "-p", "benchmarks.tpch"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)  # benchmarks/ is a namespace package of the repository
+        stdout, stderr, status = api.run(args)
+    assert (status, stderr) == (0, ""), stdout
+    assert "Success: no issues found in 7 source files" in stdout

@@ -99,9 +99,9 @@ u.with_columns(q=F.ntile(3).over(unordered))  # E: ntile() needs an ordered wind
 F.count_distinct(User.name).over(w)  # E: count_distinct() cannot run over a window
 (User.age + 1).over(w)  # E: over() applies to window functions and aggregates; got expression on 'age'
 by_name = Window.order_by(User.name).range_between(-1, 0)
-u.with_columns(s=F.sum(User.age).over(by_name))  # E: range_between() needs exactly one numeric or date order key
+u.with_columns(s=F.sum(User.age).over(by_name))  # E: range_between(-1, 0) needs exactly one numeric order key
 by_two = Window.order_by("id", "age").range_between(-1, 0)
-u.with_columns(s=F.sum(User.age).over(by_two))  # E: range_between() needs exactly one numeric or date order key
+u.with_columns(s=F.sum(User.age).over(by_two))  # E: range_between(-1, 0) needs exactly one numeric order key
 Window.order_by(User.id).rows_between(0, -1)  # E: a window frame must not end (-1) before it starts (0)
 Window.order_by(User.id).range_between(3, 1)  # E: a window frame must not end (1) before it starts (3)
 u.filter(F.row_number().over(w) == 1)  # E: filter(): (row_number().over(...) == 1) uses a window
@@ -146,3 +146,6 @@ def with_parameters(total: Any, frame: DataFrame[Any]) -> None:
     u.filter(F.col("agee") > total)  # E: filter(): unknown column 'agee'
     u.sort("id", total, descending=[True, False])  # no error: one flag per key, total among them
     frame.filter(F.col("whatever") > 1)  # no error: the frame's columns are not known
+u.with_columns(n=F.row_number().over(Window.order_by(User.id).rows_between(-1, 1)))  # E: row_number() runs over a frame Spark fixes
+u.with_columns(p=F.lag(User.age).over(Window.order_by(User.id).rows_between(None, 0)))  # E: lag() runs over a frame Spark fixes
+u.with_columns(s=F.sum(User.age).over(Window.order_by(User.joined).range_between(-7, 0)))  # E: needs exactly one numeric order key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from models import Dept, User
 
-from pydantable_spark import F
+from pydantable_spark import DataFrame, F
 
 users = User.from_rows([])
 depts = Dept.from_rows([])
@@ -22,3 +22,8 @@ users.repartition(0)  # E: repartition() needs n >= 1, got 0
 users.coalesce(0)  # E: coalesce() needs n >= 1, got 0
 users.sample(1.5)  # E: sample() needs 0 <= fraction <= 1 (without replacement), got fraction=1.5
 users.sample(0.5, seed="1")  # E: Argument "seed" to "sample" of "DataFrame" has incompatible type "str"
+
+
+def above_a_missing_budget(people: DataFrame[User], teams: DataFrame[Dept]) -> None:
+    top = teams.group_by(Dept.name).agg(top=F.max(Dept.budget))
+    people.join(top, on=[User.score > F.col("tops")], left_on=User.name, right_on=Dept.name, how="semi")  # E: unknown column 'tops'

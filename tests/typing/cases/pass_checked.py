@@ -53,6 +53,9 @@ users.with_columns(since=F.datediff(F.lit(datetime.date(2024, 1, 1)), User.joine
 users.join(users.select(User.id, User.name), on="id", how="left").select(F.col("name_right"))
 by_value = Window.partition_by("name").order_by("score").range_between(-1, 1)
 users.with_columns(near=F.count().over(by_value))
+# a range frame without offsets takes any order keys (dates, several); ranking over the frame Spark fixes
+users.with_columns(upto=F.sum(User.score).over(Window.order_by(User.joined, User.id).range_between(None, 0)))
+users.with_columns(n=F.row_number().over(w.rows_between(None, 0)), c=F.cume_dist().over(w.range_between(None, 0)))
 shipments.select(Shipment.tracking, "status").filter(F.col("trackingNo").is_not_null())
 
 

@@ -47,3 +47,9 @@ assert_type(users.checkpoint(eager=False), DataFrame[User])
 assert_type(users.local_checkpoint(), DataFrame[User])  # eager: checked without running Spark
 narrow = users.select("id", F.col("name")).cache()
 assert_type(narrow.collect()[0].name, str)
+
+
+def above_the_top_budget(people: DataFrame[User], teams: DataFrame[Dept]) -> DataFrame[User]:
+    """A condition naming the other frame's column by string, on frames the plugin knows only by type."""
+    top = teams.group_by(Dept.name).agg(top=F.max(Dept.budget))
+    return people.join(top, on=[User.score > F.col("top")], left_on=User.name, right_on=Dept.name, how="semi")
