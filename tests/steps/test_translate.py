@@ -70,7 +70,10 @@ CASES: dict[str, tuple[Any, list[str]]] = {
         lambda: frame().sort("a").limit(2).offset(1).unique(subset="s"),
         ["to", "dropDuplicates", "offset", "limit", "sort", "scan"],
     ),
-    "join": (lambda: frame().join(frame().select("a", t=P.s), on="a"), ["to", "selectExpr", "join", "scan", "selectExpr", "scan"]),
+    "join": (
+        lambda: frame().join(frame().select("a", t=P.s), on="a"),
+        ["to", "selectExpr", "join", "scan", "selectExpr", "scan"],
+    ),
     "group_by": (lambda: frame().group_by("s").agg(n=F.sum(P.a)), ["to", "groupBy", "scan"]),
     "union": (lambda: frame().union(frame()), ["to", "union", "scan", "scan"]),
     "intersect": (lambda: frame().intersect(frame()), ["to", "intersect", "scan", "scan"]),

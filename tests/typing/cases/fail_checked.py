@@ -146,6 +146,10 @@ def with_parameters(total: Any, frame: DataFrame[Any]) -> None:
     u.filter(F.col("agee") > total)  # E: filter(): unknown column 'agee'
     u.sort("id", total, descending=[True, False])  # no error: one flag per key, total among them
     frame.filter(F.col("whatever") > 1)  # no error: the frame's columns are not known
-u.with_columns(n=F.row_number().over(Window.order_by(User.id).rows_between(-1, 1)))  # E: row_number() runs over a frame Spark fixes
-u.with_columns(p=F.lag(User.age).over(Window.order_by(User.id).rows_between(None, 0)))  # E: lag() runs over a frame Spark fixes
-u.with_columns(s=F.sum(User.age).over(Window.order_by(User.joined).range_between(-7, 0)))  # E: needs exactly one numeric order key
+
+
+around = Window.order_by(User.id).rows_between(-1, 1)
+u.with_columns(n=F.row_number().over(around))  # E: row_number() runs over a frame Spark fixes
+u.with_columns(p=F.lag(User.age).over(around))  # E: lag() runs over a frame Spark fixes
+last_week = Window.order_by(User.joined).range_between(-7, 0)
+u.with_columns(s=F.sum(User.age).over(last_week))  # E: needs exactly one numeric order key

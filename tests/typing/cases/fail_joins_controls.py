@@ -26,4 +26,5 @@ users.sample(0.5, seed="1")  # E: Argument "seed" to "sample" of "DataFrame" has
 
 def above_a_missing_budget(people: DataFrame[User], teams: DataFrame[Dept]) -> None:
     top = teams.group_by(Dept.name).agg(top=F.max(Dept.budget))
-    people.join(top, on=[User.score > F.col("tops")], left_on=User.name, right_on=Dept.name, how="semi")  # E: unknown column 'tops'
+    above = User.score > F.col("tops")
+    people.join(top, on=[above], left_on=User.name, right_on=Dept.name, how="semi")  # E: unknown column 'tops'
