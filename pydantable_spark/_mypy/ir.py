@@ -313,7 +313,7 @@ def value_of(api: TypeChecker, expr: Expression, depth: int = 0) -> Value | None
         if owner is not None and isinstance(owner.value, Expr):
             return Value(getattr(owner.value, expr.name), owner.exact)
     if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr) and isinstance(expr.callee.node, TypeInfo):
-        return _dtype_instance(api, expr, depth)
+        return _constructed(api, expr, depth)
     return by_type(api, expr)
 
 
@@ -402,22 +402,31 @@ def _dict_value(api: TypeChecker, expr: DictExpr, depth: int) -> Value | None:
     return Value(out, exact)
 
 
-def _dtype_instance(api: TypeChecker, expr: CallExpr, depth: int) -> Value | None:
-    """``dt.Decimal(10, 2)``: a logical type written as an argument."""
+_VALUE_CLASSES = (datetime.date, datetime.datetime, datetime.timedelta, decimal.Decimal)
+"""Value classes whose instances written with literal arguments are known exactly (``datetime.date(2024, 1, 1)``)."""
+
+
+def _constructed(api: TypeChecker, expr: CallExpr, depth: int) -> Value | None:
+    """``dt.Decimal(10, 2)`` (a logical type written as an argument), ``datetime.date(2024, 1, 1)``, ``Decimal("1.5")``.
+
+    A value whose arguments are not all written literally stands as a sample of its type (``by_type``).
+    """
     assert isinstance(expr.callee, RefExpr)
     assert isinstance(expr.callee.node, TypeInfo)
     cls = _python_type(expr.callee.node)
-    if not (isinstance(cls, type) and issubclass(cls, dt.DType)):
+    logical = isinstance(cls, type) and issubclass(cls, dt.DType)
+    if not (logical or cls in _VALUE_CLASSES):
         return by_type(api, expr)
     args = [value_of(api, a, depth + 1) for a in expr.args]
     if any(a is None or not a.exact for a in args) or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
-        return None
+        return None if logical else by_type(api, expr)
+    assert isinstance(cls, type)
     positional = [a.value for a, k in zip(args, expr.arg_kinds, strict=True) if a is not None and k == ARG_POS]
     named = {n: a.value for a, n in zip(args, expr.arg_names, strict=True) if a is not None and n is not None}
     try:
         return Value(cls(*positional, **named), True)
-    except (TypeError, ValueError, PydantableSparkError):
-        return None
+    except (TypeError, ValueError, ArithmeticError, PydantableSparkError):
+        return None if logical else by_type(api, expr)
 
 
 def by_type(api: TypeChecker, expr: Expression) -> Value | None:

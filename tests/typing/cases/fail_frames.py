@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+import decimal
+
 from models import Dept, Out, User
 
 from pydantable_spark import DataFrame, DataFrameModel, F
@@ -84,3 +87,9 @@ def no_fields(bare: DataFrame[NoFields], items: DataFrame[WithFields]) -> None:
     bare.select("sku")  # E: unknown column 'sku' in select(); existing columns: (none)
     items.join(bare, how="cross")
     items.as_model(NoFields)
+
+# a column replaced by with_columns, then compared with a value written in place (a date, a Decimal)
+restamped = users.with_columns(joined=F.lit("2024-01-01"))
+restamped.filter(User.joined > datetime.date(2024, 1, 1))  # E: column 'User.joined' is declared as date (date)
+repriced = users.with_columns(price=F.lit(1.5))
+repriced.filter(User.price > decimal.Decimal("0.5"))  # E: column 'User.price' is declared as Decimal (decimal(
