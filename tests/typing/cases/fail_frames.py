@@ -88,6 +88,7 @@ def no_fields(bare: DataFrame[NoFields], items: DataFrame[WithFields]) -> None:
     items.join(bare, how="cross")
     items.as_model(NoFields)
 
+
 # a column replaced by with_columns, then compared with a value written in place (a date, a Decimal)
 restamped = users.with_columns(joined=F.lit("2024-01-01"))
 restamped.filter(User.joined > datetime.date(2024, 1, 1))  # E: column 'User.joined' is declared as date (date)
