@@ -27,7 +27,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
-from pydantable_spark.expr.catalog.spec import LambdaSample, Lit, sample_of
+from pydantable_spark.expr.catalog.spec import Built, LambdaSample, Lit, sample_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -150,6 +150,8 @@ def _sample_source(corpus: Corpus, item: object) -> str | None:
         return f"F.lit({_value(item.value)})"
     if isinstance(item, LambdaSample):
         return item.source  # a lambda over F: the plugin types its parameters, then its body
+    if isinstance(item, Built):
+        return None  # made by other calls, which the corpus calls on their own
     return _value(item)
 
 

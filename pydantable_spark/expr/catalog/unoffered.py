@@ -37,6 +37,7 @@ NOT_OFFERED: dict[str, str] = {
     "explode": "A generator changes the row count: use frame.explode(columns).",
     "explode_outer": "A generator changes the row count: use frame.explode_outer(columns).",
     "posexplode": "A generator changes the row count: use frame.posexplode(column).",
+    "json_tuple": "A generator of one output column per field: use F.get_json_object(col, path) per field.",
     "monotonically_increasing_id": "Use frame.with_row_count(), which reads the id once so filters cannot move it.",
     "pandas_udf": "Vectorized UDFs are not typed here yet: F.udf gives a typed, Arrow-optimized Python UDF.",
     "arrow_udf": "Vectorized UDFs are not typed here yet: F.udf gives a typed, Arrow-optimized Python UDF.",
