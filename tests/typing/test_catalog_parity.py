@@ -222,10 +222,16 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Corpus, list[str
     return generated, _static(generated, tmp_path_factory.mktemp("catalog_parity"))
 
 
+_UNSTATED = {
+    "kll_sketch_agg_float": "it takes float32 only, and the plugin reads Annotated[float, Float32] as a double",
+}
+"""Entries no call of the corpus can state, and why (the runtime checks them in tests/expr/test_catalog.py)."""
+
+
 def test_every_entry_is_called(revealed: tuple[Corpus, list[str]]) -> None:
     generated, _ = revealed
     missing = sorted({e.name for e in ENTRIES} - {name for name, _, _ in generated.calls})
-    assert missing == []
+    assert missing == sorted(_UNSTATED)
 
 
 def _as_mypy_states(runtime: str) -> str:

@@ -16,6 +16,7 @@ from pydantable_spark.expr.catalog import (
     higher_order,
     json_text,
     math,
+    sketches,
     strings,
     windows,
 )
@@ -33,6 +34,7 @@ ENTRIES: tuple[Function, ...] = (
     *bits.ENTRIES,
     *conditional.ENTRIES,
     *aggregates.ENTRIES,
+    *sketches.ENTRIES,
     *windows.ENTRIES,
 )
 """Every entry, category by category."""
