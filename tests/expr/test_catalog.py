@@ -445,7 +445,8 @@ def _sorted_rows(columns: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 def _converted(wide: Wide, candidate: Candidate) -> bool:
     """Whether the façade converts one of the call's arguments to the type Spark asks for (``Accepts.to``)."""
-    node = wide.frame.select(candidate.expr).plan.exprs[0]  # type: ignore[attr-defined]
+    plan = wide.frame.select(candidate.expr).plan
+    node = plan.aggs[0] if candidate.shape == "group" else plan.exprs[0]  # type: ignore[attr-defined]
     while not isinstance(node, Call):
         node = next(node.children())
     types = call_types(node.function, node.args)

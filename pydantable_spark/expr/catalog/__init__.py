@@ -16,9 +16,12 @@ from pydantable_spark.expr.catalog import (
     higher_order,
     json_text,
     math,
+    session,
     sketches,
     strings,
+    vectors,
     windows,
+    xml,
 )
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Accepts, Args, Function, Kind, Param
 
@@ -35,6 +38,9 @@ ENTRIES: tuple[Function, ...] = (
     *conditional.ENTRIES,
     *aggregates.ENTRIES,
     *sketches.ENTRIES,
+    *vectors.ENTRIES,
+    *xml.ENTRIES,
+    *session.ENTRIES,
     *windows.ENTRIES,
 )
 """Every entry, category by category."""
