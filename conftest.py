@@ -113,6 +113,7 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/expr/forms.py",
         "pydantable_spark/expr/json.py",
         "pydantable_spark/expr/namespaces.py",
+        "pydantable_spark/expr/options.py",
         "pydantable_spark/expr/udf.py",
         "pydantable_spark/expr/udf_results.py",
         "pydantable_spark/expr/windowspec.py",

@@ -16,6 +16,7 @@ each new name-like parameter (a join hint, a storage level) joins ``NAME_PARAMET
 from __future__ import annotations
 
 import datetime
+import json
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -214,6 +215,14 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
             F.lit(f"k1\x01v1{p or ';'}k2\x01v2"), F.lit(_java_quote(p or ";")), F.lit("\x01")
         ).map.get("k2"),
         lambda s, p: "v2",  # the pair delimiter (a regex, quoted) split the text where it stands
+    ),
+    "to_json(options)": (
+        lambda s, p: F.to_json(F.create_map(F.lit(p), s), {p: p}),  # an option name Spark does not know is ignored
+        lambda s, p: json.dumps({p: s}, separators=(",", ":"), ensure_ascii=False),
+    ),
+    "schema_of_json(json)": (
+        lambda s, p: F.schema_of_json(json.dumps({"k": p}), {p: p}),
+        lambda s, p: "STRUCT<k: STRING>",
     ),
     # string literals inside lambda bodies (and a lambda returning the Python string itself)
     "transform(body literal)": (
@@ -751,8 +760,6 @@ def test_merge_target_names_with_substitution_are_refused() -> None:
 
 def test_from_json_field_names_options_and_texts_are_values(spark: SparkSession, conf: str) -> None:
     """A model's field names reach from_json inside its schema text, options as string literals: all exact."""
-    import json
-
     from pydantable_spark import dtypes as dt
 
     names = list(dict.fromkeys(n for n in NAMES if "${" not in n))[:12]

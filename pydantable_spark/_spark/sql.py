@@ -241,6 +241,9 @@ def literal_sql(value: Any, dtype: dt.DType) -> str:
         return _interval_sql(value)
     if isinstance(dtype, dt.List) and isinstance(value, tuple) and value and not dtype.contains_null:
         return f"array({', '.join(literal_sql(item, dtype.inner) for item in value)})"  # non-null items: exact
+    if isinstance(dtype, dt.Map) and isinstance(value, tuple) and value:  # options: (name, value) pairs
+        pairs = (f"{literal_sql(k, dtype.key)}, {literal_sql(v, dtype.value)}" for k, v in value)
+        return f"map({', '.join(pairs)})"
     msg = f"literals of type {dtype} are not supported yet"
     raise NotImplementedError(msg)
 

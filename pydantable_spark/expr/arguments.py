@@ -23,10 +23,11 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call_types
-from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Function, Param
+from pydantable_spark.expr.catalog.spec import ABSENT, OPTIONS, REQUIRED, Function, Param
 from pydantable_spark.expr.coercion import list_literal
-from pydantable_spark.expr.core import Column, Node, describe, literal_of
+from pydantable_spark.expr.core import Column, Literal, Node, describe, literal_of
 from pydantable_spark.expr.lambdas import Lambda, Variable, binding, body_error, new_token, refuse_escaped
+from pydantable_spark.expr.options import option_pairs
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -55,6 +56,13 @@ def _argument(function: Function, param: Param, value: object, *, names: bool, n
     what = f"{name}()"
     if isinstance(value, str) and param.names and names and not param.python_only:
         return Column(value)
+    if isinstance(value, dict) and param.literal == OPTIONS:
+        pairs = option_pairs(value, f"{what}: {param.name}")
+        problem = param.check(dict(pairs)) if param.check is not None else None
+        if problem is not None:
+            msg = f"{what}: {param.name} {problem}, got {shown(value)}"
+            raise ArgumentValueError(msg)
+        return Literal(pairs, OPTIONS)
     if param.python and isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python):
         problem = param.check(value) if param.check is not None else None
         if problem is not None:
@@ -195,6 +203,11 @@ def _values(
     return values
 
 
+def _no_options(param: Param, value: object) -> bool:
+    """An empty dict of options: none at all (Spark refuses an empty ``map()`` of options)."""
+    return param.literal == OPTIONS and isinstance(value, dict) and not value
+
+
 def call(
     function: Function,
     positional: Sequence[object],
@@ -225,7 +238,7 @@ def call(
     last = len(params) - 1
     for index, value in enumerate(values):
         param = params[index] if index <= last else params[last]
-        if value is ABSENT or (value is None and param.default is ABSENT):
+        if value is ABSENT or (param.default is ABSENT and (value is None or _no_options(param, value))):
             absent = True
             continue
         if absent:

@@ -609,6 +609,8 @@ class Literal(Node):
             return self.value.value
         if self.undecided:
             return "F.lit(None)"
+        if isinstance(self.dtype, dt.Map):
+            return repr(dict(self.value))  # options: (name, value) pairs
         return repr(list(self.value)) if isinstance(self.value, tuple) else repr(self.value)
 
     @property

@@ -30,7 +30,6 @@ pydantable_spark.errors.ArgumentValueError: F.from_json(): options['mode'] is 'D
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -40,8 +39,11 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr, into_node
 from pydantable_spark.expr.core import Node, Typed, describe
+from pydantable_spark.expr.options import option_pairs
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pydantable_spark.expr.api import Col
 
 __all__ = ["FromJson", "as_nullable", "from_json"]
@@ -105,18 +107,8 @@ def _schema(schema: object) -> tuple[dt.DType, str]:
 def _options(options: object) -> tuple[tuple[str, str], ...]:
     if options is None:
         return ()
-    if not isinstance(options, Mapping):
-        msg = f"F.from_json(): options must be a dict of option names to values; got {shown(options)}"
-        raise ArgumentTypeError(msg)
-    found = []
-    for key, value in options.items():
-        if type(key) is not str:
-            msg = f"F.from_json(): an option name must be a str; got {shown(key)}"
-            raise ArgumentTypeError(msg)
-        if type(value) not in (str, bool, int, float):
-            msg = f"F.from_json(): options[{key!r}] must be a str, bool, int or float; got {shown(value)}"
-            raise ArgumentTypeError(msg)
-        text = str(value).lower() if type(value) is bool else str(value)
+    found = option_pairs(options, "F.from_json(): options")
+    for key, text in found:
         if key.lower() == "mode" and text.upper() not in _MODES:
             msg = f"F.from_json(): options['mode'] is {text!r}; from_json takes 'PERMISSIVE' or 'FAILFAST'"
             raise ArgumentValueError(msg)
@@ -126,8 +118,7 @@ def _options(options: object) -> tuple[tuple[str, str], ...]:
                 "(mode='PERMISSIVE') or MalformedDataError (mode='FAILFAST')"
             )
             raise ArgumentValueError(msg)
-        found.append((key, text))
-    return tuple(found)
+    return found
 
 
 def from_json(

@@ -38,7 +38,7 @@ from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog import CATALOG, ENTRIES, Function, Kind
-from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, LambdaSample, Lit, sample_of
+from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Built, LambdaSample, Lit, sample_of
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -138,8 +138,7 @@ def _example_types() -> dict[dt.DType, int]:
     for entry in ENTRIES:
         for combination in _combinations(entry):
             for position, (kind, what) in enumerate(combination):
-                if kind == "column":
-                    dtype = what[0]
+                for dtype in (what[0],) if kind == "column" else what.dtypes if kind == "built" else ():
                     positions = max(found.get(str(dtype), (dtype, 0))[1], position + 1)
                     found[str(dtype)] = (dtype, positions)
     return dict(found.values())
@@ -232,6 +231,8 @@ def _sample_option(item: Any) -> tuple[str, Any]:
         return ("lit", item.value)
     if isinstance(item, LambdaSample):
         return ("lambda", item)
+    if isinstance(item, Built):
+        return ("built", item)
     return ("value", item)
 
 
@@ -277,6 +278,8 @@ def _column_in_pyspark(entry: Function, index: int) -> bool:
 def _plain_argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     if kind == "column":
         return sf.col(wide.column(*what, position))
+    if kind == "built":
+        return what.build(sf, [sf.col(wide.column(d, False, position)) for d in what.dtypes])
     if kind == "lambda":
         return what.function(sf)
     return sf.lit(what) if kind == "lit" else what
@@ -285,6 +288,8 @@ def _plain_argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
 def _argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
     if kind == "column":
         return F.col(wide.column(*what, position))
+    if kind == "built":
+        return what.build(F, [F.col(wide.column(d, False, position)) for d in what.dtypes])
     if kind == "lambda":
         return what.function(F)
     return F.lit(what) if kind == "lit" else what
@@ -328,7 +333,9 @@ def _candidates(wide: Wide) -> dict[str, Candidate]:
                     wide.frame.select(expr)  # bound: the entry's own rules accept these types
                 except PydantableSparkError:
                     continue
-                found[name] = Candidate(entry, combination, shape, expr, sample=k < len(entry.samples))
+                # a scalar function of an aggregate (a sketch's estimate) is tried over the whole frame
+                tried = "group" if shape == "row" and expr.node.facts.has_aggregate else shape
+                found[name] = Candidate(entry, combination, tried, expr, sample=k < len(entry.samples))
     return found
 
 
@@ -456,7 +463,8 @@ def _sorted_rows(columns: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 def _converted(wide: Wide, candidate: Candidate) -> bool:
     """Whether the façade converts one of the call's arguments to the type Spark asks for (``Accepts.to``)."""
-    node = wide.frame.select(candidate.expr).plan.exprs[0]  # type: ignore[attr-defined]
+    plan = wide.frame.select(candidate.expr).plan
+    node = plan.aggs[0] if candidate.shape == "group" else plan.exprs[0]  # type: ignore[attr-defined]
     while not isinstance(node, Call):
         node = next(node.children())
     types = call_types(node.function, node.args)

@@ -27,7 +27,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
-from pydantable_spark.expr.catalog.spec import LambdaSample, Lit, sample_of
+from pydantable_spark.expr.catalog.spec import Built, LambdaSample, Lit, sample_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -150,6 +150,8 @@ def _sample_source(corpus: Corpus, item: object) -> str | None:
         return f"F.lit({_value(item.value)})"
     if isinstance(item, LambdaSample):
         return item.source  # a lambda over F: the plugin types its parameters, then its body
+    if isinstance(item, Built):
+        return None  # made by other calls, which the corpus calls on their own
     return _value(item)
 
 
@@ -220,10 +222,29 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Corpus, list[str
     return generated, _static(generated, tmp_path_factory.mktemp("catalog_parity"))
 
 
+_FLOAT32_ONLY = "it takes float32 only, and the plugin reads Annotated[float, Float32] as a double"
+_UNSTATED = {
+    "kll_sketch_agg_float": _FLOAT32_ONLY,
+    **dict.fromkeys(
+        (
+            "vector_avg",
+            "vector_cosine_similarity",
+            "vector_inner_product",
+            "vector_l2_distance",
+            "vector_norm",
+            "vector_normalize",
+            "vector_sum",
+        ),
+        f"{_FLOAT32_ONLY} (lists of float32 here)",
+    ),
+}
+"""Entries no call of the corpus can state, and why (the runtime checks them in tests/expr/test_catalog.py)."""
+
+
 def test_every_entry_is_called(revealed: tuple[Corpus, list[str]]) -> None:
     generated, _ = revealed
     missing = sorted({e.name for e in ENTRIES} - {name for name, _, _ in generated.calls})
-    assert missing == []
+    assert missing == sorted(_UNSTATED)
 
 
 def _as_mypy_states(runtime: str) -> str:

@@ -14,9 +14,14 @@ from pydantable_spark.expr.catalog import (
     conditional,
     datetime,
     higher_order,
+    json_text,
     math,
+    session,
+    sketches,
     strings,
+    vectors,
     windows,
+    xml,
 )
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Accepts, Args, Function, Kind, Param
 
@@ -27,10 +32,15 @@ ENTRIES: tuple[Function, ...] = (
     *datetime.ENTRIES,
     *collections.ENTRIES,
     *higher_order.ENTRIES,
+    *json_text.ENTRIES,
     *math.ENTRIES,
     *bits.ENTRIES,
     *conditional.ENTRIES,
     *aggregates.ENTRIES,
+    *sketches.ENTRIES,
+    *vectors.ENTRIES,
+    *xml.ENTRIES,
+    *session.ENTRIES,
     *windows.ENTRIES,
 )
 """Every entry, category by category."""

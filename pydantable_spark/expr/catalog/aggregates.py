@@ -8,13 +8,16 @@ are not ``windowable``: Spark has no DISTINCT window functions.
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
     ANY,
     BOOLEAN,
+    INT32,
     INTEGER,
     NUMBER,
     ORDERABLE,
+    STRING_OR_BINARY,
     Accepts,
     Args,
     DTypeRule,
@@ -30,6 +33,7 @@ from pydantable_spark.expr.catalog.spec import (
     same,
     value,
 )
+from pydantable_spark.expr.core import describe
 
 __all__ = ["ENTRIES"]
 
@@ -105,6 +109,17 @@ def _relative_error(rsd: float) -> str | None:
 
 
 _COL = column("col", NUMBER)
+
+
+def _delimiter_of_its_kind(args: Args) -> None:
+    """A string delimiter for strings, bytes for bytes (Spark would not cast one to the other)."""
+    if len(args) > 1 and type(args.dtype(0)) is not type(args.dtype(1)):
+        msg = (
+            f"{args.name}(): delimiter must be of the kind of col (strings or bytes); got {describe(args.nodes[1])} "
+            f"for {describe(args.nodes[0])}"
+        )
+        raise ColumnTypeError(msg)
+
 
 ENTRIES: tuple[Function, ...] = (
     # --- counts ---
@@ -279,6 +294,55 @@ ENTRIES: tuple[Function, ...] = (
         returns=_collected,
         nullable=never,
         summary="The distinct non-NULL values as a list.",
+    ),
+    *(
+        _entry(
+            name,
+            column("col", STRING_OR_BINARY),
+            either("delimiter", STRING_OR_BINARY, str, bytes, default=ABSENT, sample=", ", foldable=True),
+            returns=same(0),
+            check=_delimiter_of_its_kind,
+            sql=sql,
+            template=template,
+            windowable=not distinct,
+            samples=((dt.Binary(), b"|"),),
+            summary=summary,
+        )
+        for name, sql, template, distinct, summary in (
+            ("listagg", None, None, False, "The non-NULL strings (or bytes) end to end, ``delimiter`` between."),
+            ("string_agg", None, None, False, "The non-NULL strings (or bytes) end to end, ``delimiter`` between."),
+            (
+                "listagg_distinct",
+                "listagg",
+                "listagg(DISTINCT {all})",
+                True,
+                "The distinct non-NULL strings (or bytes) end to end, ``delimiter`` between.",
+            ),
+            (
+                "string_agg_distinct",
+                "string_agg",
+                "string_agg(DISTINCT {all})",
+                True,
+                "The distinct non-NULL strings (or bytes) end to end, ``delimiter`` between.",
+            ),
+        )
+    ),
+    _entry(
+        "histogram_numeric",
+        _COL,
+        either("nBins", INT32, int, literal=dt.Int32(), foldable=True, check=at_least(2), column_in_pyspark=True),
+        returns=lambda a: dt.List(
+            dt.Struct((dt.Field("x", a.dtype(0), True), dt.Field("y", dt.Float64(), True))), True
+        ),
+        samples=((dt.Float64(), 3), (dt.Int64(), 2)),
+        summary="A histogram of ``nBins`` bins: a list of (x: the bin's centre, y: its height).",
+    ),
+    _entry(
+        "collect_union",
+        column("col", Accepts("a list", lambda t: isinstance(t, dt.List), examples=(dt.List(dt.Int64(), False),))),
+        returns=lambda a: a.dtype(0),
+        nullable=never,
+        summary="The distinct elements of every list, as one list.",
     ),
     # --- regressions ---
     *(

@@ -36,7 +36,7 @@ def signature(function: Function, name: str | None = None) -> inspect.Signature:
     return inspect.Signature(parameters)
 
 
-_GENERIC: dict[type, str] = {list: "list[Any]", tuple: "tuple[Any, ...]"}
+_GENERIC: dict[type, str] = {list: "list[Any]", tuple: "tuple[Any, ...]", dict: "dict[str, Any]"}
 
 
 def annotation(param: Param, *, method: bool = False, unpacks: bool = False) -> str:

@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ABSENT",
+    "OPTIONS",
     "REQUIRED",
     "Accepts",
     "Args",
+    "Built",
     "Function",
     "Kind",
     "LambdaSample",
@@ -99,6 +101,26 @@ class Lit:
     """In an entry's ``samples``: the argument ``F.lit(value)`` (``lit(value)`` on PySpark's side)."""
 
     value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """In an entry's ``samples``: an argument made from columns by other functions, as source text.
+
+    ``source`` is a lambda over ``F`` (the façade's ``F`` or PySpark's
+    ``pyspark.sql.functions``: the same names) taking one non-null column of each
+    of ``dtypes``: JSON text made by ``F.to_json``, a sketch made by
+    ``F.hll_sketch_agg`` (an aggregate: the call is then tried over a group).
+    """
+
+    source: str
+    dtypes: tuple[dt.DType, ...]
+
+    def build(self, functions: object, columns: Sequence[Any]) -> Any:
+        """The argument, written over ``functions`` on ``columns`` (one per type of ``dtypes``)."""
+        made = eval(self.source, {"F": functions})
+        assert callable(made)
+        return made(*columns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +301,8 @@ class Function:
     samples: tuple[tuple[Any, ...], ...] = ()
     """Argument lists the generated tests try besides one parameter at a time, for calls those cannot
     make (``named_struct`` takes literal names): a ``DType`` is a non-null column of that type, a
-    ``(DType, True)`` pair a nullable one, ``Lit(v)`` is ``F.lit(v)``, anything else a Python value."""
+    ``(DType, True)`` pair a nullable one, ``Lit(v)`` is ``F.lit(v)``, ``Built`` an argument made by other
+    functions, anything else a Python value."""
     empty: Callable[[], Node] | None = None
     """What a call with no values at all stands for, when not a call (``F.array()``: an empty list typed
     by what it is used with, ``core.undecided_empty``)."""
@@ -472,6 +495,21 @@ def either(
 
 
 _SAMPLES: dict[type, Any] = {str: "a", int: 1, bool: True, float: 0.5}
+
+OPTIONS = dt.Map(dt.String(), dt.String(), False)
+"""The type of an ``options`` literal: Spark's ``map(name, value, ...)`` of strings."""
+
+
+def options(
+    name: str = "options", *, sample: dict[str, Any], check: Callable[[Any], str | None] | None = None
+) -> Param:
+    """Spark's text-function options (``to_json``'s): a ``dict`` of names to plain values, as string pairs.
+
+    Names and values are checked by type when the call is made
+    (``expr.options.option_pairs``; ``check`` then sees the dict of strings); an
+    empty dict is no options at all (Spark refuses an empty ``map()``).
+    """
+    return Param(name, None, (dict,), OPTIONS, names=False, default=ABSENT, check=check, sample=sample)
 
 
 def function(name: str, takes: Takes, *, sample: str, default: Any = REQUIRED) -> Param:

@@ -20,6 +20,7 @@ from pydantable_spark.expr.catalog.spec import (
     Accepts,
     Args,
     Function,
+    Lit,
     always,
     any_null,
     at_least,
@@ -61,6 +62,16 @@ def _entry(name: str, *params: object, returns: object = STR, summary: str, **op
     return Function(name, params, returns, summary, "string", **options)  # type: ignore[arg-type]
 
 
+_TO_CHAR = Accepts(
+    "an integer, decimal, date, datetime or bytes",
+    lambda t: isinstance(t, dt.Integral | dt.Decimal | dt.Date | dt.Datetime | dt.DatetimeNTZ | dt.Binary),
+    examples=(dt.Decimal(10, 2), dt.Int64(), dt.Date(), dt.Binary()),
+)
+_KEY = "0000111122223333"
+_CIPHER = bytes.fromhex("372b194b0b0d8d6a72d20faf684cf1e2")
+"""``'a'`` encrypted by Spark with ``_KEY`` in ECB mode (an input of the decryption tests)."""
+
+
 def _same_kind(args: Args) -> None:
     """Both arguments strings, or both bytes: Spark would cast one to the other."""
     if type(args.dtype(0)) is not type(args.dtype(1)):
@@ -88,6 +99,11 @@ def _concat(args: Args) -> dt.DType:
         )
         raise ColumnTypeError(msg)
     return dt.String()
+
+
+def _to_binary_nullable(args: Args) -> bool:
+    """NULL in, NULL out; Spark marks the result nullable whatever the input, except for base64."""
+    return any_null(args) or len(args) < 2 or str(args.value(1)).lower() != "base64"
 
 
 def _one_char(text: str) -> str | None:
@@ -539,6 +555,151 @@ ENTRIES: tuple[Function, ...] = (
         column("inputs", STRING, variadic=True),
         nullable=always,
         summary="The ``n``-th of the following strings (the first input is ``n``).",
+    ),
+    _entry(
+        "printf",
+        column("format", STRING),
+        column("cols", variadic=True, default=()),
+        nullable=null_if(0),
+        summary="printf-style formatting (``%s``, ``%d``...) of the columns by a format column or name.",
+    ),
+    _entry(
+        "parse_url",
+        column("url", STRING),
+        column("partToExtract", STRING),
+        column("key", STRING, default=ABSENT),
+        nullable=always,
+        samples=((Lit("http://u@h.io:8/p?q=1&r=2#f"), Lit("QUERY"), Lit("r")), (Lit("http://h.io/p"), Lit("HOST"))),
+        summary="A part of a URL (HOST, PATH, QUERY, REF, PROTOCOL, FILE, AUTHORITY, USERINFO) or a query value.",
+    ),
+    _entry(
+        "try_parse_url",
+        column("url", STRING),
+        column("partToExtract", STRING),
+        column("key", STRING, default=ABSENT),
+        nullable=always,
+        samples=((Lit("http://u@h.io:8/p?q=1&r=2#f"), Lit("QUERY"), Lit("q")), (Lit("ht tp://x"), Lit("HOST"))),
+        summary="``parse_url``, NULL instead of an error for a malformed URL.",
+    ),
+    _entry("to_base32", column("col", STRING_OR_BINARY), summary="The bytes (of the string's UTF-8) in base32."),
+    _entry("from_base32", TEXT, returns=BYTES, summary="The bytes a base32 string encodes."),
+    _entry("is_valid_utf8", column("str", STRING), returns=BOOL, nullable=always, summary="Whether it is valid UTF-8."),
+    _entry(
+        "validate_utf8",
+        column("str", STRING),
+        nullable=always,
+        summary="The string, or an error if it is not valid UTF-8.",
+    ),
+    _entry(
+        "try_validate_utf8",
+        column("str", STRING),
+        nullable=always,
+        summary="The string, or NULL if it is not valid UTF-8.",
+    ),
+    _entry(
+        "make_valid_utf8",
+        column("str", STRING),
+        nullable=always,
+        summary="The string with invalid UTF-8 bytes replaced by U+FFFD.",
+    ),
+    _entry(
+        "jaro_winkler_similarity",
+        column("left", STRING),
+        column("right", STRING),
+        returns=fixed(dt.Float64()),
+        nullable=always,
+        summary="The Jaro-Winkler similarity of the two strings, from 0 to 1.",
+    ),
+    _entry(
+        "randstr",
+        either("length", INT32, int, literal=dt.Int32(), foldable=True, check=at_least(0), sample=5),
+        either("seed", INTEGER, int, default=ABSENT, foldable=True, sample=7),
+        nullable=never,
+        deterministic=False,
+        summary="A random string of ``length`` letters and digits (reproducible with ``seed``).",
+    ),
+    _entry(
+        "sentences",
+        column("string", STRING),
+        column("language", STRING, default=ABSENT),
+        column("country", STRING, default=ABSENT),
+        returns=fixed(dt.List(dt.List(dt.String(), False), False)),
+        nullable=always,
+        samples=((Lit("Hi there. You, too!"),), (Lit("Hi there. You"), Lit("en"), Lit("US"))),
+        summary="The sentences of the text, each a list of its words.",
+    ),
+    _entry(
+        "to_binary",
+        TEXT,
+        column("format", STRING, default=ABSENT, foldable=True),
+        returns=BYTES,
+        nullable=_to_binary_nullable,
+        samples=((dt.String(), Lit("utf-8")), (dt.String(), Lit("base64")), (Lit("0aFF"), Lit("hex"))),
+        summary="The bytes the string encodes in ``format`` (hex by default, utf-8, base64).",
+    ),
+    _entry(
+        "try_to_binary",
+        TEXT,
+        column("format", STRING, default=ABSENT, foldable=True),
+        returns=BYTES,
+        nullable=always,
+        samples=((dt.String(), Lit("utf-8")), (dt.String(), Lit("hex")), (Lit("0aFF"), Lit("hex"))),
+        summary="``to_binary``, NULL instead of an error for a malformed string.",
+    ),
+    _entry(
+        "try_url_decode",
+        column("str", STRING),
+        nullable=always,
+        samples=((Lit("a%20b+c"),), (Lit("%zz"),)),
+        summary="Decoding of ``application/x-www-form-urlencoded``, NULL for a malformed string.",
+    ),
+    *(
+        _entry(
+            name,
+            column("col", _TO_CHAR),
+            column("format", STRING, foldable=True),
+            samples=(
+                (dt.Decimal(10, 2), Lit("S999.99")),
+                (dt.Int64(), Lit("999")),
+                ((dt.Int32(), True), Lit("0000")),
+                (dt.Date(), Lit("yyyy-MM-dd")),
+                (dt.Datetime(), Lit("HH:mm")),
+                (dt.Binary(), Lit("hex")),
+                (dt.Binary(), Lit("base64")),
+            ),
+            samples_only=True,
+            summary=(
+                "The value as text by a constant ``format``: a number format (``'S999.99'``), a datetime "
+                "pattern, or ``'hex'``/``'base64'``/``'utf-8'`` for bytes."
+            ),
+        )
+        for name in ("to_char", "to_varchar")
+    ),
+    *(
+        _entry(
+            name,
+            column("input", decrypts),
+            column("key", STRING_OR_BINARY),
+            column("mode", STRING, default=ABSENT),
+            column("padding", STRING, default=ABSENT),
+            *((column("iv", STRING_OR_BINARY, default=ABSENT),) if name == "aes_encrypt" else ()),
+            column("aad", STRING_OR_BINARY, default=ABSENT),
+            returns=BYTES,
+            nullable=always,
+            deterministic=name != "aes_encrypt",
+            samples=((Lit(_CIPHER), Lit(_KEY), Lit("ECB")), (Lit(_CIPHER), Lit(_KEY), Lit("ECB"), Lit("PKCS"))),
+            samples_only=True,
+            summary=summary,
+        )
+        for name, decrypts, summary in (
+            (
+                "aes_encrypt",
+                STRING_OR_BINARY,
+                "The bytes (or the string's UTF-8) encrypted with AES (``mode`` GCM by default, a random IV).",
+            ),
+            ("aes_decrypt", BINARY, "The bytes AES ``aes_encrypt`` encrypted; an error for a wrong key."),
+            ("try_aes_decrypt", BINARY, "``aes_decrypt``, NULL instead of an error."),
+        )
     ),
     # --- predicates of the interface contract (``.str`` methods under its names) ---
     _entry(

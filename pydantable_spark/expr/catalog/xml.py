@@ -1,0 +1,50 @@
+"""XPath over XML text: ``xpath`` (every match) and ``xpath_<type>`` (the first match as that type).
+
+Measured on Spark 4.3: the path must be a constant (Spark's analyzer refuses a
+column); every result is nullable; text that is not XML fails the job (the
+parser's "Content is not allowed in prolog"), it is never NULL. ``from_xml``,
+``to_xml`` and ``schema_of_xml`` are not offered yet.
+"""
+
+from __future__ import annotations
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog.spec import STRING, Built, Function, Param, always, column, fixed
+
+__all__ = ["ENTRIES"]
+
+_XML = Built('lambda c: F.format_string("<a><b>%d</b><b>2</b><c>x</c></a>", c)', (dt.Int64(),))
+"""XML text on every row: the test frame's strings are no XML (the job fails on both sides)."""
+
+_PATH = Param("path", None, (str,), names=False, sample="a/b", column_in_pyspark=True)
+"""A constant path (Spark refuses a column), written as a Python str; PySpark takes it as ``lit(path)``."""
+
+_TYPES: dict[str, tuple[dt.DType, str]] = {
+    "xpath_boolean": (dt.Boolean(), "Whether the path matches"),
+    "xpath_double": (dt.Float64(), "The first match as a double (NaN if it is no number)"),
+    "xpath_number": (dt.Float64(), "The first match as a double (NaN if it is no number)"),
+    "xpath_float": (dt.Float32(), "The first match as a float (NaN if it is no number)"),
+    "xpath_int": (dt.Int32(), "The first match as an int (0 if it is no number)"),
+    "xpath_long": (dt.Int64(), "The first match as a bigint (0 if it is no number)"),
+    "xpath_short": (dt.Int16(), "The first match as a smallint (0 if it is no number)"),
+    "xpath_string": (dt.String(), "The text of the first match"),
+}
+
+
+def _entry(name: str, returns: dt.DType, summary: str) -> Function:
+    return Function(
+        name,
+        (column("xml", STRING), _PATH),
+        fixed(returns),
+        summary,
+        "xml",
+        nullable=always,
+        samples=((_XML, "a/b"), (_XML, "a/c"), (_XML, "sum(a/b)"), (_XML, "a/d")),
+        samples_only=True,
+    )
+
+
+ENTRIES: tuple[Function, ...] = (
+    _entry("xpath", dt.List(dt.String(), True), "The text of every match of the XPath, as a list."),
+    *(_entry(name, dtype, f"{summary} of the XPath.") for name, (dtype, summary) in _TYPES.items()),
+)
