@@ -6,7 +6,10 @@ broken pipelines, how many mypy flags, how many are caught before any Spark job
 and the errors mypy reports in the valid modules (false positives). The expected
 catch of every case is asserted by ``tests/typing/test_corpus.py``.
 
-Run: ``python benchmarks/typing_corpus.py``.
+With ``--pyright``, basedpyright with the corpus' models stubbed instead of mypy
+(the "before Spark" column still counts what the runtime catches when the plan is built).
+
+Run: ``python benchmarks/typing_corpus.py [--pyright]``.
 """
 
 from __future__ import annotations
@@ -30,14 +33,28 @@ def _corpus_module() -> Any:
     return module
 
 
+def _pyright_errors() -> dict[tuple[str, int], list[str]]:
+    sys.path.insert(0, str(TESTS))
+    import test_pyright  # the tests' own runner of basedpyright
+
+    if test_pyright.EXECUTABLE is None:
+        sys.exit("basedpyright is not installed (pip install -e '.[dev]' installs it)")
+    with tempfile.TemporaryDirectory() as tmp:
+        return test_pyright.corpus_errors(Path(tmp))  # type: ignore[no-any-return]
+
+
 def main() -> None:
     corpus = _corpus_module()
-    with tempfile.TemporaryDirectory() as tmp:
-        report = corpus.run_mypy(Path(tmp), corpus.corpus_files())
-    errors = corpus.errors_by_line(report)
+    checker = "pyright" if "--pyright" in sys.argv[1:] else "mypy"
+    if checker == "pyright":
+        errors = _pyright_errors()
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            report = corpus.run_mypy(Path(tmp), corpus.corpus_files())
+        errors = corpus.errors_by_line(report)
     cases = corpus.CASES
     families = sorted({c.family for c in cases})
-    print(f"{'family':14} {'cases':>5} {'mypy':>11} {'before Spark':>13} {'Spark only':>10}")
+    print(f"{'family':14} {'cases':>5} {checker:>11} {'before Spark':>13} {'Spark only':>10}")
     rows = [(family, [c for c in cases if c.family == family]) for family in families] + [("all", cases)]
     for family, chosen in rows:
         total = len(chosen)

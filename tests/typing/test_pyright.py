@@ -468,3 +468,44 @@ def test_the_stubgen_cases_run_as_their_stubs_type_them(tmp_path: Path) -> None:
     assert (account.doubled, account.label, account._rates) == (4.0, "1:EUR", {})
     assert repr(Webhook.payload) == "Col[dict[str, int]](payload)"
     assert Webhook(id=1, payload='{"a": 1}', tags='["x"]').model_dump() == {"id": 1, "payload": {"a": 1}, "tags": ["x"]}
+
+
+def corpus_errors(tmp: Path) -> Diagnostics:
+    """basedpyright's errors on the typing corpus (``tests/typing/corpus``), its models stubbed by ``stubgen``."""
+    corpus = Path(__file__).parent / "corpus"
+    for source in sorted(corpus.glob("*.py")):
+        shutil.copy(source, tmp / source.name)
+    sys.path.insert(0, str(tmp))
+    other = sys.modules.pop("models", None)  # another directory's module of that name (the cases' models)
+    try:
+        write_stubs(["models"], tmp / "stubs")
+    finally:
+        sys.path.remove(str(tmp))
+        sys.modules.pop("models", None)
+        if other is not None:
+            sys.modules["models"] = other
+    (tmp / "pyrightconfig.json").write_text(json.dumps({"typeCheckingMode": "standard", "stubPath": "stubs"}))
+    return run_pyright(tmp, sorted(tmp.glob("*.py")))
+
+
+PYRIGHT_ON_THE_CORPUS = {"arguments": 13, "expressions": 3, "all": 16}
+"""The corpus' broken pipelines basedpyright flags with the stubs, by family (the others: none), as the guide says."""
+
+
+@needs_pyright
+def test_pyright_on_the_typing_corpus_flags_what_the_guide_says(tmp_path: Path) -> None:
+    import test_corpus as corpus
+
+    errors = corpus_errors(tmp_path)
+    flagged = {}
+    for case in corpus.CASES:
+        for key in (case.family, "all"):
+            flagged[key] = flagged.get(key, 0) + corpus.flagged(case, errors)
+    assert {k: v for k, v in flagged.items() if v} == PYRIGHT_ON_THE_CORPUS
+    valid = {p.name for p in corpus.CORPUS.glob("valid_*.py")} | {"models.py"}
+    false = sorted(line for (name, line), _ in errors.items() if name in valid)
+    # all in valid_revenue.py, whose own model LineAmount pyright types by its fields (stubs apply to importers)
+    assert {name for (name, _), _ in errors.items() if name in valid} == {"valid_revenue.py"}
+    assert all("LineAmount" in (corpus.CORPUS / "valid_revenue.py").read_text().splitlines()[n - 1] for n in false)
+    docs = (ROOT / "docs" / "typing.md").read_text()
+    assert f"flags {PYRIGHT_ON_THE_CORPUS['all']} of the {len(corpus.CASES)}" in docs
