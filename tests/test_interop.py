@@ -57,6 +57,20 @@ def test_metadata_follows_columns_through_transformations(spark: SparkSession) -
     assert _metadata(frame.join(frame, on="id"))["name_right"] == {"pii": True}
 
 
+def test_metadata_of_checked_columns_follows_them_through_a_join(spark: SparkSession) -> None:
+    class Named(DataFrameModel):
+        id: int
+        name: str
+
+    # both sides NULL-check name (not a join key): the checks run above the join, on the right's private names
+    typed = Named.from_spark(_source(spark).filter("name IS NOT NULL").select("id", "name"), null_check=["id", "name"])
+    assert _metadata(typed.join(typed, on="id")) == {
+        "id": {"comment": "the key"},
+        "name": {"pii": True},
+        "name_right": {"pii": True},
+    }
+
+
 def test_arrow_round_trip_keeps_nullability(spark: SparkSession) -> None:
     table = pa.table(
         {"id": pa.array([1, 2], pa.int64()), "name": ["a", None], "tags": [["x"], []]},

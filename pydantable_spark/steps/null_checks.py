@@ -108,10 +108,15 @@ def metadata_pairs(columns: Mapping[str, Node], *, private: bool = False) -> tup
     ``private``: the output names are the lowering's own, Spark names as they are.
     """
     return tuple(
-        (name if private else spark_name(name), spark_name(node.child.name))
+        (name if private else spark_name(name), _spark_name_of(node.child))
         for name, node in columns.items()
         if isinstance(node, NullChecked)
     )
+
+
+def _spark_name_of(column: Column) -> str:
+    """The Spark name of a stored column: a user's name encoded, a lowering's own (``SparkColumn``) as it is."""
+    return column.name if getattr(column, "private", False) else spark_name(column.name)
 
 
 def defer_checks(rel: Pending, keep: Collection[str] = ()) -> tuple[Pending, dict[str, NullChecked]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantable_spark._spark.sql import COMPILERS, column_sql, internal_sql, to_sql
 from pydantable_spark.errors import PlanLimitError
@@ -174,6 +174,8 @@ def flush(rel: Pending, *, private: bool = False) -> Pending:
 @dataclass(frozen=True, slots=True)
 class SparkColumn(Column):
     """A column the lowering made itself, referred to by its (internal) Spark name as it is."""
+
+    private: ClassVar[bool] = True
 
 
 COMPILERS[SparkColumn] = lambda node: internal_sql(node.name)
