@@ -17,13 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.checks import checked_sql
 from pydantable_spark._spark.sql import (
-    COMPILERS,
     column_sql,
     internal_sql,
     literal_sql,
@@ -33,6 +31,7 @@ from pydantable_spark._spark.sql import (
     to_sql,
 )
 from pydantable_spark.errors import PlanLimitError
+from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.expr.sides import Side, SideColumn
 from pydantable_spark.plan import nodes as p
@@ -427,26 +426,6 @@ def _on_sides(condition: Node, right_refs: Mapping[str, Node]) -> Node:
     return condition.map_children(lambda child: _on_sides(child, right_refs))
 
 
-@dataclass(frozen=True, slots=True)
-class MergedKey(Node):
-    """A full join's merged key: the left key, or the right's where the left side has no row."""
-
-    label: ClassVar[str] = "merged key"
-
-    left: Column
-    right: Column
-    merged: Typed
-
-    def derive(self) -> Typed:
-        return self.merged
-
-    def render(self) -> str:
-        return f"coalesce({self.left.render()}, {self.right.render()})"
-
-
-COMPILERS[MergedKey] = lambda node: f"coalesce({to_sql(node.left)}, {to_sql(node.right)})"
-
-
 def _join_output(output: JoinOutput, renamed: Mapping[str, str]) -> Node:
     """An output column of a join, over the joined frame (the right's columns by their private names)."""
     typed = Typed(output.field.dtype, output.field.nullable)
@@ -455,7 +434,7 @@ def _join_output(output: JoinOutput, renamed: Mapping[str, str]) -> Node:
         return SparkColumn(renamed[output.right], typed)
     if output.right is None:
         return Column(output.left, typed)
-    return MergedKey(Column(output.left, typed), SparkColumn(renamed[output.right], typed), typed)
+    return cond.Coalesce((Column(output.left, typed), SparkColumn(renamed[output.right], typed)))  # a full join's key
 
 
 # --- aggregation ------------------------------------------------------------------------------
