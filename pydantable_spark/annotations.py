@@ -180,6 +180,12 @@ def _parse_base(annotation: Any, origin: Any, path: str, stack: tuple[type, ...]
         return _enum_type(annotation, path)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return dt.Struct(fields_of_model(annotation, _stack=stack), annotation)
+    if annotation is datetime.time:
+        why = (
+            "Spark 4.3's TIME type is a preview it refuses unless spark.sql.timeType.enabled; store a time of day as "
+            "a timedelta since midnight, or as a str"
+        )
+        raise _unsupported(path, annotation, why)
     raise _unsupported(path, annotation)
 
 

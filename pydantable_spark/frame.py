@@ -60,7 +60,7 @@ from pydantable_spark.into import into_node, items_of, name_of, names_of, nodes_
 from pydantable_spark.model import is_derived_row, row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
-from pydantable_spark.plan.joins import HOWS, Join, JoinHow, Validate, bind_condition
+from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join, JoinHow, Validate, bind_condition
 from pydantable_spark.plan.physical import (
     Checkpoint,
     Coalesce,
@@ -740,8 +740,44 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
 
     def posexplode(self, column: IntoColumn, *, position: str = "pos") -> DataFrame[Any]:
         """As ``explode`` of one column, with the element's 0-based index in ``position``."""
+        check_param("posexplode()", "position", position, str)
         names = self._subset(_single(column), "posexplode()")
         return self._frame(Explode(self._plan, names, position=position))
+
+    def posexplode_outer(self, column: IntoColumn, *, position: str = "pos") -> DataFrame[Any]:
+        """As ``posexplode``, but an empty or NULL array gives one row, NULL in ``position`` and the column."""
+        check_param("posexplode_outer()", "position", position, str)
+        names = self._subset(_single(column), "posexplode_outer()")
+        return self._frame(Explode(self._plan, names, outer=True, position=position))
+
+    def inline(self, column: IntoColumn) -> DataFrame[Any]:
+        """One row per element of a list of structs, the struct's fields as columns in its place.
+
+        An empty or NULL list gives no row (``inline_outer``: one row of NULLs).
+
+        ```pycon
+        >>> from pydantic import BaseModel
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Line(BaseModel):
+        ...     sku: str
+        ...     qty: int
+        >>> class Order(DataFrameModel):
+        ...     id: int
+        ...     lines: list[Line]
+        >>> print(Order.from_rows([]).inline("lines").schema)
+        id: int (bigint)
+        sku: str (string)
+        qty: int (bigint)
+
+        ```
+        """
+        (name,) = self._subset(_single(column), "inline()")
+        return reshaping.inline(self, name, outer=False)
+
+    def inline_outer(self, column: IntoColumn) -> DataFrame[Any]:
+        """As ``inline``, but an empty or NULL list gives one row whose fields are NULL."""
+        (name,) = self._subset(_single(column), "inline_outer()")
+        return reshaping.inline(self, name, outer=True)
 
     def unnest(self, columns: Subset, *, separator: str = "_") -> DataFrame[Any]:
         """Struct columns replaced by their fields, named ``{parent}{separator}{field}``."""
@@ -910,7 +946,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         right = _plan_of(other, "join()")
         if hint is not None:
             right = Hint(right, join_hint(hint, "join(hint=...)"))
-        how = _HOW_ALIASES.get(how, how)  # type: ignore[assignment]
+        how = HOW_ALIASES.get(how, how)
         if how not in HOWS:
             msg = f"join(how={shown(how)}) is not a join kind; use one of {', '.join(HOWS)}"
             raise ArgumentValueError(msg)
@@ -1101,8 +1137,6 @@ JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
 JoinOn = JoinKeys
 """Key names, columns and selectors, boolean conditions (``Expr[bool | None]``), or a list mixing them."""
 Subset = JoinKeys
-_HOW_ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
-_HOW_ALIASES |= {"left_semi": "semi", "left_anti": "anti"}
 
 
 def _single(item: str | Expr[Any] | Selector) -> list[str | Expr[Any] | Selector]:

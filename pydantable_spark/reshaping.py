@@ -241,20 +241,39 @@ def with_row_count(frame: DataFrame[Any], name: str, offset: int) -> DataFrame[A
     return _project(frame, exprs)
 
 
-def unnest(frame: DataFrame[Any], columns: Sequence[str], separator: str) -> DataFrame[Any]:
-    """Each struct column replaced by its fields, named ``{parent}{separator}{field}``."""
+def unnest(
+    frame: DataFrame[Any], columns: Sequence[str], separator: str | None, what: str = "unnest()"
+) -> DataFrame[Any]:
+    """Each struct column replaced by its fields, named ``{parent}{separator}{field}``.
+
+    With ``separator`` None, a field keeps its own name.
+    """
     exprs: list[Node] = []
     for f in frame.schema:
         if f.name not in columns:
             exprs.append(_column(frame, f.name))
             continue
         if not isinstance(f.dtype, dt.Struct):
-            msg = f"unnest() needs struct columns; {f.name!r} is {f.dtype}"
+            msg = f"{what} needs struct columns; {f.name!r} is {f.dtype}"
             raise ColumnTypeError(msg)
         for inner in f.dtype.fields:
             field = call(METHODS["struct.field"], [Expr(_column(frame, f.name)), inner.name], names=False)
-            exprs.append(Alias(field, f"{f.name}{separator}{inner.name}"))
+            exprs.append(Alias(field, inner.name if separator is None else f"{f.name}{separator}{inner.name}"))
     return _project(frame, exprs)
+
+
+def inline(frame: DataFrame[Any], column: str, *, outer: bool) -> DataFrame[Any]:
+    """A list-of-structs column replaced by one row per element, the struct's fields as columns (Spark's ``inline``).
+
+    Without ``outer`` an empty or NULL list gives no row; with it, one row whose fields are NULL.
+    """
+    what = "inline_outer()" if outer else "inline()"
+    dtype = frame.schema[column].dtype
+    if not (isinstance(dtype, dt.List) and isinstance(dtype.inner, dt.Struct)):
+        msg = f"{what} needs a list of structs; {column!r} is {dtype}"
+        raise ColumnTypeError(msg)
+    exploded = frame.explode_outer(column) if outer else frame.explode(column)
+    return unnest(exploded, (column,), None, what)
 
 
 def _placeholder(dtype: dt.DType) -> Lit:

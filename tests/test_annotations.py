@@ -127,6 +127,7 @@ def test_alias_is_the_column_name() -> None:
         (Literal["a", 1], "Literal values"),
         (type(None), "only hold None"),
         (complex, "complex"),
+        (datetime.time, "TIME type is a preview it refuses unless spark.sql.timeType.enabled"),
     ],
 )
 def test_unsupported_annotation_names_the_field(annotation: Any, fragment: str) -> None:

@@ -772,3 +772,24 @@ def test_from_json_field_names_options_and_texts_are_values(spark: SparkSession,
     assert all(row["j"] is None or all(v is None for v in row["j"]) for row in parsed[1:] if row["i"] > 0)
     with pytest.raises(ArgumentTypeError, match=r"options\[.*\] must be a str, bool, int or float"):
         F.from_json(Text.s, schema, {"mode": object()})
+
+
+def test_from_csv_and_from_xml_field_names_options_and_texts_are_values(spark: SparkSession, conf: str) -> None:
+    """As from_json: field names inside the schema text, options as string literals, texts as data."""
+    from pydantable_spark import dtypes as dt
+
+    names = [n for n in dict.fromkeys(NAMES) if "${" not in n and n.isprintable() and n.strip() == n][:6]
+    schema = dt.Struct(tuple(dt.Field(n, dt.String(), True) for n in names))
+    line = ",".join(f"v{k}" for k in range(len(names)))
+    texts = Text.from_rows([{"i": 0, "s": line}, *({"i": k + 1, "s": h} for k, h in enumerate(HOSTILE))])
+    options = {"sep": ",", "nullValue": HOSTILE[1], "dateFormat": "' OR TRUE OR '"}
+    parsed = texts.select("i", c=F.from_csv(Text.s, schema, options)).sort("i").to_spark().collect()
+    assert [parsed[0]["c"][n] for n in names] == [f"v{k}" for k in range(len(names))]
+    record = "<row><a>x</a></row>"
+    xml = Text.from_rows([{"i": 0, "s": record}, *({"i": k + 1, "s": h} for k, h in enumerate(HOSTILE))])
+    xml_options = {"rowTag": "row", "nullValue": HOSTILE[0], "attributePrefix": "' OR TRUE OR '"}
+    one = dt.Struct((dt.Field("a", dt.String(), True),))
+    got = xml.select("i", x=F.from_xml(Text.s, one, xml_options)).sort("i").to_spark().collect()
+    assert got[0]["x"]["a"] == "x"
+    with pytest.raises(ArgumentTypeError, match=r"options\[.*\] must be a str, bool, int or float"):
+        F.from_xml(Text.s, one, {"rowTag": object()})

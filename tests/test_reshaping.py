@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, cs
-from pydantable_spark.errors import ArgumentValueError, ColumnTypeError, DuplicateColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, DuplicateColumnError
 
 
 class Point(BaseModel):
@@ -179,3 +179,62 @@ def test_duplicated_flags_come_in_the_rows_order(spark: SparkSession, keep: Any)
     spread = Letter.from_rows([{"k": k, "n": i} for i, k in enumerate(many)][::-1])
     flags = spread.sort("n").duplicated(subset="k", keep=keep).to_dict()["duplicated"]
     assert flags == _pandas_duplicated(many, keep)
+
+
+class Line(BaseModel):
+    sku: str
+    qty: int | None
+
+
+class Basket(DataFrameModel):
+    id: int
+    lines: list[Line | None] | None
+    note: str
+
+
+BASKETS = [
+    {"id": 1, "lines": [{"sku": "a", "qty": 2}, None, {"sku": "b", "qty": None}], "note": "n1"},
+    {"id": 2, "lines": [], "note": "n2"},
+    {"id": 3, "lines": None, "note": "n3"},
+]
+
+
+def _sorted(table: Any) -> list[tuple[Any, ...]]:
+    return sorted((tuple(row.values()) for row in table.to_pylist()), key=repr)
+
+
+@pytest.mark.parametrize("outer", [False, True])
+def test_inline_gives_the_rows_and_types_of_pysparks(spark: SparkSession, agrees: Any, outer: bool) -> None:
+    from pyspark.sql import functions as sf
+
+    baskets = Basket.from_rows(BASKETS)
+    out = baskets.inline_outer(Basket.lines) if outer else baskets.inline("lines")
+    agrees(out)
+    assert out.columns == ["id", "sku", "qty", "note"]
+    generator = sf.inline_outer if outer else sf.inline
+    plain = baskets.to_spark().select("id", generator("lines"), "note")
+    assert [(f.name, f.nullable) for f in out.schema] == [(f.name, f.nullable) for f in plain.schema.fields]
+    assert _sorted(out.to_arrow()) == _sorted(plain.toArrow())
+    assert len(_sorted(out.to_arrow())) == (5 if outer else 3)
+
+
+def test_inline_refuses_what_is_no_list_of_structs_and_clashing_names(spark: SparkSession) -> None:
+    baskets = Basket.from_rows(BASKETS)
+    with pytest.raises(ColumnTypeError, match=r"inline\(\) needs a list of structs; 'note' is string"):
+        baskets.inline("note")
+    with pytest.raises(DuplicateColumnError, match="sku"):
+        baskets.with_columns(sku=Basket.note).inline("lines")
+
+
+def test_posexplode_outer_keeps_empty_and_null_arrays_as_pysparks(wide: Any, agrees: Any) -> None:
+    from pyspark.sql import functions as sf
+
+    out = wide.posexplode_outer("nums", position="i")
+    agrees(out)
+    plain = wide.to_spark().select("id", sf.posexplode_outer("nums").alias("i", "nums"))
+    got = sorted(zip(*(out.to_dict()[c] for c in ("id", "i", "nums")), strict=True), key=repr)
+    assert got == sorted(((r.id, r.i, r.nums) for r in plain.collect()), key=repr)
+    assert (2, None, None) in got
+    assert out.schema["i"].nullable
+    with pytest.raises(ArgumentTypeError, match="position must be str"):
+        wide.posexplode_outer("nums", position=1)

@@ -56,7 +56,8 @@ FRAME_METHODS = frozenset(
     {
         "select", "with_columns", "filter", "sort", "limit", "offset", "head", "drop", "rename", "unique",
         "duplicated", "drop_duplicate_groups", "union", "union_by_name", "concat", "intersect", "intersect_all",
-        "subtract", "except_all", "melt", "unpivot", "explode", "explode_outer", "posexplode", "unnest",
+        "subtract", "except_all", "melt", "unpivot", "explode", "explode_outer", "posexplode", "posexplode_outer",
+        "inline", "inline_outer", "unnest",
         "with_row_count", "drop_nulls", "fill_null", "clip", "group_by", "join",
         "cache", "persist", "repartition", "coalesce", "sample", "hint",
         "rename_prefix", "rename_suffix", "rename_replace", "rename_with_selector", "reorder_columns",

@@ -9,6 +9,7 @@ the hook reports it where the call is written (operators with mypy's own
 
 from __future__ import annotations
 
+import datetime
 import decimal
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.messages import format_type
 from mypy.nodes import (
+    ARG_NAMED,
     ARG_POS,
     CallExpr,
     Expression,
@@ -397,7 +399,30 @@ def _literal_value(expr: Expression) -> Any:
             return decimal.Decimal(expr.args[0].value)
         except decimal.InvalidOperation:
             return _NOT_A_LITERAL
+    if (  # datetime.timedelta(minutes=15), datetime.date(2024, 1, 1): their values matter (a positive size)
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, RefExpr)
+        and expr.callee.fullname in _TIME_VALUES
+        and all(kind in (ARG_POS, ARG_NAMED) for kind in expr.arg_kinds)
+    ):
+        numbers = [a.value for a in expr.args if isinstance(a, IntExpr | FloatExpr)]
+        if len(numbers) != len(expr.args):
+            return _NOT_A_LITERAL
+        positional = [v for v, k in zip(numbers, expr.arg_kinds, strict=True) if k == ARG_POS]
+        named = {n: v for v, n in zip(numbers, expr.arg_names, strict=True) if n is not None}
+        try:
+            return _TIME_VALUES[expr.callee.fullname](*positional, **named)
+        except (TypeError, ValueError, OverflowError):
+            return _NOT_A_LITERAL
     return _NOT_A_LITERAL
+
+
+_TIME_VALUES: dict[str, Callable[..., object]] = {
+    "datetime.date": datetime.date,
+    "datetime.datetime": datetime.datetime,
+    "datetime.timedelta": datetime.timedelta,
+}
+"""Value classes whose instances written with number arguments are literals (a naive datetime: no zone given)."""
 
 
 def _written_lit(expr: Expression) -> Expr[Any] | None:

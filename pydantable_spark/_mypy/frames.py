@@ -19,6 +19,7 @@ from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
 from mypy.mro import calculate_mro
 from mypy.nodes import (
+    ARG_POS,
     GDEF,
     MDEF,
     Block,
@@ -63,6 +64,8 @@ from pydantable_spark._mypy.models import (
 from pydantable_spark._mypy.statics import instance_of, is_literal, mypy_type, static_of, value_of_expr
 from pydantable_spark.errors import PydantableSparkError, ReconciliationError, UnknownColumnError
 from pydantable_spark.expr.api import Expr
+from pydantable_spark.expr.call import param_of
+from pydantable_spark.expr.catalog import CATALOG, Function
 from pydantable_spark.expr.core import bind
 from pydantable_spark.model import attribute_name
 from pydantable_spark.reconcile import Selection, reconcile
@@ -148,14 +151,6 @@ def row_type(api: TypeChecker, t: Type) -> Type:
 
 # --- naming expressions as the runtime does -----------------------------------------------------
 
-_FUNCTIONS_TAKING_NAMES = {"coalesce", "concat", "upper", "lower", "length", "year", "month", "dayofmonth", "day"}
-_FUNCTIONS_TAKING_NAMES |= {"sum", "mean", "avg", "min", "max", "median", "std", "stddev", "var", "variance"}
-_FUNCTIONS_TAKING_NAMES |= {"first", "last", "collect_list", "collect_set", "count_distinct", "countDistinct"}
-_FUNCTIONS_TAKING_NAMES |= {"n_unique", "lag", "lead", "first_value", "last_value", "nth_value"}
-
-
-_WINDOW_NAMES = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist"}
-
 
 def _is_constant(expr: Expression) -> bool:
     if isinstance(expr, IntExpr | FloatExpr | StrExpr):
@@ -203,23 +198,12 @@ def _call_name(call: CallExpr) -> str | None:
         return call.args[0].value if call.args and isinstance(call.args[0], StrExpr) else None
     if name == "lit":
         return "literal"
-    if name == "count" and not _is_method_of_expression(callee) if isinstance(callee, NameExpr | MemberExpr) else False:
-        return "count" if not call.args else _first_name(call.args)
-    if name in _WINDOW_NAMES and not call.args:
-        return name
     if not isinstance(callee, NameExpr | MemberExpr):
         return None
     if name == "when" and not _is_method_of_expression(callee):
         return _first_name(call.args[1:2])  # F.when(condition, value): the first value names it
-    if name in _FUNCTIONS_TAKING_NAMES and not _is_method_of_expression(callee):
-        for arg in call.args:
-            if isinstance(arg, StrExpr):
-                return arg.value
-            if not _is_constant(arg):
-                return output_name(arg)
-        return "literal"
-    if name in ("date_add", "datediff") and call.args:
-        return _first_name(call.args)
+    if name in CATALOG and not _is_method_of_expression(callee):
+        return _catalog_call_name(CATALOG[name], call)
     if isinstance(callee, MemberExpr):  # a method: named after the expression it is called on
         owner = callee.expr
         if isinstance(owner, MemberExpr) and owner.name in ("str", "dt", "list", "map"):
@@ -230,6 +214,26 @@ def _call_name(call: CallExpr) -> str | None:
             owner = owner.expr
         return output_name(owner)
     return None
+
+
+def _catalog_call_name(function: Function, call: CallExpr) -> str | None:
+    """The runtime's rule (``Call.output_name``) on the written arguments: the first one that is no constant.
+
+    A ``str`` names a column where the parameter takes names; an entry naming its
+    result its own way (``Function.output``) is not known here.
+    """
+    params = function.params
+    if function.output is not None or any(kind != ARG_POS for kind in call.arg_kinds):
+        return None  # named or unpacked arguments: their order is not the parameters'
+    for index, arg in enumerate(call.args):
+        if index >= len(params) and not (params and params[-1].variadic):
+            return None  # too many arguments: mypy reports it
+        param = param_of(function, index)
+        if isinstance(arg, StrExpr) and param.accepts is not None and param.names:
+            return arg.value
+        if not _is_constant(arg):
+            return output_name(arg)
+    return function.name
 
 
 def _is_method_of_expression(callee: NameExpr | MemberExpr) -> bool:

@@ -32,7 +32,7 @@ from pydantable_spark.errors import ArgumentError, SchemaError, UnknownColumnErr
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import narrowable
-from pydantable_spark.plan.joins import HOWS, Join
+from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["agg", "group_by", "grouped_frame", "join", "python_type"]
 
 GROUP_BY = "pydantable_spark.groupby.GroupBy"
-_ALIASES = {"outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right"}
-_ALIASES |= {"left_semi": "semi", "left_anti": "anti"}
 
 
 def _argument(ctx: MethodContext, name: str) -> Expression | None:
@@ -129,7 +127,7 @@ def join(ctx: MethodContext) -> Type:
     suffix = _literal(_argument(ctx, "suffix"), "_right")
     if left_columns is None or right_columns is None or how is None or suffix is None:
         return frame_of(ctx.api, None, ctx.type)
-    how = _ALIASES.get(how, how)
+    how = HOW_ALIASES.get(how, how)
     left, right = _placeholder(left_columns), _placeholder(right_columns)
     on_argument = _argument(ctx, "on")
     on = _on_names(ctx.api, on_argument)

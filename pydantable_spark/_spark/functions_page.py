@@ -25,7 +25,7 @@ __all__ = ["PAGE", "main", "page", "status"]
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "functions.md"
 
-_SPECIAL_FORMS = ("col", "lit", "when", "coalesce", "udf", "from_json")
+_SPECIAL_FORMS = ("col", "lit", "when", "coalesce", "udf", "from_json", "from_csv", "from_xml")
 
 
 def status(name: str) -> str:
@@ -70,9 +70,10 @@ def page() -> str:
         "the façade serves it. A *typed* function is a catalog entry: its argument types, result type and\n",
         "nullability are derived when the plan is built, and a generated test checks them against Spark's\n",
         "analyzer and its values against PySpark's function of the same name. A *special form* has its own\n",
-        "rules (`F.col`, `F.lit`, `F.when`, `F.coalesce`, `F.udf`, `F.from_json`). *Not offered* names say why;\n",
-        "*not yet* ones are still to come: write them with `F.col(...)` expressions the façade has, or ask in an\n",
-        "issue. Not offered names include the classes PySpark's module re-exports for UDFs and UDTFs.\n\n",
+        "rules (`F.col`, `F.lit`, `F.when`, `F.coalesce`, `F.udf`, `F.from_json`, `F.from_csv`, `F.from_xml`).\n",
+        "*Not offered* names say why; *not yet* ones are still to come: write them with `F.col(...)` expressions\n",
+        "the façade has, or ask in an issue. Not offered names include the classes PySpark's module re-exports\n",
+        "for UDFs and UDTFs.\n\n",
         "| status | names |\n|---|---:|\n",
         *[f"| {kind} | {counts[kind]} |\n" for kind in ("typed", "special form", "not offered", "not yet")],
         "\n| PySpark function | façade |\n|---|---|\n",

@@ -49,7 +49,8 @@ from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.collections import struct_names, zip_names
 from pydantable_spark.expr.catalog.datetime import TIMESTAMP_UNITS, spark_pattern
 from pydantable_spark.expr.catalog.math import date_days
-from pydantable_spark.expr.json import FromJson
+from pydantable_spark.expr.catalog.time_windows import interval_micros, micros_text, window_shapes
+from pydantable_spark.expr.text_formats import FromText
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.typerules import ArithmeticOp
 
@@ -319,6 +320,20 @@ def _value(node: Call, index: int) -> Any:
     return arg.value
 
 
+@special("window")
+def _window(node: Call, texts: list[str]) -> str:
+    # each duration as the microseconds the façade parsed (Spark takes bigint literals as such): Spark
+    # never reads the user's text
+    shapes = window_shapes(_value(node, 1), _value(node, 2), _value(node, 3))
+    return f"window({texts[0]}, {', '.join(f'{int_sql(m)}L' for m in shapes)})"
+
+
+@special("session_window")
+def _session_window(node: Call, texts: list[str]) -> str:
+    # the gap must be text or a calendar interval: the text is the microseconds the façade parsed
+    return f"session_window({texts[0]}, {string_sql(micros_text(interval_micros(_value(node, 1))))})"
+
+
 _EDGE_WHITESPACE = r"^\s+|\s+$"
 
 
@@ -404,27 +419,28 @@ BAD_VALUE_MARK = "pydantable:bad_value:"
 (``_spark.io.spark_errors`` recovers it and raises ``MalformedDataError``)."""
 
 _CORRUPT = "__pydantable_corrupt"
-"""The field a FAILFAST ``from_json`` asks Spark to put a malformed record's text in."""
+"""The field a FAILFAST ``from_json`` (``_csv``, ``_xml``) asks Spark to put a malformed record's text in."""
 
 
-@compiles(FromJson)
-def _from_json(node: FromJson) -> str:
-    """``from_json`` with the schema and options as string literals.
+@compiles(FromText)
+def _from_text(node: FromText) -> str:
+    """``from_json``/``from_csv``/``from_xml`` with the schema and options as string literals.
 
     FAILFAST on a struct is PERMISSIVE with a corrupt-record field, and a
     record that fills it fails the job naming the column (Spark's own
     FAILFAST names no column): ``p IS NULL`` (NULL text) stays NULL, a
     malformed ``p`` raises, any other is rebuilt without the extra field.
     """
-    child = to_sql(node.child)
+    child, function = to_sql(node.child), node.label
     options = [(k, v) for k, v in node.options if k.lower() != "mode"]
     if not (node.failfast and isinstance(node.schema, dt.Struct)):
         spark_options = [*options, ("mode", "FAILFAST" if node.failfast else "PERMISSIVE")]
-        return f"from_json({child}, {string_sql(type_sql(node.schema))}, {_options_sql(spark_options)})"
+        return f"{function}({child}, {string_sql(type_sql(node.schema))}, {_options_sql(spark_options)})"
     probe = dt.Struct((*node.schema.fields, dt.Field(_CORRUPT, dt.String(), True)))
     probe_options = [*options, ("mode", "PERMISSIVE"), ("columnNameOfCorruptRecord", _CORRUPT)]
-    parsed = f"from_json({child}, {string_sql(type_sql(probe))}, {_options_sql(probe_options)})"
-    message = f"{core.describe(node.child)} holds a record that is not JSON of {node.name} (FAILFAST): "
+    parsed = f"{function}({child}, {string_sql(type_sql(probe))}, {_options_sql(probe_options)})"
+    kind = node.format.upper()
+    message = f"{core.describe(node.child)} holds a record that is not {kind} of {node.name} (FAILFAST): "
     mark = string_sql(f"[{BAD_VALUE_MARK}")
     shown = f"hex(concat({string_sql(message)}, substr({struct_field_sql(parsed, _CORRUPT)}, 1, 200)))"
     fields = ", ".join(f"{string_sql(f.name)}, {struct_field_sql(parsed, f.name)}" for f in node.schema.fields)

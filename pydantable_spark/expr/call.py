@@ -115,6 +115,10 @@ class Call(Node):
         return self.function.kind is _WINDOW
 
     @property
+    def is_group_key(self) -> bool:
+        return self.function.kind is _GROUP_KEY
+
+    @property
     def label(self) -> str:  # type: ignore[override]
         return self.function.name
 
@@ -137,6 +141,7 @@ class Call(Node):
 _SCALAR = Kind.SCALAR
 _AGGREGATE = Kind.AGGREGATE
 _WINDOW = Kind.WINDOW
+_GROUP_KEY = Kind.GROUP_KEY
 
 
 def call_types(function: Function, args: Sequence[Node], method: str | None = None) -> tuple[Typed, ...]:

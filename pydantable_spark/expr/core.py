@@ -81,6 +81,8 @@ class Facts(NamedTuple):
     """A window function used without ``.over()``, if the tree has one."""
     free: tuple[int, ...] = ()
     """The lambda variables the tree uses outside the function that binds them (``expr.lambdas``), by token."""
+    bucket: Node | None = None
+    """A time bucket (``F.window``), which stands only as a ``group_by`` key, if the tree has one."""
 
 
 LEAF = Facts((), has_aggregate=False, has_window=False, bare_window=None)
@@ -121,6 +123,11 @@ class Node:
         """Whether it exists only over a window (``row_number``, ``lag``...)."""
         return False
 
+    @property
+    def is_group_key(self) -> bool:
+        """Whether it stands only as a ``group_by`` key (a time bucket: ``F.window``)."""
+        return False
+
     def __post_init__(self) -> None:
         cls = type(self)
         shape = _SHAPES.get(cls)
@@ -146,6 +153,7 @@ class Node:
         has_aggregate = self.is_aggregate
         has_window = is_window
         bare = self if self.is_window_function else None
+        bucket = self if self.is_group_key else None
         for kid in kids:
             facts = kid.facts
             if facts.refs:
@@ -156,11 +164,12 @@ class Node:
             has_window = has_window or facts.has_window
             if bare is None and not is_window:
                 bare = facts.bare_window
+            bucket = bucket or facts.bucket
         if is_window and bare is None:
             # the function directly under over() is fine; its arguments and the window keys are not
             for kid in (*kids[0].kids, *kids[1:]):
                 bare = bare or kid.facts.bare_window
-        return Facts(refs, has_aggregate, has_window, bare, free)
+        return Facts(refs, has_aggregate, has_window, bare, free, bucket)
 
     @property
     def kids(self) -> tuple[Node, ...]:
@@ -315,6 +324,7 @@ def _shape_of(cls: type[Node]) -> tuple[Callable[[Node], tuple[Node, ...]], bool
         or cls.is_window
         or cls.is_aggregate is not Node.is_aggregate
         or cls.is_window_function is not Node.is_window_function
+        or cls.is_group_key is not Node.is_group_key
     )
     return _children_of(cls), cls.prepare is not Node.prepare, adds_facts
 
@@ -336,6 +346,7 @@ def merged_facts(kids: tuple[Node, ...]) -> Facts:
                 merged.has_window or facts.has_window,
                 facts.bare_window if merged.bare_window is None else merged.bare_window,
                 merged.free + facts.free,
+                merged.bucket or facts.bucket,
             )
     return merged
 

@@ -18,14 +18,14 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.api import Col, Expr, dtype_of, into_node, to_node
 from pydantable_spark.expr.conditional import Coalesce, When
 from pydantable_spark.expr.core import Column, literal_of, undecided_null
-from pydantable_spark.expr.json import from_json
+from pydantable_spark.expr.text_formats import from_csv, from_json, from_xml
 from pydantable_spark.expr.udf import udf
 
 if TYPE_CHECKING:
     from pydantable_spark import dtypes as dt
     from pydantable_spark.expr.operands import ExprT, NoneT, ScalarT, TargetT
 
-__all__ = ["WhenThen", "coalesce", "col", "from_json", "lit", "udf", "when"]
+__all__ = ["WhenThen", "coalesce", "col", "from_csv", "from_json", "from_xml", "lit", "udf", "when"]
 
 
 def col(name: str) -> Col[Any]:

@@ -129,7 +129,9 @@ class Lambda(Node):
         facts = self.body.facts
         own = {v.token for v in self.variables}
         free = tuple(token for token in facts.free if token not in own)
-        return Facts(facts.refs, has_aggregate=False, has_window=False, bare_window=None, free=free)
+        return Facts(
+            facts.refs, has_aggregate=False, has_window=False, bare_window=None, free=free, bucket=facts.bucket
+        )
 
     def derive(self) -> Typed:
         return self.body.type

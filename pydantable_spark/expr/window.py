@@ -43,10 +43,11 @@ FIXED_FRAMES: dict[str, Frame | None] = {
     "cume_dist": Frame("range", None, 0),
     "lag": None,
     "lead": None,
+    "counter_diff": Frame("rows", None, 0),
 }
 """Window functions whose frame Spark fixes (measured on Spark 4.3): the one frame it accepts besides none.
 
-Ranking functions take only the frame they run over anyway; ``lag`` and
+Ranking functions (and ``counter_diff``) take only the frame they run over anyway; ``lag`` and
 ``lead`` read the row ``offset`` away and take no frame here (Spark accepts
 only the frame of exactly that row, which says nothing more).
 """

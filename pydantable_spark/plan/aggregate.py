@@ -12,15 +12,17 @@ from dataclasses import dataclass
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ColumnTypeError
-from pydantable_spark.expr.core import Column, Node, contains_aggregate, contains_window, describe, render
-from pydantable_spark.plan.nodes import Plan
+from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.core import Alias, Column, Node, contains_aggregate, contains_window, describe, render
+from pydantable_spark.plan.nodes import Plan, refuse_time_bucket
 from pydantable_spark.schema import Schema
 
-__all__ = ["Aggregate", "check_aggregation", "narrowable"]
+__all__ = ["Aggregate", "check_aggregation", "narrowable", "time_bucket"]
 
 
 def check_aggregation(node: Node, what: str) -> None:
     """An aggregation expression must aggregate every column it reads, once, without windows."""
+    refuse_time_bucket(node, what)
     if contains_window(node):
         msg = f"{what}: {render(node)} uses a window; aggregate first, or use with_columns() for windows"
         raise ColumnTypeError(msg)
@@ -41,6 +43,45 @@ def _check_columns(node: Node, what: str, *, inside: bool) -> None:
         raise ColumnTypeError(msg)
     for child in node.children():
         _check_columns(child, what, inside=inside)
+
+
+def time_bucket(key: Node) -> Call | None:
+    """The time bucket a key is (``F.window(...)``, aliased or not), or None."""
+    inner = key.child if isinstance(key, Alias) else key
+    return inner if isinstance(inner, Call) and inner.is_group_key else None
+
+
+def _check_time_buckets(keys: tuple[Node, ...], *, drop_null_keys: bool) -> None:
+    """Time buckets among group keys: each a key of its own, at most one (Spark would pair every two).
+
+    ``drop_nulls=False`` cannot keep the rows whose time is NULL: Spark's grouping leaves them out.
+    """
+    buckets = []
+    for key in keys:
+        bucket = key.facts.bucket
+        if bucket is None:
+            continue
+        own = time_bucket(key)
+        if own is not None and not drop_null_keys and own.args[0].type.nullable:
+            msg = (
+                f"group_by(..., drop_nulls=False): Spark leaves out the rows whose time is NULL when it groups "
+                f"by {render(own)}, so they cannot be kept; fill or filter the NULL times of "
+                f"{render(own.args[0])} first"
+            )
+            raise ColumnTypeError(msg)
+        if own is None:
+            msg = (
+                f"group_by(): {render(key)} uses the time bucket {render(bucket)} inside another expression; "
+                "group by the bucket itself, then compute from its start and end fields"
+            )
+            raise ColumnTypeError(msg)
+        buckets.append(render(bucket))
+    if len(buckets) > 1:
+        msg = (
+            f"group_by(): {' and '.join(buckets)} are two time buckets; Spark groups by at most one "
+            "(each row would fall in every pair of their windows)"
+        )
+        raise ColumnTypeError(msg)
 
 
 def narrowable(dtype: dt.DType) -> bool:
@@ -67,6 +108,7 @@ class Aggregate(Plan):
         return f"Aggregate [by {keys}: {aggs}]"
 
     def derive(self) -> Schema:
+        _check_time_buckets(self.keys, drop_null_keys=self.drop_null_keys)
         fields = []
         for key in self.keys:
             typed = key.type

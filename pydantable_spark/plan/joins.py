@@ -36,10 +36,15 @@ from pydantable_spark.expr.sides import Side, SideColumn, side_column
 from pydantable_spark.plan.nodes import Plan, check_row_expression
 from pydantable_spark.schema import Schema
 
-__all__ = ["HOWS", "Join", "JoinHow", "JoinOutput", "Validate", "bind_condition"]
+__all__ = ["HOWS", "HOW_ALIASES", "Join", "JoinHow", "JoinOutput", "Validate", "bind_condition"]
 
 JoinHow = Literal["inner", "left", "right", "full", "semi", "anti", "cross"]
 HOWS: tuple[str, ...] = ("inner", "left", "right", "full", "semi", "anti", "cross")
+HOW_ALIASES: dict[str, JoinHow] = {
+    "outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right",
+    "left_semi": "semi", "left_anti": "anti",
+}  # fmt: skip
+"""PySpark's other spellings of ``how``, and the kind each stands for."""
 Validate = Literal["1:1", "1:m", "m:1", "m:m"]
 
 

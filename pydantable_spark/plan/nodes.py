@@ -159,6 +159,7 @@ def check_row_expression(expr: Node, what: str, *, windows: bool = True) -> None
     """An expression computed row by row: no bare window function, no aggregate outside a window."""
     if isinstance(expr, Column):
         return
+    refuse_time_bucket(expr, what)
     function = bare_window_function(expr)
     if function is not None:
         msg = f"{what}: {function.label}() needs a window: F.{function.label}(...).over(Window...)"
@@ -171,6 +172,21 @@ def check_row_expression(expr: Node, what: str, *, windows: bool = True) -> None
         raise ColumnTypeError(msg)
     if not windows and contains_window(expr):
         msg = f"{what}: {render(expr)} uses a window; compute it with with_columns() first, then use that column"
+        raise ColumnTypeError(msg)
+
+
+def refuse_time_bucket(expr: Node, what: str) -> None:
+    """A time bucket (``F.window``, ``F.session_window``) stands only as a ``group_by`` key.
+
+    Spark gives it a meaning nowhere else: a sliding window repeats a row once
+    per window it falls in, and outside grouping that changes a frame's rows.
+    """
+    bucket = expr.facts.bucket
+    if bucket is not None:
+        msg = (
+            f"{what}: {render(bucket)} is a time bucket, which stands only as a group_by() key: "
+            f"frame.group_by(F.{bucket.label}(...)).agg(...)"
+        )
         raise ColumnTypeError(msg)
 
 

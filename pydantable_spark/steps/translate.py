@@ -35,7 +35,7 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.expr.sides import Side, SideColumn
 from pydantable_spark.plan import nodes as p
-from pydantable_spark.plan.aggregate import Aggregate, narrowable
+from pydantable_spark.plan.aggregate import Aggregate, narrowable, time_bucket
 from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
@@ -447,7 +447,9 @@ def _aggregate(plan: Aggregate, needed: Needed) -> Pending:
 
 def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
     rel = flush(relation(plan.input, needed))
-    nullable_keys = [k for k in plan.keys if k.type.nullable]
+    # Spark leaves out the rows whose time is NULL when it groups by a time bucket (and a filter on the
+    # bucket itself would add a column of its own to the rows)
+    nullable_keys = [k for k in plan.keys if k.type.nullable and time_bucket(k) is None]
     where = None
     if plan.drop_null_keys and nullable_keys:
         where = " AND ".join(f"({to_sql(k)} IS NOT NULL)" for k in nullable_keys)

@@ -237,6 +237,7 @@ _UNSTATED = {
         ),
         f"{_FLOAT32_ONLY} (lists of float32 here)",
     ),
+    "window_time": "it takes a struct<start, end> group key made by a time bucket; the corpus model has no struct",
 }
 """Entries no call of the corpus can state, and why (the runtime checks them in tests/expr/test_catalog.py)."""
 

@@ -22,7 +22,9 @@ from pydantable_spark.expr.catalog.spec import (
     STRING,
     Accepts,
     Args,
+    Built,
     Function,
+    Kind,
     always,
     column,
     fixed,
@@ -68,6 +70,9 @@ def _shift(name: str, summary: str) -> Function:
     )
 
 
+BITMAP = fixed(dt.Binary())
+
+
 def _sha2_bits(bits: int) -> str | None:
     return None if bits in (0, 224, 256, 384, 512) else "must be one of 0 (= 256), 224, 256, 384, 512"
 
@@ -110,6 +115,26 @@ ENTRIES: tuple[Function, ...] = (
         summary="The bitmap bucket of the number (for ``bitmap_construct_agg``).",
     ),
     _entry("bitmap_count", column("col", BINARY), summary="How many bits a bitmap has set."),
+    _entry(
+        "bitmap_construct_agg",
+        column("col", INTEGER),
+        returns=BITMAP,
+        nullable=never,
+        kind=Kind.AGGREGATE,
+        samples=((Built("lambda c: F.bitmap_bit_position(c)", (dt.Int64(),)),),),
+        summary="A bitmap with the bit at each position set (positions from ``bitmap_bit_position``; never NULL).",
+    ),
+    *(
+        _entry(
+            f"bitmap_{kind}_agg",
+            column("col", BINARY),
+            returns=BITMAP,
+            nullable=never,
+            kind=Kind.AGGREGATE,
+            summary=f"The bitwise {kind.upper()} of a column of bitmaps (``bitmap_construct_agg``'s; never NULL).",
+        )
+        for kind in ("or", "and")
+    ),
     # --- hashes ---
     _entry("md5", column("col", BYTES), returns=STR, summary="The MD5 digest, in hexadecimal."),
     _entry("sha1", column("col", BYTES), returns=STR, aliases=("sha",), summary="The SHA-1 digest, in hexadecimal."),

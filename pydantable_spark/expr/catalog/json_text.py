@@ -39,7 +39,7 @@ from pydantable_spark.expr.catalog.spec import (
 )
 from pydantable_spark.expr.core import describe
 
-__all__ = ["ENTRIES"]
+__all__ = ["ENTRIES", "not_null_text"]
 
 _NESTED = Accepts(
     "a struct, map or list",
@@ -64,10 +64,11 @@ def _entry(name: str, *params: object, returns: object, summary: str, **extra: o
     return Function(name, params, returns, summary, "json", **extra)  # type: ignore[arg-type]
 
 
-def _not_null_text(args: Args) -> None:
-    """Spark's analyzer refuses a NULL JSON text for ``schema_of_json``."""
+def not_null_text(args: Args) -> None:
+    """Spark's analyzer refuses a NULL text for ``schema_of_json`` (``_csv``, ``_xml``)."""
     if args.nullable(0):
-        msg = f"{args.name}(): json must be a JSON text, not NULL; got {describe(args.nodes[0])}"
+        param = args.name.rsplit("_", 1)[-1]  # schema_of_json's json, schema_of_csv's csv...
+        msg = f"{args.name}(): {param} must be a constant text, not NULL; got {describe(args.nodes[0])}"
         raise ColumnTypeError(msg)
 
 
@@ -110,7 +111,7 @@ ENTRIES: tuple[Function, ...] = (
         options(sample={"prefersDecimal": "true"}),
         returns=fixed(dt.String()),
         nullable=never,
-        check=_not_null_text,
+        check=not_null_text,
         summary="The schema Spark infers for a constant JSON text, as DDL (``STRUCT<a: BIGINT>``); not a column.",
     ),
 )

@@ -51,7 +51,8 @@ def annotation(param: Param, *, method: bool = False, unpacks: bool = False) -> 
         taken = f"[{', '.join(['Expr[Any]'] * arities[0])}]" if len(arities) == 1 else "..."
         text = f"Callable[{taken}, Expr[Any] | Scalar]"
         return f"{text} | None" if param.default is ABSENT else text
-    kinds = [_GENERIC.get(k, k.__name__) for k in param.python]
+    kinds = [_GENERIC.get(k, k.__name__ if k.__module__ == "builtins" else f"{k.__module__}.{k.__qualname__}")
+             for k in param.python]  # fmt: skip
     if param.python_only:
         text = " | ".join(kinds)
     else:

@@ -29,6 +29,7 @@ Measured on Spark 4.3 (and checked by ``tests/expr/test_catalog.py``):
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
@@ -50,9 +51,12 @@ from pydantable_spark.expr.catalog.spec import (
     one_of,
     value,
 )
+from pydantable_spark.expr.core import literal_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from pydantable_spark.expr.core import Node
 
 __all__ = ["ENTRIES"]
 
@@ -427,8 +431,40 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
     )
 
 
+def _random_seed() -> Node:
+    """PySpark's default seed of ``count_min_sketch``: a random one, drawn when the call is made."""
+    return literal_of(random.getrandbits(62), dt.Int64())
+
+
+def _positive(value: float) -> str | None:
+    return None if value > 0 else "must be positive"
+
+
+def _probability(value: float) -> str | None:
+    return None if 0 < value < 1 else "must be between 0 and 1 (exclusive)"
+
+
+_COUNT_MIN = Function(
+    "count_min_sketch",
+    (
+        column("col", Accepts("an integer, a string or bytes", _is(dt.Integral, dt.String, dt.Binary),
+                              examples=(dt.Int64(), dt.String(), dt.Binary()))),
+        value("eps", float, literal=dt.Float64(), check=_positive, sample=0.5),
+        value("confidence", float, literal=dt.Float64(), check=_probability, sample=0.9),
+        value("seed", int, literal=dt.Int64(), default=None, none=_random_seed, sample=1),
+    ),
+    BYTES,
+    "A count-min sketch of the values (relative error ``eps`` with probability ``confidence``), as bytes.",
+    "sketch",
+    kind=Kind.AGGREGATE,
+    nullable=never,
+    samples_only=True,  # without a seed each side draws its own
+    samples=((dt.Int64(), 0.5, 0.9, 1), ((dt.String(), True), 0.01, 0.95, 42)),
+)  # fmt: skip
+
 ENTRIES: tuple[Function, ...] = (
     *_hll(),
+    _COUNT_MIN,
     *(entry for kind, (dtype, accepts) in _KLL.items() for entry in _kll(kind, dtype, accepts)),
     *_theta(),
     *(entry for kind, (dtype, summaries) in _TUPLE.items() for entry in _tuple(kind, dtype, summaries)),

@@ -50,11 +50,13 @@ __all__ = [
 
 
 class Kind(enum.Enum):
-    """Where a function may stand: row by row, over groups, or only over a window."""
+    """Where a function may stand: row by row, over groups, only over a window, or only as a group key."""
 
     SCALAR = "scalar"
     AGGREGATE = "aggregate"
     WINDOW = "window"
+    GROUP_KEY = "group key"
+    """A time bucket (``F.window``, ``F.session_window``): Spark gives it a meaning only as a grouping key."""
 
 
 class _Marker:
@@ -462,9 +464,10 @@ def value(
     default: Any = REQUIRED,
     check: Callable[[Any], str | None] | None = None,
     sample: Any = None,
+    none: Callable[[], Node] | None = None,
 ) -> Param:
     """A parameter that takes Python values only (``pattern: str``, ``idx: int``), as typed literals."""
-    return Param(name, None, python, literal, names=False, default=default, check=check, sample=sample)
+    return Param(name, None, python, literal, names=False, default=default, check=check, sample=sample, none=none)
 
 
 def either(

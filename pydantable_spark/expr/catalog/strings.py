@@ -6,6 +6,8 @@ values by ``tests/expr/test_catalog.py``.
 
 from __future__ import annotations
 
+import re
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.collections import concat_lists, empty_takes_the_others
@@ -60,6 +62,58 @@ STRING_OR_LIST = Accepts(
 
 def _entry(name: str, *params: object, returns: object = STR, summary: str, **options: object) -> Function:
     return Function(name, params, returns, summary, "string", **options)  # type: ignore[arg-type]
+
+
+_NUMBER_FORMAT = re.compile(r"(?:[09.DG,$S]|MI|PR)+")
+
+
+def number_format(text: str) -> tuple[int, int]:
+    """The decimal ``(precision, scale)`` a ``to_number`` format gives: its digits, and those after the point.
+
+    >>> number_format("$9,999.99")
+    (6, 2)
+    >>> number_format("S0D0")
+    (2, 1)
+    """
+    upper = text.upper()
+    if not _NUMBER_FORMAT.fullmatch(upper):
+        msg = "is not a number format: it takes 0 and 9 (digits), . or D, , or G, $, S or MI (sign), PR"
+        raise ValueError(msg)
+    points = upper.count(".") + upper.count("D")
+    if points > 1 or upper.count("$") > 1:
+        msg = "has more than one decimal point or currency sign"
+        raise ValueError(msg)
+    whole, _, fraction = upper.replace("D", ".").partition(".")
+    digits = sum(whole.count(d) for d in "09"), sum(fraction.count(d) for d in "09")
+    if sum(digits) == 0 or sum(digits) > dt.MAX_DECIMAL_PRECISION:
+        msg = f"has {sum(digits)} digits; a number format has 1 to {dt.MAX_DECIMAL_PRECISION}"
+        raise ValueError(msg)
+    return sum(digits), digits[1]
+
+
+def _check_number_format(text: str) -> str | None:
+    try:
+        number_format(text)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _number_format_known(args: Args) -> None:
+    """The result's precision and scale come from the format: it must be a constant string."""
+    if not args.is_literal(1) or not isinstance(args.value(1), str):
+        msg = (
+            f"{args.name}(): format must be a string such as '999.99' or F.lit('999.99'); got {describe(args.nodes[1])}"
+        )
+        raise ColumnTypeError(msg)
+    problem = _check_number_format(args.value(1))
+    if problem is not None:
+        msg = f"{args.name}(): format {problem}, got {args.value(1)!r}"
+        raise ColumnTypeError(msg)
+
+
+def _number_of_format(args: Args) -> dt.DType:
+    return dt.Decimal(*number_format(args.value(1))) if isinstance(args.value(1), str) else dt.Decimal()
 
 
 _TO_CHAR = Accepts(
@@ -652,6 +706,38 @@ ENTRIES: tuple[Function, ...] = (
         nullable=always,
         samples=((Lit("a%20b+c"),), (Lit("%zz"),)),
         summary="Decoding of ``application/x-www-form-urlencoded``, NULL for a malformed string.",
+    ),
+    *(
+        _entry(
+            name,
+            column("col", STRING),
+            either(
+                "format",
+                STRING,
+                str,
+                check=_check_number_format,
+                sample="S999.99",
+                foldable=True,
+                column_in_pyspark=True,
+            ),
+            returns=_number_of_format,
+            check=_number_format_known,
+            nullable=nullable,
+            samples=(
+                (Lit("$1,234.50"), "$9,999.99"),
+                (Lit("-12.3"), "S99.9"),
+                (Lit("0042"), "0000"),
+                (Lit("12-"), "99MI"),
+                (Lit("<5>"), "9PR"),
+                ((dt.String(), True), "999"),
+            ),
+            samples_only=name == "to_number",  # the test frame's strings are no numbers: every row fails
+            summary=summary,
+        )
+        for name, nullable, summary in (
+            ("to_number", any_null, "The number a string holds, read by ``format``; an error if it holds none."),
+            ("try_to_number", always, "``to_number``, NULL for a string that holds no number of the format."),
+        )
     ),
     *(
         _entry(

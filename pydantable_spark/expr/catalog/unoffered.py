@@ -9,6 +9,8 @@ from __future__ import annotations
 
 __all__ = ["NOT_OFFERED"]
 
+_TIME = "It reads or gives Spark's TIME type, a preview Spark 4.3 refuses by default; no column type holds it."
+
 NOT_OFFERED: dict[str, str] = {
     # --- conditional ---
     "try_cast": "The façade casts strictly: use .cast(), which refuses a cast Spark would make silently lossy.",
@@ -37,6 +39,10 @@ NOT_OFFERED: dict[str, str] = {
     "explode": "A generator changes the row count: use frame.explode(columns).",
     "explode_outer": "A generator changes the row count: use frame.explode_outer(columns).",
     "posexplode": "A generator changes the row count: use frame.posexplode(column).",
+    "posexplode_outer": "A generator changes the row count: use frame.posexplode_outer(column).",
+    "inline": "A generator changes the row count: use frame.inline(column).",
+    "inline_outer": "A generator changes the row count: use frame.inline_outer(column).",
+    "stack": "A generator of rows from columns: frame.unpivot(...) does it, typed (one value type per output).",
     "json_tuple": "A generator of one output column per field: use F.get_json_object(col, path) per field.",
     "monotonically_increasing_id": "Use frame.with_row_count(), which reads the id once so filters cannot move it.",
     "pandas_udf": "Vectorized UDFs are not typed here yet: F.udf gives a typed, Arrow-optimized Python UDF.",
@@ -44,6 +50,18 @@ NOT_OFFERED: dict[str, str] = {
     "udtf": "Table functions change the row count and schema; they are not offered.",
     "arrow_udtf": "Table functions change the row count and schema; they are not offered.",
     # --- types no column type holds, and forms valid elsewhere (measured on Spark 4.3) ---
+    "current_time": "Its result is Spark's TIME type (a preview in Spark 4.3), which no column type holds yet.",
+    "make_time": _TIME,
+    "time_diff": _TIME,
+    "time_from_micros": _TIME,
+    "time_from_millis": _TIME,
+    "time_from_seconds": _TIME,
+    "time_to_micros": _TIME,
+    "time_to_millis": _TIME,
+    "time_to_seconds": _TIME,
+    "time_trunc": _TIME,
+    "to_time": _TIME,
+    "try_to_time": _TIME,
     "make_interval": "Its result is a calendar interval (months, days, microseconds), which no column type holds.",
     "try_make_interval": "Its result is a calendar interval (months, days, microseconds), which no column type holds.",
     "make_ym_interval": "Its result is a year-month interval, which no column type holds (timedelta is day-time).",

@@ -10,7 +10,10 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
     ANY,
+    NUMBER,
+    TIMESTAMP,
     Args,
+    Built,
     Function,
     Kind,
     Param,
@@ -88,5 +91,18 @@ ENTRIES: tuple[Function, ...] = (
         nullable=always,
         special=True,
         summary="The ``offset``-th value (1-based) of the window frame; NULLs skipped if asked.",
+    ),
+    _entry(
+        "counter_diff",
+        column("value", NUMBER),
+        column("startTime", TIMESTAMP, default=ABSENT),
+        returns=same(0),
+        nullable=always,
+        samples=((Built("lambda c: F.length(c)", (dt.String(),)),),),  # a counter is never negative
+        summary=(
+            "The increase of a cumulative counter since the previous row (a series per partition, in time order); "
+            "NULL at the first row and where the counter resets (it decreases, or ``startTime`` moves on). "
+            "A negative counter fails the job."
+        ),
     ),
 )

@@ -2,14 +2,30 @@
 
 Measured on Spark 4.3: the path must be a constant (Spark's analyzer refuses a
 column); every result is nullable; text that is not XML fails the job (the
-parser's "Content is not allowed in prolog"), it is never NULL. ``from_xml``,
-``to_xml`` and ``schema_of_xml`` are not offered yet.
+parser's "Content is not allowed in prolog"), it is never NULL.
+
+``to_xml`` writes a struct as an XML record (``<ROW>`` unless ``rowTag`` says
+otherwise), typed nullable whatever the input; ``schema_of_xml`` needs a
+constant text, not NULL. ``F.from_xml`` is a special form.
 """
 
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.expr.catalog.spec import STRING, Built, Function, Param, always, column, fixed
+from pydantable_spark.expr.catalog.csv_text import STRUCT
+from pydantable_spark.expr.catalog.json_text import not_null_text
+from pydantable_spark.expr.catalog.spec import (
+    STRING,
+    Built,
+    Function,
+    Param,
+    always,
+    column,
+    either,
+    fixed,
+    never,
+    options,
+)
 
 __all__ = ["ENTRIES"]
 
@@ -47,4 +63,21 @@ def _entry(name: str, returns: dt.DType, summary: str) -> Function:
 ENTRIES: tuple[Function, ...] = (
     _entry("xpath", dt.List(dt.String(), True), "The text of every match of the XPath, as a list."),
     *(_entry(name, dtype, f"{summary} of the XPath.") for name, (dtype, summary) in _TYPES.items()),
+    Function(
+        "to_xml",
+        (column("col", STRUCT), options(sample={"rowTag": "item"})),
+        fixed(dt.String()),
+        "The struct as an XML record (NULL for NULL); ``options`` are Spark's XML options (``rowTag``...).",
+        "xml",
+        nullable=always,
+    ),
+    Function(
+        "schema_of_xml",
+        (either("xml", STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"), options(sample={})),
+        fixed(dt.String()),
+        "The schema Spark infers for a constant XML record, as DDL (``STRUCT<a: BIGINT>``); not a column.",
+        "xml",
+        nullable=never,
+        check=not_null_text,
+    ),
 )

@@ -58,6 +58,13 @@ assert_type(computed.collect()[0].age, int | None)
 assert_type(computed.collect()[0].name, str)
 assert_type(computed.collect()[0].score, float)
 
+# any catalog function names its result after its first argument that is no constant, as the runtime does
+named_by_catalog = users.select(F.initcap(User.name), F.abs(User.age), F.datediff(User.joined, "joined"))
+assert_type(named_by_catalog.collect()[0].name, str)
+assert_type(named_by_catalog.collect()[0].age, int | None)
+assert_type(named_by_catalog.collect()[0].joined, int)
+assert_type(users.select(F.row_number().over(Window.order_by(User.id))).collect()[0].row_number, int)
+
 with_cols = users.with_columns(User.age.fill_null(0), flag=User.score > 1)
 assert_type(with_cols.collect()[0].age, int)
 assert_type(with_cols.collect()[0].flag, bool)
