@@ -638,13 +638,17 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         plans = (self._plan, *(_plan_of(o, "concat()") for o in others))
         return self._frame(Union(plans, by_name=how == "diagonal", allow_missing=how == "diagonal"))
 
-    def intersect(self, other: DataFrame[Any]) -> DataFrame[M]:
-        """Distinct rows present in both frames."""
-        return DataFrame(SetOperation(self._plan, _plan_of(other, "intersect()"), "intersect"), None)
+    def intersect(self, other: DataFrame[Any]) -> DataFrame[Any]:
+        """Distinct rows present in both frames.
 
-    def intersect_all(self, other: DataFrame[Any]) -> DataFrame[M]:
-        """Rows present in both frames, as many times as in both (multiset)."""
-        return DataFrame(SetOperation(self._plan, _plan_of(other, "intersect_all()"), "intersect_all"), None)
+        A column is nullable only where it is in both frames: the rows keep this
+        frame's model when nothing narrows, and are a derived model otherwise.
+        """
+        return self._frame(SetOperation(self._plan, _plan_of(other, "intersect()"), "intersect"))
+
+    def intersect_all(self, other: DataFrame[Any]) -> DataFrame[Any]:
+        """Rows present in both frames, as many times as in both (multiset); typed as ``intersect``."""
+        return self._frame(SetOperation(self._plan, _plan_of(other, "intersect_all()"), "intersect_all"))
 
     def subtract(self, other: DataFrame[Any]) -> DataFrame[M]:
         """Distinct rows of this frame that are not in ``other``."""

@@ -62,6 +62,17 @@ def test_intersections_and_differences(rows: Any, agrees: Any) -> None:
         rows.intersect(rows.select("k"))
 
 
+def test_an_intersection_keeps_the_model_unless_a_column_narrows(rows: Any) -> None:
+    same = rows.intersect(rows)
+    assert same.model is R
+    assert all(isinstance(row, R) for row in same.collect())
+    known = rows.drop_nulls("v")
+    narrowed = rows.intersect_all(known)
+    assert not narrowed.schema["v"].nullable  # nullable only where it is in both frames
+    assert narrowed.model is not R
+    assert sorted(row.v for row in narrowed.collect()) == [1, 1, 2]
+
+
 def test_unique_keep_and_order(rows: Any, agrees: Any) -> None:
     first = rows.unique(subset="k", keep="first", maintain_order=True)
     assert first.to_dict() == {"k": ["a", "b"], "v": [1, None]}

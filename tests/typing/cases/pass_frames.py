@@ -116,3 +116,7 @@ windowed = users.with_columns(
 )
 assert_type(windowed.collect()[0].rn, int)
 assert_type(windowed.collect()[0].prev, int | None)
+
+# an intersection keeps the model unless a column narrows (nullable only where it is in both frames)
+assert_type(users.intersect(users), DataFrame[User])
+assert_type(users.intersect_all(users.drop_nulls("age")).collect()[0].age, int)
