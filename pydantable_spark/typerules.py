@@ -3,7 +3,7 @@
 These functions are the single source of the type rules the expression nodes
 declare: numeric promotion for arithmetic, the common type of branches, and
 which casts are legal and which may fail (and so make a result nullable). They
-mirror Spark's analyzer; ``tests/test_typerules_spark.py`` compares them with
+mirror Spark's analyzer; ``tests/test_typerules.py`` compares them with
 what Spark itself reports for every pair of atomic types.
 """
 

@@ -432,16 +432,17 @@ def q20(t: Tables) -> DataFrame[Any]:
 
     Rewritten: the nested ``IN`` subqueries are semi joins, and the correlated
     one (half the quantity shipped of the part by the supplier) an aggregate per
-    part and supplier, semi-joined on the keys and the condition.
+    part and supplier of the forest parts' lines only, semi-joined on the keys
+    and the condition.
     """
+    forest = t.part.filter(P.p_name.str.starts_with("forest"))
     shipped = (
         t.lineitem.filter((L.l_shipdate >= datetime.date(1994, 1, 1)) & (L.l_shipdate < datetime.date(1995, 1, 1)))
+        .join(forest, left_on=L.l_partkey, right_on=P.p_partkey, how="semi")
         .group_by(L.l_partkey, L.l_suppkey)
         .agg(half_qty=Decimal("0.5") * F.sum(L.l_quantity))
     )
-    excess = t.partsupp.join(
-        t.part.filter(P.p_name.str.starts_with("forest")), left_on=PS.ps_partkey, right_on=P.p_partkey, how="semi"
-    ).join(
+    excess = t.partsupp.join(forest, left_on=PS.ps_partkey, right_on=P.p_partkey, how="semi").join(
         shipped,
         on=PS.ps_availqty > F.col("half_qty"),
         left_on=[PS.ps_partkey, PS.ps_suppkey],
