@@ -22,7 +22,8 @@ from pydantable_spark.expr.sides import left, right
 from pydantable_spark.expr.windowspec import Window
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.model import DataFrameModel
-from pydantable_spark.schema import Field, Schema
+from pydantable_spark.schema import Field as SchemaField
+from pydantable_spark.schema import Schema
 
 __all__ = [
     "Col",
@@ -30,8 +31,8 @@ __all__ = [
     "DataFrameModel",
     "Expr",
     "F",
-    "Field",
     "Schema",
+    "SchemaField",
     "Window",
     "cs",
     "dtypes",
@@ -40,3 +41,19 @@ __all__ = [
     "right",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """``pydantable_spark.Field``, the old name of ``SchemaField``: it hid ``pydantic.Field`` on a star import."""
+    if name == "Field":
+        import warnings
+
+        warnings.warn(
+            "pydantable_spark.Field is now pydantable_spark.SchemaField (a schema's column); for constraints on "
+            "a model's field use pydantic.Field",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return SchemaField
+    msg = f"module 'pydantable_spark' has no attribute {name!r}"
+    raise AttributeError(msg)
