@@ -132,10 +132,22 @@ def test_a_path_outside_sparks_grammar_is_refused(path: str) -> None:
 @pytest.mark.jvm_free
 @pytest.mark.parametrize("path", [1, None, b"$.a", ["$.a"]])
 def test_a_path_that_is_no_string_is_refused(path: object) -> None:
-    with pytest.raises(ArgumentTypeError, match=r"F.variant_get\(\): path must be str"):
+    with pytest.raises(ArgumentTypeError, match=r"F.variant_get\(\): path (must be a string|takes an expression, str)"):
         F.variant_get(Event.payload, path, "int")  # type: ignore[arg-type]
-    with pytest.raises(ArgumentTypeError, match=r"F.variant_get\(\): path"):
-        F.variant_get(Event.payload, F.col("x"), "int")  # a constant is needed: not a column
+
+
+class Paths(DataFrameModel):
+    v: Variant
+    path: str
+
+
+@pytest.mark.jvm_free
+def test_variant_get_needs_a_constant_path_where_the_edits_take_a_column() -> None:
+    frame = Paths.from_rows([{"v": {"a": 1}, "path": "$.a"}])
+    with pytest.raises(ColumnTypeError, match=r"F.variant_get\(\).*path.*constant"):
+        frame.select(F.variant_get(Paths.v, Paths.path, "int"))
+    assert str(frame.select(F.variant_get(Paths.v, F.concat(F.lit("$."), F.lit("a")), "int")).schema) == "v: int | None (int)"
+    assert str(frame.select(F.variant_set(Paths.v, Paths.path, 1)).schema) == "v: Variant (variant)"
 
 
 @pytest.mark.jvm_free

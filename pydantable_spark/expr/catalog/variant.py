@@ -21,6 +21,7 @@ given). Measured on Spark 4.3 (and checked by ``tests/expr/test_catalog.py``):
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.catalog.spec import (
@@ -30,13 +31,19 @@ from pydantable_spark.expr.catalog.spec import (
     Built,
     Function,
     Kind,
+    Lit,
     Param,
     always,
     column,
+    either,
     fixed,
+    never,
     null_if,
     value,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["ENTRIES", "TARGET_TYPES", "target_type"]
 
@@ -88,6 +95,14 @@ def _path_problem(path: str) -> str | None:
     return "must be a VARIANT path: '$' then steps .key, ['key'], [\"key\"] or [index] (e.g. '$.a.b[0]')"
 
 
+def _step_problem(path: str) -> str | None:
+    """A path below the root: the edits that set, insert or delete refuse ``$`` itself."""
+    problem = _path_problem(path)
+    if problem is None and path == "$":
+        return "must name a place below the root '$' (e.g. '$.a' or '$[0]')"
+    return problem
+
+
 def _read_type(args: Args) -> dt.DType:
     found = target_type(args.value(2))
     assert found is not None  # the parameter's check refused other names
@@ -95,27 +110,38 @@ def _read_type(args: Args) -> dt.DType:
 
 
 _V = column("v", VARIANT)
-_PATH_PARAM = value("path", str, literal=dt.String(), check=_path_problem, sample="$.a")
-_TARGET = value("targetType", str, literal=dt.String(), check=_type_problem, sample="int")
+_READ_PATH = either("path", STRING, str, literal=dt.String(), check=_path_problem, sample="$.a", foldable=True)
+"""``variant_get``'s path: a constant (a Python ``str``, or an expression of literals)."""
+_TARGET = value("targetType", str, literal=dt.String(), check=_type_problem, sample="variant")
+"""The type read; its sample reads the VARIANT itself, which keeps the stubs' result ``Expr[Any]`` (the
+type follows the value); ``samples`` try other types."""
 _NEW = column("value", _VALUE)
+_CREATE = value("create_if_missing", bool, default=True)
 _VARIANT = fixed(dt.Variant())
+
+
+def _path(check: Callable[[str], str | None]) -> Param:
+    """An edit's path: a Python ``str`` (checked now), or a string column (checked by Spark as rows come)."""
+    return either("path", STRING, str, literal=dt.String(), check=check, sample="$.a")
 
 
 def _entry(name: str, *params: Param, returns: object, summary: str, **extra: object) -> Function:
     return Function(name, params, returns, summary, "variant", **extra)  # type: ignore[arg-type]
 
 
-def _edit(name: str, *params: Param, summary: str, fails: bool) -> Function:
-    """An edit of a VARIANT at a path: NULL for a NULL VARIANT; ``try_`` forms give NULL instead of failing."""
-    return _entry(
-        name,
-        _V,
-        *params,
-        returns=_VARIANT,
-        nullable=always if not fails else null_if(0),
-        summary=summary,
-    )
-
+_READS = (
+    (dt.Variant(), "$.a", "int"),
+    ((dt.Variant(), True), "$.b[0]", "double"),
+    (dt.Variant(), "$['b'][2]", "string"),
+    (dt.Variant(), "$[1].a", "boolean"),
+    (dt.Variant(), "$", "decimal(5,2)"),
+)
+"""``variant_get`` samples: the test frame's VARIANTs read at paths, as several types."""
+_EDITS = (
+    (dt.Variant(), "$.c", Lit(5)),
+    ((dt.Variant(), True), "$[0]", dt.String()),
+    (dt.Variant(), "$.b[1]", dt.Variant()),
+)
 
 ENTRIES: tuple[Function, ...] = (
     _entry(
@@ -142,11 +168,12 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "variant_get",
         _V,
-        _PATH_PARAM,
+        _READ_PATH,
         _TARGET,
         returns=_read_type,
         nullable=always,
         special=True,
+        samples=_READS,
         summary=(
             "The value at ``path`` read as ``targetType`` (a type name: ``'int'``, ``'string'``, "
             "``'decimal(10,2)'``, ``'variant'``...); NULL where the path leads nowhere, and a value that does "
@@ -156,18 +183,26 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "try_variant_get",
         _V,
-        _PATH_PARAM,
+        _READ_PATH,
         _TARGET,
         returns=_read_type,
         nullable=always,
         special=True,
+        samples=_READS,
         summary="``variant_get``, with NULL where the value does not convert to ``targetType``.",
     ),
     _entry(
         "is_variant_null",
         _V,
         returns=fixed(dt.Boolean()),
-        summary="True where the VARIANT is a JSON null (false for SQL NULL).",
+        nullable=never,
+        summary="True where the VARIANT is a JSON null; false elsewhere, SQL NULL included.",
+    ),
+    _entry(
+        "is_valid_variant",
+        _V,
+        returns=fixed(dt.Boolean()),
+        summary="True where the VARIANT's encoding is valid (false where malformed, NULL for NULL).",
     ),
     _entry(
         "schema_of_variant",
@@ -182,56 +217,81 @@ ENTRIES: tuple[Function, ...] = (
         kind=Kind.AGGREGATE,
         summary="The type that holds every VARIANT of the group, as SQL DDL (types merged).",
     ),
-    _edit(
+    _entry(
         "variant_set",
-        _PATH_PARAM,
+        _V,
+        _path(_step_problem),
         _NEW,
-        value("create_if_missing", bool, default=True),
-        fails=True,
-        summary="The VARIANT with the value at ``path`` replaced by ``value`` (created if missing, by default).",
+        _CREATE,
+        returns=_VARIANT,
+        samples=_EDITS,
+        summary=(
+            "The VARIANT with the value at ``path`` replaced by ``value``, created where missing unless "
+            "``create_if_missing`` is false; a path through a value of another kind fails the job."
+        ),
     ),
-    _edit(
+    _entry(
         "try_variant_set",
-        _PATH_PARAM,
+        _V,
+        _path(_step_problem),
         _NEW,
-        value("create_if_missing", bool, default=True),
-        fails=False,
-        summary="``variant_set``, with NULL where the path cannot be set.",
+        _CREATE,
+        returns=_VARIANT,
+        nullable=always,
+        samples=_EDITS,
+        summary="``variant_set``, with NULL where a path goes through a value of another kind.",
     ),
-    _edit(
+    _entry(
         "variant_insert",
-        _PATH_PARAM,
+        _V,
+        _path(_step_problem),
         _NEW,
-        fails=True,
-        summary="The VARIANT with ``value`` inserted at ``path`` (a new key, or before an array index).",
+        returns=_VARIANT,
+        samples=_EDITS,
+        summary=(
+            "The VARIANT with ``value`` inserted at ``path``: a new key (an existing one fails the job), or "
+            "before an array index."
+        ),
     ),
-    _edit(
+    _entry(
         "try_variant_insert",
-        _PATH_PARAM,
+        _V,
+        _path(_step_problem),
         _NEW,
-        fails=False,
-        summary="``variant_insert``, with NULL where the value cannot be inserted.",
+        returns=_VARIANT,
+        nullable=always,
+        samples=_EDITS,
+        summary="``variant_insert``, with NULL where it would fail.",
     ),
-    _edit(
+    _entry(
         "variant_array_append",
-        _PATH_PARAM,
+        _V,
+        _path(_path_problem),
         _NEW,
-        fails=True,
-        summary="The VARIANT with ``value`` appended to the array at ``path``.",
+        returns=_VARIANT,
+        samples=_EDITS,
+        summary=(
+            "The VARIANT with ``value`` appended to the array at ``path`` (unchanged where the path leads "
+            "nowhere; a value there that is no array fails the job)."
+        ),
     ),
-    _edit(
+    _entry(
         "try_variant_array_append",
-        _PATH_PARAM,
+        _V,
+        _path(_path_problem),
         _NEW,
-        fails=False,
-        summary="``variant_array_append``, with NULL where there is no array at ``path``.",
+        returns=_VARIANT,
+        nullable=always,
+        samples=_EDITS,
+        summary="``variant_array_append``, with NULL where it would fail.",
     ),
     _entry(
         "variant_delete",
         _V,
-        Param("paths", None, (str,), dt.String(), names=False, variadic=True, check=_path_problem, sample="$.a"),
+        Param("paths", STRING, (str,), dt.String(), names=False, variadic=True, check=_step_problem, sample="$.a"),
         returns=_VARIANT,
-        summary="The VARIANT without the values at ``paths``.",
+        nullable=null_if(0),
+        summary="The VARIANT without the values at ``paths``, deleted left to right (a NULL path is skipped).",
     ),
     _entry(
         "variant_strip_nulls",
