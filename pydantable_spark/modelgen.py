@@ -70,6 +70,7 @@ _ATOMIC: dict[type[dt.DType], tuple[str, str]] = {
     dt.Datetime: ("datetime", "datetime"),
     dt.DatetimeNTZ: ("NaiveDatetime", "NaiveDatetime"),
     dt.Duration: ("timedelta", "timedelta"),
+    dt.Variant: ("Variant", "Variant"),
 }
 
 _IMPORTS = {
@@ -81,6 +82,7 @@ _IMPORTS = {
     "Field": "from pydantic import Field",
     "NaiveDatetime": "from pydantic import NaiveDatetime",
     "dtypes": "from pydantable_spark import dtypes",
+    "Variant": "from pydantable_spark import Variant",
 }
 
 

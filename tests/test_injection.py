@@ -226,15 +226,19 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
     ),
     # VARIANT paths: the key is the hostile text, quoted as Spark's path grammar allows
     "variant_get(path)": (
-        lambda s, p: F.variant_get(F.parse_json(F.to_json(F.create_map(F.lit(p), s))), _key_path(p), "string")
-        if p
-        else F.lit(None, dtype=str),
+        lambda s, p: (
+            F.variant_get(F.parse_json(F.to_json(F.create_map(F.lit(p), s))), _key_path(p), "string")
+            if p
+            else F.lit(None, dtype=str)
+        ),
         lambda s, p: s if p else None,  # an empty key has no path
     ),
     "variant_set(path)": (
-        lambda s, p: F.variant_get(F.variant_set(F.parse_json(F.lit("{}")), _key_path(p), s), _key_path(p), "string")
-        if p
-        else F.lit(None, dtype=str),
+        lambda s, p: (
+            F.variant_get(F.variant_set(F.parse_json(F.lit("{}")), _key_path(p), s), _key_path(p), "string")
+            if p
+            else F.lit(None, dtype=str)
+        ),
         lambda s, p: s if p else None,
     ),
     # string literals inside lambda bodies (and a lambda returning the Python string itself)

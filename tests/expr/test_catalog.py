@@ -91,7 +91,7 @@ def _values(dtype: dt.DType) -> list[Any]:
         columns = [_values(f.dtype) for f in dtype.fields]
         return [{f.name: column[row] for f, column in zip(dtype.fields, columns, strict=True)} for row in range(_ROWS)]
     if isinstance(dtype, dt.Variant):  # JSON text, parsed into VARIANT columns by ``wide_frame``
-        return ['{"a": 1, "b": [1.5, null, "x"]}', "[3, {\"a\": true}]", '"Ab c1"', "-2.25"]
+        return ['{"a": 1, "b": [1.5, null, "x"]}', '[3, {"a": true}]', '"Ab c1"', "-2.25"]
     if isinstance(dtype, dt.Map):
         keys, values = _values(dtype.key), _values(dtype.value)
         maps = [{keys[0]: values[0], keys[1]: values[1]}, {}, {keys[2]: values[2]}, {keys[3]: values[3]}]

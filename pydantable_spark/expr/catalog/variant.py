@@ -47,10 +47,24 @@ if TYPE_CHECKING:
 
 __all__ = ["ENTRIES", "TARGET_TYPES", "target_type"]
 
+
+def _castable(dtype: dt.DType) -> bool:
+    """Whether Spark casts values of ``dtype`` to VARIANT: no interval inside, and maps with string keys only."""
+    if isinstance(dtype, dt.Duration):
+        return False
+    if isinstance(dtype, dt.Map):
+        return isinstance(dtype.key, dt.String) and _castable(dtype.value)
+    if isinstance(dtype, dt.List):
+        return _castable(dtype.inner)
+    if isinstance(dtype, dt.Struct):
+        return all(_castable(f.dtype) for f in dtype.fields)
+    return True
+
+
 VARIANT = Accepts("a VARIANT", lambda t: isinstance(t, dt.Variant), examples=(dt.Variant(),))
 _NESTED = Accepts(
-    "a struct, map or list",
-    lambda t: isinstance(t, dt.Struct | dt.Map | dt.List) and not dt.contains_variant(t),
+    "a struct, map (string keys) or list, without intervals",
+    lambda t: isinstance(t, dt.Struct | dt.Map | dt.List) and _castable(t),
     examples=(
         dt.Struct((dt.Field("a", dt.Int64(), False), dt.Field("b", dt.String(), True))),
         dt.Map(dt.String(), dt.Int64(), True),
@@ -58,8 +72,8 @@ _NESTED = Accepts(
     ),
 )
 _VALUE = Accepts(
-    "a value a VARIANT holds (a number, string, boolean, date, datetime, VARIANT, or list, map or struct of them)",
-    lambda t: not isinstance(t, dt.Duration),
+    "a value a VARIANT holds (no interval; maps with string keys)",
+    _castable,
     examples=(dt.Int64(), dt.String(), dt.Variant()),
 )
 _JSON_OBJECTS = Built("lambda c: F.to_json(c)", (_NESTED.examples[0],))
@@ -110,8 +124,6 @@ def _read_type(args: Args) -> dt.DType:
 
 
 _V = column("v", VARIANT)
-_READ_PATH = either("path", STRING, str, literal=dt.String(), check=_path_problem, sample="$.a", foldable=True)
-"""``variant_get``'s path: a constant (a Python ``str``, or an expression of literals)."""
 _TARGET = value("targetType", str, literal=dt.String(), check=_type_problem, sample="variant")
 """The type read; its sample reads the VARIANT itself, which keeps the stubs' result ``Expr[Any]`` (the
 type follows the value); ``samples`` try other types."""
@@ -121,8 +133,11 @@ _VARIANT = fixed(dt.Variant())
 
 
 def _path(check: Callable[[str], str | None]) -> Param:
-    """An edit's path: a Python ``str`` (checked now), or a string column (checked by Spark as rows come)."""
+    """A path: a Python ``str`` (checked now), or a string column (checked by Spark as rows come)."""
     return either("path", STRING, str, literal=dt.String(), check=check, sample="$.a")
+
+
+_READ_PATH = _path(_path_problem)
 
 
 def _entry(name: str, *params: Param, returns: object, summary: str, **extra: object) -> Function:
