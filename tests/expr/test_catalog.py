@@ -425,7 +425,7 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
         _compare_values(wide, plain_source, {n: candidates[n] for n in names[half:]}, differences)
 
     try:
-        plain = plain_source.select(*[_as_fetched(candidates[n], candidates[n].plain(wide)).alias(n) for n in names])
+        plain = plain_source.select(*[_as_fetched(wide, candidates[n]).alias(n) for n in names])
         plain.schema  # noqa: B018 - analysed now
     except (AnalysisException, PySparkTypeError, PySparkValueError):  # refused by Spark or by PySpark's own checks
         if len(names) > 1:
@@ -460,10 +460,11 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
             differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
 
 
-def _as_fetched(candidate: Candidate, column: Any) -> Any:
-    """PySpark's result as the façade's ``to_arrow()`` gives it: a VARIANT as its JSON text (``to_json``)."""
-    typed = candidate.expr.typed
-    return sf.to_json(column) if typed is not None and isinstance(typed.dtype, dt.Variant) else column
+def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
+    """PySpark's call, as the façade's ``to_arrow()`` gives its result: a VARIANT as its JSON text (``to_json``)."""
+    column = candidate.plain(wide)
+    (result,) = wide.frame.select(candidate.expr).schema
+    return sf.to_json(column) if isinstance(result.dtype, dt.Variant) else column
 
 
 def _sorted_rows(columns: dict[str, list[Any]]) -> dict[str, list[Any]]:

@@ -229,6 +229,7 @@ ENTRIES: tuple[Function, ...] = (
         "schema_of_variant_agg",
         _V,
         returns=fixed(dt.String()),
+        nullable=never,
         kind=Kind.AGGREGATE,
         summary="The type that holds every VARIANT of the group, as SQL DDL (types merged).",
     ),
