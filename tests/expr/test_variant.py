@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import decimal
 import json
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -287,3 +289,19 @@ def test_a_variant_nested_in_a_result_is_not_fetched_yet(spark: SparkSession) ->
     frame = Event.from_rows(ROWS).select(both=F.array(Event.payload, Event.payload))
     with pytest.raises(NotImplementedError, match=r"column\(s\) 'both' hold a VARIANT inside a struct, list or map"):
         frame.collect()
+
+
+@pytest.mark.jvm_free
+def test_printed_model_source_declares_variant_columns() -> None:
+    from pydantable_spark.modelgen import model_source
+
+    source = model_source([dt.Field("id", dt.Int64(), False), dt.Field("payload", dt.Variant(), True)], "Logged")
+    assert "from pydantable_spark import DataFrameModel, Variant\n" in source
+    assert "    payload: Variant | None\n" in source
+    module = types.ModuleType("printed_variant_model")
+    sys.modules[module.__name__] = module  # pydantic resolves the annotations in the class's module
+    exec(source, module.__dict__)
+    assert [str(f) for f in module.Logged.from_rows([{"id": 1, "payload": [1]}]).schema] == [
+        "id: bigint not null",
+        "payload: variant",
+    ]
