@@ -305,3 +305,16 @@ def test_printed_model_source_declares_variant_columns() -> None:
         "id: bigint not null",
         "payload: variant",
     ]
+
+
+def test_drop_nulls_keeps_a_variant_nullable_as_spark_does(spark: SparkSession, agrees: Any) -> None:
+    kept = Event.from_rows(ROWS).drop_nulls()
+    agrees(kept)
+    assert [str(f) for f in kept.schema] == ["id: bigint not null", "payload: variant not null", "extra: variant"]
+    assert sorted(r.id for r in kept.collect()) == [2, 3, 4]
+
+
+def test_a_variant_cast_to_a_string_is_its_text(spark: SparkSession, agrees: Any) -> None:
+    out = Event.from_rows(ROWS).select(Event.id, text=Event.extra.cast(str)).sort("id")
+    agrees(out)
+    assert [r.text for r in out.collect()] == [None, "text", "7", '{"nested":{"deep":[1,2]}}']
