@@ -318,3 +318,11 @@ def test_a_variant_cast_to_a_string_is_its_text(spark: SparkSession, agrees: Any
     out = Event.from_rows(ROWS).select(Event.id, text=Event.extra.cast(str)).sort("id")
     agrees(out)
     assert [r.text for r in out.collect()] == [None, "text", "7", '{"nested":{"deep":[1,2]}}']
+
+
+def test_numbers_come_back_as_the_json_text_spark_writes(spark: SparkSession) -> None:
+    """A double inside a VARIANT comes back as a Decimal of its text; a long number exact (docs/nested.md)."""
+    text = '{"double": 1.5e-3, "exact": 2.50, "long": 123456789012345678901234567890, "int": 7}'
+    (row,) = Text.from_rows([{"id": 1, "text": text}]).select(v=F.parse_json(Text.text)).collect()
+    assert row.v == {"double": D("0.0015"), "exact": D("2.50"), "long": 123456789012345678901234567890, "int": 7}
+    assert type(row.v["long"]) is int
