@@ -17,6 +17,7 @@ expressions, and collect validated Pydantic rows::
 from pydantable_spark import dtypes, errors
 from pydantable_spark import functions as F
 from pydantable_spark import selectors as cs
+from pydantable_spark.annotations import Variant
 from pydantable_spark.expr import Col, Expr
 from pydantable_spark.expr.sides import left, right
 from pydantable_spark.expr.windowspec import Window
@@ -33,6 +34,7 @@ __all__ = [
     "F",
     "Schema",
     "SchemaField",
+    "Variant",
     "Window",
     "cs",
     "dtypes",

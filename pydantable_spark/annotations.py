@@ -23,7 +23,27 @@ from pydantic.fields import FieldInfo
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedTypeError
 
-__all__ = ["column_comments", "column_name", "field_of_annotation", "fields_of_model", "may_be_absent", "python_name"]
+__all__ = [
+    "Variant",
+    "column_comments",
+    "column_name",
+    "field_of_annotation",
+    "fields_of_model",
+    "may_be_absent",
+    "python_name",
+]
+
+Variant = Annotated[Any, dt.Variant]
+"""A VARIANT column: ``payload: Variant`` (``Variant | None`` when SQL NULL may occur).
+
+Its Python value is the parsed JSON of the variant (``dict``, ``list``, ``str``,
+``int``, ``Decimal``, ``bool`` or ``None`` for a JSON null), as Spark's own
+``VariantVal.toPython()`` gives it; rows written in take any JSON-serializable
+value. Type checkers see ``Any``.
+
+>>> print(field_of_annotation("payload", Variant | None))
+payload: variant
+"""
 
 _SCALARS: dict[Any, dt.DType] = {
     bool: dt.Boolean(),
@@ -42,7 +62,7 @@ _SEQUENCES = {list, tuple, set, frozenset, Sequence, typing.Sequence}
 _MAPPINGS = {dict, Mapping, typing.Mapping}
 _SUPPORTED = (
     "bool, int, float, str, bytes, Decimal, date, datetime, timedelta, str/int Enum, "
-    "Literal, list[T], tuple[T, ...], set[T], dict[str, V], nested models, T | None"
+    "Literal, list[T], tuple[T, ...], set[T], dict[str, V], nested models, Variant (a top-level column), T | None"
 )
 
 
@@ -131,6 +151,10 @@ def field_of_annotation(
     'n: int'
     """
     dtype, nullable = _parse(annotation, list(metadata), path or name, _stack)
+    if dt.contains_variant(dtype) and not isinstance(dtype, dt.Variant):
+        raise _unsupported(
+            path or name, annotation, f"a VARIANT inside {dtype} is not supported yet: only a column may be a Variant"
+        )
     return dt.Field(name, dtype, nullable)
 
 
@@ -153,6 +177,8 @@ def _parse(annotation: Any, metadata: list[Any], path: str, stack: tuple[type, .
             raise _unsupported(path, annotation, "a union of several types")
         dtype, _ = _parse(members[0], metadata, path, stack)
         return dtype, True
+    if annotation is Any and any(m is dt.Variant or isinstance(m, dt.Variant) for m in metadata):
+        return dt.Variant(), False  # the Variant annotation: Annotated[Any, dt.Variant]
     dtype = _parse_base(annotation, origin, path, stack)
     return _apply_markers(dtype, annotation, metadata, path), False
 
@@ -272,6 +298,7 @@ _PYTHON_NAMES: dict[type[dt.DType], str] = {
     dt.Datetime: "datetime",
     dt.DatetimeNTZ: "datetime",
     dt.Duration: "timedelta",
+    dt.Variant: "Variant",
 }
 
 

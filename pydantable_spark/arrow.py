@@ -2,7 +2,10 @@
 
 Spark sends timestamps as ``timestamp[us, tz=UTC]``, ``timestamp_ntz`` as
 ``timestamp[us]`` and intervals as ``duration[us]``; nullability flags follow
-the schema, nested ones included.
+the schema, nested ones included. A VARIANT column crosses as its JSON text
+(``string``): the lowering writes ``to_json`` on the way out and ``parse_json``
+on the way in (PySpark's own Arrow form of a VARIANT, a struct of two binaries,
+cannot hold a NULL variant in Spark 4.3).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ _ATOMIC: dict[type[dt.DType], pa.DataType] = {
     dt.Datetime: pa.timestamp("us", tz="UTC"),
     dt.DatetimeNTZ: pa.timestamp("us"),
     dt.Duration: pa.duration("us"),
+    dt.Variant: pa.string(),  # its JSON text
 }
 
 

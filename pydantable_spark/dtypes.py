@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as _datetime
 import decimal as _decimal
+import re as _re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -54,6 +55,7 @@ __all__ = [
     "String",
     "Struct",
     "Temporal",
+    "Variant",
 ]
 
 MAX_DECIMAL_PRECISION = 38
@@ -228,6 +230,19 @@ class Duration(DType):
 
 
 @dataclass(frozen=True, slots=True)
+class Variant(DType):
+    """Spark ``VARIANT``: a semi-structured value (``F.parse_json``), in Python the parsed JSON value.
+
+    A VARIANT column crosses between Spark and Python as its JSON text
+    (``to_json``), read with ``json.loads(text, parse_float=decimal.Decimal)``:
+    a ``dict``, ``list``, ``str``, ``int``, ``Decimal``, ``bool`` or ``None``.
+    Spark can neither compare, sort, group nor hash VARIANT values.
+    """
+
+    sql_name: ClassVar[str] = "variant"
+
+
+@dataclass(frozen=True, slots=True)
 class List(DType):
     """Spark ``ArrayType(inner, containsNull)``."""
 
@@ -335,6 +350,62 @@ def contains_map(dtype: DType) -> bool:
     if isinstance(dtype, Struct):
         return any(contains_map(f.dtype) for f in dtype.fields)
     return False
+
+
+def contains_variant(dtype: DType) -> bool:
+    """Whether ``dtype`` is or holds a VARIANT: Spark can neither compare, sort, group nor hash those."""
+    if isinstance(dtype, Variant):
+        return True
+    if isinstance(dtype, List):
+        return contains_variant(dtype.inner)
+    if isinstance(dtype, Map):
+        return contains_variant(dtype.value)
+    if isinstance(dtype, Struct):
+        return any(contains_variant(f.dtype) for f in dtype.fields)
+    return False
+
+
+def has_equality(dtype: DType) -> bool:
+    """Whether Spark can compare, sort, group and hash values of ``dtype``: it holds no map and no VARIANT."""
+    return not contains_map(dtype) and not contains_variant(dtype)
+
+
+VARIANT_NOT_COMPARABLE = (
+    "VARIANT is not comparable (Spark cannot compare, sort, group or hash VARIANT values); "
+    "read a typed value out of it first with F.variant_get(v, path, type)"
+)
+"""The reason every refusal of a VARIANT key gives."""
+
+
+TYPE_NAMES: dict[str, DType] = {
+    "bigint": Int64(), "long": Int64(), "int": Int32(), "integer": Int32(),
+    "smallint": Int16(), "short": Int16(), "tinyint": Int8(), "byte": Int8(),
+    "double": Float64(), "float": Float32(), "real": Float32(),
+    "string": String(), "boolean": Boolean(), "bool": Boolean(),
+    "date": Date(), "timestamp": Datetime(), "timestamp_ntz": DatetimeNTZ(), "binary": Binary(),
+}  # fmt: skip
+"""Spark's names of the atomic types (``parse_type_name``; decimals are spelled ``decimal(p,s)``)."""
+
+_DECIMAL_NAME = _re.compile(r"decimal\((\d{1,3}),\s*(\d{1,3})\)")
+
+
+def parse_type_name(text: str) -> DType | None:
+    """The atomic type a Spark type name spells (``"bigint"``, ``"decimal(10,2)"``), or None.
+
+    A whitelist, not Spark's parser: only these names and decimals are read.
+
+    >>> parse_type_name(" INT "), parse_type_name("decimal(10, 2)"), parse_type_name("int; drop")
+    (Int32(), Decimal(precision=10, scale=2), None)
+    """
+    key = text.strip().lower()
+    if key in TYPE_NAMES:
+        return TYPE_NAMES[key]
+    found = _DECIMAL_NAME.fullmatch(key)
+    if found:
+        precision, scale = int(found.group(1)), int(found.group(2))
+        if 1 <= precision <= MAX_DECIMAL_PRECISION and scale <= precision:
+            return Decimal(precision, scale)
+    return None
 
 
 _EPOCH = _datetime.datetime(1970, 1, 1)

@@ -9,8 +9,11 @@ Python, without Spark).
 
 from __future__ import annotations
 
+import decimal
 import enum
 import functools
+import json
+import math
 import re
 import typing
 from typing import Any
@@ -36,6 +39,7 @@ __all__ = [
     "arrow_of_polars",
     "arrow_table_from",
     "fields_of_arrow",
+    "json_text",
     "plain_value",
     "rows_to_arrow",
     "unknown_keys_checker",
@@ -80,12 +84,58 @@ def rows_to_arrow(rows: Iterable[Mapping[str, Any] | BaseModel], model: type[Bas
     arrays = []
     for f in schema.fields:
         values = [row[f.name] for row in dumped]
+        if isinstance(f.dtype, dt.Variant):  # crosses as its JSON text; Spark parses it (arrow.arrow_type)
+            values = [_variant_text(v, f, i) for i, v in enumerate(values)]
         try:
             arrays.append(pa.array(values, type=arrow_type(f.dtype)))
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
             msg = f"column {f.name!r} ({f.dtype}): a validated value does not fit the Spark type: {error}"
             raise RowValidationError(msg) from error
     return pa.Table.from_arrays(arrays, schema=arrow_schema(schema))
+
+
+def _variant_text(value: Any, f: dt.Field, row: int) -> str | None:
+    if value is None and f.nullable:
+        return None  # SQL NULL; in a non-null column, None is the JSON null
+    try:
+        return json_text(value)
+    except ValueError as error:
+        msg = f"row {row}, column {f.name!r} (variant): {error}"
+        raise RowValidationError(msg) from error
+
+
+def json_text(value: Any, path: str = "value") -> str:
+    """``value`` as JSON text, exactly: ``Decimal`` numbers keep their digits (a VARIANT holds them exactly).
+
+    Takes ``dict`` (with ``str`` keys), ``list``/``tuple``, ``str``, ``int``,
+    ``float`` (finite), ``Decimal`` (finite), ``bool`` and ``None``; anything
+    else raises ``ValueError`` naming where it is.
+
+    >>> json_text({"a": [1, decimal.Decimal("2.50"), None, True], "b": "x"})
+    '{"a": [1, 2.50, null, true], "b": "x"}'
+    >>> json_text({"when": b"x"})
+    Traceback (most recent call last):
+    ...
+    ValueError: value['when'] is b'x' (bytes), which JSON cannot hold; a VARIANT takes dict (str keys), ...
+    """
+    if value is None or isinstance(value, bool | str):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float | decimal.Decimal) and math.isfinite(value):
+        return repr(float(value)) if isinstance(value, float) else format(value, "f")
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        items = (f"{json.dumps(k)}: {json_text(v, f'{path}[{k!r}]')}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(json_text(v, f"{path}[{i}]") for i, v in enumerate(value)) + "]"
+    shown = f"{value!r:.60} ({type(value).__name__})"
+    why = "a dict with a key that is not a str" if isinstance(value, dict) else shown
+    msg = (
+        f"{path} is {why}, which JSON cannot hold; a VARIANT takes dict (str keys), list, str, int, float, Decimal, "
+        "bool or None"
+    )
+    raise ValueError(msg)
 
 
 # --- nested strictness --------------------------------------------------------------------------

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import copy
 import datetime
+import decimal
 import functools
 import gc
+import json
 import types
 import typing
 from contextlib import contextmanager
@@ -34,7 +36,8 @@ import pyarrow.compute as pc
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import PydanticUndefined
 
-from pydantable_spark.errors import OutOfRangeError, RowValidationError
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import OutOfRangeError, RowValidationError, UnsupportedTypeError
 from pydantable_spark.ingest import adapter_for, validation_message
 
 if typing.TYPE_CHECKING:
@@ -191,10 +194,30 @@ def python_values(column: pa.ChunkedArray[Any] | pa.Array[Any]) -> list[Any]:
     return column.to_pylist()
 
 
-def python_columns(table: pa.Table) -> dict[str, list[Any]]:
-    """Column name → Python values, converted as ``python_values`` does (``check_python_range`` first)."""
+def python_columns(table: pa.Table, variants: frozenset[str] = frozenset()) -> dict[str, list[Any]]:
+    """Column name → Python values, converted as ``python_values`` does (``check_python_range`` first).
+
+    The columns named in ``variants`` hold a VARIANT's JSON text: their values are parsed (``variant_values``).
+    """
     check_python_range(table)
-    return {name: python_values(table.column(name)) for name in table.column_names}
+    return {
+        name: variant_values(values) if name in variants else values
+        for name in table.column_names
+        for values in (python_values(table.column(name)),)
+    }
+
+
+def variant_values(texts: list[str | None]) -> list[Any]:
+    """VARIANT values from their JSON text (``to_json``), as Spark's ``VariantVal.toPython()`` gives them.
+
+    JSON numbers with a fraction or an exponent become ``Decimal`` (a VARIANT
+    keeps ``2.5`` exact); a SQL NULL stays ``None``, as does a JSON ``null``.
+
+    >>> variant_values(['{"a":1,"b":[2.5,"x"],"c":null}', None])
+    [{'a': 1, 'b': [Decimal('2.5'), 'x'], 'c': None}, None]
+    """
+    loads, exact = json.loads, decimal.Decimal
+    return [None if text is None else loads(text, parse_float=exact) for text in texts]
 
 
 # --- building rows ----------------------------------------------------------------------------
@@ -271,6 +294,13 @@ class _RowPlan:
     build: Callable[[list[list[Any]]], list[Any]]
     validators: tuple[TypeAdapter[list[Any]], ...] | None  # None: validate whole rows
     trusted_converters: tuple[Callable[[Any], Any] | None, ...]
+    variants: frozenset[int] = frozenset()
+    """The positions of the VARIANT columns, which arrive as JSON text (``variant_values``)."""
+
+    def python(self, batch: pa.Table) -> list[list[Any]]:
+        """The batch's columns as Python values (each VARIANT parsed from its JSON text)."""
+        columns = [python_values(column) for column in batch.columns]
+        return [variant_values(c) if i in self.variants else c for i, c in enumerate(columns)]
 
     def trusted(self, columns: list[list[Any]]) -> list[Any]:
         prepared = [
@@ -330,7 +360,18 @@ def _row_plan(model: type[BaseModel], columns: tuple[str, ...]) -> _RowPlan:
             for c in columns
         )
     converters = tuple(_converter(by_column[c][1].annotation) for c in columns)
-    return _RowPlan(model, columns, _instance_builder(model, attributes), validators, converters)
+    variants = frozenset(i for i, c in enumerate(columns) if _is_variant(c, by_column[c][1]))
+    return _RowPlan(model, columns, _instance_builder(model, attributes), validators, converters, variants)
+
+
+def _is_variant(column: str, info: FieldInfo) -> bool:
+    """Whether the field is a VARIANT column (``Variant`` or ``Variant | None``)."""
+    from pydantable_spark.annotations import field_of_annotation
+
+    try:
+        return isinstance(field_of_annotation(column, info.annotation, info.metadata).dtype, dt.Variant)
+    except UnsupportedTypeError:  # a plain model's field with no Spark type: not a VARIANT
+        return False
 
 
 def _field_type(info: FieldInfo) -> Any:
@@ -352,7 +393,7 @@ def rows_from_arrow(table: pa.Table, model: type[BaseModel], *, trusted: bool = 
     with _gc_paused():
         for offset in range(0, table.num_rows, BATCH_ROWS):
             batch = table.slice(offset, BATCH_ROWS)
-            columns = [python_values(column) for column in batch.columns]
+            columns = plan.python(batch)
             out.extend(plan.trusted(columns) if trusted else plan.validated(columns, first_row + offset))
     return out
 

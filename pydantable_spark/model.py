@@ -383,6 +383,7 @@ _ATOMIC_ANNOTATIONS: dict[type[dt.DType], Any] = {
     dt.Datetime: datetime.datetime,
     dt.DatetimeNTZ: pydantic.NaiveDatetime,
     dt.Duration: datetime.timedelta,
+    dt.Variant: Annotated[Any, dt.Variant],  # annotations.Variant
 }
 
 

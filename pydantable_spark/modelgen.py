@@ -70,6 +70,7 @@ _ATOMIC: dict[type[dt.DType], tuple[str, str]] = {
     dt.Datetime: ("datetime", "datetime"),
     dt.DatetimeNTZ: ("NaiveDatetime", "NaiveDatetime"),
     dt.Duration: ("timedelta", "timedelta"),
+    dt.Variant: ("Variant", "Variant"),
 }
 
 _IMPORTS = {
@@ -81,6 +82,7 @@ _IMPORTS = {
     "Field": "from pydantic import Field",
     "NaiveDatetime": "from pydantic import NaiveDatetime",
     "dtypes": "from pydantable_spark import dtypes",
+    "Variant": "from pydantable_spark import Variant",  # written with the package's other names
 }
 
 
@@ -158,8 +160,11 @@ class _Writer:
 
 
 _TAKEN_CLASS_NAMES = frozenset(
-    {"Annotated", "DataFrameModel", "Decimal", "Field", "NaiveDatetime", "date", "datetime", "dtypes", "timedelta"}
-)
+    {
+        "Annotated", "DataFrameModel", "Decimal", "Field", "NaiveDatetime", "Variant", "date", "datetime", "dtypes",
+        "timedelta",
+    }
+)  # fmt: skip
 
 
 def _attribute(column: str, taken: set[str]) -> str:
@@ -188,7 +193,7 @@ def model_source(
     standard = sorted(_IMPORTS[i] for i in writer.imports if _IMPORTS[i].startswith(("from datetime", "from decimal")))
     typing = [_IMPORTS["Annotated"]] if "Annotated" in writer.imports else []
     pydantic = sorted(i for i in writer.imports if _IMPORTS[i].startswith("from pydantic "))
-    ours = ["DataFrameModel", *(["dtypes"] if "dtypes" in writer.imports else [])]
+    ours = ["DataFrameModel", *(n for n in ("Variant", "dtypes") if n in writer.imports)]
     for group in (standard + typing, [_pydantic_import(pydantic)] if pydantic else []):
         if group:
             lines.extend([*group, ""])

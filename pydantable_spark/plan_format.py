@@ -112,37 +112,17 @@ _INT_MAX = 2**31 - 1
 
 # --- types ------------------------------------------------------------------------------------
 
-_TYPES: dict[str, dt.DType] = {
-    "bigint": dt.Int64(), "long": dt.Int64(), "int": dt.Int32(), "integer": dt.Int32(),
-    "smallint": dt.Int16(), "short": dt.Int16(), "tinyint": dt.Int8(), "byte": dt.Int8(),
-    "double": dt.Float64(), "float": dt.Float32(), "real": dt.Float32(),
-    "string": dt.String(), "boolean": dt.Boolean(), "bool": dt.Boolean(),
-    "date": dt.Date(), "timestamp": dt.Datetime(), "timestamp_ntz": dt.DatetimeNTZ(), "binary": dt.Binary(),
-}  # fmt: skip
 _NAMES: dict[type[dt.DType], str] = {
     dt.Int64: "bigint", dt.Int32: "int", dt.Int16: "smallint", dt.Int8: "tinyint", dt.Float64: "double",
     dt.Float32: "float", dt.String: "string", dt.Boolean: "boolean", dt.Date: "date", dt.Datetime: "timestamp",
     dt.DatetimeNTZ: "timestamp_ntz",
 }  # fmt: skip
-_DECIMAL = re.compile(r"decimal\((\d{1,3}),\s*(\d{1,3})\)")
-_KNOWN_TYPES = ", ".join([*_TYPES, "decimal(p,s) with 1 <= p <= 38 and 0 <= s <= p"])
-
-
-def _parse_type(text: str) -> dt.DType | None:
-    key = text.strip().lower()
-    if key in _TYPES:
-        return _TYPES[key]
-    found = _DECIMAL.fullmatch(key)
-    if found:
-        precision, scale = int(found.group(1)), int(found.group(2))
-        if 1 <= precision <= dt.MAX_DECIMAL_PRECISION and scale <= precision:
-            return dt.Decimal(precision, scale)
-    return None
+_KNOWN_TYPES = ", ".join([*dt.TYPE_NAMES, "decimal(p,s) with 1 <= p <= 38 and 0 <= s <= p"])
 
 
 def dtype_of(text: str, where: str = "type") -> dt.DType:
     """The logical type of a type string (``bigint``, ``decimal(10,2)``, ...)."""
-    dtype = _parse_type(text) if isinstance(text, str) else None
+    dtype = dt.parse_type_name(text) if isinstance(text, str) else None
     if dtype is None:
         msg = f"{where}: unknown type string {_SHORT.repr(text)}; the plan format knows {_KNOWN_TYPES}"
         raise PlanFormatError(msg)
@@ -624,7 +604,7 @@ class _Function(_Part):
         if not (isinstance(target, _Literal) and isinstance(target.lit, str)):
             msg = 'the target of a cast is a type string such as {"lit": "bigint"}'
             raise site.at("args").at(1).error(msg)
-        dtype = _parse_type(target.lit)
+        dtype = dt.parse_type_name(target.lit)
         if dtype is None:
             msg = f"unknown type string {_SHORT.repr(target.lit)}; the plan format knows {_KNOWN_TYPES}"
             raise site.at("args").at(1).error(msg)
@@ -791,7 +771,7 @@ def _cell(dtype: dt.DType) -> _Cell:
 
 
 def _type_string(text: str) -> str:
-    if _parse_type(text) is None:
+    if dt.parse_type_name(text) is None:
         msg = f"unknown type string {_SHORT.repr(text)}; the plan format knows {_KNOWN_TYPES}"
         raise _refuse(msg)
     return text
@@ -804,7 +784,7 @@ class _ColumnSpec(_Part):
 
     @property
     def dtype(self) -> dt.DType:
-        found = _parse_type(self.type_)
+        found = dt.parse_type_name(self.type_)
         assert found is not None  # checked when validated
         return found
 

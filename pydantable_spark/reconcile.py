@@ -312,6 +312,8 @@ def checks_inside(src: dt.DType, dst: dt.DType) -> bool:
 
 
 def _why(src: dt.DType, dst: dt.DType) -> str:
+    if isinstance(dst, dt.Variant):
+        return "only a VARIANT reconciles with a VARIANT; parse JSON text with F.parse_json in the plan"
     if (isinstance(src, dt.Numeric) and isinstance(dst, dt.String)) or (
         isinstance(src, dt.String) and isinstance(dst, dt.Numeric)
     ):

@@ -285,8 +285,8 @@ def drop_nulls(
 ) -> DataFrame[Any]:
     """Rows without NULLs in ``subset`` (``how="any"``), not all NULL (``"all"``), or with enough values.
 
-    With ``how="any"`` the subset's columns become non-nullable (atomic ones:
-    Spark is told so by coalescing them with a typed constant it never uses).
+    With ``how="any"`` the subset's columns become non-nullable (atomic ones but
+    VARIANT: Spark is told so by coalescing them with a typed constant it never uses).
     """
     check_param("drop_nulls()", "threshold", threshold, int, optional=True)
     columns = [_column(frame, n) for n in subset]
@@ -310,7 +310,8 @@ def drop_nulls(
     filtered = _filter(frame, predicate)
     if how == "all":
         return filtered
-    names = {c.output_name for c in nullable if not c.type.dtype.is_nested}
+    # nested and VARIANT columns have no typed constant to coalesce with: they stay nullable, as Spark has them
+    names = {c.output_name for c in nullable if not (c.type.dtype.is_nested or isinstance(c.type.dtype, dt.Variant))}
     exprs = [
         Alias(Coalesce((_column(filtered, f.name), _placeholder(f.dtype))), f.name)
         if f.name in names

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.jobs import Job
@@ -137,9 +138,11 @@ class Results(Generic[M]):
     def to_arrow(self) -> pa.Table:
         """The rows as an Arrow table; its schema carries the derived nullability.
 
-        One exception, forced by Arrow: the fields of a struct column that can
+        Two exceptions, forced by Arrow: the fields of a struct column that can
         be NULL come back nullable (Arrow cannot mark them non-null when the
-        struct itself is NULL).
+        struct itself is NULL), and a VARIANT column comes back as its JSON text,
+        a string column (Spark's ``to_json``; ``collect()`` and ``to_dict()``
+        parse it into Python values).
         """
         return self._arrow("to_arrow()")
 
@@ -153,8 +156,8 @@ class Results(Generic[M]):
             return run_action(frame.sparkSession, frame.toArrow)
 
     def to_dict(self) -> dict[str, list[Any]]:
-        """Column name → list of values (reconciled types; no Pydantic validation)."""
-        return python_columns(self._arrow("to_dict()"))
+        """Column name → list of values (reconciled types; no Pydantic validation; a VARIANT parsed from JSON)."""
+        return python_columns(self._arrow("to_dict()"), _variants(self.schema))
 
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
@@ -266,7 +269,7 @@ class Results(Generic[M]):
         converters: dict[str, Callable[[pa.Table], Any]] = {
             "collect": lambda table: rows_from_arrow(table, model),
             "to_arrow": lambda table: table,
-            "to_dict": python_columns,
+            "to_dict": lambda table: python_columns(table, _variants(plan.schema)),
             "to_pandas": to_pandas,
             "to_polars": _polars,
         }
@@ -429,3 +432,8 @@ def _polars(table: pa.Table) -> pl.DataFrame:
     import polars as pl
 
     return pl.from_arrow(table)  # type: ignore[return-value]
+
+
+def _variants(schema: Schema) -> frozenset[str]:
+    """The VARIANT columns of ``schema`` (their values arrive as JSON text)."""
+    return frozenset(f.name for f in schema if isinstance(f.dtype, dt.Variant))

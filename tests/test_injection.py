@@ -224,6 +224,23 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
         lambda s, p: F.schema_of_json(json.dumps({"k": p}), {p: p}),
         lambda s, p: "STRUCT<k: STRING>",
     ),
+    # VARIANT paths: the key is the hostile text, quoted as Spark's path grammar allows
+    "variant_get(path)": (
+        lambda s, p: (
+            F.variant_get(F.parse_json(F.to_json(F.create_map(F.lit(p), s))), _key_path(p), "string")
+            if p
+            else F.lit(None, dtype=str)
+        ),
+        lambda s, p: s if p else None,  # an empty key has no path
+    ),
+    "variant_set(path)": (
+        lambda s, p: (
+            F.variant_get(F.variant_set(F.parse_json(F.lit("{}")), _key_path(p), s), _key_path(p), "string")
+            if p
+            else F.lit(None, dtype=str)
+        ),
+        lambda s, p: s if p else None,
+    ),
     # string literals inside lambda bodies (and a lambda returning the Python string itself)
     "transform(body literal)": (
         lambda s, p: F.transform(F.array(s), lambda x: F.concat(x, F.lit(p))).list.get(0),
@@ -273,6 +290,11 @@ STRING_PARAMETERS: dict[str, tuple[Callable[[Any, str], Any], Callable[[str, str
         lambda s, p: s + p,
     ),
 }
+
+
+def _key_path(key: str) -> str:
+    """The VARIANT path of the object key ``key`` (``$['key']``, or ``$["key"]`` when it holds a quote)."""
+    return f"$['{key}']" if "'" not in key else f'$["{key}"]'
 
 
 def test_every_string_parameter_is_a_value(conf: str) -> None:

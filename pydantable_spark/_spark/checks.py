@@ -116,5 +116,7 @@ def _stand_ins(dtype: dt.DType) -> tuple[str, str]:
         key, _ = _stand_ins(dtype.key)
         value, _ = _stand_ins(dtype.value)
         return f"map_from_arrays(array_repeat({key}, 0), array_repeat({value}, 0))", f"map({key}, {value})"
+    if isinstance(dtype, dt.Variant):
+        return f"parse_json({string_sql('0')})", f"parse_json({string_sql('1')})"
     first, second = dt.example_values(dtype)
     return literal_sql(first, dtype), literal_sql(second, dtype)

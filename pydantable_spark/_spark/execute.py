@@ -22,7 +22,7 @@ from pyspark.storagelevel import StorageLevel
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import is_connect, resolve_session
-from pydantable_spark._spark.sql import internal_sql, needs_renaming, spark_name
+from pydantable_spark._spark.sql import column_sql, internal_sql, needs_renaming, spark_name
 from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
 from pydantable_spark.arrow import without_empty_batches
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError, SparkJobError, UdfError
@@ -118,9 +118,23 @@ def spark_frame(source: p.Source, session: Any = None) -> SparkDataFrame:
     if created is None:
         schema = _spark_schema(source.schema)
         table = data.table.rename_columns(list(schema.names)) if needs_renaming(source.schema.names) else data.table
-        created = spark.createDataFrame(without_empty_batches(table), schema=struct_of(schema))
+        created = spark.createDataFrame(without_empty_batches(table), schema=struct_of(_as_json_text(schema)))
+        if any(_is_variant(f) for f in source.schema):  # a VARIANT column arrives as its JSON text (arrow_type)
+            created = created.selectExpr(
+                *(f"parse_json({column_sql(f.name)}) AS {column_sql(f.name)}" if _is_variant(f) else column_sql(f.name)
+                  for f in source.schema)
+            )  # fmt: skip
         data.created[id(spark)] = created
     return created
+
+
+def _is_variant(f: dt.Field) -> bool:
+    return isinstance(f.dtype, dt.Variant)
+
+
+def _as_json_text(schema: Schema) -> Schema:
+    """``schema`` with each VARIANT column a string: how Python data holds it (its JSON text)."""
+    return Schema(tuple(dt.Field(f.name, dt.String(), f.nullable) if _is_variant(f) else f for f in schema.fields))
 
 
 _REGISTERED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()

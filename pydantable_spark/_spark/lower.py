@@ -12,11 +12,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.execute import execute, spark_frame
+from pydantable_spark._spark.sql import column_sql, spark_name
 from pydantable_spark._spark.types import struct_of
 from pydantable_spark.arrow import needs_relaxing
 from pydantable_spark.errors import SparkAnalysisError
 from pydantable_spark.plan import nodes as p
+from pydantable_spark.schema import Schema
 from pydantable_spark.steps.ir import Step, ToSchema, render_steps
 from pydantable_spark.steps.translate import plan_steps
 
@@ -63,12 +66,32 @@ def _in_plan(plan: p.Plan) -> Iterator[None]:
 
 
 def arrow_ready(plan: p.Plan, session: Any = None) -> SparkDataFrame:
-    """``to_spark(plan)``, with nested fields made nullable where ``toArrow()`` needs that.
+    """``to_spark(plan)`` as ``toArrow()`` can fetch it: VARIANTs as JSON text, nested fields nullable.
 
-    See ``pydantable_spark.arrow.needs_relaxing``; values are unchanged, and the
-    row models still check nested non-nullability when rows are validated.
+    Nested fields are made nullable where ``toArrow()`` needs that (see
+    ``pydantable_spark.arrow.needs_relaxing``); values are unchanged, and the
+    row models still check nested non-nullability when rows are validated. A
+    VARIANT becomes ``to_json(v)`` (NULL stays NULL; ``materialize`` parses the
+    text back); one nested in a struct, list or map is not fetched yet.
     """
     frame = to_spark(plan, session)
-    if not any(needs_relaxing(f.dtype, f.nullable) for f in plan.schema):
+    schema = plan.schema
+    nested = [f.name for f in schema if dt.contains_variant(f.dtype) and not isinstance(f.dtype, dt.Variant)]
+    if nested:
+        msg = (
+            f"column(s) {', '.join(map(repr, nested))} hold a VARIANT inside a struct, list or map, which results "
+            "cannot carry yet; select F.to_json(...) of them, or the VARIANT values as columns of their own"
+        )
+        raise NotImplementedError(msg)
+    if any(isinstance(f.dtype, dt.Variant) for f in schema):
+        texts = [
+            f"to_json({column_sql(f.name)}) AS {column_sql(f.name)}" if isinstance(f.dtype, dt.Variant)
+            else column_sql(f.name)
+            for f in schema
+        ]  # fmt: skip
+        frame = frame.toDF(*(spark_name(n) for n in schema.names)).selectExpr(*texts).toDF(*schema.names)
+        schema = Schema(tuple(dt.Field(f.name, dt.String(), True) if isinstance(f.dtype, dt.Variant) else f
+                              for f in schema))  # fmt: skip
+    if not any(needs_relaxing(f.dtype, f.nullable) for f in schema):
         return frame
-    return frame.to(struct_of(plan.schema, relaxed=True))
+    return frame.to(struct_of(schema, relaxed=True))

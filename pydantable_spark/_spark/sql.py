@@ -50,6 +50,7 @@ from pydantable_spark.expr.catalog.collections import struct_names, zip_names
 from pydantable_spark.expr.catalog.datetime import TIMESTAMP_UNITS, spark_pattern
 from pydantable_spark.expr.catalog.math import date_days
 from pydantable_spark.expr.catalog.time_windows import interval_micros, micros_text, window_shapes
+from pydantable_spark.expr.catalog.variant import target_type
 from pydantable_spark.expr.text_formats import FromText
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.typerules import ArithmeticOp
@@ -335,6 +336,20 @@ def _session_window(node: Call, texts: list[str]) -> str:
 
 
 _EDGE_WHITESPACE = r"^\s+|\s+$"
+
+
+def _variant_get(node: Call, texts: list[str]) -> str:
+    """``variant_get``/``try_variant_get`` with the type in its canonical spelling, not the text given.
+
+    ``timestamp`` alone would follow ``spark.sql.timestampType``.
+    """
+    dtype = target_type(_value(node, 2))
+    assert dtype is not None  # the parameter's check refused other names
+    return f"{node.function.sql_name}({texts[0]}, {texts[1]}, {string_sql(type_sql(dtype))})"
+
+
+special("variant_get")(_variant_get)
+special("try_variant_get")(_variant_get)
 
 
 @special("str.strip")

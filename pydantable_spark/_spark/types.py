@@ -29,6 +29,7 @@ _ATOMIC: dict[type[dt.DType], st.DataType] = {
     dt.Datetime: st.TimestampType(),
     dt.DatetimeNTZ: st.TimestampNTZType(),
     dt.Duration: st.DayTimeIntervalType(st.DayTimeIntervalType.DAY, st.DayTimeIntervalType.SECOND),
+    dt.Variant: st.VariantType(),
 }
 _FROM_SPARK: dict[type[st.DataType], dt.DType] = {type(v): k() for k, v in _ATOMIC.items() if k is not dt.Duration}
 
@@ -93,8 +94,8 @@ def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:
         return dt.Struct(fields_of_struct(spark, prefix=f"{path}."))
     msg = (
         f"column {path!r}: Spark type {spark.simpleString()} has no mapping; supported are the "
-        "atomic types of the type mapping (docs/types.md), interval day to second, arrays, maps with string keys "
-        "and structs"
+        "atomic types of the type mapping (docs/types.md), interval day to second, variant, arrays, maps with "
+        "string keys and structs"
     )
     raise UnsupportedTypeError(msg)
 

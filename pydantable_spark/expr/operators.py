@@ -136,6 +136,8 @@ def comparable(a: dt.DType, b: dt.DType, *, ordering: bool) -> bool:
         return True
     if isinstance(a, _TEMPORAL) and isinstance(b, _TEMPORAL):
         return True
+    if dt.contains_variant(a) or dt.contains_variant(b):
+        return False  # VARIANT has no equality nor order in Spark
     if a.is_nested or b.is_nested:
         same_shape = dt.without_nullability(a) == dt.without_nullability(b)
         return not ordering and same_shape and not dt.contains_map(a)  # maps have no equality in Spark
@@ -163,6 +165,8 @@ class Comparison(Node):
         ordering = self.op not in (ComparisonOp.EQ, ComparisonOp.NE)
         if not comparable(left.dtype, right.dtype, ordering=ordering):
             msg = f"cannot compare {describe(self.left)} {self.op.value} {describe(self.right)}"
+            if dt.contains_variant(left.dtype) or dt.contains_variant(right.dtype):
+                msg += f": {dt.VARIANT_NOT_COMPARABLE}"
             raise ColumnTypeError(msg)
         return Typed(dt.Boolean(), left.nullable or right.nullable)
 

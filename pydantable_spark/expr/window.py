@@ -96,6 +96,9 @@ class Over(Node):
             if dt.contains_map(key.type.dtype):
                 msg = f"a window cannot partition or order by {describe(key)}: maps have no order"
                 raise ColumnTypeError(msg)
+            if dt.contains_variant(key.type.dtype):
+                msg = f"a window cannot partition or order by {describe(key)}: {dt.VARIANT_NOT_COMPARABLE}"
+                raise ColumnTypeError(msg)
         if self.frame is not None:
             self._check_frame(function.name, self.frame)
         return child.type

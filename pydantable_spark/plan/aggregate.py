@@ -115,6 +115,9 @@ class Aggregate(Plan):
             if dt.contains_map(typed.dtype):
                 msg = f"cannot group by {describe(key)}: maps have no equality"
                 raise ColumnTypeError(msg)
+            if dt.contains_variant(typed.dtype):
+                msg = f"cannot group by {describe(key)}: {dt.VARIANT_NOT_COMPARABLE}"
+                raise ColumnTypeError(msg)
             if contains_aggregate(key) or contains_window(key):
                 msg = f"cannot group by {render(key)}: it aggregates or uses a window"
                 raise ColumnTypeError(msg)

@@ -246,6 +246,9 @@ class Sort(Plan):
             if dt.contains_map(key.expr.type.dtype):
                 msg = f"cannot sort by {describe(key.expr)}: maps have no order"
                 raise ColumnTypeError(msg)
+            if dt.contains_variant(key.expr.type.dtype):
+                msg = f"cannot sort by {describe(key.expr)}: {dt.VARIANT_NOT_COMPARABLE}"
+                raise ColumnTypeError(msg)
         return self.input.schema
 
     def inputs(self) -> tuple[Plan, ...]:
@@ -312,6 +315,10 @@ class Distinct(Plan):
         if maps:
             msg = f"unique() cannot compare map columns ({', '.join(maps)}); pass subset= without them"
             raise ColumnTypeError(msg)
+        variants = [f.name for f in keys if dt.contains_variant(f.dtype)]
+        if variants:
+            msg = f"unique() cannot compare VARIANT columns ({', '.join(variants)}); pass subset= without them: "
+            raise ColumnTypeError(msg + dt.VARIANT_NOT_COMPARABLE)
         return schema
 
     def inputs(self) -> tuple[Plan, ...]:

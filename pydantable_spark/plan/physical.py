@@ -236,6 +236,9 @@ def _check_key(key: Node, what: str) -> None:
     if dt.contains_map(key.type.dtype):
         msg = f"{what} cannot partition by {describe(key)}: maps cannot be hashed"
         raise ColumnTypeError(msg)
+    if dt.contains_variant(key.type.dtype):
+        msg = f"{what} cannot partition by {describe(key)}: {dt.VARIANT_NOT_COMPARABLE}"
+        raise ColumnTypeError(msg)
     if any(not n.deterministic for n in key.walk()):
         msg = f"{what} cannot partition by {render(key)}: it gives another value each time it runs"
         raise ColumnTypeError(msg)

@@ -128,6 +128,10 @@ class SetOperation(Plan):
         if maps:
             msg = f"{self.kind}() cannot compare map columns ({', '.join(maps)})"
             raise ColumnTypeError(msg)
+        variants = [f.name for f in left if dt.contains_variant(f.dtype)]
+        if variants:
+            msg = f"{self.kind}() cannot compare VARIANT columns ({', '.join(variants)}): {dt.VARIANT_NOT_COMPARABLE}"
+            raise ColumnTypeError(msg)
         if self.kind.startswith("intersect"):
             return Schema(
                 tuple(dt.Field(a.name, a.dtype, a.nullable and b.nullable) for a, b in zip(left, right, strict=True))

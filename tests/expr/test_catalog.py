@@ -90,6 +90,8 @@ def _values(dtype: dt.DType) -> list[Any]:
     if isinstance(dtype, dt.Struct):
         columns = [_values(f.dtype) for f in dtype.fields]
         return [{f.name: column[row] for f, column in zip(dtype.fields, columns, strict=True)} for row in range(_ROWS)]
+    if isinstance(dtype, dt.Variant):  # JSON text, parsed into VARIANT columns by ``wide_frame``
+        return ['{"a": 1, "b": [1.5, null, "x"]}', '[3, {"a": true}]', '"Ab c1"', "-2.25"]
     if isinstance(dtype, dt.Map):
         keys, values = _values(dtype.key), _values(dtype.value)
         maps = [{keys[0]: values[0], keys[1]: values[1]}, {}, {keys[2]: values[2]}, {keys[3]: values[3]}]
@@ -171,7 +173,9 @@ def wide_frame(types: dict[dt.DType, int] | Sequence[dt.DType], positions: int =
                 fields.append(pa.field(name, arrow_type(dtype), nullable))
                 arrays[name] = _variant(values, position)
     table = pa.table(arrays, schema=pa.schema(fields))
-    return Wide(DataFrame.from_arrow(table), names)
+    frame = DataFrame.from_arrow(table)
+    variants = {name: F.parse_json(name) for (dtype, _, _), name in names.items() if isinstance(dtype, dt.Variant)}
+    return Wide(frame.with_columns(**variants) if variants else frame, names)
 
 
 def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
@@ -445,7 +449,7 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
 
     try:
         shape = candidates[names[0]].shape
-        plain = _selected(plain_source, {n: candidates[n].plain(wide).alias(n) for n in names}, shape)
+        plain = _selected(plain_source, {n: _as_fetched(wide, candidates[n]).alias(n) for n in names}, shape)
         plain.schema  # noqa: B018 - analysed now
     except (AnalysisException, PySparkTypeError, PySparkValueError):  # refused by Spark or by PySpark's own checks
         if len(names) > 1:
@@ -478,6 +482,13 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
         if any(failed) or not _same(mine, other):
             entry = candidates[n].entry
             differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
+
+
+def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
+    """PySpark's call, as the façade's ``to_arrow()`` gives its result: a VARIANT as its JSON text (``to_json``)."""
+    column = candidate.plain(wide)
+    result = _selected(wide.frame, {"c": candidate.expr}, candidate.shape).schema.fields[0]
+    return sf.to_json(column) if isinstance(result.dtype, dt.Variant) else column
 
 
 def _sorted_rows(columns: dict[str, list[Any]]) -> dict[str, list[Any]]:

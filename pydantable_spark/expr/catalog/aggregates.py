@@ -40,7 +40,7 @@ __all__ = ["ENTRIES"]
 DOUBLE = fixed(dt.Float64())
 LONG = fixed(dt.Int64())
 EQUATABLE = Accepts(
-    "a value with an equality (not a map)", lambda t: not dt.contains_map(t), examples=(dt.Int64(), dt.String())
+    "a value with an equality (not a map or VARIANT)", dt.has_equality, examples=(dt.Int64(), dt.String())
 )
 
 

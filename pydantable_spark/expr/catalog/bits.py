@@ -49,8 +49,8 @@ BYTES = Accepts(
     examples=(dt.Binary(), dt.String()),
 )
 HASHABLE = Accepts(
-    "a value without maps",
-    lambda t: not dt.contains_map(t),
+    "a value without maps or VARIANTs",
+    dt.has_equality,
     examples=(dt.Int64(), dt.String(), dt.Date(), dt.Decimal(10, 2), dt.List(dt.String(), True)),
 )
 

@@ -72,12 +72,12 @@ STRING_LIST = Accepts(
 )
 ORDERED_LIST = Accepts(
     "a list of values with an order",
-    lambda t: isinstance(t, dt.List) and not dt.contains_map(t.inner),
+    lambda t: isinstance(t, dt.List) and dt.has_equality(t.inner),
     examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)),
 )
 COMPARED_LIST = Accepts(
-    "a list of values that compare (no maps)",
-    lambda t: isinstance(t, dt.List) and not dt.contains_map(t.inner),
+    "a list of values that compare (no maps or VARIANTs)",
+    lambda t: isinstance(t, dt.List) and dt.has_equality(t.inner),
     examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True), dt.List(dt.Int32(), True)),
 )
 NESTED_LIST = Accepts(

@@ -388,7 +388,7 @@ TIMESTAMP = Accepts("a datetime", _is(dt.Datetime, dt.DatetimeNTZ), examples=(dt
 ARRAY = Accepts("a list", _is(dt.List), examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)))
 MAP = Accepts("a map", _is(dt.Map), examples=(dt.Map(dt.String(), dt.Int64(), True),))
 ORDERABLE = Accepts(
-    "a value with an order (not a map)", lambda t: not dt.contains_map(t),
+    "a value with an order (not a map or VARIANT)", dt.has_equality,
     examples=(dt.Int64(), dt.String(), dt.Date(), dt.Decimal(10, 2)),
 )  # fmt: skip
 
