@@ -73,8 +73,8 @@ from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.arguments import call
-from pydantable_spark.expr.call import Call
-from pydantable_spark.expr.catalog import CATALOG, Kind
+from pydantable_spark.expr.call import Call, param_of
+from pydantable_spark.expr.catalog import CATALOG, Function, Kind
 from pydantable_spark.expr.window import Over
 from pydantable_spark.expr.windowspec import Window
 from pydantable_spark.plan import nodes as p
@@ -575,7 +575,13 @@ class _Function(_Part):
         if name in _MANY_ARGS:
             return _MANY_ARGS[name](*args)
         if name in CATALOG:  # every catalog function, with PySpark's argument order
-            values = [a.lit if isinstance(a, _Literal) else built for a, built in zip(self.args, args, strict=True)]
+            entry = CATALOG[name]
+            values = [  # a literal is its Python value, but a string where a string would name a column
+                a.lit
+                if isinstance(a, _Literal) and not (isinstance(a.lit, str) and _names_columns(entry, i))
+                else built
+                for i, (a, built) in enumerate(zip(self.args, args, strict=True))
+            ]
             try:
                 made: Expr[Any] = Expr(call(CATALOG[name], values))
             except TypeError as error:  # as Python says it: an argument missing or in excess
@@ -610,6 +616,15 @@ class _Function(_Part):
             raise site.at("args").at(1).error(msg)
         value = self.args[0].build(site.at("args").at(0))
         return _guarded(site, lambda: value.cast(dtype))
+
+
+def _names_columns(entry: Function, index: int) -> bool:
+    """Whether a ``str`` passed at ``index`` would name a column (PySpark's ``ColumnOrName``), not be a value."""
+    params = entry.params
+    if index >= len(params) and not (params and params[-1].variadic):
+        return False  # too many arguments: the call says so
+    param = param_of(entry, index)
+    return param.accepts is not None and param.names
 
 
 class _Udf(_Part):

@@ -158,6 +158,21 @@ def test_to_plan_then_load_gives_the_same_rows_and_types() -> None:
     assert document["input"]["rows"][0] == [1, "ada", 36, 1.5, "1990-01-02"]
 
 
+@pytest.mark.spark
+def test_a_string_literal_of_a_catalog_call_loads_as_a_value_not_a_column_name() -> None:
+    frame = Person.from_rows(PEOPLE).select(
+        "id",
+        tagged=F.concat(Person.name, F.lit("!")),
+        shout=F.upper(F.lit("ab")),
+        swapped=F.regexp_replace(Person.name, "a", "4"),
+    )
+    document = to_json_and_back(plan_format.to_plan(frame))
+    assert document["plan"][0]["payload"][1]["expr"]["args"][1] == {"lit": "!"}
+    loaded = plan_format.load(document)  # '!' and 'ab' were read as column names
+    assert loaded.to_dict() == frame.to_dict()
+    assert loaded.to_dict()["tagged"][0] == "ada!"
+
+
 def to_json_and_back(document: dict[str, Any]) -> Any:
     return json.loads(json.dumps(document))
 
