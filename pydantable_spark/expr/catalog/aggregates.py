@@ -66,6 +66,13 @@ def _per_percentage(rule: DTypeRule) -> DTypeRule:
     return lambda args: dt.List(rule(args), False) if isinstance(args.dtype(1), dt.List) else rule(args)
 
 
+def _union_of_lists(args: Args) -> dt.DType:
+    """``collect_union``'s list: the elements' type, never a NULL element (measured: Spark drops them)."""
+    listed = args.dtype(0)
+    assert isinstance(listed, dt.List)
+    return dt.List(listed.inner, False)
+
+
 def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
     options.setdefault("nullable", always)
     return Function(name, params, returns, summary, "aggregate", kind=Kind.AGGREGATE, **options)  # type: ignore[arg-type]
@@ -339,10 +346,17 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "collect_union",
-        column("col", Accepts("a list", lambda t: isinstance(t, dt.List), examples=(dt.List(dt.Int64(), False),))),
-        returns=lambda a: a.dtype(0),
+        column(
+            "col",
+            Accepts(
+                "a list",
+                lambda t: isinstance(t, dt.List),
+                examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)),
+            ),
+        ),
+        returns=_union_of_lists,
         nullable=never,
-        summary="The distinct elements of every list, as one list.",
+        summary="The distinct non-NULL elements of every list, as one list (Spark leaves NULL elements out).",
     ),
     # --- regressions ---
     *(
