@@ -760,15 +760,13 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         An empty or NULL list gives no row (``inline_outer``: one row of NULLs).
 
         ```pycon
-        >>> from pydantic import BaseModel
-        >>> from pydantable_spark import DataFrameModel
-        >>> class Line(BaseModel):
-        ...     sku: str
-        ...     qty: int
+        >>> from pydantable_spark import DataFrameModel, F
         >>> class Order(DataFrameModel):
         ...     id: int
-        ...     lines: list[Line]
-        >>> print(Order.from_rows([]).inline("lines").schema)
+        ...     sku: str
+        ...     qty: int
+        >>> lines = Order.from_rows([]).select("id", lines=F.array(F.struct(Order.sku, Order.qty)))
+        >>> print(lines.inline("lines").schema)
         id: int (bigint)
         sku: str (string)
         qty: int (bigint)
