@@ -125,7 +125,7 @@ def main() -> None:
         print(f"{rows:,} rows x 6 columns")
         print(f"  {'case':<32} {'seconds':>9} {'x raw collect':>14}")
         for name, seconds in results:
-            print(f"  {name:<32} {seconds:>9.3f} {seconds / base:>14.2f}")
+            print(f"  {name:<32} {seconds:>9.4f} {seconds / base:>14.2f}")
         print()
     chain = chain_table(spark, args.runs)
     base = chain[0][1]
