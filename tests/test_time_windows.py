@@ -10,7 +10,7 @@ from pydantic import NaiveDatetime
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as sf
 
-from pydantable_spark import DataFrameModel, F
+from pydantable_spark import DataFrame, DataFrameModel, F
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError
 
 
@@ -41,7 +41,7 @@ def events(spark: SparkSession) -> Any:
 
 def _rows(frame: Any) -> list[tuple[Any, ...]]:
     """A frame's rows as sorted tuples, a struct as its values: the same shape on both sides."""
-    table = frame.to_arrow() if hasattr(frame, "to_arrow") else frame.toArrow()
+    table = frame.to_arrow() if isinstance(frame, DataFrame) else frame.toArrow()  # a Connect frame has any attribute
     rows = []
     for row in table.to_pylist():
         rows.append(tuple(tuple(v.values()) if isinstance(v, dict) else v for v in row.values()))
