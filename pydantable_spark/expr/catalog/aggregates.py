@@ -312,6 +312,7 @@ ENTRIES: tuple[Function, ...] = (
             sql=sql,
             template=template,
             windowable=not distinct,
+            deterministic=not distinct,  # DISTINCT concatenates in no set order (it differs on Connect, measured)
             samples=((dt.Binary(), b"|"),),
             summary=summary,
         )
