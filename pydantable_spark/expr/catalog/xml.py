@@ -73,7 +73,10 @@ ENTRIES: tuple[Function, ...] = (
     ),
     Function(
         "schema_of_xml",
-        (either("xml", STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"), options(sample={"attributePrefix": "_"})),
+        (
+            either("xml", STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"),
+            options(sample={"attributePrefix": "_"}),
+        ),
         fixed(dt.String()),
         "The schema Spark infers for a constant XML record, as DDL (``STRUCT<a: BIGINT>``); not a column.",
         "xml",
