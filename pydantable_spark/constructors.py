@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
 from pydantic import BaseModel
 
-from pydantable_spark import io
+from pydantable_spark import storage
 from pydantable_spark.annotations import fields_of_model, may_be_absent
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError, shown
 from pydantable_spark.ingest import arrow_of_pandas, arrow_of_polars, arrow_table_from, fields_of_arrow, rows_to_arrow
@@ -350,8 +350,8 @@ class Constructors(Generic[M]):
 
         chosen = cls._model_for(model, "from_spark")
         if chosen is None:
-            return DataFrame(io.derived_spark_source(sdf, SparkData(sdf).label))
-        plan = io.spark_source(
+            return DataFrame(storage.derived_spark_source(sdf, SparkData(sdf).label))
+        plan = storage.spark_source(
             sdf,
             schema_of_model(chosen),
             label="from_spark",
@@ -365,15 +365,15 @@ class Constructors(Generic[M]):
 
     @classmethod
     def _read(
-        cls, fmt: io.FileFormat, path: io.Paths, model: type[Any] | None, session: Any, allow_lossy: Selection,
-        options: Mapping[str, Any], constraints: ReadConstraints = "skip",
+        cls, fmt: storage.FileFormat, path: storage.Paths, model: type[Any] | None, session: Any,
+        allow_lossy: Selection, options: Mapping[str, Any], constraints: ReadConstraints = "skip",
     ) -> DataFrame[Any]:  # fmt: skip
         from pydantable_spark.frame import DataFrame
 
         chosen = cls._require_model(model, f"read_{fmt}")
         target = schema_of_model(chosen)
-        checks = io.read_checks(chosen, constraints, f"read_{fmt}")
-        plan = io.read_files(
+        checks = storage.read_checks(chosen, constraints, f"read_{fmt}")
+        plan = storage.read_files(
             fmt, path, target, session=session, allow_lossy=allow_lossy, options=options, checks=checks,
             absent=may_be_absent(chosen),
         )  # fmt: skip
@@ -381,11 +381,11 @@ class Constructors(Generic[M]):
 
     @classmethod
     def read_parquet(
-        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
         constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
-        """Parquet files, reconciled strictly with the model (see ``pydantable_spark.io``).
+        """Parquet files, reconciled strictly with the model (see ``pydantable_spark.storage``).
 
         A file column of the wrong type or a missing column raises here, naming
         it; a NULL in a column the model declares non-null raises
@@ -401,7 +401,7 @@ class Constructors(Generic[M]):
 
     @classmethod
     def read_orc(
-        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
         constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
@@ -410,7 +410,7 @@ class Constructors(Generic[M]):
 
     @classmethod
     def read_csv(
-        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
         constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
@@ -424,13 +424,13 @@ class Constructors(Generic[M]):
         model's scale unless ``allow_lossy`` names its column; an unquoted
         empty field is NULL (``NullCheckError`` in a non-null column), a quoted
         one ``""``. Other ``options`` (``sep=";"``, ``dateFormat=...``) go to
-        Spark's reader; see ``pydantable_spark.io.CSV_READ_DEFAULTS``.
+        Spark's reader; see ``pydantable_spark.storage.CSV_READ_DEFAULTS``.
         """
         return cls._read("csv", path, model, session, allow_lossy, options, constraints)
 
     @classmethod
     def read_json(
-        cls: type[Constructors[M2]], path: io.Paths, *, model: type[M2] | None = None,
+        cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
         constraints: ReadConstraints = "skip", **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
@@ -459,7 +459,7 @@ class Constructors(Generic[M]):
         ``read_table(name, version=...)``. Needs Delta Lake on the session's
         classpath: see ``docs/lakehouse.md``.
         """
-        travel = io.time_travel(version, timestamp, f"read_delta({shown(path)})", names=False)
+        travel = storage.time_travel(version, timestamp, f"read_delta({shown(path)})", names=False)
         return cls._read("delta", path, model, session, allow_lossy, {**options, **travel}, constraints)
 
     @classmethod
@@ -478,9 +478,9 @@ class Constructors(Generic[M]):
         from pydantable_spark.frame import DataFrame
 
         chosen: Any = cls._require_model(model, "read_table")
-        travel = io.time_travel(version, timestamp, f"read_table({shown(name)})", names=True)
-        checks = io.read_checks(chosen, constraints, "read_table")
-        plan = io.read_table(
+        travel = storage.time_travel(version, timestamp, f"read_table({shown(name)})", names=True)
+        checks = storage.read_checks(chosen, constraints, "read_table")
+        plan = storage.read_table(
             name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks, options=travel,
             absent=may_be_absent(chosen),
         )  # fmt: skip

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.catalog.signatures import signature
 from pydantable_spark.expr.forms import *  # noqa: F403 - the special forms are F functions too

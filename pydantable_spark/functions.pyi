@@ -1,4 +1,4 @@
-# Generated from the function catalog by `python -m pydantable_spark.expr.catalog.stubs`; do not edit.
+# Generated from the function catalog by `python -m tools.catalog_stubs`; do not edit.
 import datetime
 import decimal
 from collections.abc import Callable

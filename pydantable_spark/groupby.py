@@ -21,7 +21,7 @@ from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.core import Alias, Column, Node, bind
-from pydantable_spark.expr.window import Over
+from pydantable_spark.expr.over import Over
 from pydantable_spark.plan.aggregate import Aggregate
 
 if TYPE_CHECKING:

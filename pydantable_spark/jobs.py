@@ -62,8 +62,8 @@ class Job(Generic[T]):
         return f"Job({self.description}, tag={self.tag!r}, {state})"
 
     def _execute(self) -> T:
-        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.session import tagged_jobs
+        from pydantable_spark._spark.storage import spark_errors
 
         with spark_errors(self.description):
             frame = self._prepare()

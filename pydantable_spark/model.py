@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 
     from pydantable_spark.constraints import ReadConstraints, SparkConstraints
     from pydantable_spark.frame import DataFrame
-    from pydantable_spark.io import Paths
     from pydantable_spark.reconcile import Selection
+    from pydantable_spark.storage import Paths
 
 __all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "row_model"]
 

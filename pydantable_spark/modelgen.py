@@ -216,7 +216,7 @@ def source_of_spark(sdf: Any, name: str, *, origin: str | None = None) -> str:
 def source_of_table(table: str, name: str, *, session: Any = None) -> str:
     """``model_source`` for catalog table ``table`` (Delta, Iceberg, Parquet...), with its column comments."""
     from pydantable_spark._spark.session import resolve_session
-    from pydantable_spark.io import table_name
+    from pydantable_spark.storage import table_name
 
     table_name(table, f"source_of_table({shown(table)})")
     return source_of_spark(resolve_session(session).read.table(table), name, origin=table)

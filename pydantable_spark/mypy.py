@@ -11,12 +11,12 @@ It types what plain annotations cannot say:
   the variable they came from (``lines = lines.with_columns(...)``), and
   ``as_model(Out)`` is checked against them; the other methods that change
   columns (``rename_prefix``, ``reorder_columns``, ``explode``, ``unnest``,
-  ``pivot_longer``...) are typed by the runtime's own result (``_mypy.checks``);
+  ``pivot_longer``...) are typed by the runtime's own result (``_mypy.replay``);
 * every frame method runs the runtime's own method on a frame of the static
   schema, with the runtime values of its arguments (expressions are evaluated
   with the runtime's API as mypy checks them), so column references in every
   position, aggregation and window structure and argument values are checked
-  by the runtime's rules, with its messages (``_mypy.checks``, ``_mypy.ir``).
+  by the runtime's rules, with its messages (``_mypy.replay``, ``_mypy.ir``).
 * a frame method is named ``DataFrame``'s in messages (``"collect" of "DataFrame"``),
   also where one of the frame's mixins (``constructors``, ``results``, ``writers``)
   defines it. Hooks are keyed by the receiver's class, ``pydantable_spark.frame.DataFrame``,
@@ -44,7 +44,6 @@ from mypy.plugin import (
     ReportConfigContext,
 )
 
-from pydantable_spark._mypy.checks import FRAME_METHODS, GROUP_BY_METHODS, PIVOTS, check, refined
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import (
     EXPRESSION_CLASSES,
@@ -66,6 +65,7 @@ from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
+from pydantable_spark._mypy.replay import FRAME_METHODS, GROUP_BY_METHODS, PIVOTS, check, refined
 from pydantable_spark._mypy.statics import EXPR
 from pydantable_spark.expr.catalog import CATALOG
 
@@ -118,7 +118,7 @@ def _then(
 
 
 def _checked(method: str, typing: Callable[[MethodContext], Type] | None) -> Callable[[MethodContext], Type]:
-    """The runtime's method run on the static schema (``_mypy.checks``), then the typing hook.
+    """The runtime's method run on the static schema (``_mypy.replay``), then the typing hook.
 
     After an error the call has the method's declared type (``DataFrame[Any]``,
     derived from the receiver so that it may still rebind its variable).

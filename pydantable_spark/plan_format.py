@@ -72,10 +72,10 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.call import Call, param_of
 from pydantable_spark.expr.catalog import CATALOG, Function, Kind
-from pydantable_spark.expr.window import Over
+from pydantable_spark.expr.over import Over
 from pydantable_spark.expr.windowspec import Window
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate

@@ -22,7 +22,7 @@ from pydantable_spark.errors import (
     shown,
 )
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG, METHODS
 from pydantable_spark.expr.conditional import Coalesce, When
@@ -39,7 +39,7 @@ from pydantable_spark.expr.operators import (
     Not,
     Or,
 )
-from pydantable_spark.expr.window import Over
+from pydantable_spark.expr.over import Over
 from pydantable_spark.groupby import AGGREGATIONS
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io as _stdio
+import io
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel
@@ -85,7 +85,7 @@ class Results(Generic[M]):
         lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
         text = "\n".join(lines)
         if spark:
-            buffer = _stdio.StringIO()
+            buffer = io.StringIO()
             with contextlib.redirect_stdout(buffer):
                 self.to_spark().explain(extended=True)
             text += "\nspark plan:\n" + buffer.getvalue()
@@ -147,9 +147,9 @@ class Results(Generic[M]):
         return self._arrow("to_arrow()")
 
     def _arrow(self, action: str) -> pa.Table:
-        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.session import run_action
+        from pydantable_spark._spark.storage import spark_errors
 
         with spark_errors(action, self._plan):
             frame = arrow_ready(self._plan)
@@ -206,9 +206,9 @@ class Results(Generic[M]):
         return self._stream(batch_size, trusted, None)
 
     def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
-        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.session import new_tag, run_action
+        from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark._spark.stream import arrow_tables
 
         model = self.model
@@ -360,9 +360,9 @@ class Results(Generic[M]):
         return self._count("count()", self._plan)
 
     def _count(self, action: str, plan: p.Plan) -> int:
-        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import lower
         from pydantable_spark._spark.session import run_action
+        from pydantable_spark._spark.storage import spark_errors
 
         with spark_errors(action, plan):
             frame = lower(plan)
@@ -401,9 +401,9 @@ class Results(Generic[M]):
         ```
         """
         from pydantable_spark._spark import constraints as spark_checks
-        from pydantable_spark._spark.io import spark_errors
         from pydantable_spark._spark.lower import to_spark
         from pydantable_spark._spark.session import run_action
+        from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark.constraints import spark_constraints
 
         keys = (key,) if isinstance(key, str) else tuple(key)

@@ -2,7 +2,7 @@
 
 ``Writers`` is a mixin of ``pydantable_spark.frame.DataFrame``. A write runs
 the whole plan, NULL checks included, and is all-or-nothing (see
-``pydantable_spark.io`` and ``docs/io.md``); what was written reads back with
+``pydantable_spark.storage`` and ``docs/io.md``); what was written reads back with
 the same model.
 
 ```pycon
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from pydantable_spark import io
+from pydantable_spark import storage
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 
 if TYPE_CHECKING:
@@ -58,21 +58,22 @@ class Writers(Generic[M]):
         def model(self) -> type[M]: ...
 
     def _write(
-        self, fmt: str, target: str | os.PathLike[str], mode: io.WriteMode, partition_by: str | Sequence[str] | None,
-        options: Mapping[str, Any], constraints: ConstraintMode, quarantine: str | os.PathLike[str] | None,
+        self, fmt: str, target: str | os.PathLike[str], mode: storage.WriteMode,
+        partition_by: str | Sequence[str] | None, options: Mapping[str, Any], constraints: ConstraintMode,
+        quarantine: str | os.PathLike[str] | None,
         *, table: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
         from pydantable_spark.annotations import column_comments
         from pydantable_spark.constraints import spark_constraints
 
-        return io.write(
+        return storage.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
             quarantine=quarantine, comments=column_comments(self.model),
         )  # fmt: skip
 
     def write_parquet(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
         quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
@@ -93,7 +94,7 @@ class Writers(Generic[M]):
         return self._write("parquet", path, mode, partition_by, options, constraints, quarantine)
 
     def write_orc(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
         quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
@@ -101,7 +102,7 @@ class Writers(Generic[M]):
         return self._write("orc", path, mode, partition_by, options, constraints, quarantine)
 
     def write_csv(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
         quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
@@ -109,7 +110,7 @@ class Writers(Generic[M]):
         return self._write("csv", path, mode, partition_by, options, constraints, quarantine)
 
     def write_json(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
         quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
@@ -117,7 +118,7 @@ class Writers(Generic[M]):
         return self._write("json", path, mode, partition_by, options, constraints, quarantine)
 
     def write_delta(
-        self, path: str | os.PathLike[str], *, mode: io.WriteMode = "error",
+        self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
         quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
@@ -125,7 +126,7 @@ class Writers(Generic[M]):
         return self._write("delta", path, mode, partition_by, options, constraints, quarantine)
 
     def save_as_table(
-        self, name: str, *, mode: io.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
+        self, name: str, *, mode: storage.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
         format: str | None = None, constraints: ConstraintMode = "raise",
         quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
@@ -195,7 +196,7 @@ class Writers(Generic[M]):
         kind, where = check_target(table, path)
         action = f"merge_into({where!r})" if kind == "table" else f"merge_into(path={where!r})"
         if kind == "table":
-            io.table_name(where, action)
+            storage.table_name(where, action)
         target_model = self.model if model is None else model
         if not (isinstance(target_model, type) and issubclass(target_model, BaseModel)):
             msg = f"{action}: model= must be a DataFrameModel class, got {shown(target_model)}"

@@ -33,7 +33,7 @@ from pydantable_spark.errors import (
     UnknownColumnError,
     UnsupportedTypeError,
 )
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
 from pydantable_spark.expr.catalog.spec import sample_of
 from pydantable_spark.expr.core import Literal

@@ -12,7 +12,7 @@ from pyspark.sql import functions as sf
 
 from pydantable_spark import DataFrameModel, F, Window
 from pydantable_spark.errors import ArgumentValueError, ColumnTypeError
-from pydantable_spark.expr.window import FIXED_FRAMES
+from pydantable_spark.expr.over import FIXED_FRAMES
 
 
 class Pay(DataFrameModel):

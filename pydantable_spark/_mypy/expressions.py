@@ -63,7 +63,7 @@ from pydantable_spark._mypy.statics import (
 from pydantable_spark.errors import ArgumentError, ColumnTypeError, UnknownColumnError
 from pydantable_spark.expr import coercion, conditional, operators
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.call import Call, param_of
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
 from pydantable_spark.expr.core import Cast, Column, Literal, Node, Typed, literal_of

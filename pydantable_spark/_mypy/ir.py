@@ -438,7 +438,7 @@ def by_type(api: TypeChecker, expr: Expression) -> Value | None:
     if static is not None or isinstance(get_proper_type(t), AnyType):
         typed = Typed(static.dtype, static.nullable) if static is not None and static.dtype is not None else None
         return Value(Expr(Opaque(_shown(expr), typed)), False)
-    from pydantable_spark._mypy.checks import placeholder_frame
+    from pydantable_spark._mypy.replay import placeholder_frame
 
     frame = placeholder_frame(t)
     if frame is not None:

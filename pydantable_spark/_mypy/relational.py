@@ -70,7 +70,7 @@ def _on_names(api: TypeChecker, expr: Expression | None) -> list[str] | None:
     """``on=``'s key names, as ``_names``; its conditions (expressions that are not a column) are left out.
 
     A condition changes which rows match, never the columns (``plan.joins``);
-    the runtime's check (``_mypy.checks``) binds and checks it.
+    the runtime's check (``_mypy.replay``) binds and checks it.
     """
     items = expr.items if isinstance(expr, ListExpr | TupleExpr) else [] if expr is None else [expr]
     return _names(ListExpr([item for item in items if not _is_condition(api, item)]))
@@ -132,7 +132,7 @@ def join(ctx: MethodContext) -> Type:
     on_argument = _argument(ctx, "on")
     on = _on_names(ctx.api, on_argument)
     items = on_argument.items if isinstance(on_argument, ListExpr | TupleExpr) else [on_argument]
-    # the conditions themselves are checked by the runtime's join (``_mypy.checks``); they keep the columns
+    # the conditions themselves are checked by the runtime's join (``_mypy.replay``); they keep the columns
     conditions = (
         (Literal(True, dt.Boolean()),) if any(i is not None and _is_condition(ctx.api, i) for i in items) else ()
     )

@@ -83,9 +83,9 @@ def merge(
     NULL at run time: Spark may compute a clause's expressions for rows of
     other clauses, where the target's columns are NULL).
     """
-    from pydantable_spark._spark.io import spark_errors
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
+    from pydantable_spark._spark.storage import spark_errors
     from pydantable_spark._spark.types import fields_of_struct
 
     kind, name = where
@@ -134,7 +134,7 @@ def _target(spark: Any, where: tuple[str, str], action: str) -> tuple[str, str, 
                 raise WriteError(msg) from error
             raise
         return "delta", target, table
-    from pydantable_spark.io import table_name
+    from pydantable_spark.storage import table_name
 
     table_name(name, action)
     target = _quoted(_name_parts(name))

@@ -44,7 +44,7 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import lambdas as lam
 from pydantable_spark.expr import operators as ops
-from pydantable_spark.expr import window as win
+from pydantable_spark.expr import over as win
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.collections import struct_names, zip_names
 from pydantable_spark.expr.catalog.datetime import TIMESTAMP_UNITS, spark_pattern
@@ -431,7 +431,7 @@ def _literal(node: core.Literal) -> str:
 
 BAD_VALUE_MARK = "pydantable:bad_value:"
 """Marks a value the data cannot hold as typed; the readable reason follows in hex, then ``]``
-(``_spark.io.spark_errors`` recovers it and raises ``MalformedDataError``)."""
+(``_spark.storage.spark_errors`` recovers it and raises ``MalformedDataError``)."""
 
 _CORRUPT = "__pydantable_corrupt"
 """The field a FAILFAST ``from_json`` (``_csv``, ``_xml``) asks Spark to put a malformed record's text in."""

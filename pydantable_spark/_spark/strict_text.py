@@ -12,7 +12,7 @@ and both text readers round a decimal to the schema's scale (``1.555`` →
   scale), unless ``allow_lossy`` names its column.
 
 Anything else fails the Spark job with ``raise_error``; the message carries the
-readable reason in hex after ``BAD_VALUE_MARK`` so ``_spark.io.spark_errors``
+readable reason in hex after ``BAD_VALUE_MARK`` so ``_spark.storage.spark_errors``
 recovers it exactly and raises ``MalformedDataError``.
 """
 

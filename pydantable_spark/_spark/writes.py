@@ -68,7 +68,7 @@ _EXISTS_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or '
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """One write, as the user asked for it (already checked by ``pydantable_spark.io``)."""
+    """One write, as the user asked for it (already checked by ``pydantable_spark.storage``)."""
 
     action: str
     fmt: str

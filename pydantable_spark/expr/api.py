@@ -256,7 +256,7 @@ class Expr(Generic[T_co]):
         """
         if other is None:
             return self.is_null()
-        from pydantable_spark.expr.arguments import call
+        from pydantable_spark.expr.binding import call
         from pydantable_spark.expr.catalog import CATALOG
 
         return Expr(call(CATALOG["equal_null"], [self, other], names=False, method="eq_null_safe"))

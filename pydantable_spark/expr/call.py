@@ -1,6 +1,6 @@
 """``Call``: the one node for every catalog function, typed by its entry's rules.
 
-``expr.arguments.call(function, arguments)`` turns what a user passed
+``expr.binding.call(function, arguments)`` turns what a user passed
 (expressions, column names, Python values) into a ``Call``, checking every
 Python value when the call is made; ``Call`` then derives its type from the
 entry (``call_types`` gives what Spark receives for each argument). Special

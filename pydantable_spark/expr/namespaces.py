@@ -21,7 +21,7 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.catalog import METHODS
 
 if TYPE_CHECKING:

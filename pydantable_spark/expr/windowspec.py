@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import Node, check_param
-from pydantable_spark.expr.window import Frame, Over
+from pydantable_spark.expr.over import Frame, Over
 
 __all__ = ["Window", "WindowSpec", "flags"]
 

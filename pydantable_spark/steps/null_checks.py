@@ -1,7 +1,7 @@
 """Run-time NULL checks kept pending, above the filters, so Spark still pushes filters into the scan.
 
 A non-null model field read from data that may hold NULLs (files store every
-column nullable) is checked at run time (``_spark.checks``): the value is
+column nullable) is checked at run time (``_spark.null_checks``): the value is
 wrapped as ``coalesce(v, IF(raise_error(...) IS NULL, 1, 2))``. A filter over
 that wrapped value would reach the scan as ``coalesce(v, ...) > 10``, which no
 data source evaluates: Spark would leave it out of ``PushedFilters`` and out of
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._spark.checks import checked_sql
+from pydantable_spark._spark.null_checks import checked_sql
 from pydantable_spark._spark.sql import COMPILERS, spark_name, to_sql
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.reconcile import checks_inside

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantable_spark._spark.sql import COMPILERS, column_sql, internal_sql, to_sql
 from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
-from pydantable_spark.expr.window import Over
+from pydantable_spark.expr.over import Over
 from pydantable_spark.steps.ir import SelectExprs, Step, Where, udfs_in
 from pydantable_spark.steps.null_checks import NullChecked, metadata_pairs
 

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._spark.checks import checked_sql
+from pydantable_spark._spark.null_checks import checked_sql
 from pydantable_spark._spark.sql import (
     column_sql,
     internal_sql,

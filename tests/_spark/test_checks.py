@@ -10,7 +10,7 @@ from pydantic import create_model
 
 from pydantable_spark import DataFrameModel
 from pydantable_spark import dtypes as dt
-from pydantable_spark._spark.checks import checked_sql
+from pydantable_spark._spark.null_checks import checked_sql
 from pydantable_spark.errors import NullCheckError
 
 if TYPE_CHECKING:

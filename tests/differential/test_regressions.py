@@ -17,7 +17,7 @@ from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.core import Column, Literal, RowId, Typed
-from pydantable_spark.expr.window import Over
+from pydantable_spark.expr.over import Over
 from pydantable_spark.steps.pending import is_barrier
 from pydantable_spark.steps.push_down_filters import filter_commutes
 

@@ -35,7 +35,7 @@ from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.arrow import arrow_type
 from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.arguments import call
+from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog import CATALOG, ENTRIES, Function, Kind
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Built, LambdaSample, Lit, sample_of

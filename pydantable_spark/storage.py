@@ -1,4 +1,4 @@
-"""Typed IO: files and tables read with the model's schema and reconciled strictly; writers.
+"""Typed storage: files and tables read with the model's schema and reconciled strictly; writes.
 
 Readers never infer a schema. CSV and JSON are read with the model's
 ``StructType`` and ``mode=FAILFAST`` (a value that does not parse is an
@@ -146,12 +146,12 @@ def spark_source(
     ``absent`` names target columns the data may lack (``may_be_absent``: the
     model gives them the default None); a missing one reads as NULL.
 
-    Non-null claims that Spark cannot vouch for (``_spark.io.honest_nullability``)
+    Non-null claims that Spark cannot vouch for (``_spark.storage.honest_nullability``)
     are checked at run time: a NULL there raises ``NullCheckError`` naming the
     column instead of reaching Python as 0 or "". ``checks`` (a reader's
     ``constraints="raise"``) fail the job that reads a violating row.
     """
-    from pydantable_spark._spark.io import honest_nullability, with_null_columns
+    from pydantable_spark._spark.storage import honest_nullability, with_null_columns
     from pydantable_spark._spark.types import fields_of_struct
 
     if absent:
@@ -220,7 +220,7 @@ def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
     Non-null claims Spark cannot vouch for are checked at run time, as in
     ``spark_source``.
     """
-    from pydantable_spark._spark.io import honest_nullability
+    from pydantable_spark._spark.storage import honest_nullability
     from pydantable_spark._spark.types import fields_of_struct
 
     declared = Schema(fields_of_struct(sdf.schema))
@@ -293,7 +293,7 @@ def read_files(
 
     ``absent``: the columns the files may lack, read as NULL (see ``spark_source``).
     """
-    from pydantable_spark._spark import io
+    from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark.session import resolve_session
 
     spark = resolve_session(session)
@@ -307,10 +307,12 @@ def read_files(
             for key, value in CSV_READ_DEFAULTS.items():
                 opts.setdefault(key, value)
             if opts["header"] == "true":
-                with io.spark_errors(label):
-                    if not any(key.lower() == "linesep" for key in opts) and io.csv_uses_crlf(files, opts, spark):
+                with spark_side.spark_errors(label):
+                    if not any(key.lower() == "linesep" for key in opts) and spark_side.csv_uses_crlf(
+                        files, opts, spark
+                    ):
                         opts["lineSep"] = "\r\n"  # else Spark makes a CR LF inside a quoted field LF
-                    header = io.csv_header(files, opts, spark)
+                    header = spark_side.csv_header(files, opts, spark)
                 read_schema = _csv_read_schema(header, target)
                 opts.setdefault("enforceSchema", "false")
         if opts.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
@@ -320,19 +322,21 @@ def read_files(
             )
             raise ArgumentValueError(msg)
         keys = None
-        with io.spark_errors(label):
+        with spark_side.spark_errors(label):
             if fmt == "json":
-                found = io.json_keys(files, opts, _json_objects(target), spark)
+                found = spark_side.json_keys(files, opts, _json_objects(target), spark)
                 _json_keys_match(found, target, label)
                 keys = found[()]
-            sdf = io.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
-            _refuse_partitions_in_files(io.partitions_in_files(sdf, fmt, files, opts, target.names, keys), label)
+            sdf = spark_side.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
+            _refuse_partitions_in_files(
+                spark_side.partitions_in_files(sdf, fmt, files, opts, target.names, keys), label
+            )
     else:
         for key, value in _SELF_DESCRIBING_DEFAULTS.get(fmt, {}).items():
             opts.setdefault(key, value)
-        with io.spark_errors(label):
-            sdf = io.read(fmt, files, opts, None, spark)
-            _refuse_partitions_in_files(io.partitions_in_files(sdf, fmt, files, opts, target.names), label)
+        with spark_side.spark_errors(label):
+            sdf = spark_side.read(fmt, files, opts, None, spark)
+            _refuse_partitions_in_files(spark_side.partitions_in_files(sdf, fmt, files, opts, target.names), label)
     return spark_source(
         sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks,
         absent=absent,
@@ -357,7 +361,7 @@ def _refuse_partitions_in_files(names: Sequence[str], action: str) -> None:
 
 
 def _json_objects(schema: Schema) -> dict[tuple[str, ...], bool]:
-    """The object paths of a JSON record of ``schema`` (see ``_spark.io.json_keys``): itself and its structs."""
+    """The object paths of a JSON record of ``schema`` (see ``_spark.storage.json_keys``): itself and its structs."""
     objects: dict[tuple[str, ...], bool] = {(): False}
     for f in schema.fields:
         objects |= _json_field_objects(f.dtype, (f.name,))
@@ -378,7 +382,7 @@ def _json_field_objects(dtype: dt.DType, path: tuple[str, ...]) -> dict[tuple[st
 
 def _json_keys_match(keys: Mapping[tuple[str, ...], Sequence[str]], schema: Schema, action: str) -> None:
     """A JSON key that differs from a field only in case is an error: names match exactly, so it would be lost."""
-    from pydantable_spark._spark.io import JSON_KEY_SAMPLE
+    from pydantable_spark._spark.storage import JSON_KEY_SAMPLE
     from pydantable_spark.errors import MissingColumnError, suggest
 
     for path, found in keys.items():
@@ -435,13 +439,13 @@ def read_table(
     absent: Collection[str] = (),
 ) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target`` (``options``: a version, see ``time_travel``)."""
-    from pydantable_spark._spark import io
+    from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark.session import resolve_session
 
     table_name(name, f"read_table({name!r})")
     spark = resolve_session(session)
-    with io.spark_errors(f"read_table({name!r})"):
-        sdf = io.read_table(name, spark, options or {})
+    with spark_side.spark_errors(f"read_table({name!r})"):
+        sdf = spark_side.read_table(name, spark, options or {})
     return spark_source(
         sdf,
         target,
@@ -512,7 +516,7 @@ def write(
     way (Connect does not deliver the metrics a write observes).
     """
     from pydantable_spark._spark import constraints as spark_checks
-    from pydantable_spark._spark import io
+    from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import is_connect, run_action
 
@@ -548,25 +552,27 @@ def write(
     if constraints in ("report", "quarantine") and checks is None:
         msg = f"{action}: constraints={shown(constraints)} needs the frame's model constraints (as_model names a model)"
         raise ArgumentValueError(msg)
-    request = io.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
-    with io.spark_errors(action, plan):
-        frame = io.with_comments(to_spark(plan), comments or {})
+    request = spark_side.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
+    with spark_side.spark_errors(action, plan):
+        frame = spark_side.with_comments(to_spark(plan), comments or {})
         if checks is not None and constraints == "quarantine":
             aside = _quarantine_request(quarantine, request, schema, table)
             report: ValidationReport = run_action(
-                frame.sparkSession, lambda: io.write_quarantined(frame, checks, request, aside, table=table)
+                frame.sparkSession, lambda: spark_side.write_quarantined(frame, checks, request, aside, table=table)
             )
             return report
         if checks is not None and constraints == "report" and is_connect(frame):
-            report = run_action(frame.sparkSession, lambda: io.write_counted(frame, checks, request, table=table))
+            report = run_action(
+                frame.sparkSession, lambda: spark_side.write_counted(frame, checks, request, table=table)
+            )
             return report
         observation = None
         if checks is not None and checks.checked and constraints == "raise":
             frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
-        frame = io.with_comments(frame, comments or {})  # the checks' projections keep no metadata
-        written = run_action(frame.sparkSession, lambda: io.write(frame, request, table=table))
+        frame = spark_side.with_comments(frame, comments or {})  # the checks' projections keep no metadata
+        written = run_action(frame.sparkSession, lambda: spark_side.write(frame, request, table=table))
     if checks is None or observation is None:
         return None
     if not written:  # mode="ignore" found the target: no job ran, and no row was written or counted
@@ -576,7 +582,7 @@ def write(
 
 def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schema, table: bool) -> WriteRequest:
     """Where and how the violating rows of a ``constraints="quarantine"`` write go: like the target."""
-    from pydantable_spark._spark import io
+    from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark.constraints import VIOLATIONS
 
     action = f"{request.action}'s quarantine"
@@ -592,7 +598,7 @@ def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schem
             "constraints takes; rename that column first"
         )
         raise ArgumentValueError(msg)
-    return io.WriteRequest(
+    return spark_side.WriteRequest(
         f"{request.action} (quarantine {shown(where)})", request.fmt, where, request.mode, (), request.options
     )
 

@@ -113,7 +113,7 @@ def _probe(
 ) -> Typed | None:
     """The result with ``params`` passed, columns of ``types`` (argument ``nullable`` nullable); None if refused."""
     from pydantable_spark.expr.api import Expr
-    from pydantable_spark.expr.arguments import call
+    from pydantable_spark.expr.binding import call
     from pydantable_spark.expr.core import Column
     from pydantable_spark.expr.core import Typed as TypedValue
 

@@ -12,7 +12,7 @@ where rows are computed, a non-aggregate in ``agg``, a window function without
 string key, argument values such as ``join(validate="1:one")``. The rules are
 the runtime's: the catalog entries' ``kind``, ``needs_order``, ``windowable``,
 ``plan.aggregate.check_aggregation``, ``plan.nodes.check_row_expression``,
-``expr.window.Over``.
+``expr.over.Over``.
 
 Where an argument is not known exactly (``ir.Value.exact``), the method runs on
 the others (when that cannot make it fail where the runtime would not), and the

@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark import writes
-from pydantable_spark._spark.checks import NULL_CHECK_MARK
 from pydantable_spark._spark.constraints import constraint_error
+from pydantable_spark._spark.null_checks import NULL_CHECK_MARK
 from pydantable_spark._spark.session import is_connect, is_stopped, resolve_session
 from pydantable_spark._spark.sql import spark_name
 from pydantable_spark._spark.strict_text import BAD_VALUE_MARK

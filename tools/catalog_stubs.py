@@ -2,7 +2,7 @@
 
 ``F`` and the namespace methods are made from catalog entries when the
 package is imported, so type checkers learn their signatures from these
-generated stubs. ``python -m pydantable_spark.expr.catalog.stubs`` writes them;
+generated stubs. ``python -m tools.catalog_stubs`` writes them;
 a test fails when the files on disk differ from what the catalog gives.
 """
 
@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
-from pydantable_spark.expr.catalog.results import result_annotation
 from pydantable_spark.expr.catalog.signatures import annotation
+from tools.stub_results import result_annotation
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.catalog.spec import Function, Param
 
 __all__ = ["STUBS", "functions_stub", "main", "namespaces_stub"]
 
-PACKAGE = Path(__file__).resolve().parents[2]
+PACKAGE = Path(__file__).resolve().parents[1] / "pydantable_spark"
 
-_HEADER = "# Generated from the function catalog by `python -m pydantable_spark.expr.catalog.stubs`; do not edit.\n"
+_HEADER = "# Generated from the function catalog by `python -m tools.catalog_stubs`; do not edit.\n"
 _SCALAR = (
     "Scalar: TypeAlias = bool | int | float | str | bytes | decimal.Decimal | datetime.date | datetime.timedelta\n"
 )
@@ -129,7 +129,7 @@ def main() -> int:
         else:
             path.write_text(text)
     for path in stale:
-        sys.stderr.write(f"stale stub: {path} (run python -m pydantable_spark.expr.catalog.stubs)\n")
+        sys.stderr.write(f"stale stub: {path} (run python -m tools.catalog_stubs)\n")
     return 1 if stale else 0
 
 
