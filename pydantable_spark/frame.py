@@ -88,6 +88,20 @@ if TYPE_CHECKING:
 
 __all__ = ["DataFrame"]
 
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def acts_on_spark(method: _Method) -> _Method:
+    """Marks a frame method that acts on Spark when called (``checkpoint``), unlike those that only build a plan.
+
+    The mypy plugin replays every plan-building method of the frame on the static
+    schema (``_mypy.replay.frame_methods``); a marked one is never replayed.
+    """
+    method.__acts_on_spark__ = True  # type: ignore[attr-defined]
+    return method
+
+
 M = TypeVar("M", bound=BaseModel)
 M2 = TypeVar("M2", bound=BaseModel)
 IntoColumn = str | Expr[Any]
@@ -1024,6 +1038,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """
         return DataFrame(Persist(self._plan, storage_level(level, "persist(level=...)")), self._model)
 
+    @acts_on_spark
     def unpersist(self, blocking: bool = False) -> DataFrame[M]:
         """Free this frame's cache now (``blocking``: wait until it is gone); returns the frame without caching.
 
@@ -1089,6 +1104,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """
         return DataFrame(Hint(self._plan, join_hint(name, "hint()")), self._model)
 
+    @acts_on_spark
     def checkpoint(self, eager: bool = True) -> DataFrame[M]:
         """This frame computed once and saved in the checkpoint directory; actions read the saved data.
 
@@ -1101,6 +1117,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """
         return self._checkpoint(local=False, eager=eager, what="checkpoint()")
 
+    @acts_on_spark
     def local_checkpoint(self, eager: bool = True) -> DataFrame[M]:
         """This frame computed once and kept on the executors (not reliable storage); actions read it.
 

@@ -65,7 +65,7 @@ from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
-from pydantable_spark._mypy.replay import FRAME_METHODS, GROUP_BY_METHODS, PIVOTS, check, refined
+from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
 from pydantable_spark._mypy.statics import EXPR
 from pydantable_spark.expr.catalog import CATALOG
 
@@ -184,7 +184,9 @@ class PydantableSparkPlugin(Plugin):
             typing = METHOD_HOOKS.get(fullname) or FRAME_HOOKS.get(fullname) or RELATIONAL_HOOKS.get(fullname)
         if method == "from_rows" and (owner == FRAME or self._is_model(owner)):
             return _guarded(from_rows)
-        if (owner == FRAME and method in FRAME_METHODS | PIVOTS) or (owner == GROUP_BY and method in GROUP_BY_METHODS):
+        if (owner == FRAME and method in frame_methods() | PIVOTS) or (
+            owner == GROUP_BY and method in GROUP_BY_METHODS
+        ):
             return _guarded(_checked(method, typing))
         return _guarded(_then(typing, method_evaluator(owner, method)))
 

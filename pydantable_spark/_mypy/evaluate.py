@@ -65,18 +65,18 @@ def _evaluate(ctx: MethodContext | FunctionContext, target: Callable[..., object
     assert isinstance(ctx.api, TypeChecker)
     found = arguments(ctx)
     if found is None or any(v is None for _, v in found.positional) or any(v is None for *_, v in found.named):
-        record(ctx.context, None)  # type: ignore[arg-type]
+        record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
         return
     exact = exact and found.complete
     positional, named = found.values()
     try:
         result = target(*positional, **named)
     except Exception as error:
-        record(ctx.context, None)  # type: ignore[arg-type]
+        record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
         if exact and reportable(error):
             report(ctx, error)
         return
-    record(ctx.context, Value(result, exact))  # type: ignore[arg-type]
+    record(ctx.api, ctx.context, Value(result, exact))  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -125,7 +125,7 @@ def method_evaluator(owner: str, method: str) -> Callable[[MethodContext], None]
         value = value_of(ctx.api, source) if source is not None else None
         bound = getattr(value.value, method, None) if value is not None else None
         if value is None or bound is None or not callable(bound):
-            record(ctx.context, None)  # type: ignore[arg-type]
+            record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
             return
         _evaluate(ctx, bound, exact=value.exact)
 
@@ -138,7 +138,7 @@ def _udf_call(ctx: MethodContext) -> None:
     name = callee.name if isinstance(callee, NameExpr | MemberExpr) else "udf"
     stand_in = udf_stand_in(ctx.type, name)
     if stand_in is None:
-        record(ctx.context, None)  # type: ignore[arg-type]
+        record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
         return
     _evaluate(ctx, stand_in, exact=True)
 
@@ -185,5 +185,5 @@ def column_attribute(ctx: AttributeContext) -> Type:
     if isinstance(access, MemberExpr) and isinstance(access.expr, RefExpr) and isinstance(access.expr.node, TypeInfo):
         model = access.expr.node
         if is_column_of_model(model, access.name):
-            record(access, column_value(model, column_name(access), ctx.default_attr_type))
+            record(ctx.api, access, column_value(model, column_name(access), ctx.default_attr_type))
     return instance_of(ctx.api, COL, [ctx.default_attr_type])

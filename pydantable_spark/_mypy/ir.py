@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy.checker import TypeChecker
@@ -129,22 +129,47 @@ class Opaque(Node):
         return False
 
 
-# --- the values recorded for syntax nodes -----------------------------------------------------
-
-_RECORDED: dict[int, tuple[Expression, Value]] = {}
+# --- what the plugin remembers of the module being checked ---------------------------------------
 
 
-def record(expr: Expression, value: Value | None) -> None:
+@dataclass(frozen=True, slots=True)
+class _ModuleState:
+    """The values recorded for one module's syntax nodes, and its variables' assignments.
+
+    Kept for the tree mypy is checking; a new tree of the module (the daemon
+    checks it again) starts afresh, so nothing of an old tree is kept alive.
+    """
+
+    tree: MypyFile
+    assignments: dict[int, list[Expression | None]]
+    values: dict[int, tuple[Expression, Value]] = field(default_factory=dict)
+
+
+_MODULES: dict[str, _ModuleState] = {}
+
+
+def _state(api: TypeChecker) -> _ModuleState:
+    tree = api.tree
+    state = _MODULES.get(tree.fullname)
+    if state is None or state.tree is not tree:
+        assignments: dict[int, list[Expression | None]] = {}
+        _assignments(tree.defs, assignments)
+        state = _MODULES[tree.fullname] = _ModuleState(tree, assignments)
+    return state
+
+
+def record(api: TypeChecker, expr: Expression, value: Value | None) -> None:
     """Remember ``value`` as what ``expr`` evaluates to (None: nothing known; forget it)."""
+    values = _state(api).values
     if value is None:
-        _RECORDED.pop(id(expr), None)
+        values.pop(id(expr), None)
     else:
-        _RECORDED[id(expr)] = (expr, value)
+        values[id(expr)] = (expr, value)
 
 
-def recall(expr: Expression) -> Value | None:
+def recall(api: TypeChecker, expr: Expression) -> Value | None:
     """The value recorded for ``expr`` by the last check of it, if any."""
-    found = _RECORDED.get(id(expr))
+    found = _state(api).values.get(id(expr))
     return found[1] if found is not None and found[0] is expr else None
 
 
@@ -215,9 +240,6 @@ def _bind(target: Lvalue, value: Expression | None, out: dict[int, list[Expressi
         _bind(target.expr, None, out)
 
 
-_ASSIGNMENTS: dict[int, tuple[MypyFile, dict[int, list[Expression | None]]]] = {}
-
-
 def _single_value(api: TypeChecker, var: Var) -> Expression | None:
     """The one value ``var`` is ever assigned in the module being checked, or None."""
     values = assigned_values(api, var)
@@ -226,14 +248,7 @@ def _single_value(api: TypeChecker, var: Var) -> Expression | None:
 
 def assigned_values(api: TypeChecker, var: Var) -> list[Expression | None]:
     """Every value ``var`` is assigned in the module being checked (None: a parameter, a loop target...)."""
-    tree = api.tree
-    cached = _ASSIGNMENTS.get(id(tree))
-    if cached is None or cached[0] is not tree:
-        table: dict[int, list[Expression | None]] = {}
-        _assignments(tree.defs, table)
-        cached = (tree, table)
-        _ASSIGNMENTS[id(tree)] = cached
-    return cached[1].get(id(var), [])
+    return _state(api).assignments.get(id(var), [])
 
 
 # --- from syntax to runtime values ----------------------------------------------------------------
@@ -272,7 +287,7 @@ def _python_type(info: TypeInfo) -> object | None:
 
 def value_of(api: TypeChecker, expr: Expression, depth: int = 0) -> Value | None:
     """What the runtime would hold for ``expr``, or None when the plugin cannot tell."""
-    found = recall(expr)
+    found = recall(api, expr)
     if found is not None:
         return found
     if depth > _MAX_DEPTH:

@@ -27,13 +27,13 @@ from pydantable_spark._mypy.frames import (
     value_type,
 )
 from pydantable_spark._mypy.models import column_name
+from pydantable_spark._mypy.replay import schema_of
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
 from pydantable_spark.errors import ArgumentError, SchemaError, UnknownColumnError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import narrowable
 from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join
-from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
     from mypy.plugin import MethodContext
@@ -97,16 +97,10 @@ def _literal(expr: Expression | None, default: str) -> str | None:
 
 def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | None:
     """A plan standing for a frame with these static columns, and the columns' original types."""
-    fields = []
-    for column in columns:
-        static = static_of(column.type)
-        if static.dtype is None:
-            return None
-        fields.append(dt.Field(column.name, static.dtype, static.nullable))
-    if not fields:  # a field-less model: the runtime refuses it as a frame's model
+    schema = schema_of(columns)
+    if schema is None or not schema.fields:  # a field-less model: the runtime refuses it as a frame's model
         return None
-    originals = {c.name: c.type for c in columns}
-    return p.Source(None, Schema(tuple(fields))), originals
+    return p.Source(None, schema), {c.name: c.type for c in columns}
 
 
 def python_type(api: TypeChecker, field: dt.Field, original: Type | None) -> Type:

@@ -21,6 +21,7 @@ inexact one is only checked for the columns it names.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,31 +47,51 @@ from pydantable_spark.errors import SchemaError, UnknownColumnError
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from mypy.plugin import MethodContext
 
+    from pydantable_spark._mypy.models import Output
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["FRAME_METHODS", "GROUP_BY_METHODS", "PIVOTS", "Outcome", "check", "placeholder_frame", "static_schema"]
+__all__ = [
+    "GROUP_BY_METHODS",
+    "PIVOTS",
+    "Outcome",
+    "check",
+    "frame_methods",
+    "placeholder_frame",
+    "schema_of",
+    "static_schema",
+]
 
-FRAME_METHODS = frozenset(
-    {
-        "select", "with_columns", "filter", "sort", "limit", "offset", "head", "drop", "rename", "unique",
-        "duplicated", "drop_duplicate_groups", "union", "union_by_name", "concat", "intersect", "intersect_all",
-        "subtract", "except_all", "melt", "unpivot", "explode", "explode_outer", "posexplode", "posexplode_outer",
-        "inline", "inline_outer", "unnest",
-        "with_row_count", "drop_nulls", "fill_null", "clip", "group_by", "join",
-        "cache", "persist", "repartition", "coalesce", "sample", "hint",
-        "rename_prefix", "rename_suffix", "rename_replace", "rename_with_selector", "reorder_columns",
-        "select_first", "select_last", "move", "pivot_longer", "explode_all", "unnest_all",
-    }
-)  # fmt: skip
-"""The frame methods that only build a plan (``pivot`` and ``pivot_wider`` are checked when given ``pivot_values``).
-
-Not ``checkpoint``/``local_checkpoint``: an eager one runs a Spark job when called.
-"""
 PIVOTS = frozenset({"pivot", "pivot_wider"})
 """Methods whose schema depends on data unless ``pivot_values`` is given (without it, they run a Spark job)."""
 GROUP_BY_METHODS = frozenset({"agg", "count"})
+
+
+@functools.cache
+def frame_methods() -> frozenset[str]:
+    """The frame methods that only build a plan, read from the frame class: replayed on the static schema.
+
+    Every public method of ``DataFrame`` (its mixins' too) that returns a frame
+    or a ``GroupBy``, but for those marked ``frame.acts_on_spark`` (an eager
+    ``checkpoint`` runs a Spark job when called), ``as_model`` (its own hook
+    checks it, ``frames.as_model``) and the pivots (checked only when given
+    ``pivot_values``). Read when the first frame method is checked, not when
+    the plugin loads.
+    """
+    from pydantable_spark.frame import DataFrame
+
+    found = set()
+    for name in dir(DataFrame):
+        member = inspect.getattr_static(DataFrame, name)
+        if name.startswith("_") or not inspect.isfunction(member) or getattr(member, "__acts_on_spark__", False):
+            continue
+        returns = member.__annotations__.get("return")
+        if isinstance(returns, str) and returns.startswith(("DataFrame[", "GroupBy[")):
+            found.add(name)
+    return frozenset(found - PIVOTS - {"as_model"})
 
 
 def static_schema(frame_type: Type) -> Schema | None:
@@ -78,8 +99,11 @@ def static_schema(frame_type: Type) -> Schema | None:
     from pydantable_spark._mypy.frames import frame_columns
 
     columns = frame_columns(frame_type)
-    if columns is None:
-        return None
+    return None if columns is None else schema_of(columns)
+
+
+def schema_of(columns: Sequence[Output]) -> Schema | None:
+    """The runtime schema of these static columns, or None when the type of one is not known."""
     fields = []
     for column in columns:
         static = static_of(column.type)
@@ -241,7 +265,7 @@ def _run(
         report(ctx, error, prefix)
         return Outcome(error=True)
     if exact:
-        record(ctx.context, Value(result, True))  # type: ignore[arg-type]
+        record(ctx.api, ctx.context, Value(result, True))  # type: ignore[arg-type]
     return Outcome(error=False, result=result if exact else None)
 
 

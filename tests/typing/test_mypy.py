@@ -153,3 +153,29 @@ def test_the_tpch_queries_type_check_strictly_without_a_false_positive(tmp_path:
         stdout, stderr, status = api.run(args)
     assert (status, stderr) == (0, ""), stdout
     assert "Success: no issues found in 7 source files" in stdout
+
+
+def test_a_module_checked_again_in_one_process_keeps_only_its_new_tree(tmp_path: Path) -> None:
+    """As under the daemon: what the plugin remembers of a module is for the tree checked last, one per module."""
+    from pydantable_spark._mypy import ir
+
+    module = tmp_path / "again.py"
+    source = "from models import User\nname = {name!r}\nUser.from_rows([]).select(name)\n"
+    module.write_text(source.format(name="age"))
+    first, _ = mypy_output(tmp_path, [module])
+    assert "error" not in first, first
+    held = ir._MODULES["again"].tree
+    module.write_text(source.format(name="agee"))
+    second, _ = mypy_output(tmp_path, [module])
+    assert "again.py:3: error: select(): unknown column 'agee'" in second, second
+    assert ir._MODULES["again"].tree is not held
+    assert sum(name == "again" for name in ir._MODULES) == 1
+
+
+def test_the_replayed_frame_methods_are_read_from_the_frame_class() -> None:
+    """Every plan-building method is replayed; those acting on Spark when called, the pivots and as_model are not."""
+    from pydantable_spark._mypy.replay import frame_methods
+
+    replayed = frame_methods()
+    assert {"select", "join", "group_by", "pivot_longer", "unnest_all", "repartition", "cache"} <= replayed
+    assert not {"checkpoint", "local_checkpoint", "unpersist", "as_model", "pivot", "collect", "to_arrow"} & replayed
