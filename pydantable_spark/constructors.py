@@ -30,7 +30,6 @@ from pydantic import BaseModel
 from pydantable_spark import storage
 from pydantable_spark.annotations import fields_of_model, may_be_absent
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError, shown
-from pydantable_spark.ingest import arrow_of_pandas, arrow_of_polars, arrow_table_from, fields_of_arrow, rows_to_arrow
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData
@@ -132,11 +131,12 @@ class Constructors(Generic[M]):
         An invalid row raises ``RowValidationError`` naming its index and field;
         nothing reaches Spark until the frame is materialized.
         """
+        from pydantable_spark import ingest
         from pydantable_spark.frame import DataFrame
 
         chosen = cls._require_model(model, "from_rows")
         schema = schema_of_model(chosen)
-        table = rows_to_arrow(rows, chosen, schema)
+        table = ingest.rows_to_arrow(rows, chosen, schema)
         return DataFrame(p.Source(ArrowData(table), schema, session), chosen)
 
     @overload
@@ -219,14 +219,15 @@ class Constructors(Generic[M]):
         column Arrow calls nullable satisfies a non-null field when it holds no
         NULL. Pydantic validators and constraints run at ``collect()``.
         """
+        from pydantable_spark import ingest
         from pydantable_spark.frame import DataFrame
 
         chosen = cls._model_for(model, "from_arrow")
         if chosen is None:
-            reconciled, rec = arrow_table_from(table, Schema(fields_of_arrow(table.schema)))
+            reconciled, rec = ingest.arrow_table_from(table, Schema(ingest.fields_of_arrow(table.schema)))
             return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session))
         target = schema_of_model(chosen)
-        reconciled, rec = arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
+        reconciled, rec = ingest.arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
         return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
 
     @overload
@@ -267,7 +268,9 @@ class Constructors(Generic[M]):
 
         Needs the ``polars`` extra. Polars' NULL is NULL and its NaN is NaN, as in ``from_arrow``.
         """
-        table = arrow_of_polars(frame)
+        from pydantable_spark import ingest
+
+        table = ingest.arrow_of_polars(frame)
         return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @overload
@@ -309,7 +312,9 @@ class Constructors(Generic[M]):
         Use pandas' nullable dtypes (``"Int64"``) for integer columns with
         NULLs: a float column with NaN does not convert to an ``int`` field.
         """
-        table = arrow_of_pandas(frame)
+        from pydantable_spark import ingest
+
+        table = ingest.arrow_of_pandas(frame)
         return cls.from_arrow(table, model, session=session, allow_lossy=allow_lossy, null_check=null_check)
 
     @overload

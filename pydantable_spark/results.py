@@ -35,7 +35,6 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.jobs import Job
-from pydantable_spark.materialize import python_columns, rows_from_arrow, to_pandas
 from pydantable_spark.plan import nodes as p
 
 if TYPE_CHECKING:
@@ -130,10 +129,12 @@ class Results(Generic[M]):
 
         ```
         """
+        from pydantable_spark import materialize
+
         _check_collect("collect()", trusted=trusted, as_lists=as_lists)
         if as_lists:
             return self.to_dict()
-        return rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
+        return materialize.rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
 
     def to_arrow(self) -> pa.Table:
         """The rows as an Arrow table; its schema carries the derived nullability.
@@ -157,11 +158,15 @@ class Results(Generic[M]):
 
     def to_dict(self) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation; a VARIANT parsed from JSON)."""
-        return python_columns(self._arrow("to_dict()"), _variants(self.schema))
+        from pydantable_spark import materialize
+
+        return materialize.python_columns(self._arrow("to_dict()"), _variants(self.schema))
 
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
-        return to_pandas(self._arrow("to_pandas()"))
+        from pydantable_spark import materialize
+
+        return materialize.to_pandas(self._arrow("to_pandas()"))
 
     def to_polars(self) -> pl.DataFrame:
         """A Polars DataFrame, through Arrow (needs the ``polars`` extra); dates of any year come back exactly."""
@@ -206,6 +211,7 @@ class Results(Generic[M]):
         return self._stream(batch_size, trusted, None)
 
     def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
+        from pydantable_spark import materialize
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.session import new_tag, run_action
         from pydantable_spark._spark.storage import spark_errors
@@ -223,7 +229,7 @@ class Results(Generic[M]):
                     table = run_action(frame.sparkSession, lambda: next(tables, None), tag, tag_jobs=not seen)
                     if table is None:
                         return
-                    yield rows_from_arrow(table, model, trusted=trusted, first_row=seen)
+                    yield materialize.rows_from_arrow(table, model, trusted=trusted, first_row=seen)
                     seen += table.num_rows
             finally:
                 tables.close()
@@ -261,16 +267,17 @@ class Results(Generic[M]):
 
     def submit(self, action: str = "collect") -> Job[Any]:
         """Start ``action`` in the background and return its ``Job`` at once (see ``pydantable_spark.jobs``)."""
+        from pydantable_spark import materialize
         from pydantable_spark._spark.lower import arrow_ready, lower
         from pydantable_spark._spark.session import resolve_session
 
         plan, model = self._plan, self.model
         session = resolve_session()  # here: a Spark Connect session is only "active" in the thread that made it
         converters: dict[str, Callable[[pa.Table], Any]] = {
-            "collect": lambda table: rows_from_arrow(table, model),
+            "collect": lambda table: materialize.rows_from_arrow(table, model),
             "to_arrow": lambda table: table,
-            "to_dict": lambda table: python_columns(table, _variants(plan.schema)),
-            "to_pandas": to_pandas,
+            "to_dict": lambda table: materialize.python_columns(table, _variants(plan.schema)),
+            "to_pandas": materialize.to_pandas,
             "to_polars": _polars,
         }
         if action == "count":

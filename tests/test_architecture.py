@@ -68,6 +68,28 @@ def test_building_plans_does_not_even_import_pyspark() -> None:
     assert "x: int (bigint)" in done.stdout
 
 
+def test_loading_the_mypy_plugin_imports_neither_pyarrow_nor_pyspark() -> None:
+    """pyarrow comes with the first data read in or out (``ingest``, ``materialize``), not with the package.
+
+    The plugin builds plans on frames with no data, as here.
+    """
+    code = (
+        "import sys\n"
+        "import pydantable_spark.mypy\n"
+        "from pydantable_spark import DataFrame, DataFrameModel, F\n"
+        "from pydantable_spark.constructors import schema_of_model\n"
+        "from pydantable_spark.plan.nodes import Source\n"
+        "class U(DataFrameModel):\n"
+        "    id: int\n"
+        "frame = DataFrame(Source(None, schema_of_model(U)), U)\n"
+        "print(frame.with_columns(x=F.col('id') + 1).group_by('x').agg(n=F.count()).schema)\n"
+        "assert 'pyarrow' not in sys.modules, 'pyarrow was imported before any data'\n"
+        "assert not any(m.split('.')[0] == 'pyspark' for m in sys.modules), 'pyspark was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 def test_the_steps_layer_never_imports_pyspark_not_even_lazily() -> None:
     """Plans → steps and the passes are pure Python (STYLE §15): no pyspark import of any kind there."""
     layer = PACKAGE / "steps"
