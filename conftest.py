@@ -135,7 +135,11 @@ fail asked for a session, so the others can join this tier.
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test needs Spark (marker ``spark``) unless it is marked ``jvm_free``: ``pytest -m "not spark"``."""
+    """Every test needs Spark (marker ``spark``) unless it is marked ``jvm_free``: ``pytest -m "not spark"``.
+
+    A test that takes the ``spark`` fixture (itself or through another fixture) needs Spark, whatever its
+    module says: the session fixture is set up before the guard below could refuse it.
+    """
     probe = os.environ.get("PYDANTABLE_JVM_FREE_PROBE") == "all"
     no_lakehouse = pytest.mark.skip(
         reason="needs Delta Lake and Iceberg jars: the lakehouse tier of .ci/run (PYDANTABLE_LAKEHOUSE_JARS; "
@@ -144,7 +148,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("lakehouse") is not None and not LAKEHOUSE_JARS:
             item.add_marker(no_lakehouse)
-        free = item.get_closest_marker("jvm_free") is not None or _free_doctest(item) or probe
+        marked = item.get_closest_marker("jvm_free") is not None or _free_doctest(item) or probe
+        free = marked and "spark" not in getattr(item, "fixturenames", ())
         if not free:
             item.add_marker(pytest.mark.spark)
 
