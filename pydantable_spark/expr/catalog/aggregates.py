@@ -7,6 +7,8 @@ are not ``windowable``: Spark has no DISTINCT window functions.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import (
@@ -21,19 +23,25 @@ from pydantable_spark.expr.catalog.spec import (
     Accepts,
     Args,
     DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Lit,
+    Param,
     always,
     at_least,
     column,
     either,
+    entry,
     fixed,
     never,
     same,
     value,
 )
 from pydantable_spark.expr.core import describe
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES"]
 
@@ -73,9 +81,10 @@ def _union_of_lists(args: Args) -> dt.DType:
     return dt.List(listed.inner, False)
 
 
-def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
     options.setdefault("nullable", always)
-    return Function(name, params, returns, summary, "aggregate", kind=Kind.AGGREGATE, **options)  # type: ignore[arg-type]
+    options.setdefault("kind", Kind.AGGREGATE)
+    return entry(name, params, returns, summary, "aggregate", **options)
 
 
 def _sum_type(args: Args) -> dt.DType:

@@ -14,6 +14,8 @@ values by ``tests/expr/test_catalog.py``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
@@ -23,15 +25,22 @@ from pydantable_spark.expr.catalog.spec import (
     Accepts,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
     Kind,
+    Param,
     always,
     column,
+    entry,
     fixed,
     never,
     same,
     value,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES"]
 
@@ -55,8 +64,10 @@ HASHABLE = Accepts(
 )
 
 
-def _entry(name: str, *params: object, returns: object = LONG, summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "binary", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = LONG, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "binary", **options)
 
 
 def _shifted(args: Args) -> dt.DType:

@@ -40,14 +40,18 @@ from pydantable_spark.expr.catalog.spec import (
     STRING,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
     Lit,
+    Param,
     always,
     any_null,
     at_least,
     column,
     either,
     element,
+    entry,
     fixed,
     never,
     null_if,
@@ -61,6 +65,8 @@ from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES", "concat_lists", "given_name", "struct_names", "zip_names"]
 
@@ -146,8 +152,14 @@ _TIGHTEST_RULE = (
 _WIDER_RULE = "the façade refuses what Spark would convert by parsing strings or between unrelated types"
 
 
-def _entry(name: str, *params: object, returns: object = same(0), summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "collection", **options)  # type: ignore[arg-type]
+_AS_FIRST = same(0)
+"""The default result: the first argument's type."""
+
+
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = _AS_FIRST, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "collection", **options)
 
 
 def _inner(args: Args, index: int = 0) -> dt.List:

@@ -12,15 +12,21 @@ values by ``tests/expr/test_catalog.py``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import (
     ANY,
     NUMBER,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
+    Param,
     always,
     column,
+    entry,
     fixed,
     never,
     null_if,
@@ -30,13 +36,22 @@ from pydantable_spark.expr.core import describe
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.typerules import supertype
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
 BOOL = fixed(dt.Boolean())
 
 
-def _entry(name: str, *params: object, returns: object = same(0), summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "conditional", **options)  # type: ignore[arg-type]
+_AS_FIRST = same(0)
+"""The default result: the first argument's type."""
+
+
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = _AS_FIRST, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "conditional", **options)
 
 
 def _comparable(args: Args) -> None:

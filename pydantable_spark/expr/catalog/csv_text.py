@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.catalog.json_text import not_null_text
-from pydantable_spark.expr.catalog.spec import STRING, Accepts, Function, always, column, either, fixed, never, options
+from pydantable_spark.expr.catalog.spec import (
+    STRING,
+    Accepts,
+    Function,
+    always,
+    column,
+    either,
+    entry,
+    fixed,
+    never,
+    options,
+)
 
 __all__ = ["ENTRIES", "STRUCT"]
 
@@ -27,7 +38,7 @@ STRUCT = Accepts(
 )
 
 ENTRIES: tuple[Function, ...] = (
-    Function(
+    entry(
         "to_csv",
         (column("col", STRUCT), options(sample={"sep": ";"})),
         fixed(dt.String()),
@@ -35,7 +46,7 @@ ENTRIES: tuple[Function, ...] = (
         "csv",
         nullable=always,
     ),
-    Function(
+    entry(
         "schema_of_csv",
         (either("csv", STRING, str, foldable=True, sample="1,abc,2.5"), options(sample={"sep": ","})),
         fixed(dt.String()),

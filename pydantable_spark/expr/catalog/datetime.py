@@ -34,12 +34,16 @@ from pydantable_spark.expr.catalog.spec import (
     TIMESTAMP,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
     Lit,
+    Param,
     always,
     any_null,
     column,
     either,
+    entry,
     fixed,
     never,
     one_of,
@@ -51,6 +55,8 @@ from pydantable_spark.typerules import cast_forces_nullable, decimal_for_number
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from typing_extensions import Unpack
 
     from pydantable_spark.expr.core import Node
 
@@ -66,17 +72,22 @@ def date_nullable(args: Args) -> bool:
     return any(t.nullable or isinstance(t.dtype, dt.DatetimeNTZ) for t in args.types)
 
 
-def _entry(name: str, *params: object, returns: object = INT, summary: str, **options: object) -> Function:
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = INT, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
     options.setdefault("nullable", date_nullable)
-    return Function(name, params, returns, summary, "datetime", **options)  # type: ignore[arg-type]
+    return entry(name, params, returns, summary, "datetime", **options)
 
 
-def _part(name: str, summary: str, **options: object) -> Function:
-    return _entry(name, WHEN, summary=summary, session=True, **options)
+def _part(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("session", True)
+    return _entry(name, WHEN, summary=summary, **options)
 
 
-def _time_part(name: str, summary: str, **options: object) -> Function:
-    return _entry(name, column("col", DATE_LIKE), summary=summary, session=True, nullable=any_null, **options)
+def _time_part(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("session", True)
+    options.setdefault("nullable", any_null)
+    return _entry(name, column("col", DATE_LIKE), summary=summary, **options)
 
 
 _TIME_UNITS = ("year", "quarter", "month", "week", "day", "hour", "minute", "second")
@@ -352,7 +363,7 @@ _LAST_DAY_OF_2024 = (Lit(2024), Lit(12), Lit(31), Lit(23), Lit(59))
 _SECONDS = decimal.Decimal("59.999999")
 
 
-def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bool, **options: object) -> Function:
+def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bool) -> Function:
     """``make_timestamp`` and its variants: six fields (and a time zone); ``try_`` ones NULL where no such time."""
     fields = tuple(column(n, INT32) for n in ("years", "months", "days", "hours", "mins"))
     params = (*fields, SECONDS, *((_ZONE_COLUMN,) if zone else ()))
@@ -372,7 +383,6 @@ def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bo
         samples=tuple(samples),
         samples_only=True,  # the test frame's months of -2 and 0 fail, its strings are no time zones
         check=_literal_checks((6, "timezone", _zone)) if zone else None,
-        **options,
     )
 
 

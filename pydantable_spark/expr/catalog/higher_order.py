@@ -43,6 +43,7 @@ from pydantable_spark.expr.catalog.spec import (
     LambdaSample,
     Takes,
     column,
+    entry,
     function,
     null_if,
     same,
@@ -282,7 +283,7 @@ _AGGREGATE_PARAMS = (
 )
 
 ENTRIES: tuple[Function, ...] = (
-    Function(
+    entry(
         "transform",
         (LIST, function("f", ELEMENT_OR_INDEXED, sample="lambda x: F.array(x)")),
         _transformed,
@@ -295,7 +296,7 @@ ENTRIES: tuple[Function, ...] = (
         ),
         example="F.transform(F.col('tags'), lambda t: F.upper(t))",
     ),
-    Function(
+    entry(
         "filter",
         (LIST, function("f", ELEMENT_OR_INDEXED, sample="lambda x: F.isnotnull(x)")),
         same(0),
@@ -305,7 +306,7 @@ ENTRIES: tuple[Function, ...] = (
         check=_predicate,
         samples=(((dt.List(dt.Int64(), True), True), LambdaSample("lambda x, i: (x > 0) | (i == 0)")),),
     ),
-    Function(
+    entry(
         "exists",
         (LIST, function("f", ELEMENT, sample="lambda x: F.isnull(x)")),
         _boolean,
@@ -318,7 +319,7 @@ ENTRIES: tuple[Function, ...] = (
             (dt.List(dt.Int64(), True), LambdaSample("lambda x: x > 0")),  # NULL from the predicate alone
         ),
     ),
-    Function(
+    entry(
         "forall",
         (LIST, function("f", ELEMENT, sample="lambda x: F.isnotnull(x)")),
         _boolean,
@@ -331,7 +332,7 @@ ENTRIES: tuple[Function, ...] = (
             (dt.List(dt.Int64(), True), LambdaSample("lambda x: x > 0")),  # NULL from the predicate alone
         ),
     ),
-    Function(
+    entry(
         "aggregate",
         _AGGREGATE_PARAMS,
         _aggregated,
@@ -354,7 +355,7 @@ ENTRIES: tuple[Function, ...] = (
             ),
         ),
     ),
-    Function(
+    entry(
         "zip_with",
         (
             column("left", ARRAY),
@@ -373,7 +374,7 @@ ENTRIES: tuple[Function, ...] = (
             ),
         ),
     ),
-    Function(
+    entry(
         "map_filter",
         (column("col", MAP), function("f", KEY_VALUE, sample="lambda k, v: F.isnotnull(v)")),
         same(0),
@@ -385,7 +386,7 @@ ENTRIES: tuple[Function, ...] = (
             ((dt.Map(dt.String(), dt.Int64(), True), True), LambdaSample("lambda k, v: (v > 0) | (F.length(k) == 0)")),
         ),
     ),
-    Function(
+    entry(
         "map_zip_with",
         (
             column("col1", MAP),
@@ -404,7 +405,7 @@ ENTRIES: tuple[Function, ...] = (
             ),
         ),
     ),
-    Function(
+    entry(
         "transform_keys",
         (column("col", MAP), function("f", KEY_VALUE, sample="lambda k, v: F.concat(k, F.lit('!'))")),
         _new_keys,
@@ -413,7 +414,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=null_if(0),
         check=_keys_check,
     ),
-    Function(
+    entry(
         "transform_values",
         (column("col", MAP), function("f", KEY_VALUE, sample="lambda k, v: F.when(F.length(k) > 0, v)")),
         _new_values,

@@ -21,6 +21,8 @@ Measured on Spark 4.3 (and checked by ``tests/expr/test_catalog.py``):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
 from pydantable_spark.expr.catalog.spec import (
@@ -28,16 +30,23 @@ from pydantable_spark.expr.catalog.spec import (
     Accepts,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
+    Param,
     always,
     column,
     either,
+    entry,
     fixed,
     never,
     options,
     value,
 )
 from pydantable_spark.expr.core import describe
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES", "not_null_text"]
 
@@ -59,9 +68,9 @@ _JSON_ARRAYS = Built("lambda c: F.to_json(c)", (_STRINGS,))
 _JSON_MAPS = Built("lambda c: F.to_json(c)", (_MAP,))
 
 
-def _entry(name: str, *params: object, returns: object, summary: str, **extra: object) -> Function:
-    extra.setdefault("nullable", always)
-    return Function(name, params, returns, summary, "json", **extra)  # type: ignore[arg-type]
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("nullable", always)
+    return entry(name, params, returns, summary, "json", **options)
 
 
 def not_null_text(args: Args) -> None:

@@ -29,11 +29,15 @@ from pydantable_spark.expr.catalog.spec import (
     STRING,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
+    Param,
     always,
     any_null,
     column,
     either,
+    entry,
     fixed,
     never,
     same,
@@ -50,6 +54,8 @@ from pydantable_spark.typerules import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES"]
 
@@ -79,16 +85,19 @@ HEXABLE = Accepts(
 )
 
 
-def _entry(name: str, *params: object, returns: object = FLOAT, summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "math", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = FLOAT, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "math", **options)
 
 
-def _unary(name: str, summary: str, **options: object) -> Function:
+def _unary(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
     """A function of one number computed in ``double`` (Spark marks the result nullable)."""
-    return _entry(name, X, summary=summary, nullable=always, **options)
+    options.setdefault("nullable", always)
+    return _entry(name, X, summary=summary, **options)
 
 
-def _binary(name: str, summary: str, **options: object) -> Function:
+def _binary(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
     """A function of two numbers computed in ``double`` (PySpark's ``col1``, ``col2``)."""
     return _entry(name, column("col1", DOUBLE), column("col2", DOUBLE), summary=summary, **options)
 

@@ -41,11 +41,13 @@ from pydantable_spark.expr.catalog.spec import (
     Accepts,
     Built,
     DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Param,
     column,
     either,
+    entry,
     fixed,
     never,
     one_of,
@@ -55,6 +57,8 @@ from pydantable_spark.expr.core import literal_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from typing_extensions import Unpack
 
     from pydantable_spark.expr.core import Node
 
@@ -113,15 +117,15 @@ _KLL: dict[str, tuple[dt.DType, Accepts]] = {
 _TUPLE: dict[str, tuple[dt.DType, Accepts]] = {"double": (dt.Float64(), DOUBLE), "integer": (dt.Int64(), INT32)}
 
 
-def _aggregate(name: str, *params: Param, summary: str, **extra: Any) -> Function:
+def _aggregate(name: str, *params: Param, summary: str, **options: Unpack[EntryOptions]) -> Function:
     """An aggregate making a sketch: never NULL (an empty sketch over no rows)."""
-    return Function(
-        name, params, BYTES, summary, "sketch", kind=Kind.AGGREGATE, nullable=never, **extra
-    )  # fmt: skip
+    options.setdefault("kind", Kind.AGGREGATE)
+    options.setdefault("nullable", never)
+    return entry(name, params, BYTES, summary, "sketch", **options)
 
 
-def _scalar(name: str, *params: Param, returns: DTypeRule, summary: str, **extra: Any) -> Function:
-    return Function(name, params, returns, summary, "sketch", **extra)
+def _scalar(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    return entry(name, params, returns, summary, "sketch", **options)
 
 
 def _fractions(value: object) -> str | None:
@@ -444,7 +448,7 @@ def _probability(value: float) -> str | None:
     return None if 0 < value < 1 else "must be between 0 and 1 (exclusive)"
 
 
-_COUNT_MIN = Function(
+_COUNT_MIN = entry(
     "count_min_sketch",
     (
         column("col", Accepts("an integer, a string or bytes", _is(dt.Integral, dt.String, dt.Binary),
@@ -465,7 +469,7 @@ _COUNT_MIN = Function(
 ENTRIES: tuple[Function, ...] = (
     *_hll(),
     _COUNT_MIN,
-    *(entry for kind, (dtype, accepts) in _KLL.items() for entry in _kll(kind, dtype, accepts)),
+    *(made for kind, (dtype, accepts) in _KLL.items() for made in _kll(kind, dtype, accepts)),
     *_theta(),
-    *(entry for kind, (dtype, summaries) in _TUPLE.items() for entry in _tuple(kind, dtype, summaries)),
+    *(made for kind, (dtype, summaries) in _TUPLE.items() for made in _tuple(kind, dtype, summaries)),
 )

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import TypedDict, Unpack
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
 from pydantable_spark.expr.core import Literal
@@ -40,12 +42,14 @@ __all__ = [
     "Accepts",
     "Args",
     "Built",
+    "EntryOptions",
     "Function",
     "Kind",
     "LambdaSample",
     "Lit",
     "Param",
     "Takes",
+    "entry",
 ]
 
 
@@ -349,6 +353,56 @@ class Function:
     def sql_name(self) -> str:
         """The Spark SQL function called (for messages and the reference page)."""
         return self.sql or self.name
+
+
+class EntryOptions(TypedDict, total=False):
+    """``Function``'s optional fields, as an entry is written (see ``entry``); their meanings are on ``Function``.
+
+    ``tests/expr/test_catalog_spec.py`` checks that the keys and types are exactly those fields.
+    """
+
+    nullable: NullRule
+    sql: str | None
+    template: str | None
+    special: bool
+    kind: Kind
+    aliases: tuple[str, ...]
+    alias_params: dict[str, tuple[str, ...]]
+    methods: tuple[str, ...]
+    in_f: bool
+    deterministic: bool
+    session: bool
+    needs_order: bool
+    windowable: bool
+    window_order: bool
+    common: tuple[int, ...]
+    weak: tuple[int, ...]
+    check: Callable[[Args], None] | None
+    unpacks: bool
+    adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None
+    samples_only: bool
+    samples: tuple[tuple[Any, ...], ...]
+    empty: Callable[[], Node] | None
+    output: Callable[[Sequence[Node]], str] | None
+    example: str
+    labels: dict[str, str]
+
+
+def entry(
+    name: str,
+    params: tuple[Param, ...],
+    returns: DTypeRule,
+    summary: str,
+    category: str,
+    **options: Unpack[EntryOptions],
+) -> Function:
+    """The catalog entry of function ``name``: how every entry is written (mypy checks each option).
+
+    A category module's own shorthand passes its category and its defaults
+    (``options.setdefault("nullable", always)``) and keeps the options typed as
+    ``**options: Unpack[EntryOptions]``.
+    """
+    return Function(name, params, returns, summary, category, **options)
 
 
 # --- type sets ------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ values by ``tests/expr/test_catalog.py``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
@@ -21,13 +22,17 @@ from pydantable_spark.expr.catalog.spec import (
     STRING_OR_BINARY,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
     Lit,
+    Param,
     always,
     any_null,
     at_least,
     column,
     either,
+    entry,
     fixed,
     never,
     null_if,
@@ -35,6 +40,9 @@ from pydantable_spark.expr.catalog.spec import (
     value,
 )
 from pydantable_spark.expr.core import describe
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES"]
 
@@ -60,8 +68,10 @@ STRING_OR_LIST = Accepts(
 )
 
 
-def _entry(name: str, *params: object, returns: object = STR, summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "string", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = STR, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "string", **options)
 
 
 _NUMBER_FORMAT = re.compile(r"(?:[09.DG,$S]|MI|PR)+")

@@ -55,6 +55,7 @@ from pydantable_spark.expr.catalog.spec import (
     always,
     column,
     either,
+    entry,
     never,
     same,
     value,
@@ -205,7 +206,7 @@ def _origin_like_time(args: Args) -> None:
 
 
 ENTRIES: tuple[Function, ...] = (
-    Function(
+    entry(
         "window",
         (
             column("timeColumn", DATE_LIKE),
@@ -223,7 +224,7 @@ ENTRIES: tuple[Function, ...] = (
         output=lambda args: "window",
         example='df.group_by(F.window(Event.at, "10 minutes")).agg(F.count().alias("n"))',
     ),
-    Function(
+    entry(
         "session_window",
         (
             column("timeColumn", DATE_LIKE),
@@ -238,7 +239,7 @@ ENTRIES: tuple[Function, ...] = (
         output=lambda args: "session_window",
         example='df.group_by(F.session_window(Event.at, "30 minutes")).agg(F.count().alias("n"))',
     ),
-    Function(
+    entry(
         "time_bucket",
         (
             either(
@@ -268,7 +269,7 @@ ENTRIES: tuple[Function, ...] = (
         session=True,
         example="F.time_bucket(datetime.timedelta(minutes=15), Event.at)",
     ),
-    Function(
+    entry(
         "window_time",
         (column("windowColumn", BUCKET),),
         _bucket_end,

@@ -29,6 +29,8 @@ from pydantable_spark.expr.catalog.spec import (
     Accepts,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Lit,
@@ -36,6 +38,7 @@ from pydantable_spark.expr.catalog.spec import (
     always,
     column,
     either,
+    entry,
     fixed,
     never,
     null_if,
@@ -44,6 +47,8 @@ from pydantable_spark.expr.catalog.spec import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES", "TARGET_TYPES", "target_type"]
 
@@ -140,8 +145,8 @@ def _path(check: Callable[[str], str | None]) -> Param:
 _READ_PATH = _path(_path_problem)
 
 
-def _entry(name: str, *params: Param, returns: object, summary: str, **extra: object) -> Function:
-    return Function(name, params, returns, summary, "variant", **extra)  # type: ignore[arg-type]
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    return entry(name, params, returns, summary, "variant", **options)
 
 
 _READS = (

@@ -6,6 +6,8 @@ meaning without a window: ranks, row numbers, offsets.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
@@ -14,25 +16,32 @@ from pydantable_spark.expr.catalog.spec import (
     TIMESTAMP,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Param,
     always,
     column,
+    entry,
     fixed,
     never,
     same,
     value,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
 _INT32_MAX = 2**31 - 1
 
 
-def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
     options.setdefault("needs_order", True)
-    return Function(name, params, returns, summary, "window", kind=Kind.WINDOW, **options)  # type: ignore[arg-type]
+    options.setdefault("kind", Kind.WINDOW)
+    return entry(name, params, returns, summary, "window", **options)
 
 
 def _offset_range(offset: int) -> str | None:

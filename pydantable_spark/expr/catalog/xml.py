@@ -22,6 +22,7 @@ from pydantable_spark.expr.catalog.spec import (
     always,
     column,
     either,
+    entry,
     fixed,
     never,
     options,
@@ -48,7 +49,7 @@ _TYPES: dict[str, tuple[dt.DType, str]] = {
 
 
 def _entry(name: str, returns: dt.DType, summary: str) -> Function:
-    return Function(
+    return entry(
         name,
         (column("xml", STRING), _PATH),
         fixed(returns),
@@ -63,7 +64,7 @@ def _entry(name: str, returns: dt.DType, summary: str) -> Function:
 ENTRIES: tuple[Function, ...] = (
     _entry("xpath", dt.List(dt.String(), True), "The text of every match of the XPath, as a list."),
     *(_entry(name, dtype, f"{summary} of the XPath.") for name, (dtype, summary) in _TYPES.items()),
-    Function(
+    entry(
         "to_xml",
         (column("col", STRUCT), options(sample={"rowTag": "item"})),
         fixed(dt.String()),
@@ -71,7 +72,7 @@ ENTRIES: tuple[Function, ...] = (
         "xml",
         nullable=always,
     ),
-    Function(
+    entry(
         "schema_of_xml",
         (
             either("xml", STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"),
