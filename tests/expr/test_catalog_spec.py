@@ -7,7 +7,7 @@ import typing
 
 import pytest
 
-from pydantable_spark.expr.catalog import CATALOG, spec
+from pydantable_spark.expr.catalog import CATALOG, accepts, returns, spec
 from pydantable_spark.expr.core import Node, Typed
 
 pytestmark = pytest.mark.jvm_free
@@ -52,8 +52,8 @@ def test_entry_takes_the_required_fields_by_position() -> None:
 def test_entry_puts_each_option_in_its_part() -> None:
     made = spec.entry(
         "f",
-        (spec.column("col", spec.STRING),),
-        spec.fixed(spec.OPTIONS),
+        (spec.column("col", accepts.STRING),),
+        returns.fixed(spec.OPTIONS),
         "A test.",
         "string",
         session=True,
@@ -72,3 +72,14 @@ def test_entries_keep_their_parts_apart() -> None:
     upper = CATALOG["upper"]
     assert (upper.call_name, upper.sql_name, upper.placement.kind) == ("F.upper", "upper", spec.Kind.SCALAR)
     assert CATALOG["row_number"].placement.needs_order
+
+
+def test_accepts_holds_type_sets_and_returns_result_rules() -> None:
+    """The two namespaces never share a meaning: ``accepts.DOUBLE`` admits, ``returns.DOUBLE`` results."""
+    sets = [n for n in accepts.__all__ if n.isupper()]
+    assert sets
+    assert all(isinstance(getattr(accepts, n), accepts.Accepts) for n in sets)
+    no_args = spec.Args((), ())
+    rules = [n for n in returns.__all__ if n.isupper()]
+    assert rules
+    assert {n: str(getattr(returns, n)(no_args)) for n in rules} == {n: n.lower() for n in rules}

@@ -12,9 +12,9 @@ Measured on Spark 4.3 (and checked by ``tests/expr/test_catalog.py``):
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.json_text import not_null_text
 from pydantable_spark.expr.catalog.spec import (
-    STRING,
     Accepts,
     Function,
     always,
@@ -48,7 +48,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     entry(
         "schema_of_csv",
-        (either("csv", STRING, str, foldable=True, sample="1,abc,2.5"), options(sample={"sep": ","})),
+        (either("csv", accepts.STRING, str, foldable=True, sample="1,abc,2.5"), options(sample={"sep": ","})),
         fixed(dt.String()),
         "The schema Spark infers for a constant CSV line, as DDL (``STRUCT<_c0: INT, _c1: STRING>``); not a column.",
         "csv",

@@ -33,10 +33,9 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    ANY,
-    ARRAY,
     Accepts,
     Args,
     Function,
@@ -61,7 +60,7 @@ MAP = Accepts(
     "a map", lambda t: isinstance(t, dt.Map),
     examples=(dt.Map(dt.String(), dt.Int64(), True), dt.Map(dt.String(), dt.String(), False)),
 )  # fmt: skip
-LIST = column("col", ARRAY)
+LIST = column("col", accepts.ARRAY)
 INDEX = Typed(dt.Int32(), nullable=False)
 """An element's 0-based index: Spark's ``int``, never NULL."""
 
@@ -277,7 +276,7 @@ def _settled_zero(args: tuple[Node, ...]) -> tuple[Node, ...]:
 
 _AGGREGATE_PARAMS = (
     LIST,
-    column("initialValue", ANY),
+    column("initialValue", accepts.ANY),
     function("merge", MERGE, sample="lambda acc, x: F.when(F.isnull(x), acc).otherwise(acc)"),
     function("finish", FINISH, sample="lambda acc: F.isnull(acc)", default=ABSENT),
 )
@@ -358,8 +357,8 @@ ENTRIES: tuple[Function, ...] = (
     entry(
         "zip_with",
         (
-            column("left", ARRAY),
-            column("right", ARRAY),
+            column("left", accepts.ARRAY),
+            column("right", accepts.ARRAY),
             function("f", PAIR, sample="lambda x, y: F.array(x, y)"),
         ),
         _zipped,

@@ -30,6 +30,7 @@ from typing_extensions import TypedDict, Unpack
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.expr.catalog.accepts import ANY, Accepts
 from pydantable_spark.expr.core import Literal
 
 if TYPE_CHECKING:
@@ -84,30 +85,6 @@ REQUIRED: Any = _Marker("REQUIRED")
 
 ABSENT: Any = _Marker("ABSENT")
 """A parameter's default meaning "not passed to Spark at all" (Spark's own default applies)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Accepts:
-    """The column types an argument admits.
-
-    ``to`` gives the type Spark receives when the façade converts the argument
-    itself (the lowering writes the ``CAST``); ``label`` names the admitted
-    types in error messages ("a string", "an integer").
-    """
-
-    label: str
-    test: Callable[[dt.DType], bool]
-    to: Callable[[dt.DType], dt.DType] | None = None
-    examples: tuple[dt.DType, ...] = ()
-    """Representative admitted types: the parity test tries each of them."""
-
-    def admits(self, dtype: dt.DType) -> bool:
-        """Whether ``dtype`` is admitted."""
-        return self.test(dtype)
-
-    def spark_type(self, dtype: dt.DType) -> dt.DType:
-        """The type Spark receives for an admitted ``dtype``."""
-        return dtype if self.to is None else self.to(dtype)
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,55 +458,12 @@ def entry(
     return made
 
 
-# --- type sets ------------------------------------------------------------------------------------
-
-_INTEGRALS = (dt.Int8(), dt.Int16(), dt.Int32(), dt.Int64())
-_NUMBERS = (*_INTEGRALS, dt.Float32(), dt.Float64(), dt.Decimal(10, 2), dt.Decimal(38, 18))
+# --- types in messages ---------------------------------------------------------------------------
 
 
 def kind_label(dtype: dt.DType) -> str:
     """A short name for a type in messages: ``str (string)``."""
     return f"{python_name(dtype, nullable=False)} ({dtype})"
-
-
-def _is(*classes: type[dt.DType]) -> Callable[[dt.DType], bool]:
-    return lambda t: isinstance(t, classes)
-
-
-ANY = Accepts("any value", lambda t: True, examples=(dt.Int64(), dt.String(), dt.Date()))
-STRING = Accepts("a string", _is(dt.String), examples=(dt.String(),))
-BINARY = Accepts("bytes", _is(dt.Binary), examples=(dt.Binary(),))
-STRING_OR_BINARY = Accepts("a string or bytes", _is(dt.String, dt.Binary), examples=(dt.String(), dt.Binary()))
-BOOLEAN = Accepts("a boolean", _is(dt.Boolean), examples=(dt.Boolean(),))
-NUMBER = Accepts("a number", _is(dt.Numeric), examples=_NUMBERS)
-INTEGER = Accepts("an integer", _is(dt.Integral), examples=_INTEGRALS)
-DOUBLE = Accepts("a number", _is(dt.Numeric), to=lambda t: dt.Float64(), examples=_NUMBERS)
-INT32 = Accepts(
-    "an integer", _is(dt.Integral), to=lambda t: t if isinstance(t, dt.Int8 | dt.Int16 | dt.Int32) else dt.Int32(),
-    examples=_INTEGRALS,
-)  # fmt: skip
-DATE = Accepts("a date", _is(dt.Date), examples=(dt.Date(),))
-DATE_LIKE = Accepts(
-    "a date or datetime",
-    _is(dt.Date, dt.Datetime, dt.DatetimeNTZ),
-    examples=(dt.Date(), dt.Datetime(), dt.DatetimeNTZ()),
-)
-TIMESTAMP = Accepts("a datetime", _is(dt.Datetime, dt.DatetimeNTZ), examples=(dt.Datetime(), dt.DatetimeNTZ()))
-ARRAY = Accepts("a list", _is(dt.List), examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)))
-MAP = Accepts("a map", _is(dt.Map), examples=(dt.Map(dt.String(), dt.Int64(), True),))
-ORDERABLE = Accepts(
-    "a value with an order (not a map or VARIANT)", dt.has_equality,
-    examples=(dt.Int64(), dt.String(), dt.Date(), dt.Decimal(10, 2)),
-)  # fmt: skip
-
-
-def accepts_list_of(inner: Accepts) -> Accepts:
-    """Lists whose elements ``inner`` admits."""
-    return Accepts(
-        f"a list of {inner.label.removeprefix('a ').removeprefix('an ')}",
-        lambda t: isinstance(t, dt.List) and inner.admits(t.inner),
-        examples=tuple(dt.List(e, True) for e in inner.examples[:2]),
-    )
 
 
 # --- result rules ---------------------------------------------------------------------------------

@@ -44,10 +44,9 @@ import re
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    DATE_LIKE,
-    TIMESTAMP,
     Accepts,
     Args,
     Function,
@@ -209,7 +208,7 @@ ENTRIES: tuple[Function, ...] = (
     entry(
         "window",
         (
-            column("timeColumn", DATE_LIKE),
+            column("timeColumn", accepts.DATE_LIKE),
             value("windowDuration", *_DURATION, check=_positive, sample="1 day"),
             value("slideDuration", *_DURATION, default=None, check=_positive, sample="12 hours", none=_unset),
             value("startTime", *_DURATION, default=None, check=_signed, sample="1 hour", none=_unset),
@@ -227,7 +226,7 @@ ENTRIES: tuple[Function, ...] = (
     entry(
         "session_window",
         (
-            column("timeColumn", DATE_LIKE),
+            column("timeColumn", accepts.DATE_LIKE),
             value("gapDuration", *_DURATION, check=_positive, sample="1 hour"),
         ),
         _bucket,
@@ -251,10 +250,10 @@ ENTRIES: tuple[Function, ...] = (
                 column_in_pyspark=True,
                 sample=datetime.timedelta(minutes=15),
             ),
-            column("ts", TIMESTAMP),
+            column("ts", accepts.TIMESTAMP),
             either(
                 "origin",
-                TIMESTAMP,
+                accepts.TIMESTAMP,
                 datetime.datetime,
                 default=ABSENT,
                 foldable=True,

@@ -12,10 +12,10 @@ constant text, not NULL. ``F.from_xml`` is a special form.
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.csv_text import STRUCT
 from pydantable_spark.expr.catalog.json_text import not_null_text
 from pydantable_spark.expr.catalog.spec import (
-    STRING,
     Built,
     Function,
     Param,
@@ -51,7 +51,7 @@ _TYPES: dict[str, tuple[dt.DType, str]] = {
 def _entry(name: str, returns: dt.DType, summary: str) -> Function:
     return entry(
         name,
-        (column("xml", STRING), _PATH),
+        (column("xml", accepts.STRING), _PATH),
         fixed(returns),
         summary,
         "xml",
@@ -75,7 +75,7 @@ ENTRIES: tuple[Function, ...] = (
     entry(
         "schema_of_xml",
         (
-            either("xml", STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"),
+            either("xml", accepts.STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"),
             options(sample={"attributePrefix": "_"}),
         ),
         fixed(dt.String()),
