@@ -355,7 +355,7 @@ _LAST_DAY_OF_2024 = (Lit(2024), Lit(12), Lit(31), Lit(23), Lit(59))
 _SECONDS = decimal.Decimal("59.999999")
 
 
-def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bool) -> Function:
+def _make(name: str, result: dt.DType, summary: str, *, zone: bool, attempt: bool) -> Function:
     """``make_timestamp`` and its variants: six fields (and a time zone); ``try_`` ones NULL where no such time."""
     fields = tuple(column(n, accepts.INT32) for n in ("years", "months", "days", "hours", "mins"))
     params = (*fields, SECONDS, *((_ZONE_COLUMN,) if zone else ()))
@@ -368,7 +368,7 @@ def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bo
     return _entry(
         name,
         *params,
-        returns=fixed(returns),
+        returns=fixed(result),
         nullable=always if attempt else _seconds_nullable(5, 16),
         session=zone,
         summary=summary,
