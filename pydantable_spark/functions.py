@@ -41,7 +41,7 @@ def _function(entry: Function, name: str) -> Callable[..., Expr[Any]]:
 
     function.__name__ = function.__qualname__ = name
     function.__module__ = __name__
-    function.__doc__ = entry.summary + ("" if alias is None else f"\n\nThe same as ``F.{entry.name}``.")
+    function.__doc__ = entry.docs.summary + ("" if alias is None else f"\n\nThe same as ``F.{entry.name}``.")
     function.__signature__ = signature(entry, name)  # type: ignore[attr-defined]
     return function
 

@@ -560,7 +560,7 @@ class _Function(_Part):
             return self._cast(name, site)
         args = [a.build(site.at("args").at(i)) for i, a in enumerate(self.args)]
         known = name == "when" or name in _ONE_ARG or name in _MANY_ARGS or name in _COMPARE or name in CATALOG
-        windowed = name in CATALOG and CATALOG[name].kind in (Kind.WINDOW, Kind.AGGREGATE)
+        windowed = name in CATALOG and CATALOG[name].placement.kind in (Kind.WINDOW, Kind.AGGREGATE)
         if self.window is not None and known and not windowed:
             msg = f"{_SHORT.repr(self.fn)} takes no window (a window applies to window and aggregate functions)"
             raise site.at("window").error(msg)
@@ -587,7 +587,7 @@ class _Function(_Part):
             except TypeError as error:  # as Python says it: an argument missing or in excess
                 msg = f"{error} (got {len(args)} argument(s))"
                 raise site.at("args").error(msg) from error
-            if CATALOG[name].kind is Kind.WINDOW or self.window is not None:
+            if CATALOG[name].placement.kind is Kind.WINDOW or self.window is not None:
                 return (self.window or _WindowSpec()).over(made, site)
             return made
         if name in _COMPARE and len(args) == 2:
@@ -620,7 +620,7 @@ class _Function(_Part):
 
 def _names_columns(entry: Function, index: int) -> bool:
     """Whether a ``str`` passed at ``index`` would name a column (PySpark's ``ColumnOrName``), not be a value."""
-    params = entry.params
+    params = entry.signature.params
     if index >= len(params) and not (params and params[-1].variadic):
         return False  # too many arguments: the call says so
     param = param_of(entry, index)
@@ -1451,7 +1451,7 @@ class _Loader:
             raise site.error(msg) from error
 
 
-_AGGREGATES = sorted(name for name, entry in CATALOG.items() if entry.kind is Kind.AGGREGATE)
+_AGGREGATES = sorted(name for name, entry in CATALOG.items() if entry.placement.kind is Kind.AGGREGATE)
 """The aggregations an ``agg`` payload may name: every catalog aggregate."""
 
 
@@ -1649,7 +1649,7 @@ def _tree(node: core.Node) -> Any:
     if isinstance(node, cond.When) and len(node.conditions) == 1:
         args = [_tree(node.conditions[0]), _tree(node.values[0])]
         return {"fn": "when", "args": args + ([_tree(node.otherwise)] if node.otherwise is not None else [])}
-    if isinstance(node, Call) and node.function.in_f:
+    if isinstance(node, Call) and node.function.signature.in_f:
         return {"fn": node.function.name, "args": [_tree(a) for a in node.args]}
     if type(node) in _TREE_ONE_ARG:
         return {"fn": _TREE_ONE_ARG[type(node)], "args": [_tree(next(node.children()))]}

@@ -559,26 +559,26 @@ WRONG_TYPES: list[object] = [1.5, "1) FROM parquet.`/etc`--", b"1", object(), [1
 
 def _value_parameters() -> Iterator[tuple[Function, int]]:
     for entry in ENTRIES:
-        for index, param in enumerate(entry.params):
+        for index, param in enumerate(entry.signature.params):
             if param.python and not param.variadic:
                 yield entry, index
 
 
 def _arguments(entry: Function, index: int, value: object) -> list[object]:
     """``value`` for parameter ``index``, a column or a sample for every other one up to the last required."""
-    count = max([index + 1] + [i + 1 for i, p in enumerate(entry.params) if p.default is REQUIRED])
+    count = max([index + 1] + [i + 1 for i, p in enumerate(entry.signature.params) if p.default is REQUIRED])
 
     def other(param: Param) -> object:
         return F.col("c") if param.accepts is not None else sample_of(param)
 
-    return [value if i == index else other(p) for i, p in enumerate(entry.params[:count])]
+    return [value if i == index else other(p) for i, p in enumerate(entry.signature.params[:count])]
 
 
 def _refused_by_its_check(entry: Function, index: int, text: str) -> bool:
     try:
         call(entry, _arguments(entry, index, text))
     except (ColumnTypeError, ArgumentError) as error:
-        return entry.params[index].name in str(error)
+        return entry.signature.params[index].name in str(error)
     return False
 
 
@@ -586,7 +586,7 @@ def _refused_by_its_check(entry: Function, index: int, text: str) -> bool:
 def test_every_catalog_value_parameter_takes_only_its_types_and_binds_strings_as_values(
     entry: Function, index: int
 ) -> None:
-    param = entry.params[index]
+    param = entry.signature.params[index]
     names = param.accepts is not None and param.names  # a str is a column name there, as in PySpark
     for value in WRONG_TYPES:
         taken = isinstance(value, param.python) and not (isinstance(value, bool) and bool not in param.python)

@@ -43,7 +43,7 @@ def _parameters(params: tuple[Param, ...], *, method: bool, unpacks: bool = Fals
 
 
 def _function(name: str, entry: Function) -> str:
-    parameters = _parameters(entry.params_as(name), method=False, unpacks=entry.unpacks)
+    parameters = _parameters(entry.params_as(name), method=False, unpacks=entry.signature.unpacks)
     return f"def {name}({parameters}) -> {result_annotation(entry)}: ...\n"
 
 
@@ -99,7 +99,7 @@ def namespaces_stub() -> str:
         for qualified, entry in sorted(METHODS.items()):
             owner, _, name = qualified.partition(".")
             if owner == prefix:
-                params = _parameters(entry.params[1:], method=True)
+                params = _parameters(entry.signature.params[1:], method=True)
                 result = result_annotation(entry, method=qualified)
                 lines.append(f"    def {name}(self{', ' if params else ''}{params}) -> {result}: ...\n")
     lines += [

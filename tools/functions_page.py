@@ -32,8 +32,8 @@ def status(name: str) -> str:
     """How a PySpark function name is served: the façade's spellings, or why it is not."""
     if name in CATALOG:
         entry = CATALOG[name]
-        spellings = [f"F.{name}"] if entry.in_f else []
-        return ", ".join([*spellings, *entry.methods]) or entry.call_name
+        spellings = [f"F.{name}"] if entry.signature.in_f else []
+        return ", ".join([*spellings, *entry.signature.methods]) or entry.call_name
     if name in _SPECIAL_FORMS:
         return "special form"
     if name in NOT_OFFERED:

@@ -101,7 +101,7 @@ def _examples(param: Param) -> tuple[dt.DType, ...]:
 def _called(function: Function, *, every: bool) -> list[Param]:
     """The parameters a probe passes: the required ones (``every``: all), one argument for a variadic one."""
     called = []
-    for param in function.params:
+    for param in function.signature.params:
         if param.default is not REQUIRED and not param.variadic and not every:
             break
         called.append(param)
@@ -158,6 +158,6 @@ def result_annotation(function: Function, *, method: str | None = None) -> str:
                 nullable_when.add(position)
     if not nullable_when:
         return f"Expr[{python}]"
-    if method is not None and nullable_when == {0} and all(p.python_only for p in function.params[1:]):
+    if method is not None and nullable_when == {0} and all(p.python_only for p in function.signature.params[1:]):
         return f"Expr[{python} | N_co]"
     return f"Expr[{python} | None]"

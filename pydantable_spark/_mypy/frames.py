@@ -220,10 +220,10 @@ def _catalog_call_name(function: Function, call: CallExpr) -> str | None:
     """The runtime's rule (``Call.output_name``) on the written arguments: the first one that is no constant.
 
     A ``str`` names a column where the parameter takes names; an entry naming its
-    result its own way (``Function.output``) is not known here.
+    result its own way (``Rules.output``) is not known here.
     """
-    params = function.params
-    if function.output is not None or any(kind != ARG_POS for kind in call.arg_kinds):
+    params = function.signature.params
+    if function.rules.output is not None or any(kind != ARG_POS for kind in call.arg_kinds):
         return None  # named or unpacked arguments: their order is not the parameters'
     for index, arg in enumerate(call.args):
         if index >= len(params) and not (params and params[-1].variadic):

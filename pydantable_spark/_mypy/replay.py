@@ -10,7 +10,7 @@ string names), a type error that only the frame's types reveal, an aggregate
 where rows are computed, a non-aggregate in ``agg``, a window function without
 ``over()``, an unordered window for ``row_number``, ``range_between`` over a
 string key, argument values such as ``join(validate="1:one")``. The rules are
-the runtime's: the catalog entries' ``kind``, ``needs_order``, ``windowable``,
+the runtime's: the catalog entries' placement (``kind``, ``needs_order``, ``windowable``),
 ``plan.aggregate.check_aggregation``, ``plan.nodes.check_row_expression``,
 ``expr.over.Over``.
 

@@ -307,10 +307,10 @@ def _call(node: Call) -> str:
     function = node.function
     types = call_types(function, node.args, node.method)
     texts = [_cast_to(arg, typed.dtype) for arg, typed in zip(node.args, types, strict=True)]
-    if function.special:
+    if function.spelling.special:
         return SPECIAL_CALLS[function.name](node, texts)
-    if function.template is not None:
-        return function.template.format(*texts, all=", ".join(texts))
+    if function.spelling.template is not None:
+        return function.spelling.template.format(*texts, all=", ".join(texts))
     return f"{function.sql_name}({', '.join(texts)})"
 
 

@@ -222,15 +222,15 @@ def call(
     With ``names`` False (namespace methods) a ``str`` argument is a value, never a column name.
     ``alias`` is the ``F`` name the call was written with, when not the entry's: its parameter names
     are PySpark's for that name, and messages name it. A call with no values of a function that says
-    what that stands for (``Function.empty``) is that instead.
+    what that stands for (``Rules.empty``) is that instead.
     """
     if alias is not None and alias != function.name:
         method = method or f"F.{alias}"
         params = function.params_as(alias)
     else:
-        params = function.params
+        params = function.signature.params
     name = method or function.call_name
-    if function.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
+    if function.signature.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
         positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
     values = _values(function, params, positional, named, name)
     nodes: list[Node] = []
@@ -256,6 +256,6 @@ def call(
     if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
         raise ArgumentTypeError(msg)
-    if not nodes and function.empty is not None:
-        return function.empty()
+    if not nodes and function.rules.empty is not None:
+        return function.rules.empty()
     return Call(function, tuple(nodes), method)

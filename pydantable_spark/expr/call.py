@@ -41,7 +41,7 @@ __all__ = ["Call", "call_types", "param_of"]
 
 def param_of(function: Function, index: int) -> Param:
     """The parameter argument ``index`` belongs to (a variadic last parameter takes the rest)."""
-    params = function.params
+    params = function.signature.params
     if index < len(params):
         return params[index]
     assert params
@@ -60,19 +60,19 @@ class Call(Node):
 
     def prepare(self) -> None:
         function = self.function
-        if function.common:
+        if function.rules.common:
             object.__setattr__(self, "args", meet(self.args, _common_indexes(function, len(self.args))))
-        if function.weak:
-            object.__setattr__(self, "args", meet(self.args, function.weak))
+        if function.rules.weak:
+            object.__setattr__(self, "args", meet(self.args, function.rules.weak))
         if function.has_like:
             object.__setattr__(self, "args", _adopt_like(function, self.args))
         if function.has_lambdas:
-            object.__setattr__(self, "args", typed_lambdas(function.params, self.args))
-        if function.adopt is not None:
-            object.__setattr__(self, "args", function.adopt(self.args))
+            object.__setattr__(self, "args", typed_lambdas(function.signature.params, self.args))
+        if function.rules.adopt is not None:
+            object.__setattr__(self, "args", function.rules.adopt(self.args))
 
     def _gather(self, kids: tuple[Node, ...]) -> Facts:
-        if self.function.kind is _SCALAR:
+        if self.function.placement.kind is _SCALAR:
             return merged_facts(kids)  # a scalar function is neither an aggregate nor a window function
         return Node._gather(self, kids)
 
@@ -80,7 +80,7 @@ class Call(Node):
         return f"{self.function.name}({', '.join(arg.render() for arg in self.args)})"
 
     def expects(self, index: int) -> dt.DType | None:
-        params = self.function.params
+        params = self.function.signature.params
         accepts = params[min(index, len(params) - 1)].accepts if params else None
         if accepts is None or len(accepts.examples) != 1:  # no column, or several kinds of value
             return None
@@ -90,33 +90,33 @@ class Call(Node):
         function = self.function
         types = call_types(function, self.args, self.method)
         args = Args(self.args, types, self.method or function.call_name)
-        if function.check is not None:
-            function.check(args)
-        if function.nullable is any_null:  # the usual rule, without the call
+        if function.rules.check is not None:
+            function.rules.check(args)
+        if function.rules.nullable is any_null:  # the usual rule, without the call
             nullable = False
             for typed in types:
                 if typed.nullable:
                     nullable = True
                     break
         else:
-            nullable = function.nullable(args)
-        return Typed(function.returns(args), nullable)
+            nullable = function.rules.nullable(args)
+        return Typed(function.rules.returns(args), nullable)
 
     @property
     def deterministic(self) -> bool:  # type: ignore[override]
-        return self.function.deterministic
+        return self.function.placement.deterministic
 
     @property
     def is_aggregate(self) -> bool:
-        return self.function.kind is _AGGREGATE
+        return self.function.placement.kind is _AGGREGATE
 
     @property
     def is_window_function(self) -> bool:
-        return self.function.kind is _WINDOW
+        return self.function.placement.kind is _WINDOW
 
     @property
     def is_group_key(self) -> bool:
-        return self.function.kind is _GROUP_KEY
+        return self.function.placement.kind is _GROUP_KEY
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -124,8 +124,8 @@ class Call(Node):
 
     @property
     def output_name(self) -> str:
-        if self.function.output is not None:
-            return self.function.output(self.args)
+        if self.function.rules.output is not None:
+            return self.function.rules.output(self.args)
         for child in self.args:
             if not child.is_constant:
                 return child.output_name
@@ -133,7 +133,7 @@ class Call(Node):
 
     @property
     def is_constant(self) -> bool:
-        if self.function.kind is not Kind.SCALAR or not self.function.deterministic:
+        if self.function.placement.kind is not Kind.SCALAR or not self.function.placement.deterministic:
             return False
         return all(child.is_constant for child in self.args)
 
@@ -176,7 +176,7 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
                 )
                 raise ColumnTypeError(msg)
             types[index] = Typed(target, types[index].nullable)
-    indexes = _common_indexes(function, len(types)) if function.common else ()
+    indexes = _common_indexes(function, len(types)) if function.rules.common else ()
     if indexes:
         result = meeting_type([args[i] for i in indexes], f"{name}()", [types[i].dtype for i in indexes])
         for i in indexes:
@@ -186,11 +186,11 @@ def call_types(function: Function, args: Sequence[Node], method: str | None = No
 
 def _common_indexes(function: Function, count: int) -> list[int]:
     """The arguments meeting in one type: ``function.common``, and the variadic rest after them."""
-    if not function.common:
+    if not function.rules.common:
         return []
-    indexes = [i for i in function.common if i < count]
-    if function.params[-1].variadic:
-        indexes += list(range(max(function.common) + 1, count))
+    indexes = [i for i in function.rules.common if i < count]
+    if function.signature.params[-1].variadic:
+        indexes += list(range(max(function.rules.common) + 1, count))
     return indexes
 
 

@@ -99,7 +99,7 @@ def _method(function: Function, qualified: str) -> Callable[..., Expr[Any]]:
         return self._expr._derived(call(function, [self._expr, *args], kwargs, names=False, method=qualified))
 
     method.__name__ = method.__qualname__ = qualified.split(".", 1)[1]
-    method.__doc__ = function.summary
+    method.__doc__ = function.docs.summary
     method.__signature__ = method_signature(function)  # type: ignore[attr-defined]
     return method
 

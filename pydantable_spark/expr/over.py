@@ -79,17 +79,17 @@ class Over(Node):
             raise ColumnTypeError(msg)
         assert isinstance(child, Call)
         function = child.function
-        if not function.windowable:
+        if not function.placement.windowable:
             msg = (
                 f"{function.name}() cannot run over a window (Spark has no DISTINCT window functions), and "
                 f"with_columns(x=F.{function.name}(...)) is one over the whole frame; count distinct values with "
                 "F.collect_set(...).over(window).list.len(), or group_by().agg() and a join"
             )
             raise ColumnTypeError(msg)
-        if function.needs_order and not self.order_by:
+        if function.placement.needs_order and not self.order_by:
             msg = f"{function.name}() needs an ordered window: Window.order_by(...)"
             raise ColumnTypeError(msg)
-        if not function.window_order and (self.order_by or self.frame is not None):
+        if not function.placement.window_order and (self.order_by or self.frame is not None):
             msg = f"{function.name}() takes a window without order or frame: Window.partition_by(...) only"
             raise ColumnTypeError(msg)
         for key in (*self.partition_by, *self.order_by):

@@ -49,7 +49,7 @@ def test_every_expression_node_has_a_spark_lowering() -> None:
 def test_every_special_catalog_entry_has_its_compiler() -> None:
     from pydantable_spark._spark.sql import SPECIAL_CALLS
 
-    specials = {entry.name for entry in ENTRIES if entry.special}
+    specials = {entry.name for entry in ENTRIES if entry.spelling.special}
     assert specials == set(SPECIAL_CALLS)
 
 

@@ -581,7 +581,11 @@ def offered(kind: Kind) -> list[Function]:
     return [
         e
         for e in ENTRIES
-        if e.kind is kind and e.in_f and e.deterministic and not e.samples_only and hasattr(sf, e.name)
+        if e.placement.kind is kind
+        and e.signature.in_f
+        and e.placement.deterministic
+        and not e.fixtures.samples_only
+        and hasattr(sf, e.name)
     ]
 
 
@@ -613,7 +617,7 @@ class CatalogCall:
 
     def _column_in_pyspark(self, index: int) -> bool:
         """PySpark takes a ``Column`` only there (``date_part``'s field): a value is ``lit(value)``."""
-        params = self.entry.params
+        params = self.entry.signature.params
         return params[min(index, len(params) - 1)].column_in_pyspark
 
     def __str__(self) -> str:
@@ -629,7 +633,7 @@ def draw_call(entry: Function, columns: dict[str, dt.DType], rng: random.Random)
     variadic one gets one to three arguments.
     """
     args: list[tuple[str, Any]] = []
-    for param in entry.params:
+    for param in entry.signature.params:
         optional = param.default is not REQUIRED and not param.variadic
         if optional and rng.random() < 0.5:
             break
@@ -882,7 +886,7 @@ class Steps:
         }
         if self.rng.random() < 0.4:  # a catalog window function, or an aggregate over the window
             kind = self.rng.choice([Kind.WINDOW, Kind.AGGREGATE])
-            entries = [e for e in offered(kind) if e.windowable and e.window_order]
+            entries = [e for e in offered(kind) if e.placement.windowable and e.placement.window_order]
             columns = {f.name: f.dtype for f in state.facade.schema}
             call = draw_call(self.rng.choice(entries), columns, self.rng)
             if call is not None:

@@ -188,7 +188,7 @@ def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
     before it (one whose default is ``ABSENT`` only where it declares a sample);
     then every parameter that has an example or a sample, optional ones included.
     """
-    params = [p for p in entry.params if not (p.default is ABSENT and p.accepts is None and p.sample is None)]
+    params = [p for p in entry.signature.params if not (p.default is ABSENT and p.accepts is None and p.sample is None)]
     required = [p for p in params if p.default is REQUIRED or p.variadic]
 
     def options(param: Any) -> list[Any]:
@@ -199,7 +199,7 @@ def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
         found = [("column", (example, nullable)) for example in param.accepts.examples for nullable in (False, True)]
         return [*found, ("value", sample_of(param))] if param.python else found
 
-    for sample in entry.samples:
+    for sample in entry.fixtures.samples:
         yield [_sample_option(item) for item in sample]
     base = [options(p)[0] for p in required]
     yield base
@@ -276,7 +276,7 @@ class Candidate:
 
 
 def _column_in_pyspark(entry: Function, index: int) -> bool:
-    return index < len(entry.params) and entry.params[index].column_in_pyspark
+    return index < len(entry.signature.params) and entry.signature.params[index].column_in_pyspark
 
 
 def _plain_argument(wide: Wide, kind: str, what: Any, position: int) -> Any:
@@ -334,12 +334,12 @@ def _build(entry: Function, combination: list[Any], wide: Wide, shape: str) -> E
 
 
 def _shapes(entry: Function) -> tuple[str, ...]:
-    if entry.kind is Kind.WINDOW:
+    if entry.placement.kind is Kind.WINDOW:
         return ("window", *FRAMED)
-    if entry.kind is Kind.GROUP_KEY:
+    if entry.placement.kind is Kind.GROUP_KEY:
         return ("key",)
-    if entry.kind is Kind.AGGREGATE:
-        return ("group", "window") if entry.windowable else ("group",)
+    if entry.placement.kind is Kind.AGGREGATE:
+        return ("group", "window") if entry.placement.windowable else ("group",)
     return ("row",)
 
 
@@ -359,7 +359,7 @@ def _candidates(wide: Wide) -> dict[str, Candidate]:
                     continue
                 # a scalar function of an aggregate (a sketch's estimate) is tried over the whole frame
                 tried = "group" if shape == "row" and expr.node.facts.has_aggregate else shape
-                found[name] = Candidate(entry, combination, tried, expr, sample=k < len(entry.samples))
+                found[name] = Candidate(entry, combination, tried, expr, sample=k < len(entry.fixtures.samples))
     return found
 
 
@@ -420,10 +420,10 @@ def value_differences(wide: Wide, found: dict[str, Candidate]) -> list[str]:
     candidates = {
         n: c
         for n, c in found.items()
-        if c.entry.in_f
+        if c.entry.signature.in_f
         and _deterministic(c)
         and hasattr(sf, c.entry.name)
-        and (c.sample or not c.entry.samples_only)
+        and (c.sample or not c.entry.fixtures.samples_only)
         and c.plain(wide) is not None
     }
     plain_source = wide.frame.to_spark()

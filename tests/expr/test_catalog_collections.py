@@ -530,7 +530,7 @@ def test_the_result_types_a_user_reads() -> None:
     assert typed(C.ints.list.max()) == "int | None (bigint)"
     assert typed(C.m.map.contains_key("a")) == "bool | None (boolean)"
     assert not F.shuffle(C.ints).node.deterministic  # type: ignore[attr-defined]
-    assert F.create_map(F.lit("a"), C.n).node.function.session  # type: ignore[attr-defined]
+    assert F.create_map(F.lit("a"), C.n).node.function.placement.session  # type: ignore[attr-defined]
 
 
 def test_variadic_functions_also_take_one_list_as_pyspark_does() -> None:

@@ -21,8 +21,7 @@ from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentError, ColumnTypeError
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.catalog import CATALOG
-from pydantable_spark.expr.catalog.spec import NUMBER
+from pydantable_spark.expr.catalog import CATALOG, accepts
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -31,7 +30,7 @@ pytestmark = pytest.mark.jvm_free
 """These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
 
 
-NUMBERS = NUMBER.examples
+NUMBERS = accepts.NUMBER.examples
 SCALES = (-40, -3, -1, 0, 1, 2, 5, 17, 20, 40)
 
 

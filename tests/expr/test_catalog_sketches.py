@@ -35,7 +35,11 @@ class Values(DataFrameModel):
 
 ROWS = [{"g": i % 3, "x": (i * 7) % 11, "y": i % 4 - 1, "f": (i % 5) / 2} for i in range(30)]
 
-MERGES = {e.name: e for e in sketches.ENTRIES if e.kind is Kind.AGGREGATE and e.params[0] is sketches.SKETCH}
+MERGES = {
+    e.name: e
+    for e in sketches.ENTRIES
+    if e.placement.kind is Kind.AGGREGATE and e.signature.params[0] is sketches.SKETCH
+}
 
 
 def _family(name: str) -> tuple[str, tuple[str, ...], str]:
@@ -63,7 +67,7 @@ def test_every_merging_aggregate_is_tried() -> None:
 def test_merging_aggregates_give_the_values_of_pysparks(spark: SparkSession, name: str) -> None:
     entry = MERGES[name]
     make, columns, read = _family(name)
-    extra = [sample_of(p) for p in entry.params[1:] if p.default is not REQUIRED]
+    extra = [sample_of(p) for p in entry.signature.params[1:] if p.default is not REQUIRED]
     frame = Values.from_rows(ROWS)
     plain = spark.createDataFrame(ROWS)
     if name == "kll_merge_agg_float":

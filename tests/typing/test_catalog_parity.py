@@ -81,8 +81,8 @@ class Corpus:
 
     def __init__(self) -> None:
         stated = [*_FALLBACKS, *_NESTED]
-        stated += [e for entry in ENTRIES for p in entry.params if p.accepts for e in p.accepts.examples]
-        stated += [i[0] if isinstance(i, tuple) else i for entry in ENTRIES for s in entry.samples for i in s]
+        stated += [e for entry in ENTRIES for p in entry.signature.params if p.accepts for e in p.accepts.examples]
+        stated += [i[0] if isinstance(i, tuple) else i for entry in ENTRIES for s in entry.fixtures.samples for i in s]
         self.fields: dict[tuple[str, bool], str] = {}
         for dtype in stated:
             written = annotation(dtype) if isinstance(dtype, dt.DType) else None
@@ -123,10 +123,10 @@ class Corpus:
 
     def add(self, entry: Function, arguments: list[str]) -> bool:
         """Add the call if the runtime takes it."""
-        if entry.in_f:
+        if entry.signature.in_f:
             source = f"F.{entry.name}({', '.join(arguments)})"
         else:
-            source = f"{arguments[0]}.{entry.methods[0]}({', '.join(arguments[1:])})"
+            source = f"{arguments[0]}.{entry.signature.methods[0]}({', '.join(arguments[1:])})"
         typed = self.runtime_type(source)
         if typed is not None:
             self.calls.append((entry.name, source, typed))
@@ -177,11 +177,11 @@ def _add_calls(corpus: Corpus, entry: Function) -> None:
     The first combination of admitted column types the runtime takes is used
     (``element_at`` of a list takes an integer position, of a map a key).
     """
-    for sample in entry.samples:
+    for sample in entry.fixtures.samples:
         parts = [_sample_source(corpus, item) for item in sample]
         if all(p is not None for p in parts):
             corpus.add(entry, [p for p in parts if p is not None])
-    params = [p for p in entry.params if p.default is REQUIRED or p.variadic]
+    params = [p for p in entry.signature.params if p.default is REQUIRED or p.variadic]
     for nullable in (False, True):
         options = [_options(corpus, p, nullable) for p in params]
         if params and params[-1].variadic:  # two of a variadic one, of the other nullability (two names)

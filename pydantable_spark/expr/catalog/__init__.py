@@ -56,13 +56,13 @@ def _index() -> tuple[dict[str, Function], dict[str, Function]]:
     by_name: dict[str, Function] = {}
     by_method: dict[str, Function] = {}
     for entry in ENTRIES:
-        names = [entry.name, *entry.aliases] if entry.in_f else []
+        names = [entry.name, *entry.signature.aliases] if entry.signature.in_f else []
         for name in names:
             if name in by_name:
                 msg = f"the catalog names {name!r} twice"
                 raise AssertionError(msg)
             by_name[name] = entry
-        for method in entry.methods:
+        for method in entry.signature.methods:
             if method in by_method:
                 msg = f"the catalog gives method {method!r} twice"
                 raise AssertionError(msg)

@@ -7,38 +7,37 @@ are not ``windowable``: Spark has no DISTINCT window functions.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    ANY,
-    BOOLEAN,
-    INT32,
-    INTEGER,
-    NUMBER,
-    ORDERABLE,
-    STRING_OR_BINARY,
     Accepts,
     Args,
     DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Lit,
+    Param,
     always,
     at_least,
     column,
     either,
-    fixed,
+    entry,
     never,
     same,
     value,
 )
 from pydantable_spark.expr.core import describe
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
-DOUBLE = fixed(dt.Float64())
-LONG = fixed(dt.Int64())
 EQUATABLE = Accepts(
     "a value with an equality (not a map or VARIANT)", dt.has_equality, examples=(dt.Int64(), dt.String())
 )
@@ -73,9 +72,10 @@ def _union_of_lists(args: Args) -> dt.DType:
     return dt.List(listed.inner, False)
 
 
-def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
     options.setdefault("nullable", always)
-    return Function(name, params, returns, summary, "aggregate", kind=Kind.AGGREGATE, **options)  # type: ignore[arg-type]
+    options.setdefault("kind", Kind.AGGREGATE)
+    return entry(name, params, returns, summary, "aggregate", **options)
 
 
 def _sum_type(args: Args) -> dt.DType:
@@ -115,7 +115,7 @@ def _relative_error(rsd: float) -> str | None:
     return "must be at least 0.001 and below 0.391 (HyperLogLog++'s bounds; F.count_distinct counts exactly)"
 
 
-_COL = column("col", NUMBER)
+_COL = column("col", accepts.NUMBER)
 
 
 def _delimiter_of_its_kind(args: Args) -> None:
@@ -132,8 +132,8 @@ ENTRIES: tuple[Function, ...] = (
     # --- counts ---
     _entry(
         "count",
-        column("col", ANY, default=ABSENT),
-        returns=LONG,
+        column("col", accepts.ANY, default=ABSENT),
+        returns=returns.BIGINT,
         nullable=never,
         special=True,
         summary="Rows (no argument) or non-NULL values of a column; 0 for an empty group.",
@@ -142,7 +142,7 @@ ENTRIES: tuple[Function, ...] = (
         "count_distinct",
         column("col", EQUATABLE),
         column("cols", EQUATABLE, variadic=True, default=()),
-        returns=LONG,
+        returns=returns.BIGINT,
         nullable=never,
         windowable=False,
         template="count(DISTINCT {all})",
@@ -153,11 +153,17 @@ ENTRIES: tuple[Function, ...] = (
         "approx_count_distinct",
         column("col", EQUATABLE),
         value("rsd", float, default=ABSENT, check=_relative_error, sample=0.05),
-        returns=LONG,
+        returns=returns.BIGINT,
         nullable=never,
         summary="An estimate of the distinct values (HyperLogLog++).",
     ),
-    _entry("count_if", column("col", BOOLEAN), returns=LONG, nullable=never, summary="Rows where the value is true."),
+    _entry(
+        "count_if",
+        column("col", accepts.BOOLEAN),
+        returns=returns.BIGINT,
+        nullable=never,
+        summary="Rows where the value is true.",
+    ),
     # --- sums and means ---
     _entry("sum", _COL, returns=_sum_type, summary="Sum: integers as bigint, floats as double, decimals wider."),
     _entry(
@@ -172,23 +178,23 @@ ENTRIES: tuple[Function, ...] = (
     _entry("avg", _COL, returns=_avg_type, aliases=("mean",), summary="Average: double, or a wider decimal."),
     _entry("try_avg", _COL, returns=_avg_type, summary="Average, NULL instead of an overflow error."),
     # --- order statistics ---
-    _entry("min", column("col", ORDERABLE), returns=same(0), summary="The smallest value."),
-    _entry("max", column("col", ORDERABLE), returns=same(0), summary="The largest value."),
+    _entry("min", column("col", accepts.ORDERABLE), returns=same(0), summary="The smallest value."),
+    _entry("max", column("col", accepts.ORDERABLE), returns=same(0), summary="The largest value."),
     _entry(
         "min_by",
-        column("col", ANY),
-        column("ord", ORDERABLE),
+        column("col", accepts.ANY),
+        column("ord", accepts.ORDERABLE),
         returns=same(0),
         summary="The value of ``col`` on the row where ``ord`` is smallest.",
     ),
     _entry(
         "max_by",
-        column("col", ANY),
-        column("ord", ORDERABLE),
+        column("col", accepts.ANY),
+        column("ord", accepts.ORDERABLE),
         returns=same(0),
         summary="The value of ``col`` on the row where ``ord`` is largest.",
     ),
-    _entry("median", _COL, returns=DOUBLE, window_order=False, summary="The median, as double."),
+    _entry("median", _COL, returns=returns.DOUBLE, window_order=False, summary="The median, as double."),
     _entry(
         "mode",
         column("col", EQUATABLE),
@@ -200,7 +206,7 @@ ENTRIES: tuple[Function, ...] = (
         "percentile",
         _COL,
         _PERCENTAGE,
-        either("frequency", INTEGER, int, default=1, check=at_least(1)),
+        either("frequency", accepts.INTEGER, int, default=1, check=at_least(1)),
         returns=_per_percentage(lambda args: dt.Float64()),
         samples=((dt.Float64(), [0.25, 0.75]), (dt.Int32(), (0, 0.5, 1), Lit(2)), (dt.Decimal(10, 2), 0.5, dt.Int8())),
         summary=(
@@ -222,74 +228,93 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "stddev",
         _COL,
-        returns=DOUBLE,
+        returns=returns.DOUBLE,
         sql="stddev_samp",
         aliases=("std", "stddev_samp"),
         summary="The sample standard deviation.",
     ),
-    _entry("stddev_pop", _COL, returns=DOUBLE, summary="The population standard deviation."),
+    _entry("stddev_pop", _COL, returns=returns.DOUBLE, summary="The population standard deviation."),
     _entry(
-        "variance", _COL, returns=DOUBLE, sql="var_samp", aliases=("var_samp", "var"), summary="The sample variance."
+        "variance",
+        _COL,
+        returns=returns.DOUBLE,
+        sql="var_samp",
+        aliases=("var_samp", "var"),
+        summary="The sample variance.",
     ),
-    _entry("var_pop", _COL, returns=DOUBLE, summary="The population variance."),
-    _entry("skewness", _COL, returns=DOUBLE, summary="The skewness."),
-    _entry("kurtosis", _COL, returns=DOUBLE, summary="The excess kurtosis."),
-    _entry("corr", column("col1", NUMBER), column("col2", NUMBER), returns=DOUBLE, summary="Pearson correlation."),
+    _entry("var_pop", _COL, returns=returns.DOUBLE, summary="The population variance."),
+    _entry("skewness", _COL, returns=returns.DOUBLE, summary="The skewness."),
+    _entry("kurtosis", _COL, returns=returns.DOUBLE, summary="The excess kurtosis."),
+    _entry(
+        "corr",
+        column("col1", accepts.NUMBER),
+        column("col2", accepts.NUMBER),
+        returns=returns.DOUBLE,
+        summary="Pearson correlation.",
+    ),
     _entry(
         "covar_pop",
-        column("col1", NUMBER),
-        column("col2", NUMBER),
-        returns=DOUBLE,
+        column("col1", accepts.NUMBER),
+        column("col2", accepts.NUMBER),
+        returns=returns.DOUBLE,
         summary="The population covariance.",
     ),
     _entry(
-        "covar_samp", column("col1", NUMBER), column("col2", NUMBER), returns=DOUBLE, summary="The sample covariance."
+        "covar_samp",
+        column("col1", accepts.NUMBER),
+        column("col2", accepts.NUMBER),
+        returns=returns.DOUBLE,
+        summary="The sample covariance.",
     ),
     # --- logic and bits ---
-    _entry("bool_and", column("col", BOOLEAN), returns=same(0), aliases=("every",), summary="Whether all are true."),
-    _entry("bool_or", column("col", BOOLEAN), returns=same(0), aliases=("some",), summary="Whether any is true."),
-    _entry("bit_and", column("col", INTEGER), returns=same(0), summary="Bitwise AND of the values."),
-    _entry("bit_or", column("col", INTEGER), returns=same(0), summary="Bitwise OR of the values."),
-    _entry("bit_xor", column("col", INTEGER), returns=same(0), summary="Bitwise XOR of the values."),
+    _entry(
+        "bool_and", column("col", accepts.BOOLEAN), returns=same(0), aliases=("every",), summary="Whether all are true."
+    ),
+    _entry(
+        "bool_or", column("col", accepts.BOOLEAN), returns=same(0), aliases=("some",), summary="Whether any is true."
+    ),
+    _entry("bit_and", column("col", accepts.INTEGER), returns=same(0), summary="Bitwise AND of the values."),
+    _entry("bit_or", column("col", accepts.INTEGER), returns=same(0), summary="Bitwise OR of the values."),
+    _entry("bit_xor", column("col", accepts.INTEGER), returns=same(0), summary="Bitwise XOR of the values."),
     # --- picking and collecting ---
     _entry(
         "first",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("ignorenulls", bool, default=False),
         returns=same(0),
         summary="A first value (in the frame's order only when sorted); NULLs skipped if asked.",
     ),
     _entry(
         "last",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("ignorenulls", bool, default=False),
         returns=same(0),
         summary="A last value (in the frame's order only when sorted); NULLs skipped if asked.",
     ),
     _entry(
         "first_value",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("ignoreNulls", bool, default=False),
         returns=same(0),
         summary="The first value (of the window frame, or of the group); NULLs skipped if asked.",
     ),
     _entry(
         "last_value",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("ignoreNulls", bool, default=False),
         returns=same(0),
         summary="The last value (of the window frame, or of the group); NULLs skipped if asked.",
     ),
     _entry(
         "any_value",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("ignoreNulls", bool, default=False),
         returns=same(0),
         summary="Some value of the group; NULLs skipped if asked.",
     ),
     _entry(
         "collect_list",
-        column("col", ANY),
+        column("col", accepts.ANY),
         returns=_collected,
         nullable=never,
         aliases=("array_agg",),
@@ -305,8 +330,8 @@ ENTRIES: tuple[Function, ...] = (
     *(
         _entry(
             name,
-            column("col", STRING_OR_BINARY),
-            either("delimiter", STRING_OR_BINARY, str, bytes, default=ABSENT, sample=", ", foldable=True),
+            column("col", accepts.STRING_OR_BINARY),
+            either("delimiter", accepts.STRING_OR_BINARY, str, bytes, default=ABSENT, sample=", ", foldable=True),
             returns=same(0),
             check=_delimiter_of_its_kind,
             sql=sql,
@@ -338,7 +363,9 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "histogram_numeric",
         _COL,
-        either("nBins", INT32, int, literal=dt.Int32(), foldable=True, check=at_least(2), column_in_pyspark=True),
+        either(
+            "nBins", accepts.INT32, int, literal=dt.Int32(), foldable=True, check=at_least(2), column_in_pyspark=True
+        ),
         returns=lambda a: dt.List(
             dt.Struct((dt.Field("x", a.dtype(0), True), dt.Field("y", dt.Float64(), True))), True
         ),
@@ -361,7 +388,13 @@ ENTRIES: tuple[Function, ...] = (
     ),
     # --- regressions ---
     *(
-        _entry(f"regr_{name}", column("y", NUMBER), column("x", NUMBER), returns=DOUBLE, summary=summary)
+        _entry(
+            f"regr_{name}",
+            column("y", accepts.NUMBER),
+            column("x", accepts.NUMBER),
+            returns=returns.DOUBLE,
+            summary=summary,
+        )
         for name, summary in (
             ("slope", "The slope of the least-squares line of y on x."),
             ("intercept", "The intercept of the least-squares line of y on x."),
@@ -373,23 +406,23 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "regr_avgx",
-        column("y", NUMBER),
-        column("x", NUMBER),
+        column("y", accepts.NUMBER),
+        column("x", accepts.NUMBER),
         returns=lambda a: _avg_of(a.dtype(1)),
         summary="The average of x where both are non-NULL.",
     ),
     _entry(
         "regr_avgy",
-        column("y", NUMBER),
-        column("x", NUMBER),
+        column("y", accepts.NUMBER),
+        column("x", accepts.NUMBER),
         returns=lambda a: _avg_of(a.dtype(0)),
         summary="The average of y where both are non-NULL.",
     ),
     _entry(
         "regr_count",
-        column("y", NUMBER),
-        column("x", NUMBER),
-        returns=LONG,
+        column("y", accepts.NUMBER),
+        column("x", accepts.NUMBER),
+        returns=returns.BIGINT,
         nullable=never,
         summary="Rows where both are non-NULL.",
     ),

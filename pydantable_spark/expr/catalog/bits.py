@@ -14,33 +14,38 @@ values by ``tests/expr/test_catalog.py``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    BINARY,
-    INTEGER,
-    STRING,
     Accepts,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
     Kind,
+    Param,
     always,
     column,
+    entry,
     fixed,
     never,
     same,
     value,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
-STR = fixed(dt.String())
-LONG = fixed(dt.Int64())
 INTEGER_OR_BOOLEAN = Accepts(
     "an integer or a boolean",
     lambda t: isinstance(t, dt.Integral | dt.Boolean),
-    examples=(*INTEGER.examples, dt.Boolean()),
+    examples=(*accepts.INTEGER.examples, dt.Boolean()),
 )
 BYTES = Accepts(
     "bytes or a string (its UTF-8 bytes)",
@@ -55,8 +60,10 @@ HASHABLE = Accepts(
 )
 
 
-def _entry(name: str, *params: object, returns: object = LONG, summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "binary", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = returns.BIGINT, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "binary", **options)
 
 
 def _shifted(args: Args) -> dt.DType:
@@ -66,7 +73,11 @@ def _shifted(args: Args) -> dt.DType:
 
 def _shift(name: str, summary: str) -> Function:
     return _entry(
-        name, column("col", INTEGER), value("numBits", int, literal=dt.Int32()), returns=_shifted, summary=summary
+        name,
+        column("col", accepts.INTEGER),
+        value("numBits", int, literal=dt.Int32()),
+        returns=_shifted,
+        summary=summary,
     )
 
 
@@ -87,15 +98,15 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "bit_get",
-        column("col", INTEGER),
-        column("pos", INTEGER),
+        column("col", accepts.INTEGER),
+        column("pos", accepts.INTEGER),
         returns=fixed(dt.Int8()),
         aliases=("getbit",),
         summary="The bit (0 or 1) at 0-based position ``pos`` from the right (an error outside the type).",
     ),
     _entry(
         "bitwise_not",
-        column("col", INTEGER),
+        column("col", accepts.INTEGER),
         returns=same(0),
         template="(~{0})",
         summary="Every bit flipped.",
@@ -106,18 +117,18 @@ ENTRIES: tuple[Function, ...] = (
     # --- bitmaps ---
     _entry(
         "bitmap_bit_position",
-        column("col", INTEGER),
+        column("col", accepts.INTEGER),
         summary="The position of the number in its bitmap bucket (for ``bitmap_construct_agg``).",
     ),
     _entry(
         "bitmap_bucket_number",
-        column("col", INTEGER),
+        column("col", accepts.INTEGER),
         summary="The bitmap bucket of the number (for ``bitmap_construct_agg``).",
     ),
-    _entry("bitmap_count", column("col", BINARY), summary="How many bits a bitmap has set."),
+    _entry("bitmap_count", column("col", accepts.BINARY), summary="How many bits a bitmap has set."),
     _entry(
         "bitmap_construct_agg",
-        column("col", INTEGER),
+        column("col", accepts.INTEGER),
         returns=BITMAP,
         nullable=never,
         kind=Kind.AGGREGATE,
@@ -127,7 +138,7 @@ ENTRIES: tuple[Function, ...] = (
     *(
         _entry(
             f"bitmap_{kind}_agg",
-            column("col", BINARY),
+            column("col", accepts.BINARY),
             returns=BITMAP,
             nullable=never,
             kind=Kind.AGGREGATE,
@@ -136,13 +147,19 @@ ENTRIES: tuple[Function, ...] = (
         for kind in ("or", "and")
     ),
     # --- hashes ---
-    _entry("md5", column("col", BYTES), returns=STR, summary="The MD5 digest, in hexadecimal."),
-    _entry("sha1", column("col", BYTES), returns=STR, aliases=("sha",), summary="The SHA-1 digest, in hexadecimal."),
+    _entry("md5", column("col", BYTES), returns=returns.STRING, summary="The MD5 digest, in hexadecimal."),
+    _entry(
+        "sha1",
+        column("col", BYTES),
+        returns=returns.STRING,
+        aliases=("sha",),
+        summary="The SHA-1 digest, in hexadecimal.",
+    ),
     _entry(
         "sha2",
         column("col", BYTES),
         value("numBits", int, literal=dt.Int32(), check=_sha2_bits, sample=256),
-        returns=STR,
+        returns=returns.STRING,
         nullable=always,
         summary="The SHA-2 digest of ``numBits`` bits (224, 256, 384, 512; 0 = 256), in hexadecimal.",
     ),
@@ -164,7 +181,7 @@ ENTRIES: tuple[Function, ...] = (
         "hmac",
         column("key", BYTES),
         column("message", BYTES),
-        column("algorithm", STRING, default=ABSENT),
+        column("algorithm", accepts.STRING, default=ABSENT),
         returns=fixed(dt.Binary()),
         nullable=always,
         summary="The HMAC of ``message`` with ``key`` (``algorithm`` SHA224, SHA256 (default), SHA384, SHA512).",

@@ -32,22 +32,23 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    ANY,
-    ARRAY,
-    INT32,
-    STRING,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
     Lit,
+    Param,
     always,
     any_null,
     at_least,
     column,
     either,
     element,
+    entry,
     fixed,
     never,
     null_if,
@@ -62,9 +63,11 @@ from pydantable_spark.typerules import cast_forces_nullable, supertype, tightest
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES", "concat_lists", "given_name", "struct_names", "zip_names"]
 
-LIST = column("col", ARRAY)
+LIST = column("col", accepts.ARRAY)
 STRING_LIST = Accepts(
     "a list of strings",
     lambda t: isinstance(t, dt.List) and isinstance(t.inner, dt.String),
@@ -136,7 +139,7 @@ STRING_MAP = Accepts(
     "a map", lambda t: isinstance(t, dt.Map),
     examples=(dt.Map(dt.String(), dt.Int64(), True), dt.Map(dt.String(), dt.Int32(), False)),
 )  # fmt: skip
-VALUE = either("value", ANY, bool, int, float, str)
+VALUE = either("value", accepts.ANY, bool, int, float, str)
 """A Python value here is a literal (PySpark's ``lit(value)``): a ``str`` is a string, not a column name."""
 
 _TIGHTEST_RULE = (
@@ -146,8 +149,14 @@ _TIGHTEST_RULE = (
 _WIDER_RULE = "the façade refuses what Spark would convert by parsing strings or between unrelated types"
 
 
-def _entry(name: str, *params: object, returns: object = same(0), summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "collection", **options)  # type: ignore[arg-type]
+_AS_FIRST = same(0)
+"""The default result: the first argument's type."""
+
+
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = _AS_FIRST, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "collection", **options)
 
 
 def _inner(args: Args, index: int = 0) -> dt.List:
@@ -753,7 +762,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "list.get",
         LIST,
-        column("index", INT32),
+        column("index", accepts.INT32),
         returns=element(0),
         nullable=_list_get_nullable,
         in_f=False,
@@ -873,7 +882,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "array_repeat",
-        column("col", ANY),
+        column("col", accepts.ANY),
         either("count", POSITION, int, literal=dt.Int32(), names=True),
         returns=_repeated,
         nullable=null_if(1),
@@ -914,7 +923,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "array_insert",
-        column("arr", ARRAY),
+        column("arr", accepts.ARRAY),
         either("pos", POSITION, int, literal=dt.Int32(), names=True, check=_not_zero("position"), sample=2),
         VALUE,
         returns=_inserted,
@@ -929,7 +938,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "array_remove",
         column("col", COMPARED_LIST),
-        either("element", ANY, bool, int, float, str),
+        either("element", accepts.ANY, bool, int, float, str),
         returns=_removed,
         adopt=_element_literals(0, 1),
         summary="The list without the elements equal to ``element``.",
@@ -943,7 +952,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "slice",
-        column("x", ARRAY),
+        column("x", accepts.ARRAY),
         either("start", POSITION, int, literal=dt.Int32(), names=True, check=_not_zero("position")),
         either("length", POSITION, int, literal=dt.Int32(), names=True, check=at_least(0)),
         check=_slice_check,
@@ -970,7 +979,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "list.concat",
         LIST,
-        column("other", ARRAY),
+        column("other", accepts.ARRAY),
         returns=concat_lists,
         adopt=empty_takes_the_others,
         in_f=False,
@@ -1044,7 +1053,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "arrays_zip",
-        column("cols", ARRAY, variadic=True),
+        column("cols", accepts.ARRAY, variadic=True),
         returns=_zipped,
         special=True,
         summary=(
@@ -1112,7 +1121,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "map_from_arrays",
         column("col1", KEYS),
-        column("col2", ARRAY),
+        column("col2", accepts.ARRAY),
         returns=_from_arrays,
         session=True,
         summary=f"A map of the keys of ``col1`` to the values of ``col2`` at the same positions. {_ROOM}",
@@ -1136,9 +1145,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "str_to_map",
-        column("text", STRING),
-        column("pairDelim", STRING, default=ABSENT),
-        column("keyValueDelim", STRING, default=ABSENT),
+        column("text", accepts.STRING),
+        column("pairDelim", accepts.STRING, default=ABSENT),
+        column("keyValueDelim", accepts.STRING, default=ABSENT),
         returns=fixed(dt.Map(dt.String(), dt.String(), True)),
         session=True,
         summary=(
@@ -1161,7 +1170,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "named_struct",
-        column("cols", ANY, variadic=True),
+        column("cols", accepts.ANY, variadic=True),
         returns=_named_struct,
         nullable=never,
         samples=((Lit("x"), dt.Int64(), Lit("y"), (dt.String(), True)),),

@@ -12,15 +12,20 @@ values by ``tests/expr/test_catalog.py``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.spec import (
-    ANY,
-    NUMBER,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
+    Param,
     always,
     column,
+    entry,
     fixed,
     never,
     null_if,
@@ -30,13 +35,20 @@ from pydantable_spark.expr.core import describe
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.typerules import supertype
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
-BOOL = fixed(dt.Boolean())
+
+_AS_FIRST = same(0)
+"""The default result: the first argument's type."""
 
 
-def _entry(name: str, *params: object, returns: object = same(0), summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "conditional", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = _AS_FIRST, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "conditional", **options)
 
 
 def _comparable(args: Args) -> None:
@@ -59,8 +71,8 @@ def _both_null(args: Args) -> bool:
 ENTRIES: tuple[Function, ...] = (
     _entry(
         "nvl",
-        column("col1", ANY),
-        column("col2", ANY),
+        column("col1", accepts.ANY),
+        column("col2", accepts.ANY),
         common=(0, 1),
         nullable=_both_null,
         aliases=("ifnull",),
@@ -68,9 +80,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "nvl2",
-        column("col1", ANY),
-        column("col2", ANY),
-        column("col3", ANY),
+        column("col1", accepts.ANY),
+        column("col2", accepts.ANY),
+        column("col3", accepts.ANY),
         returns=same(1),
         common=(1, 2),
         nullable=null_if(1, 2),
@@ -78,38 +90,53 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "nullif",
-        column("col1", ANY),
-        column("col2", ANY),
+        column("col1", accepts.ANY),
+        column("col2", accepts.ANY),
         weak=(0, 1),
         check=_comparable,
         nullable=always,
         summary="NULL where ``col1`` equals ``col2``, else ``col1``.",
     ),
     _entry(
-        "nullifzero", column("col", NUMBER), nullable=always, summary="NULL where the number is 0, else the number."
+        "nullifzero",
+        column("col", accepts.NUMBER),
+        nullable=always,
+        summary="NULL where the number is 0, else the number.",
     ),
     _entry(
         "zeroifnull",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         returns=_zero_or,
         nullable=never,
         summary="0 where the number is NULL (integers narrower than int become int).",
     ),
     _entry(
         "equal_null",
-        column("col1", ANY),
-        column("col2", ANY),
-        returns=BOOL,
+        column("col1", accepts.ANY),
+        column("col2", accepts.ANY),
+        returns=returns.BOOLEAN,
         weak=(0, 1),
         check=_comparable,
         nullable=never,
         summary="Whether the values are equal, NULL equal to NULL (``<=>``); never NULL.",
     ),
-    _entry("isnull", column("col", ANY), returns=BOOL, nullable=never, summary="Whether the value is NULL."),
-    _entry("isnotnull", column("col", ANY), returns=BOOL, nullable=never, summary="Whether the value is not NULL."),
+    _entry(
+        "isnull",
+        column("col", accepts.ANY),
+        returns=returns.BOOLEAN,
+        nullable=never,
+        summary="Whether the value is NULL.",
+    ),
+    _entry(
+        "isnotnull",
+        column("col", accepts.ANY),
+        returns=returns.BOOLEAN,
+        nullable=never,
+        summary="Whether the value is not NULL.",
+    ),
     _entry(
         "typeof",
-        column("col", ANY),
+        column("col", accepts.ANY),
         returns=fixed(dt.String()),
         nullable=never,
         summary="Spark's name of the value's type (``'bigint'``, ``'decimal(10,2)'``...).",

@@ -12,8 +12,19 @@ Measured on Spark 4.3 (and checked by ``tests/expr/test_catalog.py``):
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.json_text import not_null_text
-from pydantable_spark.expr.catalog.spec import STRING, Accepts, Function, always, column, either, fixed, never, options
+from pydantable_spark.expr.catalog.spec import (
+    Accepts,
+    Function,
+    always,
+    column,
+    either,
+    entry,
+    fixed,
+    never,
+    options,
+)
 
 __all__ = ["ENTRIES", "STRUCT"]
 
@@ -27,7 +38,7 @@ STRUCT = Accepts(
 )
 
 ENTRIES: tuple[Function, ...] = (
-    Function(
+    entry(
         "to_csv",
         (column("col", STRUCT), options(sample={"sep": ";"})),
         fixed(dt.String()),
@@ -35,9 +46,9 @@ ENTRIES: tuple[Function, ...] = (
         "csv",
         nullable=always,
     ),
-    Function(
+    entry(
         "schema_of_csv",
-        (either("csv", STRING, str, foldable=True, sample="1,abc,2.5"), options(sample={"sep": ","})),
+        (either("csv", accepts.STRING, str, foldable=True, sample="1,abc,2.5"), options(sample={"sep": ","})),
         fixed(dt.String()),
         "The schema Spark infers for a constant CSV line, as DDL (``STRUCT<_c0: INT, _c1: STRING>``); not a column.",
         "csv",

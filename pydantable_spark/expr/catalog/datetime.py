@@ -24,41 +24,39 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    DATE_LIKE,
-    INT32,
-    INTEGER,
-    NUMBER,
-    STRING,
-    TIMESTAMP,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
     Lit,
+    Param,
     always,
     any_null,
     column,
     either,
+    entry,
     fixed,
     never,
     one_of,
     value,
 )
-from pydantable_spark.expr.catalog.spec import DATE as DATE_ONLY
 from pydantable_spark.expr.core import describe
 from pydantable_spark.typerules import cast_forces_nullable, decimal_for_number
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from typing_extensions import Unpack
+
     from pydantable_spark.expr.core import Node
 
 __all__ = ["DATE_PART_FIELDS", "ENTRIES", "TIMESTAMP_UNITS", "check_pattern", "spark_pattern"]
 
-INT = fixed(dt.Int32())
-DATE = fixed(dt.Date())
-WHEN = column("col", DATE_LIKE)
+WHEN = column("col", accepts.DATE_LIKE)
 
 
 def date_nullable(args: Args) -> bool:
@@ -66,17 +64,22 @@ def date_nullable(args: Args) -> bool:
     return any(t.nullable or isinstance(t.dtype, dt.DatetimeNTZ) for t in args.types)
 
 
-def _entry(name: str, *params: object, returns: object = INT, summary: str, **options: object) -> Function:
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = returns.INT, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
     options.setdefault("nullable", date_nullable)
-    return Function(name, params, returns, summary, "datetime", **options)  # type: ignore[arg-type]
+    return entry(name, params, returns, summary, "datetime", **options)
 
 
-def _part(name: str, summary: str, **options: object) -> Function:
-    return _entry(name, WHEN, summary=summary, session=True, **options)
+def _part(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("session", True)
+    return _entry(name, WHEN, summary=summary, **options)
 
 
-def _time_part(name: str, summary: str, **options: object) -> Function:
-    return _entry(name, column("col", DATE_LIKE), summary=summary, session=True, nullable=any_null, **options)
+def _time_part(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("session", True)
+    options.setdefault("nullable", any_null)
+    return _entry(name, column("col", accepts.DATE_LIKE), summary=summary, **options)
 
 
 _TIME_UNITS = ("year", "quarter", "month", "week", "day", "hour", "minute", "second")
@@ -345,16 +348,16 @@ STRING_OR_TIME = Accepts(
     lambda t: isinstance(t, dt.String | dt.Date | dt.Datetime | dt.DatetimeNTZ),
     examples=(dt.String(), dt.Date(), dt.Datetime(), dt.DatetimeNTZ()),
 )
-SECONDS = column("secs", NUMBER)
+SECONDS = column("secs", accepts.NUMBER)
 """Seconds with a fraction: Spark converts the number to ``decimal(16, 6)`` (``decimal(18, 6)`` for durations)."""
-_ZONE_COLUMN = column("timezone", STRING, default=ABSENT)
+_ZONE_COLUMN = column("timezone", accepts.STRING, default=ABSENT)
 _LAST_DAY_OF_2024 = (Lit(2024), Lit(12), Lit(31), Lit(23), Lit(59))
 _SECONDS = decimal.Decimal("59.999999")
 
 
-def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bool, **options: object) -> Function:
+def _make(name: str, result: dt.DType, summary: str, *, zone: bool, attempt: bool) -> Function:
     """``make_timestamp`` and its variants: six fields (and a time zone); ``try_`` ones NULL where no such time."""
-    fields = tuple(column(n, INT32) for n in ("years", "months", "days", "hours", "mins"))
+    fields = tuple(column(n, accepts.INT32) for n in ("years", "months", "days", "hours", "mins"))
     params = (*fields, SECONDS, *((_ZONE_COLUMN,) if zone else ()))
     samples: list[tuple[object, ...]] = [(*_LAST_DAY_OF_2024, Lit(59.5)), (*_LAST_DAY_OF_2024, Lit(_SECONDS))]
     if zone:
@@ -365,14 +368,13 @@ def _make(name: str, returns: dt.DType, summary: str, *, zone: bool, attempt: bo
     return _entry(
         name,
         *params,
-        returns=fixed(returns),
+        returns=fixed(result),
         nullable=always if attempt else _seconds_nullable(5, 16),
         session=zone,
         summary=summary,
         samples=tuple(samples),
         samples_only=True,  # the test frame's months of -2 and 0 fail, its strings are no time zones
         check=_literal_checks((6, "timezone", _zone)) if zone else None,
-        **options,
     )
 
 
@@ -392,9 +394,6 @@ CURRENT_TIMEZONE = _entry(
     summary="The session time zone's ID (``'UTC'`` in the embedded session).",
 )
 
-_DATETIME = fixed(dt.Datetime())
-_NTZ = fixed(dt.DatetimeNTZ())
-_BIGINT = fixed(dt.Int64())
 _WHEN_TEXT = Lit("2024-02-29 13:05:09")
 _DAY_TEXT = Lit("2024-02-29")
 
@@ -413,22 +412,22 @@ ENTRIES: tuple[Function, ...] = (
     _time_part("second", "The second (0-59), without its fraction.", methods=("dt.second",)),
     _entry(
         "dayname",
-        column("col", DATE_LIKE),
+        column("col", accepts.DATE_LIKE),
         returns=fixed(dt.String()),
         session=True,
         summary="The day of the week's three-letter English name (``'Mon'`` ... ``'Sun'``).",
     ),
     _entry(
         "monthname",
-        column("col", DATE_LIKE),
+        column("col", accepts.DATE_LIKE),
         returns=fixed(dt.String()),
         session=True,
         summary="The month's three-letter English name (``'Jan'`` ... ``'Dec'``).",
     ),
     _entry(
         "date_part",
-        either("field", STRING, str, check=_check_field, sample="year", foldable=True, column_in_pyspark=True),
-        column("source", DATE_LIKE),
+        either("field", accepts.STRING, str, check=_check_field, sample="year", foldable=True, column_in_pyspark=True),
+        column("source", accepts.DATE_LIKE),
         returns=_date_part,
         nullable=_date_part_nullable,
         check=_date_part_check,
@@ -452,37 +451,37 @@ ENTRIES: tuple[Function, ...] = (
     # --- arithmetic ---
     _entry(
         "date_add",
-        column("start", DATE_LIKE),
-        either("days", INT32, int, literal=dt.Int32(), names=True),
-        returns=DATE,
+        column("start", accepts.DATE_LIKE),
+        either("days", accepts.INT32, int, literal=dt.Int32(), names=True),
+        returns=returns.DATE,
         summary="The date ``days`` days after ``start`` (a datetime is truncated to its date).",
         aliases=("dateadd",),
     ),
     _entry(
         "date_sub",
-        column("start", DATE_LIKE),
-        either("days", INT32, int, literal=dt.Int32(), names=True),
-        returns=DATE,
+        column("start", accepts.DATE_LIKE),
+        either("days", accepts.INT32, int, literal=dt.Int32(), names=True),
+        returns=returns.DATE,
         summary="The date ``days`` days before ``start``.",
     ),
     _entry(
         "datediff",
-        column("end", DATE_LIKE),
-        column("start", DATE_LIKE),
+        column("end", accepts.DATE_LIKE),
+        column("start", accepts.DATE_LIKE),
         summary="Days from ``start`` to ``end`` (PySpark's order: end first).",
         aliases=("date_diff",),
     ),
     _entry(
         "add_months",
-        column("start", DATE_LIKE),
-        either("months", INT32, int, literal=dt.Int32(), names=True),
-        returns=DATE,
+        column("start", accepts.DATE_LIKE),
+        either("months", accepts.INT32, int, literal=dt.Int32(), names=True),
+        returns=returns.DATE,
         summary="The date ``months`` months after ``start`` (clamped to the month's last day).",
     ),
     _entry(
         "months_between",
-        column("date1", DATE_LIKE),
-        column("date2", DATE_LIKE),
+        column("date1", accepts.DATE_LIKE),
+        column("date2", accepts.DATE_LIKE),
         value("roundOff", bool, default=True),
         returns=fixed(dt.Float64()),
         nullable=any_null,
@@ -496,8 +495,8 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "timestamp_add",
         value("unit", str, check=one_of(*TIMESTAMP_UNITS), sample="month"),
-        column("quantity", INTEGER),
-        column("ts", DATE_LIKE),
+        column("quantity", accepts.INTEGER),
+        column("ts", accepts.DATE_LIKE),
         returns=_instant_of(2),
         nullable=any_null,
         special=True,
@@ -513,9 +512,9 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "timestamp_diff",
         value("unit", str, check=one_of(*TIMESTAMP_UNITS), sample="day"),
-        column("start", DATE_LIKE),
-        column("end", DATE_LIKE),
-        returns=_BIGINT,
+        column("start", accepts.DATE_LIKE),
+        column("end", accepts.DATE_LIKE),
+        returns=returns.BIGINT,
         nullable=any_null,
         special=True,
         session=True,
@@ -525,10 +524,12 @@ ENTRIES: tuple[Function, ...] = (
             "is earlier."
         ),
     ),
-    _entry("last_day", column("date", DATE_LIKE), returns=DATE, summary="The last day of the date's month."),
+    _entry(
+        "last_day", column("date", accepts.DATE_LIKE), returns=returns.DATE, summary="The last day of the date's month."
+    ),
     _entry(
         "next_day",
-        column("date", DATE_LIKE),
+        column("date", accepts.DATE_LIKE),
         value(
             "dayOfWeek",
             str,
@@ -557,18 +558,18 @@ ENTRIES: tuple[Function, ...] = (
             ),
             sample="mon",
         ),
-        returns=DATE,
+        returns=returns.DATE,
         nullable=always,
         summary="The first date after ``date`` that falls on ``dayOfWeek``.",
     ),
     # --- truncation and formatting ---
     _entry(
         "trunc",
-        column("date", DATE_LIKE),
+        column("date", accepts.DATE_LIKE),
         value(
             "format", str, check=one_of("year", "yyyy", "yy", "quarter", "month", "mon", "mm", "week"), sample="month"
         ),
-        returns=DATE,
+        returns=returns.DATE,
         nullable=always,
         summary="The date truncated to the year, quarter, month or week.",
     ),
@@ -596,7 +597,7 @@ ENTRIES: tuple[Function, ...] = (
             ),
             sample="month",
         ),
-        column("timestamp", DATE_LIKE),
+        column("timestamp", accepts.DATE_LIKE),
         returns=fixed(dt.Datetime()),
         nullable=always,
         session=True,
@@ -617,7 +618,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "date_format",
-        column("date", DATE_LIKE),
+        column("date", accepts.DATE_LIKE),
         value("format", str, check=_format_pattern),
         returns=fixed(dt.String()),
         nullable=any_null,
@@ -639,10 +640,10 @@ ENTRIES: tuple[Function, ...] = (
     # --- construction ---
     _entry(
         "make_date",
-        column("year", INT32),
-        column("month", INT32),
-        column("day", INT32),
-        returns=DATE,
+        column("year", accepts.INT32),
+        column("month", accepts.INT32),
+        column("day", accepts.INT32),
+        returns=returns.DATE,
         samples=((Lit(2024), Lit(2), Lit(29)), (Lit(1999), Lit(12), Lit(31))),
         samples_only=True,  # the test frame's months of -2 and 0 fail on every row
         summary="The date of the year, month and day (an error where it does not exist).",
@@ -693,10 +694,10 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "make_dt_interval",
-        column("days", INT32, default=None, none=_zero),
-        column("hours", INT32, default=None, none=_zero),
-        column("mins", INT32, default=None, none=_zero),
-        column("secs", NUMBER, default=None, none=_zero),
+        column("days", accepts.INT32, default=None, none=_zero),
+        column("hours", accepts.INT32, default=None, none=_zero),
+        column("mins", accepts.INT32, default=None, none=_zero),
+        column("secs", accepts.NUMBER, default=None, none=_zero),
         returns=fixed(dt.Duration()),
         nullable=_seconds_nullable(3, 18),
         samples=((Lit(1), Lit(-2), Lit(30), Lit(_SECONDS)), (dt.Int32(), (dt.Int64(), True))),
@@ -705,22 +706,22 @@ ENTRIES: tuple[Function, ...] = (
     # --- epochs ---
     _entry(
         "unix_date",
-        column("col", DATE_ONLY),
+        column("col", accepts.DATE),
         nullable=any_null,
         summary="Days since 1970-01-01.",
     ),
     _entry(
         "date_from_unix_date",
-        column("days", INT32),
-        returns=DATE,
+        column("days", accepts.INT32),
+        returns=returns.DATE,
         nullable=any_null,
         summary="The date ``days`` days after 1970-01-01.",
     ),
     *(
         _entry(
             f"unix_{unit}",
-            column("col", TIMESTAMP),
-            returns=_BIGINT,
+            column("col", accepts.TIMESTAMP),
+            returns=returns.BIGINT,
             nullable=any_null,
             summary=f"Whole {words} since 1970-01-01 00:00:00 UTC (a ``timestamp_ntz`` read as UTC).",
         )
@@ -728,16 +729,16 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "timestamp_seconds",
-        column("col", NUMBER),
-        returns=_DATETIME,
+        column("col", accepts.NUMBER),
+        returns=returns.TIMESTAMP,
         nullable=lambda a: any_null(a) or isinstance(a.dtype(0), dt.Floating),
         summary="The instant ``col`` seconds (with a fraction) after 1970-01-01 00:00:00 UTC (NULL for NaN).",
     ),
     *(
         _entry(
             f"timestamp_{unit}",
-            column("col", INTEGER),
-            returns=_DATETIME,
+            column("col", accepts.INTEGER),
+            returns=returns.TIMESTAMP,
             nullable=any_null,
             summary=f"The instant ``col`` {words} after 1970-01-01 00:00:00 UTC.",
         )
@@ -747,7 +748,7 @@ ENTRIES: tuple[Function, ...] = (
         "unix_timestamp",
         column("timestamp", STRING_OR_TIME, default=None, none=_now),
         value("format", str, default="yyyy-MM-dd HH:mm:ss", check=_parse_pattern, sample="yyyy-MM-dd"),
-        returns=_BIGINT,
+        returns=returns.BIGINT,
         nullable=any_null,
         session=True,
         samples=(
@@ -766,8 +767,8 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "to_unix_timestamp",
         column("timestamp", STRING_OR_TIME),
-        column("format", STRING, default=ABSENT),
-        returns=_BIGINT,
+        column("format", accepts.STRING, default=ABSENT),
+        returns=returns.BIGINT,
         nullable=any_null,
         session=True,
         check=_literal_checks((1, "format", _parse_pattern)),
@@ -786,7 +787,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "from_unixtime",
-        column("timestamp", NUMBER),
+        column("timestamp", accepts.NUMBER),
         value("format", str, default="yyyy-MM-dd HH:mm:ss", check=_format_pattern),
         returns=fixed(dt.String()),
         session=True,
@@ -798,22 +799,22 @@ ENTRIES: tuple[Function, ...] = (
         "to_date",
         column("col", STRING_OR_TIME),
         value("format", str, default=ABSENT, sample="yyyy-MM-dd", check=_parse_pattern),
-        returns=DATE,
+        returns=returns.DATE,
         nullable=_to_date_nullable,
         summary=("The string parsed as a date (with ``format``, a Spark datetime pattern); a date or datetime's date."),
     ),
     _entry(
         "try_to_date",
-        column("col", STRING),
+        column("col", accepts.STRING),
         value("format", str, default=ABSENT, sample="yyyy-MM-dd", check=_parse_pattern),
-        returns=DATE,
+        returns=returns.DATE,
         nullable=always,
         samples=((_DAY_TEXT,), (_DAY_TEXT, "dd/MM/yyyy")),
         summary="``to_date``, NULL where the string does not parse.",
     ),
     _entry(
         "to_timestamp",
-        column("col", STRING),
+        column("col", accepts.STRING),
         value("format", str, default=ABSENT, sample="yyyy-MM-dd", check=_parse_pattern),
         returns=fixed(dt.Datetime()),
         nullable=_parsed_nullable,
@@ -822,9 +823,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "try_to_timestamp",
-        column("col", STRING),
-        column("format", STRING, default=ABSENT),
-        returns=_DATETIME,
+        column("col", accepts.STRING),
+        column("format", accepts.STRING, default=ABSENT),
+        returns=returns.TIMESTAMP,
         nullable=always,
         session=True,
         check=_literal_checks((1, "format", _parse_pattern)),
@@ -834,9 +835,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "to_timestamp_ltz",
-        column("timestamp", STRING),
-        column("format", STRING, default=ABSENT),
-        returns=_DATETIME,
+        column("timestamp", accepts.STRING),
+        column("format", accepts.STRING, default=ABSENT),
+        returns=returns.TIMESTAMP,
         nullable=_parsed_nullable,
         session=True,
         check=_literal_checks((1, "format", _parse_pattern)),
@@ -846,9 +847,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "to_timestamp_ntz",
-        column("timestamp", STRING),
-        column("format", STRING, default=ABSENT),
-        returns=_NTZ,
+        column("timestamp", accepts.STRING),
+        column("format", accepts.STRING, default=ABSENT),
+        returns=returns.TIMESTAMP_NTZ,
         nullable=_parsed_nullable,
         check=_literal_checks((1, "format", _parse_pattern)),
         samples=((_WHEN_TEXT,), (_DAY_TEXT, Lit("yyyy-MM-dd")), (Lit("2024-02-29T13:05"), Lit("yyyy-MM-dd'T'HH:mm"))),
@@ -858,9 +859,9 @@ ENTRIES: tuple[Function, ...] = (
     # --- time zones ---
     _entry(
         "from_utc_timestamp",
-        column("timestamp", DATE_LIKE),
-        either("tz", STRING, str, check=_zone, sample="Asia/Tokyo"),
-        returns=_DATETIME,
+        column("timestamp", accepts.DATE_LIKE),
+        either("tz", accepts.STRING, str, check=_zone, sample="Asia/Tokyo"),
+        returns=returns.TIMESTAMP,
         nullable=any_null,
         session=True,
         samples=(
@@ -877,9 +878,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "to_utc_timestamp",
-        column("timestamp", DATE_LIKE),
-        either("tz", STRING, str, check=_zone, sample="Asia/Tokyo"),
-        returns=_DATETIME,
+        column("timestamp", accepts.DATE_LIKE),
+        either("tz", accepts.STRING, str, check=_zone, sample="Asia/Tokyo"),
+        returns=returns.TIMESTAMP,
         nullable=any_null,
         session=True,
         samples=(
@@ -893,10 +894,10 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "convert_timezone",
-        column("sourceTz", STRING, none=_session_zone),
-        column("targetTz", STRING),
-        column("sourceTs", DATE_LIKE),
-        returns=_NTZ,
+        column("sourceTz", accepts.STRING, none=_session_zone),
+        column("targetTz", accepts.STRING),
+        column("sourceTs", accepts.DATE_LIKE),
+        returns=returns.TIMESTAMP_NTZ,
         nullable=lambda a: any_null(a) or isinstance(a.dtype(2), dt.Date),
         session=True,
         check=_literal_checks((0, "sourceTz", _zone), (1, "targetTz", _zone)),
@@ -915,7 +916,7 @@ ENTRIES: tuple[Function, ...] = (
     # --- now ---
     _entry(
         "current_date",
-        returns=DATE,
+        returns=returns.DATE,
         nullable=never,
         deterministic=False,
         session=True,
@@ -926,7 +927,7 @@ ENTRIES: tuple[Function, ...] = (
     CURRENT_TIMEZONE,
     _entry(
         "localtimestamp",
-        returns=_NTZ,
+        returns=returns.TIMESTAMP_NTZ,
         nullable=never,
         deterministic=False,
         session=True,

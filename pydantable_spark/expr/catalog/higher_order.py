@@ -33,16 +33,16 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    ANY,
-    ARRAY,
     Accepts,
     Args,
     Function,
     LambdaSample,
     Takes,
     column,
+    entry,
     function,
     null_if,
     same,
@@ -60,7 +60,7 @@ MAP = Accepts(
     "a map", lambda t: isinstance(t, dt.Map),
     examples=(dt.Map(dt.String(), dt.Int64(), True), dt.Map(dt.String(), dt.String(), False)),
 )  # fmt: skip
-LIST = column("col", ARRAY)
+LIST = column("col", accepts.ARRAY)
 INDEX = Typed(dt.Int32(), nullable=False)
 """An element's 0-based index: Spark's ``int``, never NULL."""
 
@@ -276,13 +276,13 @@ def _settled_zero(args: tuple[Node, ...]) -> tuple[Node, ...]:
 
 _AGGREGATE_PARAMS = (
     LIST,
-    column("initialValue", ANY),
+    column("initialValue", accepts.ANY),
     function("merge", MERGE, sample="lambda acc, x: F.when(F.isnull(x), acc).otherwise(acc)"),
     function("finish", FINISH, sample="lambda acc: F.isnull(acc)", default=ABSENT),
 )
 
 ENTRIES: tuple[Function, ...] = (
-    Function(
+    entry(
         "transform",
         (LIST, function("f", ELEMENT_OR_INDEXED, sample="lambda x: F.array(x)")),
         _transformed,
@@ -295,7 +295,7 @@ ENTRIES: tuple[Function, ...] = (
         ),
         example="F.transform(F.col('tags'), lambda t: F.upper(t))",
     ),
-    Function(
+    entry(
         "filter",
         (LIST, function("f", ELEMENT_OR_INDEXED, sample="lambda x: F.isnotnull(x)")),
         same(0),
@@ -305,7 +305,7 @@ ENTRIES: tuple[Function, ...] = (
         check=_predicate,
         samples=(((dt.List(dt.Int64(), True), True), LambdaSample("lambda x, i: (x > 0) | (i == 0)")),),
     ),
-    Function(
+    entry(
         "exists",
         (LIST, function("f", ELEMENT, sample="lambda x: F.isnull(x)")),
         _boolean,
@@ -318,7 +318,7 @@ ENTRIES: tuple[Function, ...] = (
             (dt.List(dt.Int64(), True), LambdaSample("lambda x: x > 0")),  # NULL from the predicate alone
         ),
     ),
-    Function(
+    entry(
         "forall",
         (LIST, function("f", ELEMENT, sample="lambda x: F.isnotnull(x)")),
         _boolean,
@@ -331,7 +331,7 @@ ENTRIES: tuple[Function, ...] = (
             (dt.List(dt.Int64(), True), LambdaSample("lambda x: x > 0")),  # NULL from the predicate alone
         ),
     ),
-    Function(
+    entry(
         "aggregate",
         _AGGREGATE_PARAMS,
         _aggregated,
@@ -354,11 +354,11 @@ ENTRIES: tuple[Function, ...] = (
             ),
         ),
     ),
-    Function(
+    entry(
         "zip_with",
         (
-            column("left", ARRAY),
-            column("right", ARRAY),
+            column("left", accepts.ARRAY),
+            column("right", accepts.ARRAY),
             function("f", PAIR, sample="lambda x, y: F.array(x, y)"),
         ),
         _zipped,
@@ -373,7 +373,7 @@ ENTRIES: tuple[Function, ...] = (
             ),
         ),
     ),
-    Function(
+    entry(
         "map_filter",
         (column("col", MAP), function("f", KEY_VALUE, sample="lambda k, v: F.isnotnull(v)")),
         same(0),
@@ -385,7 +385,7 @@ ENTRIES: tuple[Function, ...] = (
             ((dt.Map(dt.String(), dt.Int64(), True), True), LambdaSample("lambda k, v: (v > 0) | (F.length(k) == 0)")),
         ),
     ),
-    Function(
+    entry(
         "map_zip_with",
         (
             column("col1", MAP),
@@ -404,7 +404,7 @@ ENTRIES: tuple[Function, ...] = (
             ),
         ),
     ),
-    Function(
+    entry(
         "transform_keys",
         (column("col", MAP), function("f", KEY_VALUE, sample="lambda k, v: F.concat(k, F.lit('!'))")),
         _new_keys,
@@ -413,7 +413,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=null_if(0),
         check=_keys_check,
     ),
-    Function(
+    entry(
         "transform_values",
         (column("col", MAP), function("f", KEY_VALUE, sample="lambda k, v: F.when(F.length(k) > 0, v)")),
         _new_values,

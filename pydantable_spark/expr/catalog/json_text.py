@@ -21,23 +21,32 @@ Measured on Spark 4.3 (and checked by ``tests/expr/test_catalog.py``):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
-    STRING,
     Accepts,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
+    Param,
     always,
     column,
     either,
+    entry,
     fixed,
     never,
     options,
     value,
 )
 from pydantable_spark.expr.core import describe
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES", "not_null_text"]
 
@@ -59,9 +68,9 @@ _JSON_ARRAYS = Built("lambda c: F.to_json(c)", (_STRINGS,))
 _JSON_MAPS = Built("lambda c: F.to_json(c)", (_MAP,))
 
 
-def _entry(name: str, *params: object, returns: object, summary: str, **extra: object) -> Function:
-    extra.setdefault("nullable", always)
-    return Function(name, params, returns, summary, "json", **extra)  # type: ignore[arg-type]
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("nullable", always)
+    return entry(name, params, returns, summary, "json", **options)
 
 
 def not_null_text(args: Args) -> None:
@@ -85,7 +94,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "get_json_object",
-        column("col", STRING),
+        column("col", accepts.STRING),
         value("path", str, sample="$.c.d"),
         returns=fixed(dt.String()),
         samples=((_JSON_OBJECTS, "$.b"), (_JSON_OBJECTS, "$.a"), (_JSON_ARRAYS, "$[1]"), (_JSON_MAPS, "$.x")),
@@ -93,21 +102,21 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "json_array_length",
-        column("col", STRING),
+        column("col", accepts.STRING),
         returns=fixed(dt.Int32()),
         samples=((_JSON_ARRAYS,), (Built("lambda c: F.to_json(c)", (_INTS,)),), (_JSON_OBJECTS,)),
         summary="The elements of the outermost JSON array; NULL for other JSON or text that is not JSON.",
     ),
     _entry(
         "json_object_keys",
-        column("col", STRING),
+        column("col", accepts.STRING),
         returns=fixed(dt.List(dt.String(), True)),
         samples=((_JSON_OBJECTS,), (_JSON_MAPS,), (_JSON_ARRAYS,)),
         summary="The keys of the outermost JSON object; NULL for other JSON or text that is not JSON.",
     ),
     _entry(
         "schema_of_json",
-        either("json", STRING, str, foldable=True, sample=_SAMPLE_JSON),
+        either("json", accepts.STRING, str, foldable=True, sample=_SAMPLE_JSON),
         options(sample={"prefersDecimal": "true"}),
         returns=fixed(dt.String()),
         nullable=never,

@@ -20,20 +20,20 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    DOUBLE,
-    INTEGER,
-    NUMBER,
-    ORDERABLE,
-    STRING,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
+    Param,
     always,
     any_null,
     column,
     either,
+    entry,
     fixed,
     never,
     same,
@@ -51,26 +51,27 @@ from pydantable_spark.typerules import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
-FLOAT = fixed(dt.Float64())
-X = column("col", DOUBLE)
+X = column("col", accepts.DOUBLE)
 NUMBER_OR_DURATION = Accepts(
     "a number or a duration",
     lambda t: isinstance(t, dt.Numeric | dt.Duration),
-    examples=(*NUMBER.examples, dt.Duration()),
+    examples=(*accepts.NUMBER.examples, dt.Duration()),
 )
 FLOATING = Accepts(
     "a number",
     lambda t: isinstance(t, dt.Numeric),
     to=lambda t: t if isinstance(t, dt.Float32) else dt.Float64(),
-    examples=NUMBER.examples,
+    examples=accepts.NUMBER.examples,
 )
 """Spark takes ``float`` or ``double`` (``isnan``, ``nanvl``) and casts other numbers to ``double``."""
 ARITHMETIC = Accepts(
     "a number, a datetime or a duration",
     lambda t: isinstance(t, dt.Numeric | dt.Date | dt.Datetime | dt.DatetimeNTZ | dt.Duration),
-    examples=(*NUMBER.examples, dt.Date()),
+    examples=(*accepts.NUMBER.examples, dt.Date()),
 )
 HEXABLE = Accepts(
     "an integer, a string or bytes",
@@ -79,18 +80,21 @@ HEXABLE = Accepts(
 )
 
 
-def _entry(name: str, *params: object, returns: object = FLOAT, summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "math", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = returns.DOUBLE, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "math", **options)
 
 
-def _unary(name: str, summary: str, **options: object) -> Function:
+def _unary(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
     """A function of one number computed in ``double`` (Spark marks the result nullable)."""
-    return _entry(name, X, summary=summary, nullable=always, **options)
+    options.setdefault("nullable", always)
+    return _entry(name, X, summary=summary, **options)
 
 
-def _binary(name: str, summary: str, **options: object) -> Function:
+def _binary(name: str, summary: str, **options: Unpack[EntryOptions]) -> Function:
     """A function of two numbers computed in ``double`` (PySpark's ``col1``, ``col2``)."""
-    return _entry(name, column("col1", DOUBLE), column("col2", DOUBLE), summary=summary, **options)
+    return _entry(name, column("col1", accepts.DOUBLE), column("col2", accepts.DOUBLE), summary=summary, **options)
 
 
 # --- rules ----------------------------------------------------------------------------------------
@@ -144,13 +148,13 @@ def _arithmetic(op: ArithmeticOp) -> tuple[Callable[[Args], dt.DType], Callable[
     return rule, check
 
 
-def _try(name: str, op: ArithmeticOp, accepts: Accepts, summary: str) -> Function:
+def _try(name: str, op: ArithmeticOp, admits: Accepts, summary: str) -> Function:
     """``try_add`` and co.: the operator's type, NULL where the operator would fail (Spark: always nullable)."""
     rule, check = _arithmetic(op)
     return _entry(
         name,
-        column("left", accepts),
-        column("right", accepts),
+        column("left", admits),
+        column("right", admits),
         returns=rule,
         check=check,
         weak=(0, 1),
@@ -226,7 +230,7 @@ ENTRIES: tuple[Function, ...] = (
     # --- rounding ---
     _entry(
         "round",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         _ROUND_SCALE,
         returns=_round,
         nullable=always,
@@ -234,7 +238,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "bround",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         _ROUND_SCALE,
         returns=_round,
         nullable=always,
@@ -242,7 +246,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "ceil",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         _ROUND_SCALE,
         returns=_ceil_floor,
         nullable=always,
@@ -251,7 +255,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "floor",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         _ROUND_SCALE,
         returns=_ceil_floor,
         nullable=always,
@@ -265,8 +269,8 @@ ENTRIES: tuple[Function, ...] = (
     _unary("expm1", "e raised to the number, minus 1 (exact near 0)."),
     _entry(
         "log",
-        column("arg1", DOUBLE),
-        column("arg2", DOUBLE, default=ABSENT),
+        column("arg1", accepts.DOUBLE),
+        column("arg2", accepts.DOUBLE, default=ABSENT),
         check=_numeric_base,
         nullable=always,
         summary="The natural logarithm of ``arg1``; with ``arg2``, the logarithm of ``arg2`` to base ``arg1``.",
@@ -279,7 +283,7 @@ ENTRIES: tuple[Function, ...] = (
     _binary("hypot", "``sqrt(col1² + col2²)`` without overflow in between."),
     _entry(
         "factorial",
-        column("col", INTEGER),
+        column("col", accepts.INTEGER),
         returns=fixed(dt.Int64()),
         nullable=always,
         summary="The factorial, for 0 to 20 (NULL outside).",
@@ -308,8 +312,8 @@ ENTRIES: tuple[Function, ...] = (
     # --- arithmetic that does not fail ---
     _entry(
         "pmod",
-        column("dividend", NUMBER),
-        column("divisor", NUMBER),
+        column("dividend", accepts.NUMBER),
+        column("divisor", accepts.NUMBER),
         returns=_PMOD[0],
         check=_PMOD[1],
         weak=(0, 1),
@@ -318,13 +322,15 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _try("try_add", ArithmeticOp.ADD, ARITHMETIC, "``left + right``, NULL on overflow."),
     _try("try_subtract", ArithmeticOp.SUB, ARITHMETIC, "``left - right``, NULL on overflow."),
-    _try("try_multiply", ArithmeticOp.MUL, NUMBER, "``left * right``, NULL on overflow."),
-    _try("try_divide", ArithmeticOp.DIV, NUMBER, "``left / right``, NULL for a zero divisor."),
-    _try("try_mod", ArithmeticOp.MOD, NUMBER, "The remainder of ``left / right`` (sign of ``left``), NULL for 0."),
+    _try("try_multiply", ArithmeticOp.MUL, accepts.NUMBER, "``left * right``, NULL on overflow."),
+    _try("try_divide", ArithmeticOp.DIV, accepts.NUMBER, "``left / right``, NULL for a zero divisor."),
+    _try(
+        "try_mod", ArithmeticOp.MOD, accepts.NUMBER, "The remainder of ``left / right`` (sign of ``left``), NULL for 0."
+    ),
     # --- comparing ---
     _entry(
         "greatest",
-        column("cols", ORDERABLE, variadic=True),
+        column("cols", accepts.ORDERABLE, variadic=True),
         returns=same(0),
         common=(0,),
         check=_at_least_two,
@@ -333,7 +339,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "least",
-        column("cols", ORDERABLE, variadic=True),
+        column("cols", accepts.ORDERABLE, variadic=True),
         returns=same(0),
         common=(0,),
         check=_at_least_two,
@@ -342,10 +348,10 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "width_bucket",
-        column("v", DOUBLE),
-        column("min", DOUBLE),
-        column("max", DOUBLE),
-        either("numBucket", INTEGER, int, names=True),
+        column("v", accepts.DOUBLE),
+        column("min", accepts.DOUBLE),
+        column("max", accepts.DOUBLE),
+        either("numBucket", accepts.INTEGER, int, names=True),
         returns=fixed(dt.Int64()),
         nullable=always,
         summary="The bucket ``v`` falls in among ``numBucket`` equal ones from ``min`` to ``max`` (0 and n+1 outside).",
@@ -369,7 +375,7 @@ ENTRIES: tuple[Function, ...] = (
     # --- bases ---
     _entry(
         "bin",
-        column("col", INTEGER),
+        column("col", accepts.INTEGER),
         returns=fixed(dt.String()),
         summary="The integer in binary digits (two's complement of the bigint for negatives).",
     ),
@@ -381,14 +387,14 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "unhex",
-        column("col", STRING),
+        column("col", accepts.STRING),
         returns=fixed(dt.Binary()),
         nullable=always,
         summary="The bytes the hexadecimal digits spell (NULL for other characters).",
     ),
     _entry(
         "conv",
-        column("col", STRING),
+        column("col", accepts.STRING),
         value("fromBase", int, literal=dt.Int32(), check=_radix(signed=False), sample=16),
         value("toBase", int, literal=dt.Int32(), check=_radix(signed=True), sample=10),
         returns=fixed(dt.String()),

@@ -10,14 +10,26 @@ so does the catalog (a filter never moves across them).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
-from pydantable_spark.expr.catalog.spec import Function, fixed, never
+from pydantable_spark.expr.catalog.spec import (
+    EntryOptions,
+    Function,
+    entry,
+    fixed,
+    never,
+)
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES"]
 
 
-def _entry(name: str, returns: dt.DType, summary: str, **extra: object) -> Function:
-    return Function(name, (), fixed(returns), summary, "session", nullable=never, **extra)  # type: ignore[arg-type]
+def _entry(name: str, returns: dt.DType, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    options.setdefault("nullable", never)
+    return entry(name, (), fixed(returns), summary, "session", **options)
 
 
 ENTRIES: tuple[Function, ...] = (

@@ -33,19 +33,19 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    BINARY,
-    DOUBLE,
-    INT32,
     Accepts,
     Built,
     DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Param,
     column,
     either,
+    entry,
     fixed,
     never,
     one_of,
@@ -56,13 +56,11 @@ from pydantable_spark.expr.core import literal_of
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from typing_extensions import Unpack
+
     from pydantable_spark.expr.core import Node
 
 __all__ = ["ENTRIES"]
-
-BYTES = fixed(dt.Binary())
-LONG = fixed(dt.Int64())
-DOUBLE_RESULT = fixed(dt.Float64())
 
 
 def _is(*classes: type[dt.DType]) -> Callable[[dt.DType], bool]:
@@ -76,7 +74,14 @@ def _between(low: int, high: int) -> Callable[[Any], str | None]:
 def _size(name: str, low: int, high: int, sample: int) -> Param:
     """A sketch's size parameter (``lgConfigK``, ``k``, ``lgNomEntries``): a constant int in a range."""
     return either(
-        name, INT32, int, literal=dt.Int32(), default=ABSENT, check=_between(low, high), foldable=True, sample=sample
+        name,
+        accepts.INT32,
+        int,
+        literal=dt.Int32(),
+        default=ABSENT,
+        check=_between(low, high),
+        foldable=True,
+        sample=sample,
     )
 
 
@@ -84,7 +89,7 @@ _LG_CONFIG_K = _size("lgConfigK", 4, 21, sample=10)
 _K = _size("k", 8, 65535, sample=100)
 _LG_NOM_ENTRIES = _size("lgNomEntries", 4, 26, sample=10)
 _MODE = value("mode", str, default=ABSENT, check=one_of("sum", "min", "max", "alwaysone"), sample="max")
-SKETCH = column("col", BINARY)
+SKETCH = column("col", accepts.BINARY)
 
 _HLL_INPUT = Accepts(
     "an int, a bigint, a string or bytes",
@@ -110,18 +115,21 @@ _KLL: dict[str, tuple[dt.DType, Accepts]] = {
     ),
     "float": (dt.Float32(), Accepts("a float", _is(dt.Float32), examples=(dt.Float32(),))),
 }
-_TUPLE: dict[str, tuple[dt.DType, Accepts]] = {"double": (dt.Float64(), DOUBLE), "integer": (dt.Int64(), INT32)}
+_TUPLE: dict[str, tuple[dt.DType, Accepts]] = {
+    "double": (dt.Float64(), accepts.DOUBLE),
+    "integer": (dt.Int64(), accepts.INT32),
+}
 
 
-def _aggregate(name: str, *params: Param, summary: str, **extra: Any) -> Function:
+def _aggregate(name: str, *params: Param, summary: str, **options: Unpack[EntryOptions]) -> Function:
     """An aggregate making a sketch: never NULL (an empty sketch over no rows)."""
-    return Function(
-        name, params, BYTES, summary, "sketch", kind=Kind.AGGREGATE, nullable=never, **extra
-    )  # fmt: skip
+    options.setdefault("kind", Kind.AGGREGATE)
+    options.setdefault("nullable", never)
+    return entry(name, params, returns.BINARY, summary, "sketch", **options)
 
 
-def _scalar(name: str, *params: Param, returns: DTypeRule, summary: str, **extra: Any) -> Function:
-    return Function(name, params, returns, summary, "sketch", **extra)
+def _scalar(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    return entry(name, params, returns, summary, "sketch", **options)
 
 
 def _fractions(value: object) -> str | None:
@@ -176,23 +184,23 @@ def _hll() -> tuple[Function, ...]:
         _scalar(
             "hll_sketch_estimate",
             SKETCH,
-            returns=LONG,
+            returns=returns.BIGINT,
             samples=((made,), (positive,)),
             summary="The estimated distinct count of an HLL sketch.",
         ),
         _scalar(
             "hll_union",
-            column("col1", BINARY),
-            column("col2", BINARY),
+            column("col1", accepts.BINARY),
+            column("col2", accepts.BINARY),
             value("allowDifferentLgConfigK", bool, default=ABSENT, sample=True),
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive), (positive, made, True)),
             summary="The union of two HLL sketches (of one ``lgConfigK`` unless allowed to differ).",
         ),
     )
 
 
-def _kll(kind: str, dtype: dt.DType, accepts: Accepts) -> tuple[Function, ...]:
+def _kll(kind: str, dtype: dt.DType, admits: Accepts) -> tuple[Function, ...]:
     source = dt.Int64() if kind == "bigint" else dtype
     made = Built(f"lambda c: F.kll_sketch_agg_{kind}(c)", (source,))
     other = Built(f"lambda c: F.kll_sketch_agg_{kind}(F.when(c > 0, c))", (source,))
@@ -201,7 +209,7 @@ def _kll(kind: str, dtype: dt.DType, accepts: Accepts) -> tuple[Function, ...]:
     return (
         _aggregate(
             f"kll_sketch_agg_{kind}",
-            column("col", accepts),
+            column("col", admits),
             _K,
             summary=f"A KLL quantiles sketch of the values (as {kind}s; ``k``: its accuracy, 8..65535).",
         ),
@@ -214,13 +222,13 @@ def _kll(kind: str, dtype: dt.DType, accepts: Accepts) -> tuple[Function, ...]:
         _scalar(
             f"kll_sketch_get_n_{kind}",
             SKETCH,
-            returns=LONG,
+            returns=returns.BIGINT,
             samples=((made,), (other,)),
             summary=f"How many values a KLL {kind} sketch has seen.",
         ),
         _scalar(
             f"kll_sketch_get_quantile_{kind}",
-            column("sketch", BINARY),
+            column("sketch", accepts.BINARY),
             Param(
                 "rank",
                 _number_or_list("a number", _is(dt.Numeric), dt.Float64()),
@@ -238,7 +246,7 @@ def _kll(kind: str, dtype: dt.DType, accepts: Accepts) -> tuple[Function, ...]:
         ),
         _scalar(
             f"kll_sketch_get_rank_{kind}",
-            column("sketch", BINARY),
+            column("sketch", accepts.BINARY),
             Param(
                 "quantile",
                 _number_or_list(
@@ -258,9 +266,9 @@ def _kll(kind: str, dtype: dt.DType, accepts: Accepts) -> tuple[Function, ...]:
         ),
         _scalar(
             f"kll_sketch_merge_{kind}",
-            column("left", BINARY),
-            column("right", BINARY),
-            returns=BYTES,
+            column("left", accepts.BINARY),
+            column("right", accepts.BINARY),
+            returns=returns.BINARY,
             samples=((made, other),),
             summary=f"The merge of two KLL {kind} sketches.",
         ),
@@ -277,7 +285,7 @@ def _kll(kind: str, dtype: dt.DType, accepts: Accepts) -> tuple[Function, ...]:
 def _theta() -> tuple[Function, ...]:
     made = Built("lambda c: F.theta_sketch_agg(c)", (dt.Int64(),))
     positive = Built("lambda c: F.theta_sketch_agg(F.when(c > 0, c))", (dt.Int64(),))
-    pair = (column("col1", BINARY), column("col2", BINARY))
+    pair = (column("col1", accepts.BINARY), column("col2", accepts.BINARY))
     return (
         _aggregate(
             "theta_sketch_agg",
@@ -299,7 +307,7 @@ def _theta() -> tuple[Function, ...]:
         _scalar(
             "theta_sketch_estimate",
             SKETCH,
-            returns=LONG,
+            returns=returns.BIGINT,
             samples=((made,), (positive,)),
             summary="The estimated distinct count of a Theta sketch.",
         ),
@@ -307,21 +315,21 @@ def _theta() -> tuple[Function, ...]:
             "theta_union",
             *pair,
             _LG_NOM_ENTRIES,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive), (positive, made, 10)),
             summary="The union of two Theta sketches.",
         ),
         _scalar(
             "theta_intersection",
             *pair,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive),),
             summary="The intersection of two Theta sketches.",
         ),
         _scalar(
             "theta_difference",
             *pair,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive), (positive, made)),
             summary="The values of the first Theta sketch not in the second (A not B).",
         ),
@@ -332,7 +340,7 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
     made = Built(f"lambda k, s: F.tuple_sketch_agg_{kind}(k, s)", (dt.Int64(), dt.Int32()))
     positive = Built(f"lambda k, s: F.tuple_sketch_agg_{kind}(F.when(k > 0, k), s)", (dt.Int64(), dt.Int32()))
     theta = Built("lambda c: F.theta_sketch_agg(F.when(c > 0, c))", (dt.Int64(),))
-    pair = (column("col1", BINARY), column("col2", BINARY))
+    pair = (column("col1", accepts.BINARY), column("col2", accepts.BINARY))
     return (
         _aggregate(
             f"tuple_sketch_agg_{kind}",
@@ -361,7 +369,7 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
         _scalar(
             f"tuple_sketch_estimate_{kind}",
             SKETCH,
-            returns=DOUBLE_RESULT,
+            returns=returns.DOUBLE,
             samples=((made,), (positive,)),
             summary=f"The estimated distinct count of a Tuple {kind} sketch.",
         ),
@@ -376,7 +384,7 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
         _scalar(
             f"tuple_sketch_theta_{kind}",
             SKETCH,
-            returns=DOUBLE_RESULT,
+            returns=returns.DOUBLE,
             samples=((made,),),
             summary=f"The theta (sampling rate) of a Tuple {kind} sketch.",
         ),
@@ -385,7 +393,7 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
             *pair,
             _LG_NOM_ENTRIES,
             _MODE,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive), (made, positive, 10, "max")),
             summary=f"The union of two Tuple {kind} sketches.",
         ),
@@ -394,7 +402,7 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
             *pair,
             _LG_NOM_ENTRIES,
             _MODE,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, theta),),
             summary=f"The union of a Tuple {kind} sketch and a Theta sketch.",
         ),
@@ -402,7 +410,7 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
             f"tuple_intersection_{kind}",
             *pair,
             _MODE,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive), (made, positive, "min")),
             summary=f"The intersection of two Tuple {kind} sketches.",
         ),
@@ -410,21 +418,21 @@ def _tuple(kind: str, summary_type: dt.DType, summaries: Accepts) -> tuple[Funct
             f"tuple_intersection_theta_{kind}",
             *pair,
             _MODE,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, theta),),
             summary=f"The intersection of a Tuple {kind} sketch and a Theta sketch.",
         ),
         _scalar(
             f"tuple_difference_{kind}",
             *pair,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, positive),),
             summary=f"The keys of the first Tuple {kind} sketch not in the second.",
         ),
         _scalar(
             f"tuple_difference_theta_{kind}",
             *pair,
-            returns=BYTES,
+            returns=returns.BINARY,
             samples=((made, theta),),
             summary=f"The keys of a Tuple {kind} sketch not in a Theta sketch.",
         ),
@@ -444,7 +452,7 @@ def _probability(value: float) -> str | None:
     return None if 0 < value < 1 else "must be between 0 and 1 (exclusive)"
 
 
-_COUNT_MIN = Function(
+_COUNT_MIN = entry(
     "count_min_sketch",
     (
         column("col", Accepts("an integer, a string or bytes", _is(dt.Integral, dt.String, dt.Binary),
@@ -453,7 +461,7 @@ _COUNT_MIN = Function(
         value("confidence", float, literal=dt.Float64(), check=_probability, sample=0.9),
         value("seed", int, literal=dt.Int64(), default=None, none=_random_seed, sample=1),
     ),
-    BYTES,
+    returns.BINARY,
     "A count-min sketch of the values (relative error ``eps`` with probability ``confidence``), as bytes.",
     "sketch",
     kind=Kind.AGGREGATE,
@@ -465,7 +473,7 @@ _COUNT_MIN = Function(
 ENTRIES: tuple[Function, ...] = (
     *_hll(),
     _COUNT_MIN,
-    *(entry for kind, (dtype, accepts) in _KLL.items() for entry in _kll(kind, dtype, accepts)),
+    *(made for kind, (dtype, admits) in _KLL.items() for made in _kll(kind, dtype, admits)),
     *_theta(),
-    *(entry for kind, (dtype, summaries) in _TUPLE.items() for entry in _tuple(kind, dtype, summaries)),
+    *(made for kind, (dtype, summaries) in _TUPLE.items() for made in _tuple(kind, dtype, summaries)),
 )

@@ -12,7 +12,7 @@ the mypy plugin, the plan format and the generated reference page.
 ```pycon
 >>> from pydantable_spark.expr.catalog import CATALOG
 >>> upper = CATALOG["upper"]
->>> upper.sql_name, upper.category, [p.name for p in upper.params]
+>>> upper.sql_name, upper.docs.category, [p.name for p in upper.signature.params]
 ('upper', 'string', ['col'])
 
 ```
@@ -26,11 +26,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import TypedDict, Unpack
+
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.expr.catalog.accepts import ANY, Accepts
 from pydantable_spark.expr.core import Literal
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from pydantable_spark.expr.core import Node, Typed
 
 __all__ = [
@@ -40,12 +45,20 @@ __all__ = [
     "Accepts",
     "Args",
     "Built",
+    "Docs",
+    "EntryOptions",
+    "Fixtures",
     "Function",
     "Kind",
     "LambdaSample",
     "Lit",
     "Param",
+    "Placement",
+    "Rules",
+    "Signature",
+    "Spelling",
     "Takes",
+    "entry",
 ]
 
 
@@ -72,30 +85,6 @@ REQUIRED: Any = _Marker("REQUIRED")
 
 ABSENT: Any = _Marker("ABSENT")
 """A parameter's default meaning "not passed to Spark at all" (Spark's own default applies)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Accepts:
-    """The column types an argument admits.
-
-    ``to`` gives the type Spark receives when the façade converts the argument
-    itself (the lowering writes the ``CAST``); ``label`` names the admitted
-    types in error messages ("a string", "an integer").
-    """
-
-    label: str
-    test: Callable[[dt.DType], bool]
-    to: Callable[[dt.DType], dt.DType] | None = None
-    examples: tuple[dt.DType, ...] = ()
-    """Representative admitted types: the parity test tries each of them."""
-
-    def admits(self, dtype: dt.DType) -> bool:
-        """Whether ``dtype`` is admitted."""
-        return self.test(dtype)
-
-    def spark_type(self, dtype: dt.DType) -> dt.DType:
-        """The type Spark receives for an admitted ``dtype``."""
-        return dtype if self.to is None else self.to(dtype)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,29 +238,11 @@ def any_null(args: Args) -> bool:
     return any(t.nullable for t in args.types)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Function:
-    """One function of the catalog (see the module docstring).
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """How a function is called: its parameters and the names it is offered under."""
 
-    ``sql`` is Spark's SQL function name (``name`` when None); ``template``, when
-    given, spells the call instead, ``{0}``, ``{1}``... standing for the argument
-    texts and ``{all}`` for all of them, comma separated; ``special`` entries are
-    spelled by the SQL compiler's own rule (their SQL depends on argument
-    values). ``check`` is a rule over several arguments at once, raising
-    ``ColumnTypeError``.
-    """
-
-    name: str
     params: tuple[Param, ...]
-    returns: DTypeRule
-    summary: str
-    category: str
-    nullable: NullRule = any_null
-    sql: str | None = None
-    template: str | None = None
-    special: bool = False
-    """The SQL compiler spells it by its own rule (``_spark.sql.SPECIAL_CALLS``), as the SQL depends on values."""
-    kind: Kind = Kind.SCALAR
     aliases: tuple[str, ...] = ()
     alias_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """PySpark's parameter names of an alias where they differ from the entry's (``ucase(str)`` beside
@@ -279,6 +250,56 @@ class Function:
     methods: tuple[str, ...] = ()
     in_f: bool = True
     """Whether it is an ``F`` function (False for namespace methods with their own meaning)."""
+    unpacks: bool = False
+    """PySpark also takes the variadic arguments as one list or tuple (``F.array([a, b])``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """How a call is typed: its result's type and nullability, and the rules over its arguments.
+
+    ``check`` is a rule over several arguments at once, raising ``ColumnTypeError``.
+    """
+
+    returns: DTypeRule
+    nullable: NullRule = any_null
+    common: tuple[int, ...] = ()
+    """Arguments that meet in one type (weak literals among them adopt it)."""
+    weak: tuple[int, ...] = ()
+    """Arguments among which a weak literal (a bare Python number) adopts the others' type, as next to an
+    operator (``F.pmod(x, 3)`` keeps ``x``'s type); unlike ``common`` each keeps its own type otherwise."""
+    check: Callable[[Args], None] | None = None
+    adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None = None
+    """The entry's own rule giving weak literals a type from the other arguments, before typing
+    (``F.array_append(ints, 1)`` appends an ``int``: the bare ``1`` takes the elements' type)."""
+    empty: Callable[[], Node] | None = None
+    """What a call with no values at all stands for, when not a call (``F.array()``: an empty list typed
+    by what it is used with, ``core.undecided_empty``)."""
+    output: Callable[[Sequence[Node]], str] | None = None
+    """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spelling:
+    """How a call is written in Spark SQL.
+
+    ``sql`` is Spark's SQL function name (the entry's name when None);
+    ``template``, when given, spells the call instead, ``{0}``, ``{1}``...
+    standing for the argument texts and ``{all}`` for all of them, comma
+    separated.
+    """
+
+    sql: str | None = None
+    template: str | None = None
+    special: bool = False
+    """The SQL compiler spells it by its own rule (``_spark.sql.SPECIAL_CALLS``), as the SQL depends on values."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a call may stand (row by row, over groups, over a window) and what its value depends on."""
+
+    kind: Kind = Kind.SCALAR
     deterministic: bool = True
     session: bool = False
     """Whether its result depends on session settings (time zone, current user, ...)."""
@@ -286,34 +307,50 @@ class Function:
     windowable: bool = True
     window_order: bool = True
     """Whether its window may be ordered or framed (``median`` takes neither)."""
-    common: tuple[int, ...] = ()
-    """Arguments that meet in one type (weak literals among them adopt it)."""
-    weak: tuple[int, ...] = ()
-    """Arguments among which a weak literal (a bare Python number) adopts the others' type, as next to an
-    operator (``F.pmod(x, 3)`` keeps ``x``'s type); unlike ``common`` each keeps its own type otherwise."""
-    check: Callable[[Args], None] | None = None
-    unpacks: bool = False
-    """PySpark also takes the variadic arguments as one list or tuple (``F.array([a, b])``)."""
-    adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None = None
-    """The entry's own rule giving weak literals a type from the other arguments, before typing
-    (``F.array_append(ints, 1)`` appends an ``int``: the bare ``1`` takes the elements' type)."""
-    samples_only: bool = False
-    """The generated value test compares only ``samples``: the test frame's values are no valid input of
-    it (a month of -2: every row fails, on both sides); its types are checked for every combination still."""
+
+
+@dataclass(frozen=True, slots=True)
+class Docs:
+    """What the reference page and the generated docstrings say of it."""
+
+    summary: str
+    category: str
+    example: str = ""
+    """A doctest-style example for the generated docstring (``F.upper(F.col("name"))``)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Extra words for the reference page (``{"surprise": "..."}``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fixtures:
+    """What the generated tests try beyond one parameter at a time."""
+
     samples: tuple[tuple[Any, ...], ...] = ()
     """Argument lists the generated tests try besides one parameter at a time, for calls those cannot
     make (``named_struct`` takes literal names): a ``DType`` is a non-null column of that type, a
     ``(DType, True)`` pair a nullable one, ``Lit(v)`` is ``F.lit(v)``, ``Built`` an argument made by other
     functions, anything else a Python value."""
-    empty: Callable[[], Node] | None = None
-    """What a call with no values at all stands for, when not a call (``F.array()``: an empty list typed
-    by what it is used with, ``core.undecided_empty``)."""
-    output: Callable[[Sequence[Node]], str] | None = None
-    """The output column name of a call, when not its first column argument's (``struct.field`` names the field)."""
-    example: str = ""
-    """A doctest-style example for the generated docstring (``F.upper(F.col("name"))``)."""
-    labels: dict[str, str] = field(default_factory=dict)
-    """Extra words for the reference page (``{"surprise": "..."}``)."""
+    samples_only: bool = False
+    """The generated value test compares only ``samples``: the test frame's values are no valid input of
+    it (a month of -2: every row fails, on both sides); its types are checked for every combination still."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Function:
+    """One function of the catalog (see the module docstring), written with ``entry``.
+
+    Its parts: how it is called (``signature``), typed (``rules``), spelled in
+    SQL (``spelling``), where it may stand (``placement``), documented
+    (``docs``) and tested (``fixtures``).
+    """
+
+    name: str
+    signature: Signature
+    rules: Rules
+    spelling: Spelling
+    placement: Placement
+    docs: Docs
+    fixtures: Fixtures
 
     call_name: str = field(init=False, repr=False)
     """How a user writes it: ``F.upper`` or the namespace method."""
@@ -328,78 +365,105 @@ class Function:
     defaults (empty when the last parameter is variadic)."""
 
     def __post_init__(self) -> None:
-        call_name = f"F.{self.name}" if self.in_f else (self.methods[0] if self.methods else self.name)
+        signature = self.signature
+        params = signature.params
+        call_name = f"F.{self.name}" if signature.in_f else (signature.methods[0] if signature.methods else self.name)
         object.__setattr__(self, "call_name", call_name)
-        object.__setattr__(self, "has_like", any(p.like is not None for p in self.params))
-        object.__setattr__(self, "has_lambdas", any(p.takes is not None for p in self.params))
-        defaults = tuple(p.default for p in self.params)
+        object.__setattr__(self, "has_like", any(p.like is not None for p in params))
+        object.__setattr__(self, "has_lambdas", any(p.takes is not None for p in params))
+        defaults = tuple(p.default for p in params)
         object.__setattr__(self, "defaults", defaults)
         required = max((i + 1 for i, default in enumerate(defaults) if default is REQUIRED), default=0)
-        variadic = bool(self.params) and self.params[-1].variadic
+        variadic = bool(params) and params[-1].variadic
         object.__setattr__(self, "by_position", range(0) if variadic else range(required, len(defaults) + 1))
 
     def params_as(self, name: str) -> tuple[Param, ...]:
         """The parameters under the names PySpark's function ``name`` (the entry's or an alias) gives them."""
-        names = self.alias_params.get(name)
+        names = self.signature.alias_params.get(name)
         if names is None:
-            return self.params
-        return tuple(dataclasses.replace(p, name=n) for p, n in zip(self.params, names, strict=True))
+            return self.signature.params
+        return tuple(dataclasses.replace(p, name=n) for p, n in zip(self.signature.params, names, strict=True))
 
     @property
     def sql_name(self) -> str:
         """The Spark SQL function called (for messages and the reference page)."""
-        return self.sql or self.name
+        return self.spelling.sql or self.name
 
 
-# --- type sets ------------------------------------------------------------------------------------
+class EntryOptions(TypedDict, total=False):
+    """The optional fields of ``Function``'s parts, as an entry is written flat (see ``entry``).
 
-_INTEGRALS = (dt.Int8(), dt.Int16(), dt.Int32(), dt.Int64())
-_NUMBERS = (*_INTEGRALS, dt.Float32(), dt.Float64(), dt.Decimal(10, 2), dt.Decimal(38, 18))
+    Their meanings are on the parts (``Signature``, ``Rules``...);
+    ``tests/expr/test_catalog_spec.py`` checks that the keys and types are
+    exactly those fields.
+    """
+
+    aliases: tuple[str, ...]
+    alias_params: dict[str, tuple[str, ...]]
+    methods: tuple[str, ...]
+    in_f: bool
+    unpacks: bool
+    nullable: NullRule
+    common: tuple[int, ...]
+    weak: tuple[int, ...]
+    check: Callable[[Args], None] | None
+    adopt: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None
+    empty: Callable[[], Node] | None
+    output: Callable[[Sequence[Node]], str] | None
+    sql: str | None
+    template: str | None
+    special: bool
+    kind: Kind
+    deterministic: bool
+    session: bool
+    needs_order: bool
+    windowable: bool
+    window_order: bool
+    example: str
+    labels: dict[str, str]
+    samples: tuple[tuple[Any, ...], ...]
+    samples_only: bool
+
+
+def entry(
+    name: str,
+    params: tuple[Param, ...],
+    returns: DTypeRule,
+    summary: str,
+    category: str,
+    **options: Unpack[EntryOptions],
+) -> Function:
+    """The catalog entry of function ``name``, written flat: how every entry is written (mypy checks each option).
+
+    Each option goes to the part that has a field of its name. A category
+    module's own shorthand passes its category and its defaults
+    (``options.setdefault("nullable", always)``) and keeps the options typed as
+    ``**options: Unpack[EntryOptions]``.
+    """
+    given: dict[str, Any] = dict(options)
+
+    def pick(part: type[DataclassInstance]) -> dict[str, Any]:
+        return {f.name: given.pop(f.name) for f in dataclasses.fields(part) if f.name in given}
+
+    made = Function(
+        name,
+        Signature(params, **pick(Signature)),
+        Rules(returns, **pick(Rules)),
+        Spelling(**pick(Spelling)),
+        Placement(**pick(Placement)),
+        Docs(summary, category, **pick(Docs)),
+        Fixtures(**pick(Fixtures)),
+    )
+    assert not given, f"options of no part of an entry: {sorted(given)}"
+    return made
+
+
+# --- types in messages ---------------------------------------------------------------------------
 
 
 def kind_label(dtype: dt.DType) -> str:
     """A short name for a type in messages: ``str (string)``."""
     return f"{python_name(dtype, nullable=False)} ({dtype})"
-
-
-def _is(*classes: type[dt.DType]) -> Callable[[dt.DType], bool]:
-    return lambda t: isinstance(t, classes)
-
-
-ANY = Accepts("any value", lambda t: True, examples=(dt.Int64(), dt.String(), dt.Date()))
-STRING = Accepts("a string", _is(dt.String), examples=(dt.String(),))
-BINARY = Accepts("bytes", _is(dt.Binary), examples=(dt.Binary(),))
-STRING_OR_BINARY = Accepts("a string or bytes", _is(dt.String, dt.Binary), examples=(dt.String(), dt.Binary()))
-BOOLEAN = Accepts("a boolean", _is(dt.Boolean), examples=(dt.Boolean(),))
-NUMBER = Accepts("a number", _is(dt.Numeric), examples=_NUMBERS)
-INTEGER = Accepts("an integer", _is(dt.Integral), examples=_INTEGRALS)
-DOUBLE = Accepts("a number", _is(dt.Numeric), to=lambda t: dt.Float64(), examples=_NUMBERS)
-INT32 = Accepts(
-    "an integer", _is(dt.Integral), to=lambda t: t if isinstance(t, dt.Int8 | dt.Int16 | dt.Int32) else dt.Int32(),
-    examples=_INTEGRALS,
-)  # fmt: skip
-DATE = Accepts("a date", _is(dt.Date), examples=(dt.Date(),))
-DATE_LIKE = Accepts(
-    "a date or datetime",
-    _is(dt.Date, dt.Datetime, dt.DatetimeNTZ),
-    examples=(dt.Date(), dt.Datetime(), dt.DatetimeNTZ()),
-)
-TIMESTAMP = Accepts("a datetime", _is(dt.Datetime, dt.DatetimeNTZ), examples=(dt.Datetime(), dt.DatetimeNTZ()))
-ARRAY = Accepts("a list", _is(dt.List), examples=(dt.List(dt.Int64(), False), dt.List(dt.String(), True)))
-MAP = Accepts("a map", _is(dt.Map), examples=(dt.Map(dt.String(), dt.Int64(), True),))
-ORDERABLE = Accepts(
-    "a value with an order (not a map or VARIANT)", dt.has_equality,
-    examples=(dt.Int64(), dt.String(), dt.Date(), dt.Decimal(10, 2)),
-)  # fmt: skip
-
-
-def accepts_list_of(inner: Accepts) -> Accepts:
-    """Lists whose elements ``inner`` admits."""
-    return Accepts(
-        f"a list of {inner.label.removeprefix('a ').removeprefix('an ')}",
-        lambda t: isinstance(t, dt.List) and inner.admits(t.inner),
-        examples=tuple(dt.List(e, True) for e in inner.examples[:2]),
-    )
 
 
 # --- result rules ---------------------------------------------------------------------------------

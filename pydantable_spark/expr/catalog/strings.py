@@ -7,27 +7,27 @@ values by ``tests/expr/test_catalog.py``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts, returns
 from pydantable_spark.expr.catalog.collections import concat_lists, empty_takes_the_others
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    BINARY,
-    INT32,
-    INTEGER,
-    NUMBER,
-    STRING,
-    STRING_OR_BINARY,
     Accepts,
     Args,
+    DTypeRule,
+    EntryOptions,
     Function,
     Lit,
+    Param,
     always,
     any_null,
     at_least,
     column,
     either,
+    entry,
     fixed,
     never,
     null_if,
@@ -36,13 +36,12 @@ from pydantable_spark.expr.catalog.spec import (
 )
 from pydantable_spark.expr.core import describe
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
-STR = fixed(dt.String())
-INT = fixed(dt.Int32())
-BOOL = fixed(dt.Boolean())
-BYTES = fixed(dt.Binary())
-TEXT = column("col", STRING)
+TEXT = column("col", accepts.STRING)
 STRING_LIST = Accepts(
     "a string or a list of strings",
     lambda t: isinstance(t, dt.String) or (isinstance(t, dt.List) and isinstance(t.inner, dt.String)),
@@ -60,8 +59,10 @@ STRING_OR_LIST = Accepts(
 )
 
 
-def _entry(name: str, *params: object, returns: object = STR, summary: str, **options: object) -> Function:
-    return Function(name, params, returns, summary, "string", **options)  # type: ignore[arg-type]
+def _entry(
+    name: str, *params: Param, returns: DTypeRule = returns.STRING, summary: str, **options: Unpack[EntryOptions]
+) -> Function:
+    return entry(name, params, returns, summary, "string", **options)
 
 
 _NUMBER_FORMAT = re.compile(r"(?:[09.DG,$S]|MI|PR)+")
@@ -198,41 +199,48 @@ ENTRIES: tuple[Function, ...] = (
     _entry("initcap", TEXT, summary="Each word's first letter upper case, the rest lower case."),
     _entry(
         "length",
-        column("col", STRING_OR_BINARY),
-        returns=INT,
+        column("col", accepts.STRING_OR_BINARY),
+        returns=returns.INT,
         summary="Characters of a string (bytes of binary data).",
         methods=("str.length", "str.len_chars"),
         aliases=("char_length", "character_length"),
         alias_params={"char_length": ("str",), "character_length": ("str",)},
     ),
-    _entry("bit_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bits of the UTF-8 bytes."),
-    _entry("octet_length", column("col", STRING_OR_BINARY), returns=INT, summary="Bytes of the UTF-8 encoding."),
+    _entry(
+        "bit_length", column("col", accepts.STRING_OR_BINARY), returns=returns.INT, summary="Bits of the UTF-8 bytes."
+    ),
+    _entry(
+        "octet_length",
+        column("col", accepts.STRING_OR_BINARY),
+        returns=returns.INT,
+        summary="Bytes of the UTF-8 encoding.",
+    ),
     # Spark SQL's two-argument trim/ltrim/rtrim take the characters first: the SQL compiler swaps them
     _entry(
         "trim",
         TEXT,
-        column("trim", STRING, default=ABSENT),
+        column("trim", accepts.STRING, default=ABSENT),
         special=True,
         summary="Spaces (or the characters of ``trim``) removed at both ends.",
     ),
     _entry(
         "ltrim",
         TEXT,
-        column("trim", STRING, default=ABSENT),
+        column("trim", accepts.STRING, default=ABSENT),
         special=True,
         summary="Spaces (or ``trim``'s) removed at the start.",
     ),
     _entry(
         "rtrim",
         TEXT,
-        column("trim", STRING, default=ABSENT),
+        column("trim", accepts.STRING, default=ABSENT),
         special=True,
         summary="Spaces (or ``trim``'s) removed at the end.",
     ),
     _entry(
         "btrim",
-        column("str", STRING),
-        column("trim", STRING, default=ABSENT),
+        column("str", accepts.STRING),
+        column("trim", accepts.STRING, default=ABSENT),
         summary="Spaces (or the characters of ``trim``) removed at both ends.",
     ),
     _entry(
@@ -247,16 +255,16 @@ ENTRIES: tuple[Function, ...] = (
     # --- pieces ---
     _entry(
         "substring",
-        column("str", STRING),
-        either("pos", INT32, int, literal=dt.Int32(), names=True),
-        either("len", INT32, int, literal=dt.Int32(), names=True),
+        column("str", accepts.STRING),
+        either("pos", accepts.INT32, int, literal=dt.Int32(), names=True),
+        either("len", accepts.INT32, int, literal=dt.Int32(), names=True),
         summary="``len`` characters from 1-based position ``pos`` (negative: from the end).",
     ),
     _entry(
         "substr",
-        column("str", STRING),
-        column("pos", INT32),
-        column("len", INT32, default=ABSENT),
+        column("str", accepts.STRING),
+        column("pos", accepts.INT32),
+        column("len", accepts.INT32, default=ABSENT),
         summary="Characters from 1-based position ``pos`` (``len`` of them, or to the end).",
     ),
     _entry(
@@ -269,34 +277,45 @@ ENTRIES: tuple[Function, ...] = (
         special=True,
         summary="``length`` characters from 0-based ``offset`` (negative: from the end), or to the end.",
     ),
-    _entry("left", column("str", STRING), column("len", INT32), summary="The first ``len`` characters."),
     _entry(
-        "right", column("str", STRING), column("len", INT32), summary="The last ``len`` characters.", nullable=always
+        "left", column("str", accepts.STRING), column("len", accepts.INT32), summary="The first ``len`` characters."
+    ),
+    _entry(
+        "right",
+        column("str", accepts.STRING),
+        column("len", accepts.INT32),
+        summary="The last ``len`` characters.",
+        nullable=always,
     ),
     _entry(
         "substring_index",
-        column("str", STRING),
+        column("str", accepts.STRING),
         value("delim", str),
         value("count", int, literal=dt.Int32()),
         summary="The part before the ``count``-th ``delim`` (after it, counting from the end, if negative).",
     ),
     _entry(
         "split_part",
-        column("src", STRING),
-        column("delimiter", STRING),
-        column("partNum", INT32),
+        column("src", accepts.STRING),
+        column("delimiter", accepts.STRING),
+        column("partNum", accepts.INT32),
         summary="The ``partNum``-th (1-based) part between delimiters.",
         nullable=always,
     ),
     _entry(
         "overlay",
-        column("src", STRING),
-        column("replace", STRING),
-        either("pos", INT32, int, literal=dt.Int32(), names=True),
-        either("len", INT32, int, literal=dt.Int32(), names=True, default=-1),
+        column("src", accepts.STRING),
+        column("replace", accepts.STRING),
+        either("pos", accepts.INT32, int, literal=dt.Int32(), names=True),
+        either("len", accepts.INT32, int, literal=dt.Int32(), names=True, default=-1),
         summary="``src`` with ``len`` characters from ``pos`` replaced by ``replace``.",
     ),
-    _entry("repeat", TEXT, either("n", INT32, int, literal=dt.Int32(), names=True), summary="The string ``n`` times."),
+    _entry(
+        "repeat",
+        TEXT,
+        either("n", accepts.INT32, int, literal=dt.Int32(), names=True),
+        summary="The string ``n`` times.",
+    ),
     _entry(
         "reverse",
         column("col", STRING_OR_LIST),
@@ -306,15 +325,15 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "lpad",
         TEXT,
-        either("len", INT32, int, literal=dt.Int32()),
-        either("pad", STRING, str),
+        either("len", accepts.INT32, int, literal=dt.Int32()),
+        either("pad", accepts.STRING, str),
         summary="Left-padded with ``pad`` to ``len`` characters (longer strings are cut to ``len``).",
     ),
     _entry(
         "rpad",
         TEXT,
-        either("len", INT32, int, literal=dt.Int32()),
-        either("pad", STRING, str),
+        either("len", accepts.INT32, int, literal=dt.Int32()),
+        either("pad", accepts.STRING, str),
         summary="Right-padded with ``pad`` to ``len`` characters (longer strings are cut to ``len``).",
     ),
     _entry(
@@ -355,9 +374,9 @@ ENTRIES: tuple[Function, ...] = (
     # --- searching ---
     _entry(
         "contains",
-        column("left", STRING_OR_BINARY),
-        column("right", STRING_OR_BINARY),
-        returns=BOOL,
+        column("left", accepts.STRING_OR_BINARY),
+        column("right", accepts.STRING_OR_BINARY),
+        returns=returns.BOOLEAN,
         nullable=_nullable_for_bytes,
         check=_same_kind,
         samples=((dt.Binary(), dt.Binary()), ((dt.Binary(), True), dt.Binary())),
@@ -366,9 +385,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "startswith",
-        column("str", STRING_OR_BINARY),
-        column("prefix", STRING_OR_BINARY),
-        returns=BOOL,
+        column("str", accepts.STRING_OR_BINARY),
+        column("prefix", accepts.STRING_OR_BINARY),
+        returns=returns.BOOLEAN,
         nullable=_nullable_for_bytes,
         check=_same_kind,
         samples=((dt.Binary(), dt.Binary()), ((dt.Binary(), True), dt.Binary())),
@@ -377,9 +396,9 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "endswith",
-        column("str", STRING_OR_BINARY),
-        column("suffix", STRING_OR_BINARY),
-        returns=BOOL,
+        column("str", accepts.STRING_OR_BINARY),
+        column("suffix", accepts.STRING_OR_BINARY),
+        returns=returns.BOOLEAN,
         nullable=_nullable_for_bytes,
         check=_same_kind,
         samples=((dt.Binary(), dt.Binary()), ((dt.Binary(), True), dt.Binary())),
@@ -388,86 +407,92 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "instr",
-        column("str", STRING),
-        either("substr", STRING, str),
-        returns=INT,
+        column("str", accepts.STRING),
+        either("substr", accepts.STRING, str),
+        returns=returns.INT,
         summary="The 1-based position of the first ``substr`` (0 if none).",
     ),
     _entry(
         "locate",
         value("substr", str),
-        column("str", STRING),
+        column("str", accepts.STRING),
         value("pos", int, literal=dt.Int32(), default=1),
-        returns=INT,
+        returns=returns.INT,
         summary="The 1-based position of ``substr`` at or after ``pos`` (0 if none).",
     ),
     _entry(
         "position",
-        column("substr", STRING),
-        column("str", STRING),
-        column("start", INT32, default=ABSENT),
-        returns=INT,
+        column("substr", accepts.STRING),
+        column("str", accepts.STRING),
+        column("start", accepts.INT32, default=ABSENT),
+        returns=returns.INT,
         summary="The 1-based position of ``substr`` (at or after ``start``); 0 if none.",
         nullable=null_if(0, 1),
     ),
     _entry(
         "find_in_set",
-        column("str", STRING),
-        column("str_array", STRING),
-        returns=INT,
+        column("str", accepts.STRING),
+        column("str_array", accepts.STRING),
+        returns=returns.INT,
         summary="The 1-based index of ``str`` in the comma-separated list ``str_array`` (0 if absent).",
     ),
     _entry(
         "like",
-        column("str", STRING),
-        column("pattern", STRING),
-        returns=BOOL,
+        column("str", accepts.STRING),
+        column("pattern", accepts.STRING),
+        returns=returns.BOOLEAN,
         methods=("str.like",),
         summary="SQL LIKE: ``%`` any run of characters, ``_`` one character, ``\\`` escapes.",
     ),
-    _entry("ilike", column("str", STRING), column("pattern", STRING), returns=BOOL, summary="LIKE, ignoring case."),
+    _entry(
+        "ilike",
+        column("str", accepts.STRING),
+        column("pattern", accepts.STRING),
+        returns=returns.BOOLEAN,
+        summary="LIKE, ignoring case.",
+    ),
     _entry(
         "rlike",
-        column("str", STRING),
-        column("regexp", STRING),
-        returns=BOOL,
+        column("str", accepts.STRING),
+        column("regexp", accepts.STRING),
+        returns=returns.BOOLEAN,
         aliases=("regexp", "regexp_like"),
         summary="Whether the (Java) regular expression matches somewhere in the string.",
     ),
     _entry(
         "regexp_count",
-        column("str", STRING),
-        column("regexp", STRING),
-        returns=INT,
+        column("str", accepts.STRING),
+        column("regexp", accepts.STRING),
+        returns=returns.INT,
         summary="How many times the regular expression matches.",
     ),
     _entry(
         "regexp_extract",
-        column("str", STRING),
+        column("str", accepts.STRING),
         value("pattern", str),
         value("idx", int, literal=dt.Int32(), check=at_least(0)),
         summary="Group ``idx`` of the first match (an empty string when nothing matches).",
     ),
     _entry(
         "regexp_extract_all",
-        column("str", STRING),
-        column("regexp", STRING),
-        either("idx", INT32, int, literal=dt.Int32(), default=ABSENT),
+        column("str", accepts.STRING),
+        column("regexp", accepts.STRING),
+        either("idx", accepts.INT32, int, literal=dt.Int32(), default=ABSENT),
         returns=fixed(dt.List(dt.String(), True)),
         summary="Group ``idx`` (default 1) of every match, as a list.",
     ),
     _entry(
         "regexp_instr",
-        column("str", STRING),
-        column("regexp", STRING),
-        either("idx", INT32, int, literal=dt.Int32(), default=ABSENT),
-        returns=INT,
+        column("str", accepts.STRING),
+        column("regexp", accepts.STRING),
+        either("idx", accepts.INT32, int, literal=dt.Int32(), default=ABSENT),
+        returns=returns.INT,
         summary="The 1-based position of the first match (0 if none).",
     ),
     _entry(
         "regexp_substr",
-        column("str", STRING),
-        column("regexp", STRING),
+        column("str", accepts.STRING),
+        column("regexp", accepts.STRING),
         nullable=always,
         summary="The first match of the regular expression (NULL if none).",
     ),
@@ -485,17 +510,17 @@ ENTRIES: tuple[Function, ...] = (
     # --- replacing ---
     _entry(
         "regexp_replace",
-        column("string", STRING),
-        either("pattern", STRING, str),
-        either("replacement", STRING, str),
-        either("position", INT32, int, literal=dt.Int32(), default=ABSENT, check=at_least(1), foldable=True),
+        column("string", accepts.STRING),
+        either("pattern", accepts.STRING, str),
+        either("replacement", accepts.STRING, str),
+        either("position", accepts.INT32, int, literal=dt.Int32(), default=ABSENT, check=at_least(1), foldable=True),
         summary="Every match of ``pattern`` replaced by ``replacement`` (``$1`` refers to a group).",
     ),
     _entry(
         "replace",
-        column("src", STRING),
-        column("search", STRING),
-        column("replace", STRING, default=ABSENT),
+        column("src", accepts.STRING),
+        column("search", accepts.STRING),
+        column("replace", accepts.STRING, default=ABSENT),
         summary="Every occurrence of ``search`` replaced (removed when no ``replace``); plain text.",
     ),
     _entry(
@@ -511,7 +536,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "translate",
-        column("srcCol", STRING),
+        column("srcCol", accepts.STRING),
         value("matching", str),
         value("replace", str),
         summary="Each character of ``matching`` replaced by the one at its place in ``replace`` (or removed).",
@@ -519,9 +544,9 @@ ENTRIES: tuple[Function, ...] = (
     # --- splitting ---
     _entry(
         "split",
-        column("str", STRING),
-        either("pattern", STRING, str),
-        either("limit", INT32, int, literal=dt.Int32(), names=True, default=-1),
+        column("str", accepts.STRING),
+        either("pattern", accepts.STRING, str),
+        either("limit", accepts.INT32, int, literal=dt.Int32(), names=True, default=-1),
         returns=fixed(dt.List(dt.String(), False)),
         summary="The parts between matches of ``pattern`` (a regex).",
     ),
@@ -536,27 +561,29 @@ ENTRIES: tuple[Function, ...] = (
         summary="The parts between occurrences of ``separator`` (plain text).",
     ),
     # --- characters and encodings ---
-    _entry("ascii", TEXT, returns=INT, summary="The code point of the first character (0 for an empty string)."),
+    _entry(
+        "ascii", TEXT, returns=returns.INT, summary="The code point of the first character (0 for an empty string)."
+    ),
     _entry(
         "char",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         nullable=lambda a: a.nullable(0) or not isinstance(a.dtype(0), dt.Integral),
         summary="The character whose code point is the number (modulo 256).",
     ),
-    _entry("base64", column("col", BINARY), summary="The bytes in base64."),
-    _entry("unbase64", TEXT, returns=BYTES, summary="The bytes a base64 string encodes."),
+    _entry("base64", column("col", accepts.BINARY), summary="The bytes in base64."),
+    _entry("unbase64", TEXT, returns=returns.BINARY, summary="The bytes a base64 string encodes."),
     _entry("soundex", TEXT, summary="The Soundex code."),
     _entry(
         "levenshtein",
-        column("left", STRING),
-        column("right", STRING),
+        column("left", accepts.STRING),
+        column("right", accepts.STRING),
         value("threshold", int, literal=dt.Int32(), default=ABSENT, sample=2),
-        returns=INT,
+        returns=returns.INT,
         summary="The edit distance (-1 when it exceeds ``threshold``).",
     ),
     _entry(
         "format_number",
-        column("col", NUMBER),
+        column("col", accepts.NUMBER),
         value("d", int, literal=dt.Int32(), check=at_least(0)),
         summary="The number like ``'#,###,###.##'`` rounded to ``d`` decimals.",
         nullable=always,
@@ -569,11 +596,14 @@ ENTRIES: tuple[Function, ...] = (
         summary="printf-style formatting (``%s``, ``%d``...) of the columns.",
     ),
     _entry(
-        "url_encode", column("str", STRING), summary="``application/x-www-form-urlencoded`` encoding.", nullable=always
+        "url_encode",
+        column("str", accepts.STRING),
+        summary="``application/x-www-form-urlencoded`` encoding.",
+        nullable=always,
     ),
     _entry(
         "url_decode",
-        column("str", STRING),
+        column("str", accepts.STRING),
         summary="Decoding of ``application/x-www-form-urlencoded``.",
         nullable=always,
     ),
@@ -581,13 +611,13 @@ ENTRIES: tuple[Function, ...] = (
         "encode",
         TEXT,
         value("charset", str),
-        returns=BYTES,
+        returns=returns.BINARY,
         summary="The string's bytes in ``charset`` (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32).",
         nullable=always,
     ),
     _entry(
         "decode",
-        column("col", BINARY),
+        column("col", accepts.BINARY),
         value("charset", str),
         summary="The string the bytes encode in ``charset``.",
         nullable=always,
@@ -595,88 +625,96 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "mask",
         TEXT,
-        column("upperChar", STRING, default=ABSENT, foldable=True),
-        column("lowerChar", STRING, default=ABSENT, foldable=True),
-        column("digitChar", STRING, default=ABSENT, foldable=True),
-        column("otherChar", STRING, default=ABSENT, foldable=True),
+        column("upperChar", accepts.STRING, default=ABSENT, foldable=True),
+        column("lowerChar", accepts.STRING, default=ABSENT, foldable=True),
+        column("digitChar", accepts.STRING, default=ABSENT, foldable=True),
+        column("otherChar", accepts.STRING, default=ABSENT, foldable=True),
         summary="Upper case letters as ``X``, lower case as ``x``, digits as ``n`` (or the given characters).",
         nullable=always,
     ),
     _entry("quote", TEXT, summary="The string in single quotes, inner quotes escaped.", nullable=always),
     _entry(
         "elt",
-        column("n", INTEGER),
-        column("inputs", STRING, variadic=True),
+        column("n", accepts.INTEGER),
+        column("inputs", accepts.STRING, variadic=True),
         nullable=always,
         summary="The ``n``-th of the following strings (the first input is ``n``).",
     ),
     _entry(
         "printf",
-        column("format", STRING),
+        column("format", accepts.STRING),
         column("cols", variadic=True, default=()),
         nullable=null_if(0),
         summary="printf-style formatting (``%s``, ``%d``...) of the columns by a format column or name.",
     ),
     _entry(
         "parse_url",
-        column("url", STRING),
-        column("partToExtract", STRING),
-        column("key", STRING, default=ABSENT),
+        column("url", accepts.STRING),
+        column("partToExtract", accepts.STRING),
+        column("key", accepts.STRING, default=ABSENT),
         nullable=always,
         samples=((Lit("http://u@h.io:8/p?q=1&r=2#f"), Lit("QUERY"), Lit("r")), (Lit("http://h.io/p"), Lit("HOST"))),
         summary="A part of a URL (HOST, PATH, QUERY, REF, PROTOCOL, FILE, AUTHORITY, USERINFO) or a query value.",
     ),
     _entry(
         "try_parse_url",
-        column("url", STRING),
-        column("partToExtract", STRING),
-        column("key", STRING, default=ABSENT),
+        column("url", accepts.STRING),
+        column("partToExtract", accepts.STRING),
+        column("key", accepts.STRING, default=ABSENT),
         nullable=always,
         samples=((Lit("http://u@h.io:8/p?q=1&r=2#f"), Lit("QUERY"), Lit("q")), (Lit("ht tp://x"), Lit("HOST"))),
         summary="``parse_url``, NULL instead of an error for a malformed URL.",
     ),
-    _entry("to_base32", column("col", STRING_OR_BINARY), summary="The bytes (of the string's UTF-8) in base32."),
-    _entry("from_base32", TEXT, returns=BYTES, summary="The bytes a base32 string encodes."),
-    _entry("is_valid_utf8", column("str", STRING), returns=BOOL, nullable=always, summary="Whether it is valid UTF-8."),
+    _entry(
+        "to_base32", column("col", accepts.STRING_OR_BINARY), summary="The bytes (of the string's UTF-8) in base32."
+    ),
+    _entry("from_base32", TEXT, returns=returns.BINARY, summary="The bytes a base32 string encodes."),
+    _entry(
+        "is_valid_utf8",
+        column("str", accepts.STRING),
+        returns=returns.BOOLEAN,
+        nullable=always,
+        summary="Whether it is valid UTF-8.",
+    ),
     _entry(
         "validate_utf8",
-        column("str", STRING),
+        column("str", accepts.STRING),
         nullable=always,
         summary="The string, or an error if it is not valid UTF-8.",
     ),
     _entry(
         "try_validate_utf8",
-        column("str", STRING),
+        column("str", accepts.STRING),
         nullable=always,
         summary="The string, or NULL if it is not valid UTF-8.",
     ),
     _entry(
         "make_valid_utf8",
-        column("str", STRING),
+        column("str", accepts.STRING),
         nullable=always,
         summary="The string with invalid UTF-8 bytes replaced by U+FFFD.",
     ),
     _entry(
         "jaro_winkler_similarity",
-        column("left", STRING),
-        column("right", STRING),
+        column("left", accepts.STRING),
+        column("right", accepts.STRING),
         returns=fixed(dt.Float64()),
         nullable=always,
         summary="The Jaro-Winkler similarity of the two strings, from 0 to 1.",
     ),
     _entry(
         "randstr",
-        either("length", INT32, int, literal=dt.Int32(), foldable=True, check=at_least(0), sample=5),
-        either("seed", INTEGER, int, default=ABSENT, foldable=True, sample=7),
+        either("length", accepts.INT32, int, literal=dt.Int32(), foldable=True, check=at_least(0), sample=5),
+        either("seed", accepts.INTEGER, int, default=ABSENT, foldable=True, sample=7),
         nullable=never,
         deterministic=False,
         summary="A random string of ``length`` letters and digits (reproducible with ``seed``).",
     ),
     _entry(
         "sentences",
-        column("string", STRING),
-        column("language", STRING, default=ABSENT),
-        column("country", STRING, default=ABSENT),
+        column("string", accepts.STRING),
+        column("language", accepts.STRING, default=ABSENT),
+        column("country", accepts.STRING, default=ABSENT),
         returns=fixed(dt.List(dt.List(dt.String(), False), False)),
         nullable=always,
         samples=((Lit("Hi there. You, too!"),), (Lit("Hi there. You"), Lit("en"), Lit("US"))),
@@ -685,8 +723,8 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "to_binary",
         TEXT,
-        column("format", STRING, default=ABSENT, foldable=True),
-        returns=BYTES,
+        column("format", accepts.STRING, default=ABSENT, foldable=True),
+        returns=returns.BINARY,
         nullable=_to_binary_nullable,
         samples=((dt.String(), Lit("utf-8")), (dt.String(), Lit("base64")), (Lit("0aFF"), Lit("hex"))),
         summary="The bytes the string encodes in ``format`` (hex by default, utf-8, base64).",
@@ -694,15 +732,15 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "try_to_binary",
         TEXT,
-        column("format", STRING, default=ABSENT, foldable=True),
-        returns=BYTES,
+        column("format", accepts.STRING, default=ABSENT, foldable=True),
+        returns=returns.BINARY,
         nullable=always,
         samples=((dt.String(), Lit("utf-8")), (dt.String(), Lit("hex")), (Lit("0aFF"), Lit("hex"))),
         summary="``to_binary``, NULL instead of an error for a malformed string.",
     ),
     _entry(
         "try_url_decode",
-        column("str", STRING),
+        column("str", accepts.STRING),
         nullable=always,
         samples=((Lit("a%20b+c"),), (Lit("%zz"),)),
         summary="Decoding of ``application/x-www-form-urlencoded``, NULL for a malformed string.",
@@ -710,10 +748,10 @@ ENTRIES: tuple[Function, ...] = (
     *(
         _entry(
             name,
-            column("col", STRING),
+            column("col", accepts.STRING),
             either(
                 "format",
-                STRING,
+                accepts.STRING,
                 str,
                 check=_check_number_format,
                 sample="S999.99",
@@ -743,7 +781,7 @@ ENTRIES: tuple[Function, ...] = (
         _entry(
             name,
             column("col", _TO_CHAR),
-            column("format", STRING, foldable=True),
+            column("format", accepts.STRING, foldable=True),
             samples=(
                 (dt.Decimal(10, 2), Lit("S999.99")),
                 (dt.Int64(), Lit("999")),
@@ -765,12 +803,12 @@ ENTRIES: tuple[Function, ...] = (
         _entry(
             name,
             column("input", decrypts),
-            column("key", STRING_OR_BINARY),
-            column("mode", STRING, default=ABSENT),
-            column("padding", STRING, default=ABSENT),
-            *((column("iv", STRING_OR_BINARY, default=ABSENT),) if name == "aes_encrypt" else ()),
-            column("aad", STRING_OR_BINARY, default=ABSENT),
-            returns=BYTES,
+            column("key", accepts.STRING_OR_BINARY),
+            column("mode", accepts.STRING, default=ABSENT),
+            column("padding", accepts.STRING, default=ABSENT),
+            *((column("iv", accepts.STRING_OR_BINARY, default=ABSENT),) if name == "aes_encrypt" else ()),
+            column("aad", accepts.STRING_OR_BINARY, default=ABSENT),
+            returns=returns.BINARY,
             nullable=always,
             deterministic=name != "aes_encrypt",
             samples=((Lit(_CIPHER), Lit(_KEY), Lit("ECB")), (Lit(_CIPHER), Lit(_KEY), Lit("ECB"), Lit("PKCS"))),
@@ -780,18 +818,18 @@ ENTRIES: tuple[Function, ...] = (
         for name, decrypts, summary in (
             (
                 "aes_encrypt",
-                STRING_OR_BINARY,
+                accepts.STRING_OR_BINARY,
                 "The bytes (or the string's UTF-8) encrypted with AES (``mode`` GCM by default, a random IV).",
             ),
-            ("aes_decrypt", BINARY, "The bytes AES ``aes_encrypt`` encrypted; an error for a wrong key."),
-            ("try_aes_decrypt", BINARY, "``aes_decrypt``, NULL instead of an error."),
+            ("aes_decrypt", accepts.BINARY, "The bytes AES ``aes_encrypt`` encrypted; an error for a wrong key."),
+            ("try_aes_decrypt", accepts.BINARY, "``aes_decrypt``, NULL instead of an error."),
         )
     ),
     # --- predicates of the interface contract (``.str`` methods under its names) ---
     _entry(
         "str.is_empty_str",
         TEXT,
-        returns=BOOL,
+        returns=returns.BOOLEAN,
         in_f=False,
         methods=("str.is_empty_str",),
         template="({0} = '')",
@@ -800,7 +838,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "str.is_blank_str",
         TEXT,
-        returns=BOOL,
+        returns=returns.BOOLEAN,
         in_f=False,
         methods=("str.is_blank_str",),
         template=f"rlike({{0}}, {_constant_text(_BLANK)})",
@@ -813,7 +851,7 @@ ENTRIES: tuple[Function, ...] = (
         "str.matches",
         TEXT,
         value("pattern", str, check=_a_pattern, sample="b+"),
-        returns=BOOL,
+        returns=returns.BOOLEAN,
         in_f=False,
         methods=("str.matches",),
         template="rlike({0}, {1})",
@@ -825,7 +863,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "str.is_null_or_empty_str",
         TEXT,
-        returns=BOOL,
+        returns=returns.BOOLEAN,
         nullable=never,
         in_f=False,
         methods=("str.is_null_or_empty_str",),

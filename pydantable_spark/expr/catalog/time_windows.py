@@ -44,10 +44,9 @@ import re
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    DATE_LIKE,
-    TIMESTAMP,
     Accepts,
     Args,
     Function,
@@ -55,6 +54,7 @@ from pydantable_spark.expr.catalog.spec import (
     always,
     column,
     either,
+    entry,
     never,
     same,
     value,
@@ -205,10 +205,10 @@ def _origin_like_time(args: Args) -> None:
 
 
 ENTRIES: tuple[Function, ...] = (
-    Function(
+    entry(
         "window",
         (
-            column("timeColumn", DATE_LIKE),
+            column("timeColumn", accepts.DATE_LIKE),
             value("windowDuration", *_DURATION, check=_positive, sample="1 day"),
             value("slideDuration", *_DURATION, default=None, check=_positive, sample="12 hours", none=_unset),
             value("startTime", *_DURATION, default=None, check=_signed, sample="1 hour", none=_unset),
@@ -223,10 +223,10 @@ ENTRIES: tuple[Function, ...] = (
         output=lambda args: "window",
         example='df.group_by(F.window(Event.at, "10 minutes")).agg(F.count().alias("n"))',
     ),
-    Function(
+    entry(
         "session_window",
         (
-            column("timeColumn", DATE_LIKE),
+            column("timeColumn", accepts.DATE_LIKE),
             value("gapDuration", *_DURATION, check=_positive, sample="1 hour"),
         ),
         _bucket,
@@ -238,7 +238,7 @@ ENTRIES: tuple[Function, ...] = (
         output=lambda args: "session_window",
         example='df.group_by(F.session_window(Event.at, "30 minutes")).agg(F.count().alias("n"))',
     ),
-    Function(
+    entry(
         "time_bucket",
         (
             either(
@@ -250,10 +250,10 @@ ENTRIES: tuple[Function, ...] = (
                 column_in_pyspark=True,
                 sample=datetime.timedelta(minutes=15),
             ),
-            column("ts", TIMESTAMP),
+            column("ts", accepts.TIMESTAMP),
             either(
                 "origin",
-                TIMESTAMP,
+                accepts.TIMESTAMP,
                 datetime.datetime,
                 default=ABSENT,
                 foldable=True,
@@ -268,7 +268,7 @@ ENTRIES: tuple[Function, ...] = (
         session=True,
         example="F.time_bucket(datetime.timedelta(minutes=15), Event.at)",
     ),
-    Function(
+    entry(
         "window_time",
         (column("windowColumn", BUCKET),),
         _bucket_end,

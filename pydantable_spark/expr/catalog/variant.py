@@ -24,11 +24,13 @@ import re
 from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
-    STRING,
     Accepts,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Lit,
@@ -36,6 +38,7 @@ from pydantable_spark.expr.catalog.spec import (
     always,
     column,
     either,
+    entry,
     fixed,
     never,
     null_if,
@@ -44,6 +47,8 @@ from pydantable_spark.expr.catalog.spec import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from typing_extensions import Unpack
 
 __all__ = ["ENTRIES", "TARGET_TYPES", "target_type"]
 
@@ -134,14 +139,14 @@ _VARIANT = fixed(dt.Variant())
 
 def _path(check: Callable[[str], str | None]) -> Param:
     """A path: a Python ``str`` (checked now), or a string column (checked by Spark as rows come)."""
-    return either("path", STRING, str, literal=dt.String(), check=check, sample="$.a")
+    return either("path", accepts.STRING, str, literal=dt.String(), check=check, sample="$.a")
 
 
 _READ_PATH = _path(_path_problem)
 
 
-def _entry(name: str, *params: Param, returns: object, summary: str, **extra: object) -> Function:
-    return Function(name, params, returns, summary, "variant", **extra)  # type: ignore[arg-type]
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
+    return entry(name, params, returns, summary, "variant", **options)
 
 
 _READS = (
@@ -161,14 +166,14 @@ _EDITS = (
 ENTRIES: tuple[Function, ...] = (
     _entry(
         "parse_json",
-        column("col", STRING),
+        column("col", accepts.STRING),
         returns=_VARIANT,
         samples=((_JSON_OBJECTS,),),
         summary="The JSON text as a VARIANT (NULL for NULL); text that is not JSON fails the job.",
     ),
     _entry(
         "try_parse_json",
-        column("col", STRING),
+        column("col", accepts.STRING),
         returns=_VARIANT,
         nullable=always,
         samples=((_JSON_OBJECTS,),),
@@ -304,7 +309,9 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "variant_delete",
         _V,
-        Param("paths", STRING, (str,), dt.String(), names=False, variadic=True, check=_step_problem, sample="$.a"),
+        Param(
+            "paths", accepts.STRING, (str,), dt.String(), names=False, variadic=True, check=_step_problem, sample="$.a"
+        ),
         returns=_VARIANT,
         nullable=null_if(0),
         summary="The VARIANT without the values at ``paths``, deleted left to right (a NULL path is skipped).",

@@ -10,7 +10,18 @@ result is nullable; vectors of different lengths fail the job
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.expr.catalog.spec import ABSENT, Accepts, Built, Function, Kind, Param, always, column, fixed
+from pydantable_spark.expr.catalog.spec import (
+    ABSENT,
+    Accepts,
+    Built,
+    Function,
+    Kind,
+    Param,
+    always,
+    column,
+    entry,
+    fixed,
+)
 
 __all__ = ["ENTRIES"]
 
@@ -28,7 +39,7 @@ _SUMS = fixed(dt.List(dt.Float32(), False))
 
 
 def _two(name: str, summary: str) -> Function:
-    return Function(
+    return entry(
         name,
         (column("left", _VECTOR), column("right", _VECTOR)),
         _FLOAT,
@@ -48,7 +59,7 @@ ENTRIES: tuple[Function, ...] = (
     _two("vector_cosine_similarity", "The cosine similarity of two vectors of one length."),
     _two("vector_inner_product", "The inner (dot) product of two vectors of one length."),
     _two("vector_l2_distance", "The Euclidean distance between two vectors of one length."),
-    Function(
+    entry(
         "vector_norm",
         (column("vector", _VECTOR), _degree()),
         _FLOAT,
@@ -57,7 +68,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=always,
         samples=((_PAIR,), (_PAIR, dt.Float32())),
     ),
-    Function(
+    entry(
         "vector_normalize",
         (column("vector", _VECTOR), _degree()),
         _VECTORS,
@@ -66,7 +77,7 @@ ENTRIES: tuple[Function, ...] = (
         nullable=always,
         samples=((_PAIR,), (_PAIR, dt.Float32())),
     ),
-    Function(
+    entry(
         "vector_avg",
         (column("col", _VECTOR),),
         _SUMS,
@@ -77,7 +88,7 @@ ENTRIES: tuple[Function, ...] = (
         samples=((_PAIR,),),
         samples_only=True,
     ),
-    Function(
+    entry(
         "vector_sum",
         (column("col", _VECTOR),),
         _SUMS,

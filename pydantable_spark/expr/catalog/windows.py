@@ -6,33 +6,40 @@ meaning without a window: ranks, row numbers, offsets.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.spec import (
     ABSENT,
-    ANY,
-    NUMBER,
-    TIMESTAMP,
     Args,
     Built,
+    DTypeRule,
+    EntryOptions,
     Function,
     Kind,
     Param,
     always,
     column,
+    entry,
     fixed,
     never,
     same,
     value,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = ["ENTRIES"]
 
 _INT32_MAX = 2**31 - 1
 
 
-def _entry(name: str, *params: object, returns: object, summary: str, **options: object) -> Function:
+def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
     options.setdefault("needs_order", True)
-    return Function(name, params, returns, summary, "window", kind=Kind.WINDOW, **options)  # type: ignore[arg-type]
+    options.setdefault("kind", Kind.WINDOW)
+    return entry(name, params, returns, summary, "window", **options)
 
 
 def _offset_range(offset: int) -> str | None:
@@ -48,7 +55,7 @@ def _offset_nullable(args: Args) -> bool:
     return len(args) < 3 or args.nullable(0) or args.nullable(2)
 
 
-_DEFAULT = Param("default", ANY, (bool, int, float, str), names=False, default=ABSENT, like=0)
+_DEFAULT = Param("default", accepts.ANY, (bool, int, float, str), names=False, default=ABSENT, like=0)
 """A value or expression of the column's type (a lossless conversion: Spark casts it)."""
 
 ENTRIES: tuple[Function, ...] = (
@@ -66,7 +73,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "lag",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("offset", int, literal=dt.Int32(), default=1, check=_offset_range),
         _DEFAULT,
         returns=same(0),
@@ -75,7 +82,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "lead",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("offset", int, literal=dt.Int32(), default=1, check=_offset_range),
         _DEFAULT,
         returns=same(0),
@@ -84,7 +91,7 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "nth_value",
-        column("col", ANY),
+        column("col", accepts.ANY),
         value("offset", int, literal=dt.Int32(), check=_bucket_range),
         value("ignoreNulls", bool, default=False),
         returns=same(0),
@@ -94,8 +101,8 @@ ENTRIES: tuple[Function, ...] = (
     ),
     _entry(
         "counter_diff",
-        column("value", NUMBER),
-        column("startTime", TIMESTAMP, default=ABSENT),
+        column("value", accepts.NUMBER),
+        column("startTime", accepts.TIMESTAMP, default=ABSENT),
         returns=same(0),
         nullable=always,
         samples=((Built("lambda c: F.length(c)", (dt.String(),)),),),  # a counter is never negative

@@ -12,16 +12,17 @@ constant text, not NULL. ``F.from_xml`` is a special form.
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.expr.catalog import accepts
 from pydantable_spark.expr.catalog.csv_text import STRUCT
 from pydantable_spark.expr.catalog.json_text import not_null_text
 from pydantable_spark.expr.catalog.spec import (
-    STRING,
     Built,
     Function,
     Param,
     always,
     column,
     either,
+    entry,
     fixed,
     never,
     options,
@@ -48,9 +49,9 @@ _TYPES: dict[str, tuple[dt.DType, str]] = {
 
 
 def _entry(name: str, returns: dt.DType, summary: str) -> Function:
-    return Function(
+    return entry(
         name,
-        (column("xml", STRING), _PATH),
+        (column("xml", accepts.STRING), _PATH),
         fixed(returns),
         summary,
         "xml",
@@ -63,7 +64,7 @@ def _entry(name: str, returns: dt.DType, summary: str) -> Function:
 ENTRIES: tuple[Function, ...] = (
     _entry("xpath", dt.List(dt.String(), True), "The text of every match of the XPath, as a list."),
     *(_entry(name, dtype, f"{summary} of the XPath.") for name, (dtype, summary) in _TYPES.items()),
-    Function(
+    entry(
         "to_xml",
         (column("col", STRUCT), options(sample={"rowTag": "item"})),
         fixed(dt.String()),
@@ -71,10 +72,10 @@ ENTRIES: tuple[Function, ...] = (
         "xml",
         nullable=always,
     ),
-    Function(
+    entry(
         "schema_of_xml",
         (
-            either("xml", STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"),
+            either("xml", accepts.STRING, str, foldable=True, sample="<r><a>1</a><b>x</b></r>"),
             options(sample={"attributePrefix": "_"}),
         ),
         fixed(dt.String()),
