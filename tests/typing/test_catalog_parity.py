@@ -43,8 +43,8 @@ _ANNOTATIONS: dict[type[dt.DType], str] = {
     dt.Duration: "datetime.timedelta",
     dt.Variant: "Variant",
 }
-pytestmark = pytest.mark.jvm_free
-"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
+"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
 
 
 _FALLBACKS = (

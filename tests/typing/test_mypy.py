@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from mypy import api
 
-pytestmark = pytest.mark.jvm_free
-"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
+"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
 
 
 CASES = Path(__file__).parent / "cases"

@@ -19,8 +19,8 @@ from mypy import api
 
 from pydantable_spark.annotations import python_name
 
-pytestmark = pytest.mark.jvm_free
-"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
+"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
 
 
 MODEL = """\

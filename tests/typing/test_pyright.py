@@ -26,8 +26,8 @@ from mypy import api
 
 from pydantable_spark.stubgen import main, write_stubs
 
-pytestmark = pytest.mark.jvm_free
-"""These tests run without a JVM (pytest -m "not spark"); the ones marked spark get the session."""
+pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
+"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
 
 
 ROOT = Path(__file__).resolve().parents[2]
