@@ -17,12 +17,9 @@ from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.messages import format_type
 from mypy.nodes import (
-    ARG_NAMED,
     ARG_POS,
     CallExpr,
     Expression,
-    FloatExpr,
-    IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
@@ -48,6 +45,7 @@ from mypy.types import (
 )
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.ir import value_of
 from pydantable_spark._mypy.lambdas import LENIENT, placeholder_function
 from pydantable_spark._mypy.statics import (
     EXPR,
@@ -375,57 +373,30 @@ def _fill_null(ctx: MethodContext) -> Type:
 _NOT_A_LITERAL: Any = object()
 
 
-def _literal_value(expr: Expression) -> Any:
-    """The Python value a literal argument is written as, or ``_NOT_A_LITERAL``."""
-    if isinstance(expr, IntExpr | StrExpr | FloatExpr):
-        return expr.value
-    if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False", "builtins.None"):
-        return {"builtins.True": True, "builtins.False": False, "builtins.None": None}[expr.fullname]
-    if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr | FloatExpr):
-        return -expr.expr.value
-    if isinstance(expr, ListExpr | TupleExpr):  # a list of values (percentages), each itself a literal
-        items = [_literal_value(item) for item in expr.items]
-        if any(item is _NOT_A_LITERAL for item in items):
-            return _NOT_A_LITERAL
-        return items if isinstance(expr, ListExpr) else tuple(items)
-    if (  # decimal.Decimal("1.5"): its digits decide its type (decimal(2,1)), as at run time
-        isinstance(expr, CallExpr)
-        and isinstance(expr.callee, RefExpr)
-        and expr.callee.fullname == "decimal.Decimal"
-        and expr.arg_kinds == [ARG_POS]
-        and isinstance(expr.args[0], StrExpr | IntExpr)
-    ):
-        try:
-            return decimal.Decimal(expr.args[0].value)
-        except decimal.InvalidOperation:
-            return _NOT_A_LITERAL
-    if (  # datetime.timedelta(minutes=15), datetime.date(2024, 1, 1): their values matter (a positive size)
-        isinstance(expr, CallExpr)
-        and isinstance(expr.callee, RefExpr)
-        and expr.callee.fullname in _TIME_VALUES
-        and all(kind in (ARG_POS, ARG_NAMED) for kind in expr.arg_kinds)
-    ):
-        numbers = [a.value for a in expr.args if isinstance(a, IntExpr | FloatExpr)]
-        if len(numbers) != len(expr.args):
-            return _NOT_A_LITERAL
-        positional = [v for v, k in zip(numbers, expr.arg_kinds, strict=True) if k == ARG_POS]
-        named = {n: v for v, n in zip(numbers, expr.arg_names, strict=True) if n is not None}
-        try:
-            return _TIME_VALUES[expr.callee.fullname](*positional, **named)
-        except (TypeError, ValueError, OverflowError):
-            return _NOT_A_LITERAL
-    return _NOT_A_LITERAL
+def _literal_value(api: TypeChecker, expr: Expression) -> Any:
+    """The Python value an argument is written as (``ir.value_of``, known exactly), or ``_NOT_A_LITERAL``.
+
+    Only plain values count (numbers, strings, bytes, ``True``/``False``/``None``,
+    ``Decimal("1.5")``, ``datetime.timedelta(minutes=15)``..., and lists or
+    tuples of them): their values matter to an entry's checks (a positive
+    bucket size) and to a literal's type (a decimal's digits).
+    """
+    found = value_of(api, expr)
+    if found is None or not found.exact or not _plain(found.value):
+        return _NOT_A_LITERAL
+    return found.value
 
 
-_TIME_VALUES: dict[str, Callable[..., object]] = {
-    "datetime.date": datetime.date,
-    "datetime.datetime": datetime.datetime,
-    "datetime.timedelta": datetime.timedelta,
-}
-"""Value classes whose instances written with number arguments are literals (a naive datetime: no zone given)."""
+_PLAIN = (bool, int, float, str, bytes, decimal.Decimal, datetime.date, datetime.timedelta, type(None))
 
 
-def _written_lit(expr: Expression) -> Expr[Any] | None:
+def _plain(value: object) -> bool:
+    if isinstance(value, list | tuple):
+        return all(_plain(item) for item in value)
+    return isinstance(value, _PLAIN)
+
+
+def _written_lit(api: TypeChecker, expr: Expression) -> Expr[Any] | None:
     """``F.lit(v)`` written with a literal ``v`` (and no ``dtype``): the runtime's literal, not a placeholder.
 
     An entry asking for a constant (``F.date_part(F.lit("year"), ...)``,
@@ -437,13 +408,13 @@ def _written_lit(expr: Expression) -> Expr[Any] | None:
     assert isinstance(expr, CallExpr)
     if len(expr.args) != 1 or expr.arg_kinds != [ARG_POS]:
         return None
-    value = _literal_value(expr.args[0])
+    value = _literal_value(api, expr.args[0])
     if value is _NOT_A_LITERAL or value is None:
         return None
     return Expr(literal_of(value))
 
 
-def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
+def _runtime_argument(api: TypeChecker, t: Type, expr: Expression) -> tuple[object, bool] | None:
     """What the runtime would receive for an argument: (value, exactly known), or None when untypeable.
 
     An expression becomes an ``Expr`` over a typed placeholder column; a literal is
@@ -454,11 +425,11 @@ def _runtime_argument(t: Type, expr: Expression) -> tuple[object, bool] | None:
     if static is not None:
         if static.dtype is None:
             return None
-        written_lit = _written_lit(expr)
+        written_lit = _written_lit(api, expr)
         if written_lit is not None:
             return written_lit, True
         return Expr(Column(render_source(expr), Typed(static.dtype, static.nullable))), True
-    written = _literal_value(expr)
+    written = _literal_value(api, expr)
     if written is not _NOT_A_LITERAL:
         return written, True
     value = static_of(t)
@@ -492,7 +463,7 @@ def _catalog_hook(
                     found = placeholder_function(t, e)
                     exact = exact and function.name not in LENIENT
                 else:
-                    found = _runtime_argument(t, e)
+                    found = _runtime_argument(ctx.api, t, e)
                 if found is None:
                     return unknown(ctx)
                 positional.append(found[0])

@@ -51,7 +51,7 @@ def _node_of(api: TypeChecker, expr: Expression) -> Node | None:
 
     with api.msg.filter_errors():  # inferred again, and reported, when mypy checks the call
         inferred = api.expr_checker.accept(expr)
-    found = _runtime_argument(inferred, expr)
+    found = _runtime_argument(api, inferred, expr)
     if found is None:
         return None
     value = found[0]

@@ -44,7 +44,7 @@ _ANNOTATIONS: dict[type[dt.DType], str] = {
     dt.Variant: "Variant",
 }
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
-"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
+"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
 
 
 _FALLBACKS = (

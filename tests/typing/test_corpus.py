@@ -31,7 +31,7 @@ from mypy import api
 from pydantable_spark._spark import lower as lowering
 
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
-"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
+"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
 
 
 CORPUS = Path(__file__).parent / "corpus"

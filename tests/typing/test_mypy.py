@@ -15,7 +15,7 @@ import pytest
 from mypy import api
 
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
-"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
+"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
 
 
 CASES = Path(__file__).parent / "cases"

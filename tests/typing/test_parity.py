@@ -20,7 +20,7 @@ from mypy import api
 from pydantable_spark.annotations import python_name
 
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
-"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
+"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
 
 
 MODEL = """\

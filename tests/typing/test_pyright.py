@@ -27,7 +27,7 @@ from mypy import api
 from pydantable_spark.stubgen import main, write_stubs
 
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
-"""JVM-free, and they run mypy or pyright (the typecheck marker: `pytest -m "not spark and not typecheck"` skips them)."""
+"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
 
 
 ROOT = Path(__file__).resolve().parents[2]
