@@ -125,6 +125,9 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/schema.py",
         "pydantable_spark/selectors.py",
         "pydantable_spark/typerules.py",
+        "pydantable_spark/substrait/__init__.py",
+        "pydantable_spark/substrait/local.py",
+        "pydantable_spark/substrait/types.py",
     )
 )
 """Package modules whose doctests run without Spark (a test module says so itself, with ``pytestmark``).

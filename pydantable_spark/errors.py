@@ -27,6 +27,7 @@ The hierarchy is small on purpose::
     ├── JobCancelledError                a submitted job was cancelled
     ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
     ├── SparkJobError                    a Spark job failed for a reason the façade does not check first
+    ├── UnsupportedEngineError (NotImplementedError)  a plan Substrait export or the local engine refuses
     ├── SessionStoppedError              the SparkSession a frame needs has been stopped
     ├── WriteError                       a write was refused or failed; its target is as it was
     │   └── TargetExistsError (FileExistsError)  mode="error" and the target exists
@@ -95,6 +96,7 @@ __all__ = [
     "StubgenError",
     "TargetExistsError",
     "UnknownColumnError",
+    "UnsupportedEngineError",
     "UnsupportedPlanError",
     "UnsupportedTypeError",
     "WriteError",
@@ -257,6 +259,14 @@ class PlanFormatError(PydantableSparkError, ValueError):
 
 class UnsupportedPlanError(PlanFormatError, NotImplementedError):
     """A part of the plan format that pydantable-spark does not read or write yet."""
+
+
+class UnsupportedEngineError(PydantableSparkError, NotImplementedError):
+    """A plan (a function, an operation or a type) that Substrait export or the local engine does not take.
+
+    The message names what is refused and, for the local engine, that Spark
+    runs the plan (``collect()`` without ``engine=``).
+    """
 
 
 class StubgenError(PydantableSparkError):

@@ -52,6 +52,21 @@ __all__ = ["Results"]
 
 M = TypeVar("M", bound=BaseModel)
 
+Engine = Literal["spark", "local"]
+"""Where a result is computed: Spark (the default) or the local engine (DataFusion, for tests without a JVM)."""
+
+
+def _local(action: str, engine: object) -> bool:
+    """Whether ``engine`` asks for the local engine; anything but the two names is refused."""
+    if engine == "spark" and type(engine) is str:
+        return False
+    if engine == "local" and type(engine) is str:
+        return True
+    if type(engine) is not str:
+        check_param(action, "engine", engine, str)
+    msg = f"{action}: engine must be 'spark' or 'local', got {shown(engine)}"
+    raise ArgumentValueError(msg)
+
 
 class Results(Generic[M]):
     """The methods of ``DataFrame`` that run its plan (or, ``explain``, show it) and return what it computes."""
@@ -99,13 +114,21 @@ class Results(Generic[M]):
         return to_spark(self._plan)
 
     @overload
-    def collect(self, *, trusted: bool = False, as_lists: Literal[False] = False) -> list[M]: ...
+    def collect(
+        self, *, trusted: bool = False, as_lists: Literal[False] = False, engine: Engine = "spark"
+    ) -> list[M]: ...
     @overload
-    def collect(self, *, trusted: bool = False, as_lists: Literal[True]) -> dict[str, list[Any]]: ...
+    def collect(
+        self, *, trusted: bool = False, as_lists: Literal[True], engine: Engine = "spark"
+    ) -> dict[str, list[Any]]: ...
     @overload
-    def collect(self, *, trusted: bool = False, as_lists: bool) -> list[M] | dict[str, list[Any]]: ...
+    def collect(
+        self, *, trusted: bool = False, as_lists: bool, engine: Engine = "spark"
+    ) -> list[M] | dict[str, list[Any]]: ...
 
-    def collect(self, *, trusted: bool = False, as_lists: bool = False) -> list[M] | dict[str, list[Any]]:
+    def collect(
+        self, *, trusted: bool = False, as_lists: bool = False, engine: Engine = "spark"
+    ) -> list[M] | dict[str, list[Any]]:
         """All rows as validated instances of the row model (or, with ``as_lists=True``, as columns).
 
         The rows come from Spark through Arrow and are validated by Pydantic
@@ -118,6 +141,11 @@ class Results(Generic[M]):
         ``as_lists=True`` returns column name → list of values, as ``to_dict()``
         (the interface contract's columnar form; no Pydantic validation, so
         ``trusted=`` does not apply).
+
+        ``engine="local"`` runs the plan without Spark, on the embedded local
+        engine (DataFusion through Substrait; the ``local`` extra) and validates
+        its rows the same way; a plan it cannot run exactly as Spark would
+        raises ``UnsupportedEngineError`` naming the part (see ``docs/local-engine.md``).
 
         ```pycon
         >>> from pydantable_spark import DataFrameModel
@@ -133,10 +161,10 @@ class Results(Generic[M]):
 
         _check_collect("collect()", trusted=trusted, as_lists=as_lists)
         if as_lists:
-            return self.to_dict()
-        return materialize.rows_from_arrow(self._arrow("collect()"), self.model, trusted=trusted)
+            return self.to_dict(engine=engine)
+        return materialize.rows_from_arrow(self._arrow("collect()", engine), self.model, trusted=trusted)
 
-    def to_arrow(self) -> pa.Table:
+    def to_arrow(self, *, engine: Engine = "spark") -> pa.Table:
         """The rows as an Arrow table; its schema carries the derived nullability.
 
         Two exceptions, forced by Arrow: the fields of a struct column that can
@@ -145,9 +173,13 @@ class Results(Generic[M]):
         a string column (Spark's ``to_json``; ``collect()`` and ``to_dict()``
         parse it into Python values).
         """
-        return self._arrow("to_arrow()")
+        return self._arrow("to_arrow()", engine)
 
-    def _arrow(self, action: str) -> pa.Table:
+    def _arrow(self, action: str, engine: Engine = "spark") -> pa.Table:
+        if _local(action, engine):
+            from pydantable_spark.substrait.local import run_local
+
+            return run_local(self._plan)
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors
@@ -156,11 +188,11 @@ class Results(Generic[M]):
             frame = arrow_ready(self._plan)
             return run_action(frame.sparkSession, frame.toArrow)
 
-    def to_dict(self) -> dict[str, list[Any]]:
+    def to_dict(self, *, engine: Engine = "spark") -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation; a VARIANT parsed from JSON)."""
         from pydantable_spark import materialize
 
-        return materialize.python_columns(self._arrow("to_dict()"), _variants(self.schema))
+        return materialize.python_columns(self._arrow("to_dict()", engine), _variants(self.schema))
 
     def to_pandas(self) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""

@@ -35,7 +35,7 @@ from pyspark.sql.pandas.types import to_arrow_schema
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.types import struct_of
-from pydantable_spark.errors import DuplicateColumnError, PydantableSparkError
+from pydantable_spark.errors import DuplicateColumnError, PydantableSparkError, UnsupportedEngineError
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Kind, Param
 from pydantable_spark.expr.catalog.spec import sample_of
 
@@ -1241,6 +1241,8 @@ class Outcome:
     both_failed: bool = False
     difference: Difference | None = None
     pipeline: tuple[str, ...] = ()
+    local: str = "not run"  # the local engine: "compared", "refused" (UnsupportedEngineError) or "not run"
+    local_refusal: str = ""
 
 
 _FACADE_REFUSALS = (PydantableSparkError, TypeError, ValueError)
@@ -1332,6 +1334,38 @@ def _compare_rows(state: State, outcome: Outcome) -> None:
         if problem is not None:
             outcome.difference = Difference("rows", problem, outcome.seed, trail)
         outcome.rows = len(plain_rows)
+    if outcome.difference is None:
+        _compare_local(state, outcome, facade_rows if facade_error is None else None)
+
+
+def _compare_local(state: State, outcome: Outcome, spark_rows: list[tuple[Any, ...]] | None) -> None:
+    """The same pipeline on the local engine (DataFusion): Spark's rows, or a refusal naming what it lacks.
+
+    ``spark_rows`` is None when Spark failed at run time (an ANSI overflow...): the local engine must fail too.
+    """
+    trail = tuple(state.steps)
+    try:
+        local = state.facade.to_arrow(engine="local")
+    except UnsupportedEngineError as refusal:
+        outcome.local = "refused"
+        outcome.local_refusal = str(refusal)
+        return
+    except Exception as error:
+        outcome.local = "compared"
+        if spark_rows is not None:
+            detail = "".join(traceback.format_exception_only(error))[:800]
+            outcome.difference = Difference(
+                "local", f"the local engine failed where Spark ran: {detail}", outcome.seed, trail
+            )
+        return
+    outcome.local = "compared"
+    if spark_rows is None:
+        detail = f"the local engine ran ({local.num_rows} rows) where Spark failed at run time"
+        outcome.difference = Difference("local", detail, outcome.seed, trail)
+        return
+    problem = Oracle.rows(_rows_of(local), spark_rows, state.ordered)
+    if problem is not None:
+        outcome.difference = Difference("local", f"local engine vs Spark: {problem}", outcome.seed, trail)
 
 
 @dataclass
@@ -1345,6 +1379,8 @@ class Summary:
     steps: int = 0
     rows: int = 0
     with_rows: int = 0
+    local_compared: int = 0
+    local_refused: int = 0
     differences: list[Difference] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
@@ -1352,6 +1388,8 @@ class Summary:
         self.steps += outcome.steps
         self.rows += outcome.rows
         self.with_rows += outcome.rows > 0
+        self.local_compared += outcome.local == "compared"
+        self.local_refused += outcome.local == "refused"
         if outcome.difference is not None:
             self.differences.append(outcome.difference)
         elif outcome.refused:
@@ -1365,7 +1403,8 @@ class Summary:
         return (
             f"{self.cases} cases ({self.steps} steps, {self.rows} rows compared): {self.agreed} agreed "
             f"({self.with_rows} with rows), {self.refused} refused by both or deliberately, "
-            f"{self.both_failed} failed at run time on both sides, {len(self.differences)} differences"
+            f"{self.both_failed} failed at run time on both sides, {len(self.differences)} differences; "
+            f"the local engine ran {self.local_compared} to the end, refused {self.local_refused}"
         )
 
 

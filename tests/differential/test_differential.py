@@ -1,5 +1,8 @@
 """The differential suite: random pipelines through the façade and as plain PySpark agree (``difftest``).
 
+Each pipeline the façade runs on Spark also runs on the local engine (``engine="local"``, DataFusion), which must
+give the same rows, or fail where Spark failed, or refuse the plan naming what it does not take.
+
 CI runs a fixed slice of seeds (``PYDANTABLE_DIFF_CASES`` cases from ``PYDANTABLE_DIFF_SEED``);
 ``python tests/differential/run.py --cases 10000`` runs a long random one.
 """
@@ -31,3 +34,5 @@ def test_random_pipelines_agree_with_plain_pyspark(spark: SparkSession) -> None:
     # not vacuous: most cases run to the end and compare rows
     assert summary.agreed >= 0.75 * CASES, str(summary)
     assert summary.with_rows >= 0.5 * CASES, str(summary)
+    # the local engine (DataFusion) ran the pipelines it takes to the end and agreed with Spark on each
+    assert summary.local_compared >= 0.1 * CASES, str(summary)

@@ -1,0 +1,289 @@
+"""Expression nodes as Substrait expressions over the input relation's fields.
+
+A column is a field reference by position in the relation below; literals are
+typed Substrait literals (never text); every function call names its output
+type and nullability as the façade derived them, so a consumer can check its
+own type rules against Spark's.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any
+
+from substrait import algebra_pb2 as sa
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import UnsupportedEngineError
+from pydantable_spark.expr import conditional as cond
+from pydantable_spark.expr import core
+from pydantable_spark.expr import operators as ops
+from pydantable_spark.expr.call import Call
+from pydantable_spark.substrait import functions as fn
+from pydantable_spark.substrait.types import substrait_type
+
+if TYPE_CHECKING:
+    import decimal
+    from collections.abc import Callable
+
+    from pydantable_spark.schema import Schema
+
+__all__ = ["ExpressionWriter", "Functions", "literal"]
+
+_EPOCH = datetime.date(1970, 1, 1)
+_UTC_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_NAIVE_EPOCH = datetime.datetime(1970, 1, 1)
+
+
+class Functions:
+    """The functions a plan declares, each once, with its anchor; ``local`` refuses what the local engine lacks."""
+
+    __slots__ = ("anchors", "local")
+
+    def __init__(self, *, local: bool = False) -> None:
+        self.local = local
+        self.anchors: dict[tuple[str, str], int] = {}
+
+    def anchor(self, function: fn.SubstraitFunction, what: str) -> int:
+        """The anchor of ``function`` in the plan (declared on first use); ``what`` names the call in refusals."""
+        if self.local and not function.local:
+            msg = f"the local engine does not run {what}: {function.why}; run it on Spark (collect() without engine=)"
+            raise UnsupportedEngineError(msg)
+        key = (function.extension, function.name)
+        found = self.anchors.get(key)
+        if found is None:
+            found = self.anchors[key] = len(self.anchors) + 1  # anchor 0 reads as "unset"
+        return found
+
+
+_INTEGERS: dict[type[dt.DType], str] = {dt.Int8: "i8", dt.Int16: "i16", dt.Int32: "i32", dt.Int64: "i64"}
+
+
+def _integer_literal(value: int, dtype: dt.DType) -> sa.Expression.Literal:
+    made = sa.Expression.Literal()
+    setattr(made, _INTEGERS[type(dtype)], value)
+    return made
+
+
+def _decimal_bytes(value: decimal.Decimal, dtype: dt.Decimal) -> bytes:
+    unscaled = int(value.scaleb(dtype.scale).to_integral_value())
+    return unscaled.to_bytes(16, "little", signed=True)
+
+
+def _timestamp_micros(value: datetime.datetime) -> int:
+    epoch = _UTC_EPOCH if value.tzinfo is not None else _NAIVE_EPOCH
+    delta = value - epoch
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Literal:
+    """A Python value of ``dtype`` as a Substrait literal (``None``: a typed NULL)."""
+    if value is None:
+        return sa.Expression.Literal(null=substrait_type(dtype, nullable=True), nullable=True)
+    made: sa.Expression.Literal
+    if isinstance(dtype, dt.Boolean):
+        made = sa.Expression.Literal(boolean=value)
+    elif isinstance(dtype, dt.Integral):
+        made = _integer_literal(value, dtype)
+    elif isinstance(dtype, dt.Float32):
+        made = sa.Expression.Literal(fp32=value)
+    elif isinstance(dtype, dt.Float64):
+        made = sa.Expression.Literal(fp64=value)
+    elif isinstance(dtype, dt.String):
+        made = sa.Expression.Literal(string=value)
+    elif isinstance(dtype, dt.Binary):
+        made = sa.Expression.Literal(binary=bytes(value))
+    elif isinstance(dtype, dt.Date):
+        made = sa.Expression.Literal(date=(value - _EPOCH).days)
+    elif isinstance(dtype, dt.Decimal):
+        exact = sa.Expression.Literal.Decimal(
+            value=_decimal_bytes(value, dtype), precision=dtype.precision, scale=dtype.scale
+        )
+        made = sa.Expression.Literal(decimal=exact)
+    elif isinstance(dtype, dt.Datetime):
+        instant = sa.Expression.Literal.PrecisionTimestamp(precision=6, value=_timestamp_micros(value))
+        made = sa.Expression.Literal(precision_timestamp_tz=instant)
+    elif isinstance(dtype, dt.DatetimeNTZ):
+        wall = sa.Expression.Literal.PrecisionTimestamp(precision=6, value=_timestamp_micros(value))
+        made = sa.Expression.Literal(precision_timestamp=wall)
+    else:
+        msg = f"Substrait export has no literal of type {dtype.sql_name} yet (the value {value!r})"
+        raise UnsupportedEngineError(msg)
+    made.nullable = nullable
+    return made
+
+
+_SAFE_CASTS: tuple[tuple[type[dt.DType], type[dt.DType]], ...] = (
+    (dt.Integral, dt.Int64),
+    (dt.Integral, dt.Float64),
+    (dt.Float32, dt.Float64),
+)
+"""Casts that cannot fail nor round differently between engines (the local engine runs only these)."""
+
+
+class ExpressionWriter:
+    """Writes the expressions of one relation: columns resolve against ``schema`` (the relation below).
+
+    ``offset`` is the position of the schema's first column in that relation
+    (a join's right side follows the left side's columns).
+    """
+
+    def __init__(self, schema: Schema, functions: Functions, offset: int = 0) -> None:
+        self.positions = {f.name: offset + i for i, f in enumerate(schema)}
+        self.functions = functions
+        self._writers: dict[type[core.Node], Callable[[Any], sa.Expression]] = {
+            core.Column: self._column,
+            core.Literal: self._literal,
+            core.Alias: lambda node: self.write(node.child),
+            core.Cast: self._cast,
+            ops.Arithmetic: self._arithmetic,
+            ops.Comparison: self._comparison,
+            ops.And: lambda node: self._call(fn.AND, node, "and (&)", node.left, node.right),
+            ops.Or: lambda node: self._call(fn.OR, node, "or (|)", node.left, node.right),
+            ops.Not: lambda node: self._call(fn.NOT, node, "not (~)", node.child),
+            ops.Negate: self._negate,
+            ops.IsNull: lambda node: self._call(fn.IS_NULL, node, "is_null()", node.child),
+            ops.IsNotNull: lambda node: self._call(fn.IS_NOT_NULL, node, "is_not_null()", node.child),
+            ops.IsIn: self._is_in,
+            ops.Between: self._between,
+            cond.Coalesce: lambda node: self._call(fn.COALESCE, node, "coalesce()", *node.args),
+            cond.When: self._when,
+            Call: self._catalog_call,
+        }
+
+    def write(self, node: core.Node) -> sa.Expression:
+        """``node`` as a Substrait expression; anything without a mapping raises ``UnsupportedEngineError``."""
+        writer = self._writers.get(type(node))
+        if writer is None:
+            msg = f"Substrait export does not take {core.render(node)} ({node.label}) yet"
+            raise UnsupportedEngineError(msg)
+        return writer(node)
+
+    def field(self, name: str) -> sa.Expression:
+        """A reference to the input column ``name``."""
+        position = self.positions[name]
+        reference = sa.Expression.FieldReference(
+            direct_reference=sa.Expression.ReferenceSegment(
+                struct_field=sa.Expression.ReferenceSegment.StructField(field=position)
+            ),
+            root_reference=sa.Expression.FieldReference.RootReference(),
+        )
+        return sa.Expression(selection=reference)
+
+    def _column(self, node: core.Column) -> sa.Expression:
+        return self.field(node.name)
+
+    def _literal(self, node: core.Literal) -> sa.Expression:
+        return sa.Expression(literal=literal(node.value, node.dtype, nullable=node.type.nullable))
+
+    def _cast(self, node: core.Cast) -> sa.Expression:
+        source = node.child.type.dtype
+        safe = any(isinstance(source, a) and type(node.to) is b for a, b in _SAFE_CASTS) or source == node.to
+        if self.functions.local and not safe:
+            msg = (
+                f"the local engine does not run {core.render(node)}: only widening numeric casts are proven "
+                "equal to Spark's; run it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+        cast = sa.Expression.Cast(
+            type=substrait_type(node.to, nullable=node.type.nullable),
+            input=self.write(node.child),
+            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
+        )
+        return sa.Expression(cast=cast)
+
+    def _arithmetic(self, node: ops.Arithmetic) -> sa.Expression:
+        function = fn.ARITHMETIC.get(node.op)
+        what = f"the operator {node.op.value}"
+        if function is None:
+            msg = f"Substrait export does not take {what} yet ({core.render(node)}): only + - * are mapped"
+            raise UnsupportedEngineError(msg)
+        if self.functions.local and isinstance(node.type.dtype, dt.Decimal):
+            result = node.type.dtype
+            msg = (
+                f"the local engine does not run {core.render(node)}: Spark's decimal result type "
+                f"(decimal({result.precision},{result.scale})) follows rules of its own that DataFusion does not "
+                "share; run it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+        return self._call(function, node, what, node.left, node.right)
+
+    def _comparison(self, node: ops.Comparison) -> sa.Expression:
+        return self._call(fn.COMPARISON[node.op], node, f"the operator {node.op.value}", node.left, node.right)
+
+    def _negate(self, node: ops.Negate) -> sa.Expression:
+        return self._call(fn.NEGATE, node, "unary minus", node.child)
+
+    def _is_in(self, node: ops.IsIn) -> sa.Expression:
+        if not node.values:
+            return sa.Expression(literal=literal(False, dt.Boolean(), nullable=node.type.nullable))
+        options = sa.Expression.SingularOrList(
+            value=self.write(node.child), options=[self.write(v) for v in node.values]
+        )
+        return sa.Expression(singular_or_list=options)
+
+    def _between(self, node: ops.Between) -> sa.Expression:
+        """``lower <= child <= upper`` as two comparisons joined by ``and`` (``closed`` picks ``<`` or ``<=``)."""
+        low = fn.COMPARISON[ops.ComparisonOp.LE if node.closed in ("both", "left") else ops.ComparisonOp.LT]
+        high = fn.COMPARISON[ops.ComparisonOp.LE if node.closed in ("both", "right") else ops.ComparisonOp.LT]
+        boolean = substrait_type(dt.Boolean(), nullable=node.type.nullable)
+        sides = []
+        for function, smaller, larger in ((low, node.lower, node.child), (high, node.child, node.upper)):
+            compare = sa.Expression.ScalarFunction(
+                function_reference=self.functions.anchor(function, "between()"),
+                arguments=[sa.FunctionArgument(value=self.write(e)) for e in (smaller, larger)],
+                output_type=boolean,
+            )
+            sides.append(sa.FunctionArgument(value=sa.Expression(scalar_function=compare)))
+        both = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.AND, "between()"), arguments=sides, output_type=boolean
+        )
+        return sa.Expression(scalar_function=both)
+
+    def _when(self, node: cond.When) -> sa.Expression:
+        pairs = zip(node.conditions, node.values, strict=True)
+        clauses = [sa.Expression.IfThen.IfClause(**{"if": self.write(c), "then": self.write(v)}) for c, v in pairs]
+        if node.otherwise is None:  # no otherwise(): NULL of the result type
+            otherwise = sa.Expression(literal=literal(None, node.type.dtype, nullable=True))
+        else:
+            otherwise = self.write(node.otherwise)
+        return sa.Expression(if_then=sa.Expression.IfThen(ifs=clauses, **{"else": otherwise}))
+
+    def _catalog_call(self, node: Call) -> sa.Expression:
+        function = fn.mapping_of(node)
+        if function is None:
+            msg = f"Substrait export has no mapping for the function {node.function.name}() ({core.render(node)})"
+            raise UnsupportedEngineError(msg)
+        if node.is_aggregate:
+            msg = f"{core.render(node)} aggregates rows; Substrait export takes aggregates only in group_by().agg()"
+            raise UnsupportedEngineError(msg)
+        return self._call(function, node, f"{node.function.name}()", *node.args)
+
+    def _call(self, function: fn.SubstraitFunction, node: core.Node, what: str, *args: core.Node) -> sa.Expression:
+        call = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(function, what),
+            arguments=[sa.FunctionArgument(value=self.write(a)) for a in args],
+            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
+        )
+        return sa.Expression(scalar_function=call)
+
+    def aggregate(self, node: core.Node) -> sa.AggregateFunction:
+        """An aggregate output of ``group_by().agg()``: one aggregate function of row expressions."""
+        call = node.child if isinstance(node, core.Alias) else node
+        if not isinstance(call, Call) or not call.is_aggregate:
+            msg = (
+                f"Substrait export takes an aggregate output only as one aggregate function of columns; "
+                f"{core.render(node)} is not one"
+            )
+            raise UnsupportedEngineError(msg)
+        function = fn.mapping_of(call)
+        if function is None:
+            msg = f"Substrait export has no mapping for the aggregate {call.function.name}() ({core.render(call)})"
+            raise UnsupportedEngineError(msg)
+        return sa.AggregateFunction(
+            function_reference=self.functions.anchor(function, f"{call.function.name}()"),
+            arguments=[sa.FunctionArgument(value=self.write(a)) for a in call.args],
+            output_type=substrait_type(call.type.dtype, nullable=call.type.nullable),
+            phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
+            invocation=sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL,
+        )

@@ -1,0 +1,104 @@
+"""The local engine: a typed plan run on DataFusion through its Substrait consumer, no JVM involved.
+
+``collect(engine="local")`` (and ``to_arrow``/``to_dict`` with it) exports the
+plan with ``export(..., local=True)``, which refuses every function or step
+whose result is not proven equal to Spark's, registers the frames' Arrow data
+under the plan's table names in a fresh DataFusion context, runs it, and
+reconciles the result with the derived schema exactly as a Spark result is:
+the same column names and order, the same Arrow types (DataFusion's string and
+binary views become Spark's plain ones, nothing else is converted) and no NULL
+in a column the schema says cannot hold one. Any difference raises a
+``ReconciliationError`` naming the column and both types.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+from pydantable_spark.arrow import arrow_schema
+from pydantable_spark.errors import (
+    IncompatibleCastError,
+    MissingColumnError,
+    NullabilityError,
+    Problem,
+    UnsupportedEngineError,
+)
+
+if TYPE_CHECKING:
+    from pydantable_spark.plan.nodes import Plan
+    from pydantable_spark.schema import Schema
+
+__all__ = ["ENGINES", "reconcile", "run_local"]
+
+ENGINES = ("spark", "local")
+"""The engines a result method takes: ``"spark"`` (the default) and ``"local"`` (DataFusion)."""
+
+_SAME_VALUES: dict[pa.DataType, tuple[pa.DataType, ...]] = {
+    pa.string(): (pa.string_view(), pa.large_string()),
+    pa.binary(): (pa.binary_view(), pa.large_binary()),
+}
+"""Arrow types that hold the same values as Spark's and are converted without looking at them."""
+
+
+def run_local(plan: Plan) -> pa.Table:
+    """Run ``plan`` on DataFusion and return its rows reconciled with ``plan.schema``."""
+    try:
+        from datafusion import SessionContext
+        from datafusion import substrait as ds
+    except ImportError as error:  # pragma: no cover - the [local] extra is part of [dev]
+        msg = "the local engine needs DataFusion: pip install 'pydantable-spark[local]'"
+        raise UnsupportedEngineError(msg) from error
+
+    from pydantable_spark.substrait.relations import export
+
+    exported = export(plan, local=True)
+    context = SessionContext()
+    for name, table in exported.tables.items():
+        batches = table.to_batches() or [
+            pa.RecordBatch.from_pylist([], schema=table.schema)
+        ]  # no rows: one empty batch
+        context.register_record_batches(name, [batches])
+    logical = ds.Consumer.from_substrait_plan(context, ds.Serde.deserialize_bytes(exported.plan.SerializeToString()))
+    result = context.create_dataframe_from_logical_plan(logical).to_arrow_table()
+    return reconcile(result, plan.schema)
+
+
+def reconcile(table: pa.Table, schema: Schema) -> pa.Table:
+    """``table`` with the types and nullability of ``schema``, or a ``ReconciliationError`` naming each problem."""
+    target = arrow_schema(schema)
+    problems = []
+    if table.num_columns != len(target) or table.column_names != target.names:
+        problems.append(
+            Problem(
+                MissingColumnError,
+                "(columns)",
+                f"the local engine returned {table.column_names}, the plan derives {target.names}",
+            )
+        )
+    columns = []
+    for position, wanted in enumerate(target):
+        if position >= table.num_columns:
+            break
+        column = table.column(position)
+        if column.type != wanted.type and column.type not in _SAME_VALUES.get(wanted.type, ()):
+            problems.append(
+                Problem(
+                    IncompatibleCastError,
+                    wanted.name,
+                    f"the local engine gave {column.type}, Spark's type is {wanted.type}",
+                )
+            )
+            continue
+        if not wanted.nullable and column.null_count:
+            problems.append(
+                Problem(NullabilityError, wanted.name, f"{column.null_count} NULL(s) in a column that cannot hold one")
+            )
+            continue
+        columns.append(column.cast(wanted.type) if column.type != wanted.type else column)
+    if problems:
+        shown = "\n".join(f"  - {p}" for p in problems)
+        message = f"the local engine's result does not match the derived schema:\n{shown}"
+        raise problems[0].kind(message, problems)
+    return pa.Table.from_arrays(columns, schema=target)

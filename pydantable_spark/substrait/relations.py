@@ -1,0 +1,349 @@
+"""Plan nodes as Substrait relations, and the whole plan as a Substrait ``Plan``.
+
+Each plan node becomes one relation (a projection that renames or reorders
+becomes a ``ProjectRel`` whose emit keeps only its new columns). Data from
+Python is a named table, ``source_0``, ``source_1``..., whose Arrow tables the
+export hands back beside the plan, so an engine can register them under those
+names. A node or expression with no Substrait form raises
+``UnsupportedEngineError`` naming it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from substrait import algebra_pb2 as sa
+from substrait import plan_pb2 as sp
+from substrait import type_pb2 as st
+from substrait.extensions import extensions_pb2 as se
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import UnsupportedEngineError
+from pydantable_spark.expr import core
+from pydantable_spark.expr.operators import ComparisonOp, IsNotNull
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.aggregate import Aggregate, narrowable
+from pydantable_spark.plan.joins import Join
+from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.plan.sources import ArrowData
+from pydantable_spark.schema import Schema
+from pydantable_spark.substrait import functions as fn
+from pydantable_spark.substrait.expressions import ExpressionWriter, Functions, literal
+from pydantable_spark.substrait.types import named_struct, names_of, substrait_type
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pyarrow as pa
+
+__all__ = ["Exported", "export"]
+
+PRODUCER = "pydantable-spark"
+
+_JOIN_TYPES = {
+    "inner": sa.JoinRel.JoinType.JOIN_TYPE_INNER,
+    "left": sa.JoinRel.JoinType.JOIN_TYPE_LEFT,
+    "right": sa.JoinRel.JoinType.JOIN_TYPE_RIGHT,
+    "full": sa.JoinRel.JoinType.JOIN_TYPE_OUTER,
+    "semi": sa.JoinRel.JoinType.JOIN_TYPE_LEFT_SEMI,
+    "anti": sa.JoinRel.JoinType.JOIN_TYPE_LEFT_ANTI,
+}
+
+_SET_OPS = {
+    "intersect": sa.SetRel.SetOp.SET_OP_INTERSECTION_MULTISET,  # distinct rows found in both
+    "intersect_all": sa.SetRel.SetOp.SET_OP_INTERSECTION_MULTISET_ALL,
+    "subtract": sa.SetRel.SetOp.SET_OP_MINUS_PRIMARY,  # distinct rows of the left not in the right
+    "except_all": sa.SetRel.SetOp.SET_OP_MINUS_PRIMARY_ALL,
+}
+
+_LOCAL_SET_OPS = ("intersect", "intersect_all", "subtract")
+"""Set operations whose DataFusion result equals Spark's (``except_all`` does not: it keeps fewer duplicates)."""
+
+_DIRECTIONS = {
+    (False, False): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST,
+    (False, True): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_LAST,
+    (True, False): sa.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST,
+    (True, True): sa.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_LAST,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """A Substrait plan and the Arrow tables its named tables stand for."""
+
+    plan: sp.Plan
+    tables: dict[str, pa.Table]
+
+
+class _Writer:
+    """Writes relations, naming each frame's data once (``tables``: name → Arrow table)."""
+
+    __slots__ = ("_named", "functions", "tables")
+
+    def __init__(self, functions: Functions) -> None:
+        self.functions = functions
+        self.tables: dict[str, pa.Table] = {}
+        self._named: dict[int, str] = {}
+
+    def relation(self, plan: p.Plan) -> sa.Rel:
+        writers: dict[type[p.Plan], Callable[[Any], sa.Rel]] = {
+            p.Source: self._source,
+            p.Project: self._project,
+            p.Filter: self._filter,
+            p.Sort: self._sort,
+            p.Limit: self._limit,
+            p.Offset: self._offset,
+            p.Distinct: self._distinct,
+            Aggregate: self._aggregate,
+            Join: self._join,
+            Union: self._union,
+            SetOperation: self._set_operation,
+        }
+        writer = writers.get(type(plan))
+        if writer is None:
+            msg = f"Substrait export does not take the step {plan.describe()} yet"
+            raise UnsupportedEngineError(msg)
+        return writer(plan)
+
+    def _source(self, plan: p.Source) -> sa.Rel:
+        if not isinstance(plan.data, ArrowData):
+            msg = (
+                f"Substrait export takes data from Python only (from_rows, from_arrow...); this frame reads "
+                f"{plan.data.describe()}, which lives in Spark"
+            )
+            raise UnsupportedEngineError(msg)
+        name = self._named.get(id(plan.data))
+        if name is None:
+            name = self._named[id(plan.data)] = f"source_{len(self._named)}"
+            self.tables[name] = plan.data.table
+        read = sa.ReadRel(base_schema=named_struct(plan.schema), named_table=sa.ReadRel.NamedTable(names=[name]))
+        return sa.Rel(read=read)
+
+    def _project(self, plan: p.Project) -> sa.Rel:
+        width = len(plan.input.schema)
+        exprs = self._expressions(plan.input)
+        for expr in plan.exprs:
+            p.check_row_expression(expr, "select()")
+            if expr.facts.has_window:
+                msg = f"Substrait export does not take window expressions yet ({core.render(expr)})"
+                raise UnsupportedEngineError(msg)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(plan.exprs))]))
+        project = sa.ProjectRel(
+            common=emit, input=self.relation(plan.input), expressions=[exprs.write(e) for e in plan.exprs]
+        )
+        return sa.Rel(project=project)
+
+    def _expressions(self, below: p.Plan) -> ExpressionWriter:
+        return ExpressionWriter(below.schema, self.functions)
+
+    def _filter(self, plan: p.Filter) -> sa.Rel:
+        condition = self._expressions(plan.input).write(plan.predicate)
+        return sa.Rel(filter=sa.FilterRel(input=self.relation(plan.input), condition=condition))
+
+    def _sort(self, plan: p.Sort) -> sa.Rel:
+        exprs = self._expressions(plan.input)
+        sorts = [
+            sa.SortField(expr=exprs.write(k.expr), direction=_DIRECTIONS[k.descending, k.nulls_last]) for k in plan.keys
+        ]
+        return sa.Rel(sort=sa.SortRel(input=self.relation(plan.input), sorts=sorts))
+
+    def _limit(self, plan: p.Limit) -> sa.Rel:
+        return sa.Rel(fetch=sa.FetchRel(input=self.relation(plan.input), offset=0, count=plan.n))
+
+    def _offset(self, plan: p.Offset) -> sa.Rel:
+        # no count: every remaining row (Substrait 0.6x+; the -1 of older plans is refused by the validator)
+        return sa.Rel(fetch=sa.FetchRel(input=self.relation(plan.input), offset=plan.n))
+
+    def _distinct(self, plan: p.Distinct) -> sa.Rel:
+        if plan.subset is not None:
+            msg = (
+                "Substrait export does not take unique(subset=...) yet: which row Spark keeps is unspecified, "
+                "so no plan says the same"
+            )
+            raise UnsupportedEngineError(msg)
+        exprs = self._expressions(plan.input)
+        grouping = sa.AggregateRel.Grouping(grouping_expressions=[exprs.field(f.name) for f in plan.input.schema])
+        return sa.Rel(aggregate=sa.AggregateRel(input=self.relation(plan.input), groupings=[grouping]))
+
+    def _aggregate(self, plan: Aggregate) -> sa.Rel:
+        if plan.maintain_order:
+            msg = "Substrait export does not take group_by(..., maintain_order=True) yet"
+            raise UnsupportedEngineError(msg)
+        exprs = self._expressions(plan.input)
+        below = self.relation(plan.input)
+        if plan.drop_null_keys:  # Spark's grouping here leaves out the rows with a NULL key (group_by's default)
+            nullable = [k for k in plan.keys if k.type.nullable and narrowable(k.type.dtype)]
+            if nullable:
+                checks = [exprs.write(IsNotNull(k)) for k in nullable]
+                condition = checks[0] if len(checks) == 1 else _all(checks, self.functions)
+                below = sa.Rel(filter=sa.FilterRel(input=below, condition=condition))
+        groupings = (
+            [sa.AggregateRel.Grouping(grouping_expressions=[exprs.write(k) for k in plan.keys])] if plan.keys else []
+        )
+        measures = [sa.AggregateRel.Measure(measure=exprs.aggregate(a)) for a in plan.aggs]
+        return sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
+
+    def _union(self, plan: Union) -> sa.Rel:
+        columns: list[list[str | None]]
+        if plan.by_name:  # the union's columns by name, a NULL where a frame lacks one
+            columns = [[f.name if f.name in frame.schema else None for f in plan.schema] for frame in plan.frames]
+        else:
+            columns = [list(frame.schema.names) for frame in plan.frames]
+        pairs = zip(plan.frames, columns, strict=True)
+        inputs = [self._conformed(frame, names, plan.schema) for frame, names in pairs]
+        return sa.Rel(set=sa.SetRel(inputs=inputs, op=sa.SetRel.SetOp.SET_OP_UNION_ALL))
+
+    def _set_operation(self, plan: SetOperation) -> sa.Rel:
+        if self.functions.local and plan.kind not in _LOCAL_SET_OPS:
+            msg = (
+                f"the local engine does not run {plan.kind}(): DataFusion keeps fewer duplicates than Spark "
+                "(measured); run it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+        left, right = plan.left.schema, plan.right.schema
+        either = Schema(
+            tuple(dt.Field(a.name, a.dtype, a.nullable or b.nullable) for a, b in zip(left, right, strict=True))
+        )
+        inputs = [
+            self._conformed(plan.left, list(left.names), either),
+            self._conformed(plan.right, list(right.names), either),
+        ]
+        return sa.Rel(set=sa.SetRel(inputs=inputs, op=_SET_OPS[plan.kind]))
+
+    def _conformed(self, frame: p.Plan, names: list[str | None], schema: Schema) -> sa.Rel:
+        """``frame`` as an input of a set relation: the columns ``names`` (None: a typed NULL) typed as ``schema``.
+
+        Substrait wants every input of a set relation to have the same types, nullability included, so a
+        column that cannot be NULL where another input's can is cast to its nullable type.
+        """
+        below = self.relation(frame)
+        given = frame.schema
+        in_place = list(given.names) == names and all(f.nullable == given[f.name].nullable for f in schema)
+        if in_place:
+            return below
+        exprs = self._expressions(frame)
+        columns = []
+        for name, wanted in zip(names, schema, strict=True):
+            if name is None:
+                columns.append(sa.Expression(literal=literal(None, wanted.dtype, nullable=True)))
+            elif given[name].nullable == wanted.nullable:
+                columns.append(exprs.field(name))
+            else:
+                cast = sa.Expression.Cast(
+                    type=substrait_type(wanted.dtype, nullable=wanted.nullable),
+                    input=exprs.field(name),
+                    failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
+                )
+                columns.append(sa.Expression(cast=cast))
+        width = len(given)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(columns))]))
+        return sa.Rel(project=sa.ProjectRel(common=emit, input=below, expressions=columns))
+
+    def _join(self, plan: Join) -> sa.Rel:
+        kind = _JOIN_TYPES.get(plan.how)
+        if kind is None or plan.conditions:
+            shown = f"a {plan.how} join" if kind is None else "a join with conditions (on=<boolean expression>)"
+            msg = f"Substrait export does not take {shown} yet"
+            raise UnsupportedEngineError(msg)
+        left_width = len(plan.left.schema)
+        both = ExpressionWriter(_joined(plan), self.functions)
+        left_exprs = self._expressions(plan.left)
+        right_exprs = ExpressionWriter(plan.right.schema, self.functions, offset=left_width)
+        equal = fn.IS_NOT_DISTINCT_FROM if plan.join_nulls else fn.COMPARISON[ComparisonOp.EQ]
+        anchor = self.functions.anchor(equal, "join keys")
+        checks = []
+        for left, right in zip(plan.left_keys, plan.right_keys, strict=True):
+            right_side = right_exprs.write(right)
+            compare = sa.Expression.ScalarFunction(
+                function_reference=anchor,
+                arguments=[sa.FunctionArgument(value=left_exprs.write(left)), sa.FunctionArgument(value=right_side)],
+                output_type=_boolean(nullable=not plan.join_nulls and (left.type.nullable or right.type.nullable)),
+            )
+            checks.append(sa.Expression(scalar_function=compare))
+        condition = checks[0] if len(checks) == 1 else _all(checks, self.functions)
+        joined = sa.Rel(
+            join=sa.JoinRel(
+                left=self.relation(plan.left), right=self.relation(plan.right), expression=condition, type=kind
+            )
+        )
+        if plan.how in ("semi", "anti"):
+            return joined
+        outputs = []
+        coalesce = None
+        for output in plan.outputs():
+            if output.left is not None and output.right is not None:  # a merged key of a full join
+                coalesce = coalesce or self.functions.anchor(fn.COALESCE, "coalesce()")
+                merged = sa.Expression.ScalarFunction(
+                    function_reference=coalesce,
+                    arguments=[
+                        sa.FunctionArgument(value=both.field(_LEFT + output.left)),
+                        sa.FunctionArgument(value=both.field(_RIGHT + output.right)),
+                    ],
+                    output_type=_typed(output.field),
+                )
+                outputs.append(sa.Expression(scalar_function=merged))
+            elif output.left is not None:
+                outputs.append(both.field(_LEFT + output.left))
+            else:
+                outputs.append(both.field(_RIGHT + str(output.right)))
+        width = left_width + len(plan.right.schema)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(outputs))]))
+        return sa.Rel(project=sa.ProjectRel(common=emit, input=joined, expressions=outputs))
+
+
+_LEFT = "\x00left\x00"
+_RIGHT = "\x00right\x00"
+"""Prefixes that name a joined relation's columns by side (no column name can hold a NUL)."""
+
+
+def _joined(plan: Join) -> Schema:
+    """The columns of the joined relation (left then right), named by side."""
+    left = [dt.Field(_LEFT + f.name, f.dtype, f.nullable) for f in plan.left.schema]
+    right = [dt.Field(_RIGHT + f.name, f.dtype, f.nullable) for f in plan.right.schema]
+    return Schema(tuple(left + right))
+
+
+def _boolean(*, nullable: bool) -> st.Type:
+    return substrait_type(dt.Boolean(), nullable=nullable)
+
+
+def _typed(f: dt.Field) -> st.Type:
+    return substrait_type(f.dtype, nullable=f.nullable)
+
+
+def _all(checks: list[sa.Expression], functions: Functions) -> sa.Expression:
+    """The conjunction of boolean expressions (one ``and`` call, Substrait's ``and`` takes any number)."""
+    anchor = functions.anchor(fn.AND, "and (&)")
+    call = sa.Expression.ScalarFunction(
+        function_reference=anchor,
+        arguments=[sa.FunctionArgument(value=c) for c in checks],
+        output_type=_boolean(nullable=True),
+    )
+    return sa.Expression(scalar_function=call)
+
+
+def export(plan: p.Plan, *, local: bool = False) -> Exported:
+    """``plan`` as a Substrait ``Plan`` with the tables it reads; ``local`` refuses what the local engine lacks."""
+    functions = Functions(local=local)
+    writer = _Writer(functions)
+    root = sa.RelRoot(input=writer.relation(plan), names=names_of(plan.schema))
+    result = sp.Plan(relations=[sp.PlanRel(root=root)])
+    result.version.major_number = 0
+    result.version.minor_number = 57
+    result.version.producer = PRODUCER
+    files: dict[str, int] = {}
+    for extension, _name in functions.anchors:
+        files.setdefault(extension, len(files) + 1)
+    for extension, anchor in files.items():
+        result.extension_uris.add(extension_uri_anchor=anchor, uri=f"{fn.URI_BASE}{extension}.yaml")
+        result.extension_urns.add(extension_urn_anchor=anchor, urn=f"extension:io.substrait:{extension}")
+    for (extension, name), anchor in functions.anchors.items():
+        declared = se.SimpleExtensionDeclaration.ExtensionFunction(
+            extension_uri_reference=files[extension],
+            extension_urn_reference=files[extension],
+            function_anchor=anchor,
+            name=name,
+        )
+        result.extensions.add(extension_function=declared)
+    return Exported(result, writer.tables)

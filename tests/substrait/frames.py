@@ -1,0 +1,147 @@
+"""Small typed frames whose plans every Substrait test exports: one per step and expression kind the export takes."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from pydantable_spark import DataFrame, DataFrameModel, F
+
+
+class Sale(DataFrameModel):
+    id: int
+    shop: str
+    amount: int
+    price: float
+    note: str | None
+    day: datetime.date
+    discount: int | None
+
+
+class Shop(DataFrameModel):
+    shop: str
+    city: str | None
+
+
+SALES = [
+    {"id": 1, "shop": "a", "amount": 3, "price": 1.5, "note": None, "day": datetime.date(2024, 1, 2), "discount": 1},
+    {
+        "id": 2,
+        "shop": "b",
+        "amount": 5,
+        "price": 2.25,
+        "note": " it's ",
+        "day": datetime.date(2024, 2, 3),
+        "discount": None,
+    },
+    {
+        "id": 3,
+        "shop": "b",
+        "amount": -7,
+        "price": -0.5,
+        "note": "Ünï",
+        "day": datetime.date(1969, 12, 31),
+        "discount": 2,
+    },
+    {
+        "id": 4,
+        "shop": "c",
+        "amount": 0,
+        "price": 0.0,
+        "note": "x' OR '1'='1",
+        "day": datetime.date(2024, 2, 3),
+        "discount": None,
+    },
+]
+SHOPS = [{"shop": "a", "city": "Oslo"}, {"shop": "b", "city": None}, {"shop": "d", "city": "Rome"}]
+
+
+def sales() -> DataFrame[Sale]:
+    return Sale.from_rows(SALES)
+
+
+def shops() -> DataFrame[Shop]:
+    return Shop.from_rows(SHOPS)
+
+
+def frames() -> dict[str, DataFrame[Any]]:
+    """Named frames covering every step and expression the export and the local engine take."""
+    s = sales()
+    return {
+        "source": s,
+        "filter": s.filter((Sale.amount > 1) & Sale.note.is_not_null()),
+        "filter_or_not": s.filter(~(Sale.shop == "a") | (Sale.price <= 0.0)),
+        "select_arithmetic": s.select(
+            Sale.id,
+            (Sale.amount + Sale.id).alias("total"),
+            (Sale.price * 2).alias("twice"),
+            (-Sale.amount).alias("neg"),
+        ),
+        "with_columns": s.with_columns((Sale.amount - 1).alias("less"), F.upper(Sale.shop).alias("up")),
+        "strings": s.select(
+            Sale.id,
+            F.lower(Sale.note).alias("low"),
+            F.length(Sale.note).alias("chars"),
+            F.trim(Sale.note).alias("trimmed"),
+            F.ltrim(Sale.note).alias("left"),
+            F.rtrim(Sale.note).alias("right"),
+            Sale.note.str.starts_with(" ").alias("starts"),
+            Sale.note.str.ends_with(" ").alias("ends"),
+            Sale.note.str.contains("'").alias("quote"),
+        ),
+        "literals": s.select(
+            Sale.id,
+            F.lit("x' OR '1'='1").alias("text"),
+            F.lit(datetime.date(2000, 2, 29)).alias("day"),
+            F.lit(Decimal("12.50")).alias("money"),
+            F.lit(None).cast(int).alias("nothing"),
+            F.lit(True).alias("yes"),
+        ),
+        "conditionals": s.select(
+            Sale.id,
+            F.coalesce(Sale.discount, Sale.amount).alias("d"),
+            F.when(Sale.amount > 2, "big").when(Sale.amount < 0, "negative").otherwise("small").alias("size"),
+            F.when(Sale.amount > 2, Sale.price).alias("no_otherwise"),
+            Sale.shop.is_in(["a", "c"]).alias("listed"),
+            Sale.discount.is_null().alias("missing"),
+            F.abs(Sale.amount).alias("abs"),
+        ),
+        "between": s.select(
+            Sale.id,
+            Sale.amount.between(0, 3).alias("both"),
+            Sale.price.between(0.0, 2.25, closed="left").alias("left"),
+            Sale.day.between(datetime.date(2024, 1, 2), datetime.date(2024, 2, 3), closed="none").alias("none"),
+        ),
+        "decimals": s.select(Sale.id, (F.lit(Decimal("1.25")) * Sale.amount).alias("scaled")),
+        "casts": s.select(Sale.id, Sale.amount.cast(float).alias("as_double")),
+        "sort_limit": s.sort(Sale.note, Sale.amount, descending=[True, False], nulls_last=[False, True]).limit(3),
+        "offset": s.sort(Sale.id).offset(1),
+        "distinct": s.select(Sale.shop, Sale.day).unique(),
+        "group_by": s.group_by("shop").agg(
+            F.sum(Sale.amount).alias("total"),
+            F.min(Sale.price).alias("low"),
+            F.max(Sale.note).alias("last_note"),
+            F.avg(Sale.amount).alias("mean"),
+            F.count(Sale.discount).alias("discounts"),
+        ),
+        "group_by_nullable_key": s.group_by("discount").agg(F.sum(Sale.amount).alias("total")),
+        "group_by_keeping_nulls": s.group_by("discount", drop_nulls=False).agg(F.count(Sale.id).alias("n")),
+        "whole_frame": s.select(F.sum(Sale.price).alias("revenue"), F.count(Sale.note).alias("notes")),
+        "join_inner": s.join(shops(), on="shop"),
+        "join_left": s.join(shops(), on="shop", how="left"),
+        "join_full": s.join(shops(), on="shop", how="full", coalesce=True),
+        "join_full_apart": s.join(shops(), on="shop", how="full"),
+        "join_right": s.join(shops(), on="shop", how="right"),
+        "join_semi": s.join(shops(), on="shop", how="semi"),
+        "join_anti": s.join(shops(), on="shop", how="anti"),
+        "union": s.union(s.filter(Sale.amount > 0)),
+        "union_by_name": s.select(Sale.id, Sale.note).union_by_name(
+            s.select(Sale.shop, Sale.id), allow_missing_columns=True
+        ),
+        "intersect": s.select(Sale.shop).intersect(shops().select(Shop.shop)),
+        "intersect_all": s.select(Sale.shop).intersect_all(s.select(Sale.shop)),
+        "subtract": s.select(Sale.shop).subtract(shops().select(Shop.shop)),
+        "except_all": s.select(Sale.shop).except_all(s.filter(Sale.id > 2).select(Sale.shop)),
+        "self_join": s.join(s.select(Sale.id, Sale.price), on="id", suffix="_again"),
+    }

@@ -1,0 +1,169 @@
+"""The local engine (``engine="local"``): DataFusion runs the exported plan and gives Spark's rows, or refuses.
+
+The Spark-tier test runs every frame of ``frames.py`` on both engines and compares the Arrow results (schema with
+nullability, then rows); the differential suite (``tests/differential``) does the same for random pipelines.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import subprocess
+import sys
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pytest
+from frames import Sale, frames, sales
+
+from pydantable_spark import F
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    IncompatibleCastError,
+    MissingColumnError,
+    NullabilityError,
+    UnsupportedEngineError,
+)
+from pydantable_spark.schema import Schema
+from pydantable_spark.substrait.local import reconcile
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+ORDERED = {"sort_limit", "offset"}
+REFUSED_LOCALLY = {"except_all", "decimals"}
+"""Exported, but not run locally: DataFusion keeps fewer duplicates in EXCEPT ALL, and types decimals its own way."""
+
+
+def _rows(table: pa.Table, *, ordered: bool) -> list[tuple[Any, ...]]:
+    rows = list(zip(*table.to_pydict().values(), strict=True)) if table.num_columns else []
+    return rows if ordered else sorted(rows, key=lambda row: [(v is None, repr(v)) for v in row])
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-12)
+    return type(a) is type(b) and a == b
+
+
+@pytest.mark.parametrize("name", sorted(frames()))
+def test_the_local_engine_gives_sparks_result(spark: SparkSession, name: str) -> None:
+    frame = frames()[name]
+    on_spark = frame.to_arrow()
+    try:
+        local = frame.to_arrow(engine="local")
+    except UnsupportedEngineError:
+        assert name in REFUSED_LOCALLY
+        return
+    assert name not in REFUSED_LOCALLY
+    assert local.schema == on_spark.schema
+    ordered = name in ORDERED
+    ours, theirs = _rows(local, ordered=ordered), _rows(on_spark, ordered=ordered)
+    assert len(ours) == len(theirs)
+    for mine, spark_row in zip(ours, theirs, strict=True):
+        assert all(_same(a, b) for a, b in zip(mine, spark_row, strict=True)), (mine, spark_row)
+
+
+def test_except_all_would_differ_on_the_local_engine(spark: SparkSession) -> None:
+    """Why ``except_all`` is refused: Spark keeps each duplicate the right side does not remove."""
+    frame = frames()["except_all"]
+    assert sorted(frame.to_dict()["shop"]) == ["a", "b"]
+    with pytest.raises(UnsupportedEngineError, match=r"except_all\(\)"):
+        frame.collect(engine="local")
+
+
+# --- without a JVM -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.jvm_free
+def test_collect_validates_the_local_rows() -> None:
+    rows = sales().filter(Sale.amount > 1).sort(Sale.id).collect(engine="local")
+    assert [(r.id, r.note) for r in rows] == [(1, None), (2, " it's ")]
+    assert isinstance(rows[0], Sale)
+    totals = sales().group_by("shop").agg(F.sum(Sale.amount).alias("total")).sort("shop")
+    assert totals.to_dict(engine="local") == {"shop": ["a", "b", "c"], "total": [3, -2, 0]}
+    assert totals.collect(engine="local", as_lists=True) == totals.to_dict(engine="local")
+
+
+@pytest.mark.jvm_free
+def test_a_quote_in_a_value_is_data() -> None:
+    frame = sales().filter(Sale.note == "x' OR '1'='1").select(Sale.id)
+    assert frame.to_dict(engine="local") == {"id": [4]}
+
+
+@pytest.mark.jvm_free
+def test_the_engine_argument_is_checked_when_called() -> None:
+    with pytest.raises(ArgumentValueError, match=r"collect\(\): engine must be 'spark' or 'local', got 'datafusion'"):
+        sales().collect(engine="datafusion")  # type: ignore[call-overload]
+    with pytest.raises(ArgumentTypeError, match=r"to_arrow\(\): engine must be str, got 1 \(int\)"):
+        sales().to_arrow(engine=1)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="got 'local; DROP TABLE x'"):
+        sales().to_dict(engine="local; DROP TABLE x")  # type: ignore[arg-type]
+
+
+@pytest.mark.jvm_free
+def test_a_plan_the_local_engine_cannot_run_exactly_is_refused_by_name() -> None:
+    with pytest.raises(UnsupportedEngineError, match=r"the local engine does not run .*cast.*widening numeric casts"):
+        sales().select(Sale.price.cast(str).alias("p")).collect(engine="local")
+    decimal_rule = r"decimal result type \(decimal\(22,1\)\) follows rules of its own"
+    with pytest.raises(UnsupportedEngineError, match=decimal_rule):
+        sales().select((F.lit(Decimal("1.5")) + Sale.amount).alias("d")).to_dict(engine="local")
+    with pytest.raises(UnsupportedEngineError, match=r"no mapping for the function sha2\(\)"):
+        sales().select(F.sha2(Sale.shop, 256).alias("h")).to_arrow(engine="local")
+
+
+@pytest.mark.jvm_free
+def test_the_local_engine_starts_no_jvm_and_imports_no_pyspark() -> None:
+    script = (
+        "import sys\n"
+        "from pydantable_spark import DataFrameModel\n"
+        "class P(DataFrameModel):\n    x: int\n"
+        "assert P.from_rows([{'x': 1}]).to_dict(engine='local') == {'x': [1]}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'py4j')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# --- reconciling a local result ----------------------------------------------------------------------------
+
+_SCHEMA = Schema((dt.Field("id", dt.Int64(), False), dt.Field("name", dt.String(), True)))
+
+
+@pytest.mark.jvm_free
+def test_views_become_sparks_types_and_nothing_else_is_converted() -> None:
+    table = pa.table({"id": pa.array([1], pa.int64()), "name": pa.array(["a"], pa.string_view())})
+    reconciled = reconcile(table, _SCHEMA)
+    assert reconciled.schema == pa.schema([pa.field("id", pa.int64(), False), pa.field("name", pa.string())])
+
+
+@pytest.mark.jvm_free
+def test_another_type_is_an_error_naming_the_column_and_both_types() -> None:
+    table = pa.table({"id": pa.array([1], pa.int32()), "name": pa.array(["a"])})
+    with pytest.raises(IncompatibleCastError, match="id: the local engine gave int32, Spark's type is int64"):
+        reconcile(table, _SCHEMA)
+
+
+@pytest.mark.jvm_free
+def test_a_null_in_a_non_null_column_is_an_error() -> None:
+    table = pa.table({"id": pa.array([1, None], pa.int64()), "name": pa.array(["a", "b"])})
+    with pytest.raises(NullabilityError, match="id: 1 NULL"):
+        reconcile(table, _SCHEMA)
+
+
+@pytest.mark.jvm_free
+def test_other_columns_are_an_error() -> None:
+    table = pa.table({"name": pa.array(["a"]), "id": pa.array([1], pa.int64())})
+    with pytest.raises(MissingColumnError, match=r"returned \['name', 'id'\], the plan derives \['id', 'name'\]"):
+        reconcile(table, _SCHEMA)
+
+
+@pytest.mark.jvm_free
+def test_dates_and_an_empty_source_survive() -> None:
+    empty = Sale.from_rows([])
+    assert empty.to_dict(engine="local")["id"] == []
+    days = sales().filter(Sale.day < datetime.date(2000, 1, 1)).select(Sale.day)
+    assert days.to_dict(engine="local") == {"day": [datetime.date(1969, 12, 31)]}
