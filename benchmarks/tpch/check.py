@@ -7,7 +7,7 @@ import io
 import math
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
@@ -18,7 +18,9 @@ REL_TOL = 1e-9
 """Doubles (averages, Q8's share) may differ in the last bits: Spark's sums depend on the order of their rows."""
 
 
-def differences(typed: DataFrame[Any], sql: SparkDataFrame, *, ordered: bool) -> list[str]:
+def differences(
+    typed: DataFrame[Any], sql: SparkDataFrame, *, ordered: bool, engine: Literal["spark", "local"] = "spark"
+) -> list[str]:
     """What differs between the typed query's result and Spark SQL's (empty when they are equal).
 
     Column names and Spark types must be equal (nullability may differ: the
@@ -35,7 +37,7 @@ def differences(typed: DataFrame[Any], sql: SparkDataFrame, *, ordered: bool) ->
         problems.append(f"columns differ: typed {typed_types} != SQL {sql_types}")
         return problems
     names = typed.columns
-    mine = [tuple(getattr(row, name) for name in names) for row in typed.collect()]
+    mine = [tuple(getattr(row, name) for name in names) for row in typed.collect(engine=engine)]
     theirs = [tuple(row) for row in sql.collect()]
     if len(mine) != len(theirs):
         problems.append(f"row counts differ: typed {len(mine)} != SQL {len(theirs)}")

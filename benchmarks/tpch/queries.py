@@ -62,6 +62,25 @@ class Tables:
             sf,
         )
 
+    @classmethod
+    def in_memory(cls, data: Path, sf: float) -> Tables:
+        """The same tables read into Python (pyarrow) and built with ``from_arrow``: no Spark needed to build them.
+
+        Their plans start from Python data, so they export to Substrait and run on the local engine
+        (``tests/test_tpch.py``, ``benchmarks/local_engine/tpch.py``).
+        """
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        def read(model: Any, table: str) -> Any:
+            loaded = pq.read_table(data / f"{table}.parquet")
+            plain = [pa.field(f.name, pa.string() if f.type == pa.string_view() else f.type) for f in loaded.schema]
+            return model.from_arrow(loaded.cast(pa.schema(plain)))  # tpchgen-cli writes string views
+
+        models = (Region, Nation, Supplier, Customer, Part, PartSupp, Orders, LineItem)
+        names = ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")
+        return cls(*(read(m, n) for m, n in zip(models, names, strict=True)), sf)
+
 
 L = LineItem
 O = Orders  # noqa: E741 - the table's initial, as the SQL's column prefixes

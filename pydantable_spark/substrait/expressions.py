@@ -19,6 +19,7 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait.types import substrait_type
 
@@ -113,6 +114,44 @@ def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Lit
     return made
 
 
+_DIV = ops.ArithmeticOp.DIV
+_ALL = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL
+_DISTINCT = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
+_DISTINCT_AGGREGATES = frozenset({"count_distinct"})
+
+_INTEGER_DIGITS: dict[type[dt.DType], int] = {dt.Int8: 3, dt.Int16: 5, dt.Int32: 10, dt.Int64: 20}
+"""The decimal precision Spark gives an integer type next to a decimal."""
+
+
+def _as_decimal(dtype: dt.DType) -> dt.Decimal | None:
+    if isinstance(dtype, dt.Decimal):
+        return dtype
+    digits = _INTEGER_DIGITS.get(type(dtype))
+    return None if digits is None else dt.Decimal(digits, 0)
+
+
+def _exact_decimal(node: ops.Arithmetic) -> bool:
+    """Whether Spark's decimal result type for ``+ - *`` is the exact one (no digits dropped to fit 38).
+
+    Then DataFusion computes the same type and the same values; where Spark had to reduce the scale to
+    fit, its rounding is its own.
+    """
+    left, right = _as_decimal(node.left.type.dtype), _as_decimal(node.right.type.dtype)
+    if (
+        left is None
+        or right is None
+        or node.op not in (ops.ArithmeticOp.ADD, ops.ArithmeticOp.SUB, ops.ArithmeticOp.MUL)
+    ):
+        return False
+    if node.op is ops.ArithmeticOp.MUL:
+        precision, scale = left.precision + right.precision + 1, left.scale + right.scale
+    else:
+        scale = max(left.scale, right.scale)
+        precision = max(left.precision - left.scale, right.precision - right.scale) + scale + 1
+    result = node.type.dtype
+    return isinstance(result, dt.Decimal) and (precision, scale) == (result.precision, result.scale)
+
+
 _SAFE_CASTS: tuple[tuple[type[dt.DType], type[dt.DType]], ...] = (
     (dt.Integral, dt.Int64),
     (dt.Integral, dt.Float64),
@@ -125,14 +164,28 @@ class ExpressionWriter:
     """Writes the expressions of one relation: columns resolve against ``schema`` (the relation below).
 
     ``offset`` is the position of the schema's first column in that relation
-    (a join's right side follows the left side's columns).
+    (a join's right side follows the left side's columns). For a join
+    condition, ``right`` is the right side's schema: a column of the right side
+    (``SideColumn`` with ``side="right"``) resolves after the left's columns.
     """
 
-    def __init__(self, schema: Schema, functions: Functions, offset: int = 0) -> None:
+    def __init__(
+        self,
+        schema: Schema,
+        functions: Functions,
+        offset: int = 0,
+        right: Schema | None = None,
+        computed: dict[int, str] | None = None,
+    ) -> None:
+        self.computed = computed or {}
+        """Nodes (by ``id``) already computed below, as the column of ``schema`` that holds them."""
         self.positions = {f.name: offset + i for i, f in enumerate(schema)}
+        after = offset + len(schema)
+        self.right_positions = {f.name: after + i for i, f in enumerate(right or ())}
         self.functions = functions
         self._writers: dict[type[core.Node], Callable[[Any], sa.Expression]] = {
             core.Column: self._column,
+            SideColumn: self._side_column,
             core.Literal: self._literal,
             core.Alias: lambda node: self.write(node.child),
             core.Cast: self._cast,
@@ -146,22 +199,26 @@ class ExpressionWriter:
             ops.IsNotNull: lambda node: self._call(fn.IS_NOT_NULL, node, "is_not_null()", node.child),
             ops.IsIn: self._is_in,
             ops.Between: self._between,
-            cond.Coalesce: lambda node: self._call(fn.COALESCE, node, "coalesce()", *node.args),
+            cond.Coalesce: self._coalesce,
             cond.When: self._when,
             Call: self._catalog_call,
         }
 
     def write(self, node: core.Node) -> sa.Expression:
         """``node`` as a Substrait expression; anything without a mapping raises ``UnsupportedEngineError``."""
+        if self.computed:
+            computed = self.computed.get(id(node))
+            if computed is not None:
+                return self.field(computed)
         writer = self._writers.get(type(node))
         if writer is None:
             msg = f"Substrait export does not take {core.render(node)} ({node.label}) yet"
             raise UnsupportedEngineError(msg)
         return writer(node)
 
-    def field(self, name: str) -> sa.Expression:
-        """A reference to the input column ``name``."""
-        position = self.positions[name]
+    def field(self, name: str, side: str = "left") -> sa.Expression:
+        """A reference to the input column ``name`` (of the right side of a join, with ``side="right"``)."""
+        position = (self.right_positions if side == "right" else self.positions)[name]
         reference = sa.Expression.FieldReference(
             direct_reference=sa.Expression.ReferenceSegment(
                 struct_field=sa.Expression.ReferenceSegment.StructField(field=position)
@@ -172,6 +229,9 @@ class ExpressionWriter:
 
     def _column(self, node: core.Column) -> sa.Expression:
         return self.field(node.name)
+
+    def _side_column(self, node: SideColumn) -> sa.Expression:
+        return self.field(node.name, node.side)
 
     def _literal(self, node: core.Literal) -> sa.Expression:
         return sa.Expression(literal=literal(node.value, node.dtype, nullable=node.type.nullable))
@@ -196,17 +256,49 @@ class ExpressionWriter:
         function = fn.ARITHMETIC.get(node.op)
         what = f"the operator {node.op.value}"
         if function is None:
-            msg = f"Substrait export does not take {what} yet ({core.render(node)}): only + - * are mapped"
+            msg = f"Substrait export does not take {what} yet ({core.render(node)}): only + - * and / are mapped"
             raise UnsupportedEngineError(msg)
-        if self.functions.local and isinstance(node.type.dtype, dt.Decimal):
-            result = node.type.dtype
+        result = node.type.dtype
+        if self.functions.local and isinstance(result, dt.Decimal) and not _exact_decimal(node):
             msg = (
                 f"the local engine does not run {core.render(node)}: Spark's decimal result type "
-                f"(decimal({result.precision},{result.scale})) follows rules of its own that DataFusion does not "
-                "share; run it on Spark (collect() without engine=)"
+                f"(decimal({result.precision},{result.scale})) is rounded by rules of its own that DataFusion "
+                "does not share; run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
-        return self._call(function, node, what, node.left, node.right)
+        options = [sa.FunctionOption(name="on_division_by_zero", preference=["ERROR"])] if node.op is _DIV else []
+        call = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(function, what),
+            arguments=[sa.FunctionArgument(value=self._operand(side, result)) for side in (node.left, node.right)],
+            options=options,
+            output_type=substrait_type(result, nullable=node.type.nullable),
+        )
+        return sa.Expression(scalar_function=call)
+
+    def _operand(self, side: core.Node, result: dt.DType) -> sa.Expression:
+        """An operand cast to the type Spark computes in: the result type, or for decimals ``decimal(digits, 0)``.
+
+        Spark widens ``int + bigint`` to ``bigint``, divides integers as doubles and reads an
+        integer next to a decimal as the decimal holding all its digits; Substrait's functions
+        take operands of one type, so the plan says so with casts.
+        """
+        written = self.write(side)
+        given = side.type.dtype
+        target = result
+        if isinstance(result, dt.Decimal):
+            if isinstance(given, dt.Decimal):
+                return written
+            if not isinstance(given, dt.Integral):  # pragma: no cover - Spark's result is a double then
+                return written
+            target = dt.Decimal(_INTEGER_DIGITS[type(given)], 0)
+        if given == target:
+            return written
+        cast = sa.Expression.Cast(
+            type=substrait_type(target, nullable=side.type.nullable),
+            input=written,
+            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
+        )
+        return sa.Expression(cast=cast)
 
     def _comparison(self, node: ops.Comparison) -> sa.Expression:
         return self._call(fn.COMPARISON[node.op], node, f"the operator {node.op.value}", node.left, node.right)
@@ -240,13 +332,40 @@ class ExpressionWriter:
         )
         return sa.Expression(scalar_function=both)
 
+    def as_type(self, node: core.Node, dtype: dt.DType) -> sa.Expression:
+        """``node`` cast to ``dtype`` where its type differs (keeping its nullability).
+
+        Spark brings the branches of ``when`` and the arguments of ``coalesce`` to their common type
+        (``decimal(1,0)`` next to ``decimal(32,4)`` becomes the latter); Substrait wants the plan to say so.
+        """
+        written = self.write(node)
+        if node.type.dtype == dtype:
+            return written
+        cast = sa.Expression.Cast(
+            type=substrait_type(dtype, nullable=node.type.nullable),
+            input=written,
+            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
+        )
+        return sa.Expression(cast=cast)
+
+    def _coalesce(self, node: cond.Coalesce) -> sa.Expression:
+        call = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.COALESCE, "coalesce()"),
+            arguments=[sa.FunctionArgument(value=self.as_type(a, node.type.dtype)) for a in node.args],
+            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
+        )
+        return sa.Expression(scalar_function=call)
+
     def _when(self, node: cond.When) -> sa.Expression:
+        result = node.type.dtype
         pairs = zip(node.conditions, node.values, strict=True)
-        clauses = [sa.Expression.IfThen.IfClause(**{"if": self.write(c), "then": self.write(v)}) for c, v in pairs]
+        clauses = [
+            sa.Expression.IfThen.IfClause(**{"if": self.write(c), "then": self.as_type(v, result)}) for c, v in pairs
+        ]
         if node.otherwise is None:  # no otherwise(): NULL of the result type
-            otherwise = sa.Expression(literal=literal(None, node.type.dtype, nullable=True))
+            otherwise = sa.Expression(literal=literal(None, result, nullable=True))
         else:
-            otherwise = self.write(node.otherwise)
+            otherwise = self.as_type(node.otherwise, result)
         return sa.Expression(if_then=sa.Expression.IfThen(ifs=clauses, **{"else": otherwise}))
 
     def _catalog_call(self, node: Call) -> sa.Expression:
@@ -257,7 +376,19 @@ class ExpressionWriter:
         if node.is_aggregate:
             msg = f"{core.render(node)} aggregates rows; Substrait export takes aggregates only in group_by().agg()"
             raise UnsupportedEngineError(msg)
-        return self._call(function, node, f"{node.function.name}()", *node.args)
+        what = f"{node.function.name}()"
+        if function.component is None:
+            return self._call(function, node, what, *node.args)
+        if self.functions.local:  # DataFusion's date_part('year', x) for extract(YEAR, x)
+            component = core.Literal(function.component.lower(), dt.String())
+            return self._call(fn.DATE_PART, node, what, component, *node.args)
+        call = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(function, what),
+            arguments=[sa.FunctionArgument(enum=function.component)]
+            + [sa.FunctionArgument(value=self.write(a)) for a in node.args],
+            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
+        )
+        return sa.Expression(scalar_function=call)
 
     def _call(self, function: fn.SubstraitFunction, node: core.Node, what: str, *args: core.Node) -> sa.Expression:
         call = sa.Expression.ScalarFunction(
@@ -266,6 +397,15 @@ class ExpressionWriter:
             output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
         )
         return sa.Expression(scalar_function=call)
+
+    def measure(self, node: core.Node) -> sa.AggregateRel.Measure:
+        """An aggregate output as a measure; ``count_if(cond)`` is ``count()`` filtered by ``cond``."""
+        call = node.child if isinstance(node, core.Alias) else node
+        if isinstance(call, Call) and call.function.name == "count_if":
+            counted = self.aggregate(node)
+            del counted.arguments[:]  # count(): the rows the filter keeps
+            return sa.AggregateRel.Measure(measure=counted, filter=self.write(call.args[0]))
+        return sa.AggregateRel.Measure(measure=self.aggregate(node))
 
     def aggregate(self, node: core.Node) -> sa.AggregateFunction:
         """An aggregate output of ``group_by().agg()``: one aggregate function of row expressions."""
@@ -285,5 +425,5 @@ class ExpressionWriter:
             arguments=[sa.FunctionArgument(value=self.write(a)) for a in call.args],
             output_type=substrait_type(call.type.dtype, nullable=call.type.nullable),
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
-            invocation=sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL,
+            invocation=_DISTINCT if call.function.name in _DISTINCT_AGGREGATES else _ALL,
         )

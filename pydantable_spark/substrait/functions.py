@@ -17,23 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pydantable_spark.expr.core import Literal
 from pydantable_spark.expr.operators import ArithmeticOp, ComparisonOp
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.call import Call
 
-__all__ = ["ARITHMETIC", "CATALOG_FUNCTIONS", "COMPARISON", "EXTENSIONS", "SubstraitFunction", "mapping_of"]
+__all__ = ["ARITHMETIC", "CATALOG_FUNCTIONS", "COMPARISON", "DATE_PART", "SubstraitFunction", "mapping_of"]
 
 URI_BASE = "https://github.com/substrait-io/substrait/blob/main/extensions/"
 """Where the standard extension files live (a plan names them by URI and, since Substrait 0.7x, by URN)."""
-
-EXTENSIONS = (
-    "functions_arithmetic",
-    "functions_comparison",
-    "functions_boolean",
-    "functions_string",
-    "functions_aggregate_generic",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +40,29 @@ class SubstraitFunction:
     """For ``local=False``: how the local engine's answer would differ from Spark's."""
     arity: int | None = None
     """The number of arguments the mapping covers (None: any); another count is refused."""
+    component: str | None = None
+    """A leading enum argument (``extract``'s ``YEAR``); DataFusion takes none, so the local engine writes
+    ``date_part('<component>', ...)`` instead."""
+    literal_from: int | None = None
+    """The arguments from this index on must be positive integer literals (``substring``'s position and length:
+    Spark counts a negative position from the end, Substrait and DataFusion do not)."""
 
 
-def _f(extension: str, name: str, *, local: bool = True, why: str = "", arity: int | None = None) -> SubstraitFunction:
-    return SubstraitFunction(f"functions_{extension}", name, local, why, arity)
+def _f(
+    extension: str,
+    name: str,
+    *,
+    local: bool = True,
+    why: str = "",
+    arity: int | None = None,
+    component: str | None = None,
+    literal_from: int | None = None,
+) -> SubstraitFunction:
+    return SubstraitFunction(f"functions_{extension}", name, local, why, arity, component, literal_from)
+
+
+DATE_PART = _f("datetime", "date_part")
+"""DataFusion's spelling of ``extract`` (its Substrait consumer takes no enum argument)."""
 
 
 _INTEGER_OVERFLOW = "Spark (ANSI) raises on integer overflow; the local engine's result on overflow is not proven equal"
@@ -59,8 +71,14 @@ ARITHMETIC = {
     ArithmeticOp.ADD: _f("arithmetic", "add"),
     ArithmeticOp.SUB: _f("arithmetic", "subtract"),
     ArithmeticOp.MUL: _f("arithmetic", "multiply"),
+    ArithmeticOp.DIV: _f(
+        "arithmetic",
+        "divide",
+        local=False,
+        why="Spark (ANSI) raises on a division by zero where DataFusion gives infinity for doubles (measured)",
+    ),
 }
-"""The operators ``+ - *`` (numbers; decimals are refused: Spark's decimal result types are its own)."""
+"""The operators ``+ - * /`` (``/`` with the option ``on_division_by_zero: ERROR``, Spark's ANSI behaviour)."""
 
 COMPARISON = {
     ComparisonOp.EQ: _f("comparison", "equal"),
@@ -92,12 +110,21 @@ CATALOG_FUNCTIONS: dict[str, SubstraitFunction] = {
     "startswith": _f("string", "starts_with"),
     "endswith": _f("string", "ends_with"),
     "contains": _f("string", "contains"),
+    "like": _f("string", "like", arity=2),
+    "substring": _f("string", "substring", arity=3, literal_from=1),
+    "substr": _f("string", "substring", arity=3, literal_from=1),
+    "year": _f("datetime", "extract", component="YEAR"),
+    "month": _f("datetime", "extract", component="MONTH"),
+    "dayofmonth": _f("datetime", "extract", component="DAY"),
+    "quarter": _f("datetime", "extract", component="QUARTER"),
     "sum": _f("arithmetic", "sum"),
     "min": _f("arithmetic", "min"),
     "max": _f("arithmetic", "max"),
     "avg": _f("arithmetic", "avg"),
     "mean": _f("arithmetic", "avg"),
     "count": _f("aggregate_generic", "count"),
+    "count_distinct": _f("aggregate_generic", "count", arity=1),  # invocation DISTINCT
+    "count_if": _f("aggregate_generic", "count"),  # count() of the rows its condition holds for (a measure filter)
 }
 """Catalog entries (``pydantable_spark.expr.catalog``) by name → their Substrait function."""
 
@@ -107,4 +134,9 @@ def mapping_of(call: Call) -> SubstraitFunction | None:
     found = CATALOG_FUNCTIONS.get(call.function.name)
     if found is None or (found.arity is not None and len(call.args) != found.arity):
         return None
+    if found.literal_from is not None:
+        for arg in call.args[found.literal_from :]:
+            value = getattr(arg, "value", None)
+            if not isinstance(arg, Literal) or type(value) is not int or value < 1:
+                return None
     return found

@@ -181,8 +181,30 @@ class _Writer:
         groupings = (
             [sa.AggregateRel.Grouping(grouping_expressions=[exprs.write(k) for k in plan.keys])] if plan.keys else []
         )
-        measures = [sa.AggregateRel.Measure(measure=exprs.aggregate(a)) for a in plan.aggs]
-        return sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
+        if all(_bare_aggregate(a) for a in plan.aggs):
+            measures = [exprs.measure(a) for a in plan.aggs]
+            return sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
+        return self._computed_over_aggregates(plan, exprs, below, groupings)
+
+    def _computed_over_aggregates(
+        self, plan: Aggregate, exprs: ExpressionWriter, below: sa.Rel, groupings: list[sa.AggregateRel.Grouping]
+    ) -> sa.Rel:
+        """Outputs that compute over aggregates (``sum(x) * 0.01``): each aggregate once, then a projection."""
+        calls: dict[int, core.Node] = {}
+        for output in plan.aggs:
+            for node in output.walk():
+                if node.is_aggregate:
+                    calls.setdefault(id(node), node)
+        measures = [exprs.measure(call) for call in calls.values()]
+        aggregated = sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
+        keys = [dt.Field(f"\x00key{i}", k.type.dtype, k.type.nullable) for i, k in enumerate(plan.keys)]
+        named = {key: f"\x00measure{i}" for i, key in enumerate(calls)}  # NUL: no column name holds one
+        measured = [dt.Field(named[key], c.type.dtype, c.type.nullable) for key, c in calls.items()]
+        over = ExpressionWriter(Schema((*keys, *measured)), self.functions, computed=named)
+        columns = [over.field(f.name) for f in keys] + [over.write(a) for a in plan.aggs]
+        width = len(keys) + len(measured)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(columns))]))
+        return sa.Rel(project=sa.ProjectRel(common=emit, input=aggregated, expressions=columns))
 
     def _union(self, plan: Union) -> sa.Rel:
         columns: list[list[str | None]]
@@ -241,67 +263,61 @@ class _Writer:
         return sa.Rel(project=sa.ProjectRel(common=emit, input=below, expressions=columns))
 
     def _join(self, plan: Join) -> sa.Rel:
-        kind = _JOIN_TYPES.get(plan.how)
-        if kind is None or plan.conditions:
-            shown = f"a {plan.how} join" if kind is None else "a join with conditions (on=<boolean expression>)"
-            msg = f"Substrait export does not take {shown} yet"
-            raise UnsupportedEngineError(msg)
-        left_width = len(plan.left.schema)
-        both = ExpressionWriter(_joined(plan), self.functions)
-        left_exprs = self._expressions(plan.left)
-        right_exprs = ExpressionWriter(plan.right.schema, self.functions, offset=left_width)
+        left, right = self.relation(plan.left), self.relation(plan.right)
+        if plan.how == "cross" and not plan.conditions:
+            return self._joined_outputs(plan, sa.Rel(cross=sa.CrossRel(left=left, right=right)))
+        kind = _JOIN_TYPES["inner" if plan.how == "cross" else plan.how]  # a cross join with conditions is inner
+        both = ExpressionWriter(plan.left.schema, self.functions, right=plan.right.schema)
+        right_keys = ExpressionWriter(plan.right.schema, self.functions, offset=len(plan.left.schema))
         equal = fn.IS_NOT_DISTINCT_FROM if plan.join_nulls else fn.COMPARISON[ComparisonOp.EQ]
-        anchor = self.functions.anchor(equal, "join keys")
         checks = []
-        for left, right in zip(plan.left_keys, plan.right_keys, strict=True):
-            right_side = right_exprs.write(right)
+        for left_key, right_key in zip(plan.left_keys, plan.right_keys, strict=True):
             compare = sa.Expression.ScalarFunction(
-                function_reference=anchor,
-                arguments=[sa.FunctionArgument(value=left_exprs.write(left)), sa.FunctionArgument(value=right_side)],
-                output_type=_boolean(nullable=not plan.join_nulls and (left.type.nullable or right.type.nullable)),
+                function_reference=self.functions.anchor(equal, "join keys"),
+                arguments=[
+                    sa.FunctionArgument(value=both.write(left_key)),
+                    sa.FunctionArgument(value=right_keys.write(right_key)),
+                ],
+                output_type=_boolean(
+                    nullable=not plan.join_nulls and (left_key.type.nullable or right_key.type.nullable)
+                ),
             )
             checks.append(sa.Expression(scalar_function=compare))
+        checks += [both.write(c) for c in plan.conditions]
         condition = checks[0] if len(checks) == 1 else _all(checks, self.functions)
-        joined = sa.Rel(
-            join=sa.JoinRel(
-                left=self.relation(plan.left), right=self.relation(plan.right), expression=condition, type=kind
-            )
-        )
+        joined = sa.Rel(join=sa.JoinRel(left=left, right=right, expression=condition, type=kind))
         if plan.how in ("semi", "anti"):
             return joined
+        return self._joined_outputs(plan, joined)
+
+    def _joined_outputs(self, plan: Join, joined: sa.Rel) -> sa.Rel:
+        """The join's output columns, in order, over the joined relation (left columns, then right)."""
+        both = ExpressionWriter(plan.left.schema, self.functions, right=plan.right.schema)
         outputs = []
-        coalesce = None
         for output in plan.outputs():
             if output.left is not None and output.right is not None:  # a merged key of a full join
-                coalesce = coalesce or self.functions.anchor(fn.COALESCE, "coalesce()")
                 merged = sa.Expression.ScalarFunction(
-                    function_reference=coalesce,
+                    function_reference=self.functions.anchor(fn.COALESCE, "coalesce()"),
                     arguments=[
-                        sa.FunctionArgument(value=both.field(_LEFT + output.left)),
-                        sa.FunctionArgument(value=both.field(_RIGHT + output.right)),
+                        sa.FunctionArgument(value=both.field(output.left)),
+                        sa.FunctionArgument(value=both.field(output.right, "right")),
                     ],
                     output_type=_typed(output.field),
                 )
                 outputs.append(sa.Expression(scalar_function=merged))
             elif output.left is not None:
-                outputs.append(both.field(_LEFT + output.left))
+                outputs.append(both.field(output.left))
             else:
-                outputs.append(both.field(_RIGHT + str(output.right)))
-        width = left_width + len(plan.right.schema)
+                outputs.append(both.field(str(output.right), "right"))
+        width = len(plan.left.schema) + len(plan.right.schema)
         emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(outputs))]))
         return sa.Rel(project=sa.ProjectRel(common=emit, input=joined, expressions=outputs))
 
 
-_LEFT = "\x00left\x00"
-_RIGHT = "\x00right\x00"
-"""Prefixes that name a joined relation's columns by side (no column name can hold a NUL)."""
-
-
-def _joined(plan: Join) -> Schema:
-    """The columns of the joined relation (left then right), named by side."""
-    left = [dt.Field(_LEFT + f.name, f.dtype, f.nullable) for f in plan.left.schema]
-    right = [dt.Field(_RIGHT + f.name, f.dtype, f.nullable) for f in plan.right.schema]
-    return Schema(tuple(left + right))
+def _bare_aggregate(output: core.Node) -> bool:
+    """Whether an aggregate output is one aggregate function (aliased or not), nothing computed over it."""
+    inner = output.child if isinstance(output, core.Alias) else output
+    return inner.is_aggregate
 
 
 def _boolean(*, nullable: bool) -> st.Type:

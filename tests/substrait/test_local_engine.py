@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 ORDERED = {"sort_limit", "offset"}
-REFUSED_LOCALLY = {"except_all", "decimals"}
-"""Exported, but not run locally: DataFusion keeps fewer duplicates in EXCEPT ALL, and types decimals its own way."""
+REFUSED_LOCALLY = {"except_all", "division"}
+"""Exported, not run locally: DataFusion keeps fewer duplicates in EXCEPT ALL and divides by zero to infinity."""
 
 
 def _rows(table: pa.Table, *, ordered: bool) -> list[tuple[Any, ...]]:
@@ -108,9 +108,12 @@ def test_the_engine_argument_is_checked_when_called() -> None:
 def test_a_plan_the_local_engine_cannot_run_exactly_is_refused_by_name() -> None:
     with pytest.raises(UnsupportedEngineError, match=r"the local engine does not run .*cast.*widening numeric casts"):
         sales().select(Sale.price.cast(str).alias("p")).collect(engine="local")
-    decimal_rule = r"decimal result type \(decimal\(22,1\)\) follows rules of its own"
+    decimal_rule = r"decimal result type \(decimal\(38,6\)\) is rounded by rules of its own"
+    huge = F.lit(Decimal("1.5")).cast(dt.Decimal(38, 10))
     with pytest.raises(UnsupportedEngineError, match=decimal_rule):
-        sales().select((F.lit(Decimal("1.5")) + Sale.amount).alias("d")).to_dict(engine="local")
+        sales().select((huge * F.lit(Decimal("2.25")).cast(dt.Decimal(38, 10))).alias("d")).to_dict(engine="local")
+    with pytest.raises(UnsupportedEngineError, match="raises on a division by zero where DataFusion gives infinity"):
+        sales().select((Sale.price / Sale.amount).alias("r")).to_dict(engine="local")
     with pytest.raises(UnsupportedEngineError, match=r"no mapping for the function sha2\(\)"):
         sales().select(F.sha2(Sale.shop, 256).alias("h")).to_arrow(engine="local")
 
