@@ -19,6 +19,7 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait.types import substrait_type
@@ -115,6 +116,45 @@ def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Lit
 
 
 _DIV = ops.ArithmeticOp.DIV
+SORT_DIRECTIONS = {
+    (False, False): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST,
+    (False, True): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_LAST,
+    (True, False): sa.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST,
+    (True, True): sa.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_LAST,
+}
+"""(descending, nulls last) → Substrait's sort direction."""
+_BOUNDS = {
+    "rows": sa.Expression.WindowFunction.BoundsType.BOUNDS_TYPE_ROWS,
+    "range": sa.Expression.WindowFunction.BoundsType.BOUNDS_TYPE_RANGE,
+}
+
+
+WIDE_INTEGER = dt.Decimal(38, 0)
+"""Where the local engine computes ``bigint`` arithmetic and sums: no two ``bigint`` values overflow it."""
+
+
+def _wide(dtype: dt.DType) -> dt.DType:
+    """A type holding any sum, difference or product of two values of integer type ``dtype``."""
+    return WIDE_INTEGER if isinstance(dtype, dt.Int64) else dt.Int64()
+
+
+def integer_sum(call: core.Node) -> bool:
+    """Whether ``call`` is ``sum`` of integers (Spark's ``bigint`` result fails on overflow; DataFusion's wraps)."""
+    return isinstance(call, Call) and call.function.name == "sum" and isinstance(call.args[0].type.dtype, dt.Integral)
+
+
+def _bound(offset: int | None) -> sa.Expression.WindowFunction.Bound:
+    """A frame bound as the façade writes it: None unbounded, 0 the current row, -n preceding, n following."""
+    bound = sa.Expression.WindowFunction.Bound
+    if offset is None:
+        return bound(unbounded=bound.Unbounded())
+    if offset == 0:
+        return bound(current_row=bound.CurrentRow())
+    if offset < 0:
+        return bound(preceding=bound.Preceding(offset=-offset))
+    return bound(following=bound.Following(offset=offset))
+
+
 _ALL = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL
 _DISTINCT = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
 _DISTINCT_AGGREGATES = frozenset({"count_distinct"})
@@ -202,6 +242,7 @@ class ExpressionWriter:
             cond.Coalesce: self._coalesce,
             cond.When: self._when,
             Call: self._catalog_call,
+            Over: self._over,
         }
 
     def write(self, node: core.Node) -> sa.Expression:
@@ -209,6 +250,8 @@ class ExpressionWriter:
         if self.computed:
             computed = self.computed.get(id(node))
             if computed is not None:
+                if self.widens(node):  # a sum computed in decimal(38,0): back to bigint, failing on overflow
+                    return self.cast(self.field(computed), node.type.dtype, nullable=node.type.nullable)
                 return self.field(computed)
         writer = self._writers.get(type(node))
         if writer is None:
@@ -267,13 +310,43 @@ class ExpressionWriter:
             )
             raise UnsupportedEngineError(msg)
         options = [sa.FunctionOption(name="on_division_by_zero", preference=["ERROR"])] if node.op is _DIV else []
+        anchor = self.functions.anchor(function, what)
+        operands = [self._operand(side, result) for side in (node.left, node.right)]
+        if self.functions.local and isinstance(result, dt.Integral):
+            return self._checked(anchor, operands, node)
         call = sa.Expression.ScalarFunction(
-            function_reference=self.functions.anchor(function, what),
-            arguments=[sa.FunctionArgument(value=self._operand(side, result)) for side in (node.left, node.right)],
+            function_reference=anchor,
+            arguments=[sa.FunctionArgument(value=o) for o in operands],
             options=options,
             output_type=substrait_type(result, nullable=node.type.nullable),
         )
         return sa.Expression(scalar_function=call)
+
+    def _checked(self, anchor: int, operands: list[sa.Expression], node: core.Node) -> sa.Expression:
+        """Integer arithmetic that fails on overflow, as Spark's (ANSI) does, on the local engine.
+
+        DataFusion's integer ``+ - *`` wrap around silently (measured: ``2147483647 * 10`` is ``-10``).
+        The operation runs in a type wide enough for any result of two operands (``bigint`` for the
+        narrower integers, ``decimal(38,0)`` for ``bigint``) and is cast back to Spark's type, a cast
+        DataFusion refuses with an error when the value does not fit.
+        """
+        result = node.type.dtype
+        wide = _wide(result)
+        call = sa.Expression.ScalarFunction(
+            function_reference=anchor,
+            arguments=[sa.FunctionArgument(value=self.cast(o, wide, nullable=node.type.nullable)) for o in operands],
+            output_type=substrait_type(wide, nullable=node.type.nullable),
+        )
+        return self.cast(sa.Expression(scalar_function=call), result, nullable=node.type.nullable)
+
+    def cast(self, written: sa.Expression, dtype: dt.DType, *, nullable: bool) -> sa.Expression:
+        """``written`` cast to ``dtype``, failing (not NULL) where a value does not convert."""
+        cast = sa.Expression.Cast(
+            type=substrait_type(dtype, nullable=nullable),
+            input=written,
+            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
+        )
+        return sa.Expression(cast=cast)
 
     def _operand(self, side: core.Node, result: dt.DType) -> sa.Expression:
         """An operand cast to the type Spark computes in: the result type, or for decimals ``decimal(digits, 0)``.
@@ -304,6 +377,10 @@ class ExpressionWriter:
         return self._call(fn.COMPARISON[node.op], node, f"the operator {node.op.value}", node.left, node.right)
 
     def _negate(self, node: ops.Negate) -> sa.Expression:
+        if self.functions.local and isinstance(node.type.dtype, dt.Integral):  # -(-2147483648) fails, as in Spark
+            zero = sa.Expression(literal=literal(0, node.type.dtype, nullable=False))
+            anchor = self.functions.anchor(fn.ARITHMETIC[ops.ArithmeticOp.SUB], "unary minus")
+            return self._checked(anchor, [zero, self.write(node.child)], node)
         return self._call(fn.NEGATE, node, "unary minus", node.child)
 
     def _is_in(self, node: ops.IsIn) -> sa.Expression:
@@ -398,6 +475,60 @@ class ExpressionWriter:
         )
         return sa.Expression(scalar_function=call)
 
+    def _over(self, node: Over) -> sa.Expression:
+        """A window function or an aggregate over a window, with Spark's frame written out.
+
+        Spark's default frame is the whole partition without an order and ``RANGE BETWEEN UNBOUNDED
+        PRECEDING AND CURRENT ROW`` with one; the plan states it rather than leave it to a consumer's
+        defaults. Ranking functions take no frame.
+        """
+        call = node.child
+        assert isinstance(call, Call)  # Over.derive refuses anything else
+        function = fn.mapping_of(call)
+        what = f"{call.function.name}() over a window"
+        if function is None:
+            msg = (
+                f"Substrait export has no mapping for the window function {call.function.name}() ({core.render(node)})"
+            )
+            raise UnsupportedEngineError(msg)
+        sorts = [
+            sa.SortField(expr=self.write(key), direction=SORT_DIRECTIONS[descending, nulls_last])
+            for key, descending, nulls_last in zip(node.order_by, node.descending, node.nulls_last, strict=True)
+        ]
+        if call.is_aggregate:
+            self._refuse_float_extremes(call)
+        arguments = [self.write(a) for a in call.args]
+        output = node.type.dtype
+        if self.widens(call):
+            arguments = [self.cast(a, WIDE_INTEGER, nullable=call.args[0].type.nullable) for a in arguments]
+            output = WIDE_INTEGER
+        window = sa.Expression.WindowFunction(
+            function_reference=self.functions.anchor(function, what),
+            arguments=[sa.FunctionArgument(value=a) for a in arguments],
+            output_type=substrait_type(output, nullable=node.type.nullable),
+            phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
+            invocation=_ALL,
+            sorts=sorts,
+            partitions=[self.write(key) for key in node.partition_by],
+        )
+        if self.functions.local and node.frame is not None and node.frame.kind == "range" and node.frame.has_offsets:
+            msg = (
+                f"the local engine does not run {core.render(node)} over {node.frame}: DataFusion reads a RANGE "
+                "frame's offsets from a Substrait plan otherwise than Spark (measured: another maximum); "
+                "run it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+        if call.is_aggregate:
+            frame = node.frame or (Frame("range", None, 0) if node.order_by else Frame("rows", None, None))
+            window.bounds_type = _BOUNDS[frame.kind]
+            window.lower_bound.CopyFrom(_bound(frame.start))
+            window.upper_bound.CopyFrom(_bound(frame.end))
+        written = sa.Expression(window_function=window)
+        if not self.functions.local or (call.is_aggregate and not self.widens(call)):
+            return written
+        # back to Spark's type: DataFusion's ranking functions count in uint64, and a widened sum is decimal(38,0)
+        return self.cast(written, node.type.dtype, nullable=node.type.nullable)
+
     def measure(self, node: core.Node) -> sa.AggregateRel.Measure:
         """An aggregate output as a measure; ``count_if(cond)`` is ``count()`` filtered by ``cond``."""
         call = node.child if isinstance(node, core.Alias) else node
@@ -420,10 +551,30 @@ class ExpressionWriter:
         if function is None:
             msg = f"Substrait export has no mapping for the aggregate {call.function.name}() ({core.render(call)})"
             raise UnsupportedEngineError(msg)
+        self._refuse_float_extremes(call)
+        arguments = [self.write(a) for a in call.args]
+        output = call.type.dtype
+        if self.widens(call):  # summed in decimal(38,0); the projection above casts back to bigint (overflow fails)
+            arguments = [self.cast(a, WIDE_INTEGER, nullable=call.args[0].type.nullable) for a in arguments]
+            output = WIDE_INTEGER
         return sa.AggregateFunction(
             function_reference=self.functions.anchor(function, f"{call.function.name}()"),
-            arguments=[sa.FunctionArgument(value=self.write(a)) for a in call.args],
-            output_type=substrait_type(call.type.dtype, nullable=call.type.nullable),
+            arguments=[sa.FunctionArgument(value=a) for a in arguments],
+            output_type=substrait_type(output, nullable=call.type.nullable),
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
             invocation=_DISTINCT if call.function.name in _DISTINCT_AGGREGATES else _ALL,
         )
+
+    def _refuse_float_extremes(self, call: Call) -> None:
+        """``min``/``max`` of floating values: DataFusion's grouped minimum of infinities is the largest double."""
+        if self.functions.local and call.function.name in ("min", "max") and isinstance(call.type.dtype, dt.Floating):
+            msg = (
+                f"the local engine does not run {core.render(call)}: DataFusion's grouped {call.function.name} of "
+                "floating values is wrong where a group holds only infinities (measured: min(inf, inf) is "
+                "1.7976931348623157e308); run it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+
+    def widens(self, node: core.Node) -> bool:
+        """Whether the local engine sums ``node`` in ``decimal(38,0)`` (a sum of integers, which Spark checks)."""
+        return self.functions.local and integer_sum(node)

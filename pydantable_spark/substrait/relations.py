@@ -29,7 +29,7 @@ from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.plan.sources import ArrowData
 from pydantable_spark.schema import Schema
 from pydantable_spark.substrait import functions as fn
-from pydantable_spark.substrait.expressions import ExpressionWriter, Functions, literal
+from pydantable_spark.substrait.expressions import SORT_DIRECTIONS, WIDE_INTEGER, ExpressionWriter, Functions, literal
 from pydantable_spark.substrait.types import named_struct, names_of, substrait_type
 
 if TYPE_CHECKING:
@@ -59,13 +59,6 @@ _SET_OPS = {
 
 _LOCAL_SET_OPS = ("intersect", "intersect_all", "subtract")
 """Set operations whose DataFusion result equals Spark's (``except_all`` does not: it keeps fewer duplicates)."""
-
-_DIRECTIONS = {
-    (False, False): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST,
-    (False, True): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_LAST,
-    (True, False): sa.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST,
-    (True, True): sa.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_LAST,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +116,6 @@ class _Writer:
     def _project(self, plan: p.Project) -> sa.Rel:
         width = len(plan.input.schema)
         exprs = self._expressions(plan.input)
-        for expr in plan.exprs:
-            p.check_row_expression(expr, "select()")
-            if expr.facts.has_window:
-                msg = f"Substrait export does not take window expressions yet ({core.render(expr)})"
-                raise UnsupportedEngineError(msg)
         emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(plan.exprs))]))
         project = sa.ProjectRel(
             common=emit, input=self.relation(plan.input), expressions=[exprs.write(e) for e in plan.exprs]
@@ -144,7 +132,8 @@ class _Writer:
     def _sort(self, plan: p.Sort) -> sa.Rel:
         exprs = self._expressions(plan.input)
         sorts = [
-            sa.SortField(expr=exprs.write(k.expr), direction=_DIRECTIONS[k.descending, k.nulls_last]) for k in plan.keys
+            sa.SortField(expr=exprs.write(k.expr), direction=SORT_DIRECTIONS[k.descending, k.nulls_last])
+            for k in plan.keys
         ]
         return sa.Rel(sort=sa.SortRel(input=self.relation(plan.input), sorts=sorts))
 
@@ -181,7 +170,8 @@ class _Writer:
         groupings = (
             [sa.AggregateRel.Grouping(grouping_expressions=[exprs.write(k) for k in plan.keys])] if plan.keys else []
         )
-        if all(_bare_aggregate(a) for a in plan.aggs):
+        widened = any(exprs.widens(n) for a in plan.aggs for n in a.walk())
+        if not widened and all(_bare_aggregate(a) for a in plan.aggs):
             measures = [exprs.measure(a) for a in plan.aggs]
             return sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
         return self._computed_over_aggregates(plan, exprs, below, groupings)
@@ -199,7 +189,10 @@ class _Writer:
         aggregated = sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
         keys = [dt.Field(f"\x00key{i}", k.type.dtype, k.type.nullable) for i, k in enumerate(plan.keys)]
         named = {key: f"\x00measure{i}" for i, key in enumerate(calls)}  # NUL: no column name holds one
-        measured = [dt.Field(named[key], c.type.dtype, c.type.nullable) for key, c in calls.items()]
+        measured = [
+            dt.Field(named[key], WIDE_INTEGER if exprs.widens(c) else c.type.dtype, c.type.nullable)
+            for key, c in calls.items()
+        ]
         over = ExpressionWriter(Schema((*keys, *measured)), self.functions, computed=named)
         columns = [over.field(f.name) for f in keys] + [over.write(a) for a in plan.aggs]
         width = len(keys) + len(measured)

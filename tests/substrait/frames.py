@@ -6,7 +6,7 @@ import datetime
 from decimal import Decimal
 from typing import Any
 
-from pydantable_spark import DataFrame, DataFrameModel, F
+from pydantable_spark import DataFrame, DataFrameModel, F, Window
 
 
 class Sale(DataFrameModel):
@@ -137,20 +137,35 @@ def frames() -> dict[str, DataFrame[Any]]:
         "division": s.select(Sale.id, (Sale.price / Sale.id).alias("ratio"), (Sale.amount / 4).alias("quarter")),
         "count_distinct": s.group_by("day").agg(F.count_distinct(Sale.shop).alias("shops")),
         "mixed_widths": s.select(Sale.id, (F.lit(2).cast(int) + Sale.amount).alias("sum")),
+        "windows": s.with_columns(
+            F.row_number().over(Window.partition_by(Sale.shop).order_by(Sale.id)).alias("n"),
+            F.rank().over(Window.order_by(Sale.day)).alias("r"),
+            F.dense_rank().over(Window.order_by(Sale.day, descending=True)).alias("dr"),
+            F.percent_rank().over(Window.order_by(Sale.amount)).alias("pr"),
+            F.cume_dist().over(Window.partition_by(Sale.day).order_by(Sale.amount)).alias("cd"),
+            F.sum(Sale.amount).over(Window.partition_by(Sale.shop)).alias("shop_total"),
+            F.sum(Sale.amount).over(Window.order_by(Sale.id)).alias("running"),
+            F.avg(Sale.price).over(Window.order_by(Sale.id).rows_between(-1, 1)).alias("smooth"),
+            F.count(Sale.note).over(Window.order_by(Sale.note, nulls_last=True)).alias("notes_so_far"),
+        ),
+        "range_offsets": s.with_columns(
+            F.max(Sale.discount).over(Window.order_by(Sale.amount).range_between(-3, 0)).alias("recent_max"),
+        ),
+        "float_extremes": s.group_by("shop").agg(F.min(Sale.price).alias("low")),
         "casts": s.select(Sale.id, Sale.amount.cast(float).alias("as_double")),
         "sort_limit": s.sort(Sale.note, Sale.amount, descending=[True, False], nulls_last=[False, True]).limit(3),
         "offset": s.sort(Sale.id).offset(1),
         "distinct": s.select(Sale.shop, Sale.day).unique(),
         "group_by": s.group_by("shop").agg(
             F.sum(Sale.amount).alias("total"),
-            F.min(Sale.price).alias("low"),
+            F.min(Sale.id).alias("low"),
             F.max(Sale.note).alias("last_note"),
             F.avg(Sale.amount).alias("mean"),
             F.count(Sale.discount).alias("discounts"),
         ),
         "over_aggregates": s.group_by("shop", "day").agg(
             (F.sum(Sale.amount) * 2 + F.count(Sale.note)).alias("score"),
-            F.max(Sale.price).alias("top"),
+            F.max(Sale.amount).alias("top"),
             (F.min(Sale.amount) - F.sum(Sale.amount)).alias("spread"),
         ),
         "group_by_nullable_key": s.group_by("discount").agg(F.sum(Sale.amount).alias("total")),
