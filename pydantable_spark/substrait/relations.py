@@ -25,6 +25,9 @@ from pydantable_spark.expr.operators import ComparisonOp, IsNotNull
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate, narrowable
 from pydantable_spark.plan.joins import Join
+from pydantable_spark.plan.physical import Checkpoint, Hint, Persist, Repartition
+from pydantable_spark.plan.physical import Coalesce as PhysicalCoalesce
+from pydantable_spark.plan.reshape import Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.plan.sources import ArrowData
 from pydantable_spark.schema import Schema
@@ -92,12 +95,43 @@ class _Writer:
             Join: self._join,
             Union: self._union,
             SetOperation: self._set_operation,
+            Unpivot: self._unpivot,
+            Persist: self._same_rows,
+            Checkpoint: self._same_rows,
+            Repartition: self._same_rows,
+            PhysicalCoalesce: self._same_rows,
+            Hint: self._same_rows,
         }
         writer = writers.get(type(plan))
         if writer is None:
             msg = f"Substrait export does not take the step {plan.describe()} yet"
             raise UnsupportedEngineError(msg)
         return writer(plan)
+
+    def _same_rows(self, plan: Persist | Checkpoint | Repartition | PhysicalCoalesce | Hint) -> sa.Rel:
+        """A physical control (cache, checkpoint, partitioning, a join hint): the same rows, so its input."""
+        return self.relation(plan.input)
+
+    def _unpivot(self, plan: Unpivot) -> sa.Rel:
+        """``melt``: one projection per value column (the ids, its name, its value in the common type), unioned."""
+        exprs = self._expressions(plan.input)
+        value = plan.schema[plan.value_name]
+        width = len(plan.input.schema)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(plan.ids) + 2)]))
+        projections = []
+        for name in plan.values:
+            given = plan.input.schema[name]
+            columns = [exprs.field(i) for i in plan.ids]
+            columns.append(sa.Expression(literal=literal(name, dt.String(), nullable=False)))
+            column = exprs.field(name)
+            if given.dtype != value.dtype or given.nullable != value.nullable:  # the union's one type and nullability
+                column = exprs.cast(column, value.dtype, nullable=value.nullable)
+            columns.append(column)
+            project = sa.ProjectRel(common=emit, input=self.relation(plan.input), expressions=columns)
+            projections.append(sa.Rel(project=project))
+        if len(projections) == 1:
+            return projections[0]
+        return sa.Rel(set=sa.SetRel(inputs=projections, op=sa.SetRel.SetOp.SET_OP_UNION_ALL))
 
     def _source(self, plan: p.Source) -> sa.Rel:
         if not isinstance(plan.data, ArrowData):

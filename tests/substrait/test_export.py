@@ -114,6 +114,7 @@ REFUSED: dict[str, tuple[Callable[[], DataFrame[Any]], str]] = {
         lambda: sales().select(F.substring(Sale.shop, -2, 1).alias("t")),
         "no mapping for the function substring()",
     ),
+    "sample": (lambda: sales().sample(0.5, seed=1), "the step Sample"),
     "trim with characters": (lambda: sales().select(F.trim(Sale.shop, F.lit("a")).alias("t")), "the function trim()"),
 }
 
