@@ -32,6 +32,8 @@ from pydantable_spark.schema import Schema
 from pydantable_spark.substrait.local import reconcile
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pyspark.sql import SparkSession
 
 ORDERED = {"sort_limit", "offset"}
@@ -132,6 +134,20 @@ def test_integer_arithmetic_that_fits_runs_locally() -> None:
     }
     totals = Big.from_rows(BIG).group_by("k").agg(F.sum(Big.i).alias("i"), (F.sum(Big.i) - 5).alias("less"))
     assert totals.to_dict(engine="local") == {"k": ["a"], "i": [-1], "less": [-6]}
+
+
+@pytest.mark.jvm_free
+def test_a_local_parquet_file_read_by_pyarrow_runs_locally(tmp_path: Path) -> None:
+    """``read_parquet`` reads through Spark; a test builds the frame from the file with ``from_arrow`` instead."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "sales.parquet"
+    pq.write_table(sales().to_arrow(engine="local"), path)
+    again = Sale.from_arrow(pq.read_table(path))
+    assert again.group_by("shop").agg(F.count(Sale.id).alias("n")).sort("shop").to_dict(engine="local") == {
+        "shop": ["a", "b", "c"],
+        "n": [1, 2, 1],
+    }
 
 
 @pytest.mark.jvm_free
