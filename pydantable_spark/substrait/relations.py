@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     import pyarrow as pa
 
-__all__ = ["Exported", "export"]
+__all__ = ["RELATIONS", "Exported", "export"]
 
 PRODUCER = "pydantable-spark"
 
@@ -72,6 +72,28 @@ class Exported:
     tables: dict[str, pa.Table]
 
 
+RELATIONS: dict[type[p.Plan], str] = {
+    p.Source: "_source",
+    p.Project: "_project",
+    p.Filter: "_filter",
+    p.Sort: "_sort",
+    p.Limit: "_limit",
+    p.Offset: "_offset",
+    p.Distinct: "_distinct",
+    Aggregate: "_aggregate",
+    Join: "_join",
+    Union: "_union",
+    SetOperation: "_set_operation",
+    Unpivot: "_unpivot",
+    Persist: "_same_rows",
+    Checkpoint: "_same_rows",
+    Repartition: "_same_rows",
+    PhysicalCoalesce: "_same_rows",
+    Hint: "_same_rows",
+}
+"""Plan step → the ``_Writer`` method that writes it; a step not here is refused by name."""
+
+
 class _Writer:
     """Writes relations, naming each frame's data once (``tables``: name → Arrow table)."""
 
@@ -83,29 +105,12 @@ class _Writer:
         self._named: dict[int, str] = {}
 
     def relation(self, plan: p.Plan) -> sa.Rel:
-        writers: dict[type[p.Plan], Callable[[Any], sa.Rel]] = {
-            p.Source: self._source,
-            p.Project: self._project,
-            p.Filter: self._filter,
-            p.Sort: self._sort,
-            p.Limit: self._limit,
-            p.Offset: self._offset,
-            p.Distinct: self._distinct,
-            Aggregate: self._aggregate,
-            Join: self._join,
-            Union: self._union,
-            SetOperation: self._set_operation,
-            Unpivot: self._unpivot,
-            Persist: self._same_rows,
-            Checkpoint: self._same_rows,
-            Repartition: self._same_rows,
-            PhysicalCoalesce: self._same_rows,
-            Hint: self._same_rows,
-        }
-        writer = writers.get(type(plan))
-        if writer is None:
+        """``plan`` as a relation (its inputs written below it)."""
+        method = RELATIONS.get(type(plan))
+        if method is None:
             msg = f"Substrait export does not take the step {plan.describe()} yet"
             raise UnsupportedEngineError(msg)
+        writer: Callable[[Any], sa.Rel] = getattr(self, method)
         return writer(plan)
 
     def _same_rows(self, plan: Persist | Checkpoint | Repartition | PhysicalCoalesce | Hint) -> sa.Rel:

@@ -6,16 +6,20 @@ which two of its notes about itself are not counted); any other warning or error
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from frames import Sale, frames, sales
 
-from pydantable_spark import F, Window
+import pydantable_spark.plan as plan_package
+from pydantable_spark import DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import UnsupportedEngineError
+from pydantable_spark.plan import nodes as plan_nodes
 from pydantable_spark.substrait import to_substrait
-from pydantable_spark.substrait.relations import export
+from pydantable_spark.substrait.relations import RELATIONS, _Writer, export
 from tools.substrait_validator import validate
 
 if TYPE_CHECKING:
@@ -126,6 +130,28 @@ def test_what_has_no_substrait_form_is_refused_by_name(case: str) -> None:
     with pytest.raises(UnsupportedEngineError, match="Substrait export|aggregates rows") as caught:
         to_substrait(frame)
     assert message in str(caught.value)
+
+
+def test_every_plan_step_is_exported_or_refused_by_name() -> None:
+    steps = set()
+    for info in pkgutil.walk_packages(plan_package.__path__, "pydantable_spark.plan."):
+        module = importlib.import_module(info.name)
+        steps |= {
+            value for value in vars(module).values()
+            if isinstance(value, type) and issubclass(value, plan_nodes.Plan) and value is not plan_nodes.Plan
+        }  # fmt: skip
+    assert {step.__name__ for step in steps - set(RELATIONS)} == {"Explode", "Reconcile", "Sample"}
+    assert all(callable(getattr(_Writer, method)) for method in RELATIONS.values())
+
+
+def test_explode_is_refused_by_name() -> None:
+    class Basket(DataFrameModel):
+        id: int
+        items: list[str]
+
+    frame = Basket.from_rows([{"id": 1, "items": ["a", "b"]}]).explode("items")
+    with pytest.raises(UnsupportedEngineError, match=r"does not take the step Explode \[explode items\]"):
+        to_substrait(frame)
 
 
 def test_a_type_substrait_has_no_name_for_is_refused() -> None:
