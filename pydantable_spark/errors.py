@@ -28,6 +28,7 @@ The hierarchy is small on purpose::
     ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
     ├── SparkJobError                    a Spark job failed for a reason the façade does not check first
     ├── UnsupportedEngineError (NotImplementedError)  a plan Substrait export or the local engine refuses
+    ├── LocalEngineError                 the local engine failed at run time (an overflow, as Spark would)
     ├── SessionStoppedError              the SparkSession a frame needs has been stopped
     ├── WriteError                       a write was refused or failed; its target is as it was
     │   └── TargetExistsError (FileExistsError)  mode="error" and the target exists
@@ -78,6 +79,7 @@ __all__ = [
     "IncompatibleCastError",
     "JavaNotFoundError",
     "JobCancelledError",
+    "LocalEngineError",
     "LossyCastError",
     "MalformedDataError",
     "MissingColumnError",
@@ -266,6 +268,13 @@ class UnsupportedEngineError(PydantableSparkError, NotImplementedError):
 
     The message names what is refused and, for the local engine, that Spark
     runs the plan (``collect()`` without ``engine=``).
+    """
+
+
+class LocalEngineError(PydantableSparkError):
+    """The local engine (DataFusion) failed while running a plan it accepted (an overflow, a failed cast).
+
+    Spark fails on the same rows (``SparkJobError``); the message names the action and DataFusion's error.
     """
 
 

@@ -179,7 +179,7 @@ class Results(Generic[M]):
         if _local(action, engine):
             from pydantable_spark.substrait.local import run_local
 
-            return run_local(self._plan)
+            return run_local(self._plan, action)
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors

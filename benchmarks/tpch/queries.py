@@ -79,7 +79,8 @@ class Tables:
 
         models = (Region, Nation, Supplier, Customer, Part, PartSupp, Orders, LineItem)
         names = ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")
-        return cls(*(read(m, n) for m, n in zip(models, names, strict=True)), sf)
+        frames = {name: read(model, name) for model, name in zip(models, names, strict=True)}
+        return cls(**frames, sf=sf)
 
 
 L = LineItem

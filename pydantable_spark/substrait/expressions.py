@@ -19,6 +19,7 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.coercion import common_type
 from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
@@ -40,11 +41,13 @@ _NAIVE_EPOCH = datetime.datetime(1970, 1, 1)
 class Functions:
     """The functions a plan declares, each once, with its anchor; ``local`` refuses what the local engine lacks."""
 
-    __slots__ = ("anchors", "local")
+    __slots__ = ("anchors", "local", "windows")
 
     def __init__(self, *, local: bool = False) -> None:
         self.local = local
         self.anchors: dict[tuple[str, str], int] = {}
+        self.windows: set[bytes] = set()
+        """The window functions written so far (serialized), for the local engine's one-of-each rule."""
 
     def anchor(self, function: fn.SubstraitFunction, what: str) -> int:
         """The anchor of ``function`` in the plan (declared on first use); ``what`` names the call in refusals."""
@@ -116,6 +119,8 @@ def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Lit
 
 
 _DIV = ops.ArithmeticOp.DIV
+_OVERFLOW_ERROR = sa.FunctionOption(name="overflow", preference=["ERROR"])
+"""Spark's (ANSI) answer to an integer or decimal overflow: an error."""
 SORT_DIRECTIONS = {
     (False, False): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST,
     (False, True): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_LAST,
@@ -250,9 +255,12 @@ class ExpressionWriter:
         if self.computed:
             computed = self.computed.get(id(node))
             if computed is not None:
+                typed = node.type
                 if self.widens(node):  # a sum computed in decimal(38,0): back to bigint, failing on overflow
-                    return self.cast(self.field(computed), node.type.dtype, nullable=node.type.nullable)
-                return self.field(computed)
+                    return self.cast(self.field(computed), typed.dtype, nullable=typed.nullable)
+                if self.guarded(node):
+                    return self._guard(self.field(computed), self.field(f"{computed}\x00guard"), node)
+                return self.canonical_nan(self.field(computed), typed.dtype, nullable=typed.nullable)
         writer = self._writers.get(type(node))
         if writer is None:
             msg = f"Substrait export does not take {core.render(node)} ({node.label}) yet"
@@ -302,6 +310,12 @@ class ExpressionWriter:
             msg = f"Substrait export does not take {what} yet ({core.render(node)}): only + - * and / are mapped"
             raise UnsupportedEngineError(msg)
         result = node.type.dtype
+        if not isinstance(result, dt.Numeric):
+            msg = (
+                f"Substrait export does not take {what} on {node.left.type.dtype.sql_name} and "
+                f"{node.right.type.dtype.sql_name} yet ({core.render(node)}): only on numbers"
+            )
+            raise UnsupportedEngineError(msg)
         if self.functions.local and isinstance(result, dt.Decimal) and not _exact_decimal(node):
             msg = (
                 f"the local engine does not run {core.render(node)}: Spark's decimal result type "
@@ -309,7 +323,10 @@ class ExpressionWriter:
                 "does not share; run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
-        options = [sa.FunctionOption(name="on_division_by_zero", preference=["ERROR"])] if node.op is _DIV else []
+        if node.op is _DIV:
+            options = [sa.FunctionOption(name="on_division_by_zero", preference=["ERROR"])]
+        else:
+            options = [_OVERFLOW_ERROR]  # Spark (ANSI) raises on overflow
         anchor = self.functions.anchor(function, what)
         operands = [self._operand(side, result) for side in (node.left, node.right)]
         if self.functions.local and isinstance(result, dt.Integral):
@@ -320,7 +337,7 @@ class ExpressionWriter:
             options=options,
             output_type=substrait_type(result, nullable=node.type.nullable),
         )
-        return sa.Expression(scalar_function=call)
+        return self.canonical_nan(sa.Expression(scalar_function=call), result, nullable=node.type.nullable)
 
     def _checked(self, anchor: int, operands: list[sa.Expression], node: core.Node) -> sa.Expression:
         """Integer arithmetic that fails on overflow, as Spark's (ANSI) does, on the local engine.
@@ -338,6 +355,44 @@ class ExpressionWriter:
             output_type=substrait_type(wide, nullable=node.type.nullable),
         )
         return self.cast(sa.Expression(scalar_function=call), result, nullable=node.type.nullable)
+
+    def canonical_nan(self, written: sa.Expression, dtype: dt.DType, *, nullable: bool) -> sa.Expression:
+        """On the local engine, a floating value whose NaN is the one NaN Spark knows.
+
+        Spark holds every NaN equal to every other and larger than any number; DataFusion orders
+        floats by their bits, so the NaN that arithmetic gives (``inf - inf``: its sign bit set on
+        x86) sorts first and differs from ``float("nan")`` (measured). Each floating value the plan
+        computes is written ``if is_nan(x) then NaN else x``.
+        """
+        if not self.functions.local or not isinstance(dtype, dt.Floating):
+            return written
+        test = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.IS_NAN, "a NaN check"),
+            arguments=[sa.FunctionArgument(value=written)],
+            output_type=substrait_type(dt.Boolean(), nullable=nullable),
+        )
+        nan = sa.Expression(literal=literal(float("nan"), dtype, nullable=False))
+        clause = sa.Expression.IfThen.IfClause(**{"if": sa.Expression(scalar_function=test), "then": nan})
+        return sa.Expression(if_then=sa.Expression.IfThen(ifs=[clause], **{"else": written}))
+
+    def key(self, node: core.Node) -> sa.Expression:
+        """A sort, window or distinct key: on the local engine a float's ``-0.0`` is ``0.0`` and its NaN one NaN.
+
+        Spark normalizes floating keys (``-0.0 = 0.0`` sort and partition together); DataFusion does
+        not (measured: another order, another count of distinct values). ``x + 0.0`` is ``0.0`` for
+        ``-0.0`` and ``x`` for every other number.
+        """
+        written = self.write(node)
+        dtype = node.type.dtype
+        if not self.functions.local or not isinstance(dtype, dt.Floating):
+            return written
+        zero = sa.Expression(literal=literal(0.0, dtype, nullable=False))
+        plus = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.ARITHMETIC[ops.ArithmeticOp.ADD], "a float key"),
+            arguments=[sa.FunctionArgument(value=written), sa.FunctionArgument(value=zero)],
+            output_type=substrait_type(dtype, nullable=node.type.nullable),
+        )
+        return self.canonical_nan(sa.Expression(scalar_function=plus), dtype, nullable=node.type.nullable)
 
     def cast(self, written: sa.Expression, dtype: dt.DType, *, nullable: bool) -> sa.Expression:
         """``written`` cast to ``dtype``, failing (not NULL) where a value does not convert."""
@@ -374,21 +429,47 @@ class ExpressionWriter:
         return sa.Expression(cast=cast)
 
     def _comparison(self, node: ops.Comparison) -> sa.Expression:
-        return self._call(fn.COMPARISON[node.op], node, f"the operator {node.op.value}", node.left, node.right)
+        left, right = self._compared(node.left, node.right)
+        call = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.COMPARISON[node.op], f"the operator {node.op.value}"),
+            arguments=[sa.FunctionArgument(value=left), sa.FunctionArgument(value=right)],
+            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
+        )
+        return sa.Expression(scalar_function=call)
+
+    def _compared(self, *nodes: core.Node) -> list[sa.Expression]:
+        """Numbers compared in their common type (``int`` beside ``double`` is a double), as Spark casts them.
+
+        Substrait's comparison functions take two values of one type; the plan says which.
+        """
+        types = [n.type.dtype for n in nodes]
+        dates = any(isinstance(t, dt.Date) for t in types)
+        if self.functions.local and dates and any(isinstance(t, dt.Datetime | dt.DatetimeNTZ) for t in types):
+            msg = (
+                f"the local engine does not compare a date with a timestamp ({', '.join(map(core.render, nodes))}): "
+                "Spark reads the date as midnight in the session's time zone, and DataFusion casts it to "
+                "nanoseconds, which fail before 1677 (measured); run it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+        common = common_type(types) if all(isinstance(t, dt.Numeric) for t in types) else None
+        if common is None:
+            return [self.write(n) for n in nodes]
+        return [self.as_type(n, common) for n in nodes]
 
     def _negate(self, node: ops.Negate) -> sa.Expression:
         if self.functions.local and isinstance(node.type.dtype, dt.Integral):  # -(-2147483648) fails, as in Spark
             zero = sa.Expression(literal=literal(0, node.type.dtype, nullable=False))
             anchor = self.functions.anchor(fn.ARITHMETIC[ops.ArithmeticOp.SUB], "unary minus")
             return self._checked(anchor, [zero, self.write(node.child)], node)
-        return self._call(fn.NEGATE, node, "unary minus", node.child)
+        negated = self._call(fn.NEGATE, node, "unary minus", node.child)
+        negated.scalar_function.options.append(_OVERFLOW_ERROR)
+        return self.canonical_nan(negated, node.type.dtype, nullable=node.type.nullable)
 
     def _is_in(self, node: ops.IsIn) -> sa.Expression:
         if not node.values:
             return sa.Expression(literal=literal(False, dt.Boolean(), nullable=node.type.nullable))
-        options = sa.Expression.SingularOrList(
-            value=self.write(node.child), options=[self.write(v) for v in node.values]
-        )
+        child, *values = self._compared(node.child, *node.values)
+        options = sa.Expression.SingularOrList(value=child, options=values)
         return sa.Expression(singular_or_list=options)
 
     def _between(self, node: ops.Between) -> sa.Expression:
@@ -397,10 +478,11 @@ class ExpressionWriter:
         high = fn.COMPARISON[ops.ComparisonOp.LE if node.closed in ("both", "right") else ops.ComparisonOp.LT]
         boolean = substrait_type(dt.Boolean(), nullable=node.type.nullable)
         sides = []
-        for function, smaller, larger in ((low, node.lower, node.child), (high, node.child, node.upper)):
+        lower, child, upper = self._compared(node.lower, node.child, node.upper)
+        for function, smaller, larger in ((low, lower, child), (high, child, upper)):
             compare = sa.Expression.ScalarFunction(
                 function_reference=self.functions.anchor(function, "between()"),
-                arguments=[sa.FunctionArgument(value=self.write(e)) for e in (smaller, larger)],
+                arguments=[sa.FunctionArgument(value=e) for e in (smaller, larger)],
                 output_type=boolean,
             )
             sides.append(sa.FunctionArgument(value=sa.Expression(scalar_function=compare)))
@@ -491,17 +573,18 @@ class ExpressionWriter:
                 f"Substrait export has no mapping for the window function {call.function.name}() ({core.render(node)})"
             )
             raise UnsupportedEngineError(msg)
+        if call.function.name == "count_if":  # a measure filter in group_by(); a window function has none
+            msg = f"Substrait export does not take count_if() over a window yet ({core.render(node)})"
+            raise UnsupportedEngineError(msg)
         sorts = [
-            sa.SortField(expr=self.write(key), direction=SORT_DIRECTIONS[descending, nulls_last])
+            sa.SortField(expr=self.key(key), direction=SORT_DIRECTIONS[descending, nulls_last])
             for key, descending, nulls_last in zip(node.order_by, node.descending, node.nulls_last, strict=True)
         ]
         if call.is_aggregate:
-            self._refuse_float_extremes(call)
-        arguments = [self.write(a) for a in call.args]
-        output = node.type.dtype
-        if self.widens(call):
-            arguments = [self.cast(a, WIDE_INTEGER, nullable=call.args[0].type.nullable) for a in arguments]
-            output = WIDE_INTEGER
+            arguments, aggregated = self._aggregated(call, over=True)
+        else:
+            arguments, aggregated = [self.write(a) for a in call.args], None
+        output = aggregated or node.type.dtype
         window = sa.Expression.WindowFunction(
             function_reference=self.functions.anchor(function, what),
             arguments=[sa.FunctionArgument(value=a) for a in arguments],
@@ -509,7 +592,7 @@ class ExpressionWriter:
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
             invocation=_ALL,
             sorts=sorts,
-            partitions=[self.write(key) for key in node.partition_by],
+            partitions=[self.key(key) for key in node.partition_by],
         )
         if self.functions.local and node.frame is not None and node.frame.kind == "range" and node.frame.has_offsets:
             msg = (
@@ -524,10 +607,21 @@ class ExpressionWriter:
             window.lower_bound.CopyFrom(_bound(frame.start))
             window.upper_bound.CopyFrom(_bound(frame.end))
         written = sa.Expression(window_function=window)
-        if not self.functions.local or (call.is_aggregate and not self.widens(call)):
+        if not self.functions.local:
             return written
-        # back to Spark's type: DataFusion's ranking functions count in uint64, and a widened sum is decimal(38,0)
-        return self.cast(written, node.type.dtype, nullable=node.type.nullable)
+        serialized = window.SerializeToString(deterministic=True)
+        if serialized in self.functions.windows:
+            msg = (
+                f"the local engine does not run one window expression twice in a plan ({core.render(node)}): "
+                "DataFusion names both columns alike and refuses the plan (measured); compute it once, or run "
+                "it on Spark (collect() without engine=)"
+            )
+            raise UnsupportedEngineError(msg)
+        self.functions.windows.add(serialized)
+        if not call.is_aggregate or self.widens(call):
+            # back to Spark's type: DataFusion's ranking functions count in uint64, a widened sum is decimal(38,0)
+            written = self.cast(written, node.type.dtype, nullable=node.type.nullable)
+        return self.canonical_nan(written, node.type.dtype, nullable=node.type.nullable)
 
     def measure(self, node: core.Node) -> sa.AggregateRel.Measure:
         """An aggregate output as a measure; ``count_if(cond)`` is ``count()`` filtered by ``cond``."""
@@ -551,12 +645,7 @@ class ExpressionWriter:
         if function is None:
             msg = f"Substrait export has no mapping for the aggregate {call.function.name}() ({core.render(call)})"
             raise UnsupportedEngineError(msg)
-        self._refuse_float_extremes(call)
-        arguments = [self.write(a) for a in call.args]
-        output = call.type.dtype
-        if self.widens(call):  # summed in decimal(38,0); the projection above casts back to bigint (overflow fails)
-            arguments = [self.cast(a, WIDE_INTEGER, nullable=call.args[0].type.nullable) for a in arguments]
-            output = WIDE_INTEGER
+        arguments, output = self._aggregated(call)
         return sa.AggregateFunction(
             function_reference=self.functions.anchor(function, f"{call.function.name}()"),
             arguments=[sa.FunctionArgument(value=a) for a in arguments],
@@ -565,16 +654,101 @@ class ExpressionWriter:
             invocation=_DISTINCT if call.function.name in _DISTINCT_AGGREGATES else _ALL,
         )
 
-    def _refuse_float_extremes(self, call: Call) -> None:
-        """``min``/``max`` of floating values: DataFusion's grouped minimum of infinities is the largest double."""
-        if self.functions.local and call.function.name in ("min", "max") and isinstance(call.type.dtype, dt.Floating):
+    def _aggregated(self, call: Call, *, over: bool = False) -> tuple[list[sa.Expression], dt.DType]:
+        """An aggregate's arguments as the plan passes them, and the type it computes.
+
+        ``avg`` of integers averages doubles (Substrait's ``avg`` of an integer type is an integer);
+        on the local engine a sum of integers runs in ``decimal(38,0)`` (the projection above casts it
+        back, failing on overflow as Spark does) and ``count_distinct`` counts normalized floats.
+        """
+        self._refuse_on_the_local_engine(call, over=over)
+        arguments = [self.write(a) for a in call.args]
+        output = call.type.dtype
+        first = call.args[0].type if call.args else None
+        if first is not None and call.function.name in ("avg", "mean") and isinstance(first.dtype, dt.Integral):
+            arguments = [self.cast(arguments[0], dt.Float64(), nullable=first.nullable)]
+        elif call.function.name == "count_distinct":
+            arguments = [self.key(a) for a in call.args]
+        elif self.widens(call):
+            assert first is not None
+            arguments = [self.cast(arguments[0], WIDE_INTEGER, nullable=first.nullable)]
+            output = WIDE_INTEGER
+        return arguments, output
+
+    def _refuse_on_the_local_engine(self, call: Call, *, over: bool) -> None:
+        """The aggregates whose DataFusion result is not Spark's (each measured)."""
+        if not self.functions.local or not call.args:
+            return
+        name, given = call.function.name, call.args[0].type.dtype
+        why = ""
+        if name in ("min", "max") and isinstance(given, dt.Floating):
+            why = (
+                f"DataFusion's grouped {name} of floating values is wrong where a group holds only infinities "
+                "(measured: the min of a group of inf is 1.7976931348623157e308)"
+            )
+        elif name in ("avg", "mean") and isinstance(given, dt.Decimal):
+            why = "Spark rounds a decimal average half up, DataFusion truncates it (measured: 0.6667 against 0.6666)"
+        elif over and self.guarded(call) and isinstance(given, dt.Decimal):
+            why = (
+                f"a sum of decimal({given.precision},{given.scale}) over a window can pass 38 digits, where Spark "
+                "raises and DataFusion wraps around (measured)"
+            )
+        if why:
             msg = (
-                f"the local engine does not run {core.render(call)}: DataFusion's grouped {call.function.name} of "
-                "floating values is wrong where a group holds only infinities (measured: min(inf, inf) is "
-                "1.7976931348623157e308); run it on Spark (collect() without engine=)"
+                f"the local engine does not run {core.render(call)}: {why}; run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
 
     def widens(self, node: core.Node) -> bool:
         """Whether the local engine sums ``node`` in ``decimal(38,0)`` (a sum of integers, which Spark checks)."""
         return self.functions.local and integer_sum(node)
+
+    def guarded(self, node: core.Node) -> bool:
+        """Whether the local engine checks a decimal ``sum`` for overflow (Spark's result type is capped at 38 digits).
+
+        DataFusion's decimal sum wraps around past 38 digits where Spark raises (measured); the local plan
+        also sums the values as doubles and casts that sum to Spark's type, a cast DataFusion refuses with an
+        error when the sum does not fit (a double is exact to about 15 digits, so a sum within a relative
+        ``1e-15`` of the limit may pass either way).
+        """
+        if not (self.functions.local and isinstance(node, Call) and node.function.name == "sum"):
+            return False
+        given, result = node.args[0].type.dtype, node.type.dtype
+        return (
+            isinstance(given, dt.Decimal) and isinstance(result, dt.Decimal) and given.precision + 10 > result.precision
+        )
+
+    def double_sum(self, call: core.Node) -> sa.AggregateRel.Measure:
+        """The guard of a decimal sum: the same sum over doubles."""
+        assert isinstance(call, Call)
+        argument = call.args[0]
+        function = sa.AggregateFunction(
+            function_reference=self.functions.anchor(fn.CATALOG_FUNCTIONS["sum"], "sum()"),
+            arguments=[sa.FunctionArgument(value=self.cast(self.write(argument), dt.Float64(), nullable=True))],
+            output_type=substrait_type(dt.Float64(), nullable=True),
+            phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
+            invocation=_ALL,
+        )
+        return sa.AggregateRel.Measure(measure=function)
+
+    def _guard(self, exact: sa.Expression, approximate: sa.Expression, node: core.Node) -> sa.Expression:
+        """``exact``, after casting ``approximate`` to the sum's type: DataFusion raises where it does not fit.
+
+        Both sums are NULL together (no value to sum), so ``if cast(approximate) is null then NULL else exact``
+        is ``exact``; the branches differ so that no optimizer drops the cast.
+        """
+        checked = self.cast(approximate, node.type.dtype, nullable=True)
+        test = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.IS_NULL, "a decimal sum's guard"),
+            arguments=[sa.FunctionArgument(value=checked)],
+            output_type=substrait_type(dt.Boolean(), nullable=False),
+        )
+        nothing = sa.Expression(literal=literal(None, node.type.dtype, nullable=True))  # no value summed: NULL
+        clause = sa.Expression.IfThen.IfClause(**{"if": sa.Expression(scalar_function=test), "then": nothing})
+        return sa.Expression(if_then=sa.Expression.IfThen(ifs=[clause], **{"else": exact}))
+
+    def projects(self, node: core.Node) -> bool:
+        """Whether an aggregate's local result needs a projection above the aggregation (a cast, a NaN check)."""
+        if not (self.functions.local and node.is_aggregate):
+            return False
+        return integer_sum(node) or self.guarded(node) or isinstance(node.type.dtype, dt.Floating)

@@ -46,6 +46,9 @@ class SubstraitFunction:
     literal_from: int | None = None
     """The arguments from this index on must be positive integer literals (``substring``'s position and length:
     Spark counts a negative position from the end, Substrait and DataFusion do not)."""
+    plain_pattern: bool = False
+    """The second argument must be a string literal without a backslash (Spark refuses a LIKE pattern whose
+    backslash escapes nothing, DataFusion runs it: measured)."""
 
 
 def _f(
@@ -57,8 +60,9 @@ def _f(
     arity: int | None = None,
     component: str | None = None,
     literal_from: int | None = None,
+    plain_pattern: bool = False,
 ) -> SubstraitFunction:
-    return SubstraitFunction(f"functions_{extension}", name, local, why, arity, component, literal_from)
+    return SubstraitFunction(f"functions_{extension}", name, local, why, arity, component, literal_from, plain_pattern)
 
 
 DATE_PART = _f("datetime", "date_part")
@@ -97,6 +101,7 @@ IS_NOT_NULL = _f("comparison", "is_not_null")
 IS_NOT_DISTINCT_FROM = _f("comparison", "is_not_distinct_from")
 COALESCE = _f("comparison", "coalesce")
 NEGATE = _f("arithmetic", "negate")
+IS_NAN = _f("comparison", "is_nan")
 
 CATALOG_FUNCTIONS: dict[str, SubstraitFunction] = {
     "abs": _f("arithmetic", "abs"),
@@ -110,7 +115,7 @@ CATALOG_FUNCTIONS: dict[str, SubstraitFunction] = {
     "startswith": _f("string", "starts_with"),
     "endswith": _f("string", "ends_with"),
     "contains": _f("string", "contains"),
-    "like": _f("string", "like", arity=2),
+    "like": _f("string", "like", arity=2, plain_pattern=True),
     "substring": _f("string", "substring", arity=3, literal_from=1),
     "substr": _f("string", "substring", arity=3, literal_from=1),
     "year": _f("datetime", "extract", component="YEAR"),
@@ -144,4 +149,8 @@ def mapping_of(call: Call) -> SubstraitFunction | None:
             value = getattr(arg, "value", None)
             if not isinstance(arg, Literal) or type(value) is not int or value < 1:
                 return None
+    if found.plain_pattern:
+        pattern = call.args[1]
+        if not isinstance(pattern, Literal) or type(pattern.value) is not str or "\\" in pattern.value:
+            return None
     return found

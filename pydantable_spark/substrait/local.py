@@ -20,6 +20,7 @@ import pyarrow as pa
 from pydantable_spark.arrow import arrow_schema
 from pydantable_spark.errors import (
     IncompatibleCastError,
+    LocalEngineError,
     MissingColumnError,
     NullabilityError,
     Problem,
@@ -42,8 +43,12 @@ _SAME_VALUES: dict[pa.DataType, tuple[pa.DataType, ...]] = {
 """Arrow types that hold the same values as Spark's and are converted without looking at them."""
 
 
-def run_local(plan: Plan) -> pa.Table:
-    """Run ``plan`` on DataFusion and return its rows reconciled with ``plan.schema``."""
+def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
+    """Run ``plan`` on DataFusion and return its rows reconciled with ``plan.schema``.
+
+    An error while DataFusion runs the plan (an integer overflow the plan checks, as Spark's ANSI mode
+    does) is a ``LocalEngineError`` naming ``action``.
+    """
     try:
         from datafusion import SessionContext
         from datafusion import substrait as ds
@@ -55,14 +60,34 @@ def run_local(plan: Plan) -> pa.Table:
 
     exported = export(plan, local=True)
     context = SessionContext()
-    for name, table in exported.tables.items():
-        batches = table.to_batches() or [
-            pa.RecordBatch.from_pylist([], schema=table.schema)
-        ]  # no rows: one empty batch
+    for name, given in exported.tables.items():
+        table = _one_nan(given)
+        empty = [pa.RecordBatch.from_pylist([], schema=table.schema)]  # no rows: DataFusion wants one empty batch
+        batches = table.to_batches() or empty
         context.register_record_batches(name, [batches])
-    logical = ds.Consumer.from_substrait_plan(context, ds.Serde.deserialize_bytes(exported.plan.SerializeToString()))
-    result = context.create_dataframe_from_logical_plan(logical).to_arrow_table()
+    try:
+        serialized = ds.Serde.deserialize_bytes(exported.plan.SerializeToString())
+        logical = ds.Consumer.from_substrait_plan(context, serialized)
+        result = context.create_dataframe_from_logical_plan(logical).to_arrow_table()
+    except Exception as error:  # DataFusion raises plain Exceptions
+        msg = f"{action}: the local engine failed: {error}"
+        raise LocalEngineError(msg) from error
     return reconcile(result, plan.schema)
+
+
+def _one_nan(table: pa.Table) -> pa.Table:
+    """``table`` with every NaN of its floating columns the one positive NaN (as the plan writes computed ones).
+
+    Spark holds all NaNs equal and largest; DataFusion orders floats by their bits, so a NaN with its sign bit
+    set (``from_arrow`` keeps whatever bits it was given) would sort first and match no other NaN.
+    """
+    import pyarrow.compute as pc
+
+    for index, column in enumerate(table.columns):
+        if pa.types.is_floating(column.type) and pc.any(pc.is_nan(column)).as_py():
+            canonical = pc.if_else(pc.is_nan(column), pa.scalar(float("nan"), column.type), column)
+            table = table.set_column(index, table.field(index), canonical)
+    return table
 
 
 def reconcile(table: pa.Table, schema: Schema) -> pa.Table:

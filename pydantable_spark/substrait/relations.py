@@ -171,7 +171,7 @@ class _Writer:
     def _sort(self, plan: p.Sort) -> sa.Rel:
         exprs = self._expressions(plan.input)
         sorts = [
-            sa.SortField(expr=exprs.write(k.expr), direction=SORT_DIRECTIONS[k.descending, k.nulls_last])
+            sa.SortField(expr=exprs.key(k.expr), direction=SORT_DIRECTIONS[k.descending, k.nulls_last])
             for k in plan.keys
         ]
         return sa.Rel(sort=sa.SortRel(input=self.relation(plan.input), sorts=sorts))
@@ -209,8 +209,8 @@ class _Writer:
         groupings = (
             [sa.AggregateRel.Grouping(grouping_expressions=[exprs.write(k) for k in plan.keys])] if plan.keys else []
         )
-        widened = any(exprs.widens(n) for a in plan.aggs for n in a.walk())
-        if not widened and all(_bare_aggregate(a) for a in plan.aggs):
+        projected = any(exprs.projects(n) for a in plan.aggs for n in a.walk())
+        if not projected and all(_bare_aggregate(a) for a in plan.aggs):
             measures = [exprs.measure(a) for a in plan.aggs]
             return sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
         return self._computed_over_aggregates(plan, exprs, below, groupings)
@@ -225,13 +225,17 @@ class _Writer:
                 if node.is_aggregate:
                     calls.setdefault(id(node), node)
         measures = [exprs.measure(call) for call in calls.values()]
-        aggregated = sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
         keys = [dt.Field(f"\x00key{i}", k.type.dtype, k.type.nullable) for i, k in enumerate(plan.keys)]
         named = {key: f"\x00measure{i}" for i, key in enumerate(calls)}  # NUL: no column name holds one
         measured = [
             dt.Field(named[key], WIDE_INTEGER if exprs.widens(c) else c.type.dtype, c.type.nullable)
             for key, c in calls.items()
         ]
+        for key, call in calls.items():  # a decimal sum that may pass 38 digits: its double beside it, as a guard
+            if exprs.guarded(call):
+                measures.append(exprs.double_sum(call))
+                measured.append(dt.Field(f"{named[key]}\x00guard", dt.Float64(), True))
+        aggregated = sa.Rel(aggregate=sa.AggregateRel(input=below, groupings=groupings, measures=measures))
         over = ExpressionWriter(Schema((*keys, *measured)), self.functions, computed=named)
         columns = [over.field(f.name) for f in keys] + [over.write(a) for a in plan.aggs]
         width = len(keys) + len(measured)

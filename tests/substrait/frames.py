@@ -154,6 +154,13 @@ def frames() -> dict[str, DataFrame[Any]]:
         "float_extremes": s.group_by("shop").agg(F.min(Sale.price).alias("low")),
         "melt": s.melt(id_vars=["id"], value_vars=["amount", "discount"]),
         "melt_one": s.melt(id_vars=["id", "shop"], value_vars=["note"], variable_name="which", value_name="text"),
+        "pivot": s.pivot(
+            index="shop",
+            columns="day",
+            values="amount",
+            aggregate_function="sum",
+            pivot_values=[datetime.date(2024, 2, 3), datetime.date(2024, 1, 2)],
+        ),
         "physical": s.repartition(2).cache().hint("broadcast").coalesce(1).filter(Sale.amount > 0),
         "casts": s.select(Sale.id, Sale.amount.cast(float).alias("as_double")),
         "sort_limit": s.sort(Sale.note, Sale.amount, descending=[True, False], nulls_last=[False, True]).limit(3),

@@ -6,6 +6,7 @@ which two of its notes about itself are not counted); any other warning or error
 
 from __future__ import annotations
 
+import datetime
 import importlib
 import pkgutil
 from typing import TYPE_CHECKING, Any
@@ -75,6 +76,22 @@ def test_a_function_call_declares_the_derived_output_type() -> None:
     assert [t.i64.nullability for t in types] == [1, 2]  # NULLABLE, REQUIRED
 
 
+def test_mixed_numbers_are_compared_in_their_common_type() -> None:
+    frame = sales().filter((Sale.amount > 2.5) & Sale.amount.is_in([1, 2]) & Sale.amount.between(0, 9.5))
+    condition = to_substrait(frame).relations[0].root.input.filter.condition.scalar_function
+    greater = condition.arguments[0].value.scalar_function.arguments[0].value.scalar_function
+    assert greater.arguments[0].value.cast.type.WhichOneof("kind") == "fp64"  # amount as a double, as Spark
+    assert greater.arguments[1].value.literal.fp64 == 2.5
+
+
+def test_the_plan_states_sparks_overflow_and_average() -> None:
+    frame = sales().group_by("shop").agg(F.avg(Sale.amount).alias("a"))
+    measure = to_substrait(frame).relations[0].root.input.aggregate.measures[0].measure
+    assert measure.arguments[0].value.cast.type.WhichOneof("kind") == "fp64"  # avg of doubles, not integers
+    plus = to_substrait(sales().select((Sale.amount + 1).alias("x"))).relations[0].root.input.project.expressions[0]
+    assert [(o.name, list(o.preference)) for o in plus.scalar_function.options] == [("overflow", ["ERROR"])]
+
+
 def test_literals_are_typed_values_never_text() -> None:
     frame = sales().select(F.lit("x' OR '1'='1").alias("t"), F.lit(1.5).alias("f"))
     project = to_substrait(frame).relations[0].root.input.project
@@ -98,6 +115,10 @@ def test_uris_and_urns_are_both_declared() -> None:
     assert {a: u.rsplit(":", 1)[1] for a, u in urns.items()} == {a: u.rsplit("/", 1)[1][:-5] for a, u in uris.items()}
 
 
+class Stamp(DataFrameModel):
+    t: datetime.datetime
+
+
 def _lag() -> DataFrame[Any]:
     return sales().with_columns(F.lag(Sale.amount, 1).over(Window.order_by(Sale.id)).alias("before"))
 
@@ -119,6 +140,16 @@ REFUSED: dict[str, tuple[Callable[[], DataFrame[Any]], str]] = {
         "no mapping for the function substring()",
     ),
     "sample": (lambda: sales().sample(0.5, seed=1), "the step Sample"),
+    "count_if over a window": (
+        lambda: sales().select(F.count_if(Sale.amount > 3).over(Window.partition_by(Sale.shop)).alias("c")),
+        "count_if() over a window",
+    ),
+    "timestamps subtracted": (
+        lambda: Stamp.from_rows([{"t": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)}]).select(
+            (Stamp.t - Stamp.t).alias("x")
+        ),
+        "the operator - on timestamp and timestamp",
+    ),
     "trim with characters": (lambda: sales().select(F.trim(Sale.shop, F.lit("a")).alias("t")), "the function trim()"),
 }
 

@@ -70,7 +70,7 @@ F.sum(User.name)  # E: F.sum(): col must be a number; got column 'User.name'
 # the constructors, results and writers (mixins of DataFrame) are named as DataFrame's methods, derived frames' too
 DataFrame[User].from_rows(3)  # E: No overload variant of "from_rows" of "DataFrame" matches argument type "int"
 users.collect(trusted=1)  # E: No overload variant of "collect" of "DataFrame" matches argument type "int"
-out.to_arrow(1)  # E: Too many arguments for "to_arrow" of "DataFrame"
+out.to_arrow(1)  # E: Too many positional arguments for "to_arrow" of "DataFrame"
 out.write_parquet("p", mode="bogus")  # E: Argument "mode" to "write_parquet" of "DataFrame" has incompatible type
 
 
