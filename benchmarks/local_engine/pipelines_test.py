@@ -72,7 +72,7 @@ PIPELINES = {
     "early": lambda: orders().filter(Order.day < datetime.date(2024, 3, 1)).select(Order.id),
     "union": lambda: orders().filter(Order.id < 3).union(orders().filter(Order.id > 37)).select(Order.id),
     "lengths": lambda: orders().select(Order.id, F.length(Order.customer).alias("n")),
-    "totals": lambda: orders().select(F.sum(Order.amount).alias("units"), F.max(Order.price).alias("top")),
+    "totals": lambda: orders().select(F.sum(Order.amount).alias("units"), F.max(Order.amount).alias("top")),
 }
 
 
