@@ -24,6 +24,7 @@ from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait.types import substrait_type
+from pydantable_spark.typerules import decimal_for_integral, decimal_for_number
 
 if TYPE_CHECKING:
     import decimal
@@ -164,15 +165,10 @@ _ALL = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL
 _DISTINCT = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
 _DISTINCT_AGGREGATES = frozenset({"count_distinct"})
 
-_INTEGER_DIGITS: dict[type[dt.DType], int] = {dt.Int8: 3, dt.Int16: 5, dt.Int32: 10, dt.Int64: 20}
-"""The decimal precision Spark gives an integer type next to a decimal."""
-
 
 def _as_decimal(dtype: dt.DType) -> dt.Decimal | None:
-    if isinstance(dtype, dt.Decimal):
-        return dtype
-    digits = _INTEGER_DIGITS.get(type(dtype))
-    return None if digits is None else dt.Decimal(digits, 0)
+    """The decimal Spark computes an operand in next to a decimal (None for floats: the result is a double)."""
+    return decimal_for_number(dtype) if isinstance(dtype, dt.Decimal | dt.Integral) else None
 
 
 def _exact_decimal(node: ops.Arithmetic) -> bool:
@@ -296,12 +292,7 @@ class ExpressionWriter:
                 "equal to Spark's; run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
-        cast = sa.Expression.Cast(
-            type=substrait_type(node.to, nullable=node.type.nullable),
-            input=self.write(node.child),
-            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
-        )
-        return sa.Expression(cast=cast)
+        return self.cast(self.write(node.child), node.to, nullable=node.type.nullable)
 
     def _arithmetic(self, node: ops.Arithmetic) -> sa.Expression:
         function = fn.ARITHMETIC.get(node.op)
@@ -418,15 +409,10 @@ class ExpressionWriter:
                 return written
             if not isinstance(given, dt.Integral):  # pragma: no cover - Spark's result is a double then
                 return written
-            target = dt.Decimal(_INTEGER_DIGITS[type(given)], 0)
+            target = decimal_for_integral(given)
         if given == target:
             return written
-        cast = sa.Expression.Cast(
-            type=substrait_type(target, nullable=side.type.nullable),
-            input=written,
-            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
-        )
-        return sa.Expression(cast=cast)
+        return self.cast(written, target, nullable=side.type.nullable)
 
     def _comparison(self, node: ops.Comparison) -> sa.Expression:
         left, right = self._compared(node.left, node.right)
@@ -500,12 +486,7 @@ class ExpressionWriter:
         written = self.write(node)
         if node.type.dtype == dtype:
             return written
-        cast = sa.Expression.Cast(
-            type=substrait_type(dtype, nullable=node.type.nullable),
-            input=written,
-            failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
-        )
-        return sa.Expression(cast=cast)
+        return self.cast(written, dtype, nullable=node.type.nullable)
 
     def _coalesce(self, node: cond.Coalesce) -> sa.Expression:
         call = sa.Expression.ScalarFunction(

@@ -288,12 +288,7 @@ class _Writer:
             elif given[name].nullable == wanted.nullable:
                 columns.append(exprs.field(name))
             else:
-                cast = sa.Expression.Cast(
-                    type=substrait_type(wanted.dtype, nullable=wanted.nullable),
-                    input=exprs.field(name),
-                    failure_behavior=sa.Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION,
-                )
-                columns.append(sa.Expression(cast=cast))
+                columns.append(exprs.cast(exprs.field(name), wanted.dtype, nullable=wanted.nullable))
         width = len(given)
         emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(columns))]))
         return sa.Rel(project=sa.ProjectRel(common=emit, input=below, expressions=columns))
