@@ -39,6 +39,7 @@ from pydantable_spark.errors import SessionStoppedError
 
 __all__ = [
     "EMBEDDED_CONFIG",
+    "active_time_zone",
     "interrupt_tag",
     "is_case_sensitive",
     "is_connect",
@@ -100,6 +101,14 @@ def _active_or_default() -> SparkSession | None:
         return SparkSession.active()
     except PySparkRuntimeError:  # NO_ACTIVE_OR_DEFAULT_SESSION
         return None
+
+
+def active_time_zone() -> str | None:
+    """The time zone of this thread's active session, if one is running (none is looked for further or started)."""
+    active = SparkSession.getActiveSession()
+    if active is None or is_stopped(active):
+        return None
+    return str(active.conf.get("spark.sql.session.timeZone"))
 
 
 def _embedded() -> SparkSession:

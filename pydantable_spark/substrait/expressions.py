@@ -18,12 +18,15 @@ from pydantable_spark.errors import UnsupportedEngineError
 from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr import core
 from pydantable_spark.expr import operators as ops
-from pydantable_spark.expr.call import Call
+from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.coercion import common_type
 from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
+from pydantable_spark.substrait import kernels
+from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site
 from pydantable_spark.substrait.types import substrait_type
+from pydantable_spark.substrait.udfs import KernelSite
 from pydantable_spark.typerules import decimal_for_integral, decimal_for_number
 
 if TYPE_CHECKING:
@@ -34,32 +37,55 @@ if TYPE_CHECKING:
 
 __all__ = ["ExpressionWriter", "Functions", "literal"]
 
+
+def _temporal(node: Call) -> bool:
+    """Whether a call reads a timestamp (whose date parts depend on the session's time zone)."""
+    return any(isinstance(a.type.dtype, dt.Datetime) for a in node.args)
+
+
 _EPOCH = datetime.date(1970, 1, 1)
 _UTC_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 _NAIVE_EPOCH = datetime.datetime(1970, 1, 1)
 
 
 class Functions:
-    """The functions a plan declares, each once, with its anchor; ``local`` refuses what the local engine lacks."""
+    """The functions a plan declares, each once, with its anchor; ``local`` refuses what the local engine lacks.
 
-    __slots__ = ("anchors", "local", "windows")
+    On the local engine a call computed by a kernel is one ``KernelSite`` (``sites``), called by a
+    name of its own; ``session`` holds the settings kernels read (the time zone).
+    """
 
-    def __init__(self, *, local: bool = False) -> None:
+    __slots__ = ("anchors", "local", "session", "sites", "windows")
+
+    def __init__(self, *, local: bool = False, session: Session | None = None) -> None:
         self.local = local
+        self.session = session or Session()
         self.anchors: dict[tuple[str, str], int] = {}
         self.windows: set[bytes] = set()
         """The window functions written so far (serialized), for the local engine's one-of-each rule."""
+        self.sites: list[KernelSite] = []
 
     def anchor(self, function: fn.SubstraitFunction, what: str) -> int:
         """The anchor of ``function`` in the plan (declared on first use); ``what`` names the call in refusals."""
         if self.local and not function.local:
             msg = f"the local engine does not run {what}: {function.why}; run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
-        key = (function.extension, function.name)
+        return self._declared(function.extension, function.name)
+
+    def _declared(self, extension: str, name: str) -> int:
+        key = (extension, name)
         found = self.anchors.get(key)
         if found is None:
             found = self.anchors[key] = len(self.anchors) + 1  # anchor 0 reads as "unset"
         return found
+
+    def kernel(self, kernel: kernels.Kernel, site: Site) -> int:
+        """The anchor of a kernel at one call site: on the local engine, a function of its own (``<name>__<n>``)."""
+        if not self.local:
+            return self._declared(fn.SPARK_EXTENSION, kernel.name)
+        name = f"{kernel.name}__{len(self.sites)}"
+        self.sites.append(KernelSite(name, kernel, site))
+        return self._declared(fn.LOCAL_EXTENSION, name)
 
 
 _INTEGERS: dict[type[dt.DType], str] = {dt.Int8: "i8", dt.Int16: "i16", dt.Int32: "i32", dt.Int64: "i64"}
@@ -201,6 +227,19 @@ _SAFE_CASTS: tuple[tuple[type[dt.DType], type[dt.DType]], ...] = (
 """Casts that cannot fail nor round differently between engines (the local engine runs only these)."""
 
 
+def _safe_cast(source: dt.DType, target: dt.DType) -> bool:
+    """Whether DataFusion's cast of ``source`` to ``target`` cannot fail nor round (it only widens)."""
+    if source == target or any(isinstance(source, a) and type(target) is b for a, b in _SAFE_CASTS):
+        return True
+    wide = decimal_for_number(source) if isinstance(source, dt.Integral | dt.Decimal) else None
+    return (
+        isinstance(target, dt.Decimal)
+        and wide is not None
+        and target.scale >= wide.scale
+        and target.precision - target.scale >= wide.precision - wide.scale
+    )
+
+
 class ExpressionWriter:
     """Writes the expressions of one relation: columns resolve against ``schema`` (the relation below).
 
@@ -285,8 +324,7 @@ class ExpressionWriter:
 
     def _cast(self, node: core.Cast) -> sa.Expression:
         source = node.child.type.dtype
-        safe = any(isinstance(source, a) and type(node.to) is b for a, b in _SAFE_CASTS) or source == node.to
-        if self.functions.local and not safe:
+        if self.functions.local and not _safe_cast(source, node.to):
             msg = (
                 f"the local engine does not run {core.render(node)}: only widening numeric casts are proven "
                 "equal to Spark's; run it on Spark (collect() without engine=)"
@@ -295,25 +333,27 @@ class ExpressionWriter:
         return self.cast(self.write(node.child), node.to, nullable=node.type.nullable)
 
     def _arithmetic(self, node: ops.Arithmetic) -> sa.Expression:
-        function = fn.ARITHMETIC.get(node.op)
-        what = f"the operator {node.op.value}"
-        if function is None:
-            msg = f"Substrait export does not take {what} yet ({core.render(node)}): only + - * and / are mapped"
-            raise UnsupportedEngineError(msg)
         result = node.type.dtype
+        what = f"the operator {node.op.value}"
         if not isinstance(result, dt.Numeric):
             msg = (
                 f"Substrait export does not take {what} on {node.left.type.dtype.sql_name} and "
                 f"{node.right.type.dtype.sql_name} yet ({core.render(node)}): only on numbers"
             )
             raise UnsupportedEngineError(msg)
-        if self.functions.local and isinstance(result, dt.Decimal) and not _exact_decimal(node):
-            msg = (
-                f"the local engine does not run {core.render(node)}: Spark's decimal result type "
-                f"(decimal({result.precision},{result.scale})) is rounded by rules of its own that DataFusion "
-                "does not share; run it on Spark (collect() without engine=)"
-            )
-            raise UnsupportedEngineError(msg)
+        function = fn.ARITHMETIC.get(node.op)
+        rounded = isinstance(result, dt.Decimal) and not _exact_decimal(node)
+        if self.functions.local and (function is None or not function.local or rounded):
+            # computed as Spark does by a kernel: / and % and // (zero divisors fail), decimals Spark rounds
+            kernel = kernels.OPERATORS[node.op]
+            args = (node.left, node.right)
+            site = self.site(node, args, tuple(a.type for a in args))
+            return self.kernel_call(kernel, site, [self.write(a) for a in args])
+        if function is None:
+            kernel = kernels.OPERATORS[node.op]  # Python's % and // over Spark's: this project's extension
+            args = (node.left, node.right)
+            site = self.site(node, args, tuple(a.type for a in args))
+            return self.kernel_call(kernel, site, [self.write(a) for a in args])
         if node.op is _DIV:
             options = [sa.FunctionOption(name="on_division_by_zero", preference=["ERROR"])]
         else:
@@ -509,13 +549,28 @@ class ExpressionWriter:
         return sa.Expression(if_then=sa.Expression.IfThen(ifs=clauses, **{"else": otherwise}))
 
     def _catalog_call(self, node: Call) -> sa.Expression:
-        function = fn.mapping_of(node)
-        if function is None:
-            msg = f"Substrait export has no mapping for the function {node.function.name}() ({core.render(node)})"
-            raise UnsupportedEngineError(msg)
+        """A catalog call: Substrait's standard function where one computes what Spark does, else a kernel.
+
+        On the local engine a kernel takes over from a standard function DataFusion computes otherwise
+        (``local=False``) or that depends on the session (``year`` of a timestamp in the session's zone).
+        """
         if node.is_aggregate:
             msg = f"{core.render(node)} aggregates rows; Substrait export takes aggregates only in group_by().agg()"
             raise UnsupportedEngineError(msg)
+        function = fn.mapping_of(node)
+        prefer_kernel = self.functions.local and (
+            function is None or not function.local or (node.function.placement.session and _temporal(node))
+        )
+        if function is None or prefer_kernel:
+            kernel = kernels.kernel_of(node)
+            if kernel is not None:
+                return self._kernel_call(kernel, node)
+            if function is None or not self.functions.local:
+                why = kernels.refusal(node) if self.functions.local else None
+                msg = f"Substrait export has no mapping for the function {node.function.name}() ({core.render(node)})"
+                if why:
+                    msg = f"{why} ({core.render(node)}); run it on Spark (collect() without engine=)"
+                raise UnsupportedEngineError(msg)
         what = f"{node.function.name}()"
         if function.component is None:
             return self._call(function, node, what, *node.args)
@@ -529,6 +584,35 @@ class ExpressionWriter:
             output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
         )
         return sa.Expression(scalar_function=call)
+
+    def site(self, node: core.Node, args: tuple[core.Node, ...], received: tuple[core.Typed, ...]) -> Site:
+        """The ``Site`` of a kernel call: the types its arguments reach it in, literal values, the session."""
+        literals = tuple(a.value if isinstance(a, core.Literal) else NOT_LITERAL for a in args)
+        return Site(received, node.type, literals, self.functions.session)
+
+    def _kernel_call(self, kernel: kernels.Kernel, node: Call) -> sa.Expression:
+        """A catalog call computed by a kernel, its arguments converted to the types Spark gives the function."""
+        received = call_types(node.function, node.args, node.method)
+        site = self.site(node, node.args, received)
+        if isinstance(kernel, Scalar) and node.deterministic and all(isinstance(a, core.Literal) for a in node.args):
+            return self._folded(kernel, site, node)
+        arguments = [self.as_type(a, typed.dtype) for a, typed in zip(node.args, received, strict=True)]
+        return self.kernel_call(kernel, site, arguments)
+
+    def kernel_call(self, kernel: kernels.Kernel, site: Site, arguments: list[sa.Expression]) -> sa.Expression:
+        """A call of ``kernel`` at ``site`` on written ``arguments``."""
+        call = sa.Expression.ScalarFunction(
+            function_reference=self.functions.kernel(kernel, site),
+            arguments=[sa.FunctionArgument(value=a) for a in arguments],
+            output_type=substrait_type(site.result.dtype, nullable=site.result.nullable),
+        )
+        return self.canonical_nan(sa.Expression(scalar_function=call), site.result.dtype, nullable=site.result.nullable)
+
+    def _folded(self, kernel: Scalar, site: Site, node: Call) -> sa.Expression:
+        """A call of literals only, computed now (a function of no argument has no rows to be called on)."""
+        values = site.literals
+        computed = None if kernel.strict and None in values else kernel.make(site)(*values)
+        return sa.Expression(literal=literal(computed, node.type.dtype, nullable=node.type.nullable))
 
     def _call(self, function: fn.SubstraitFunction, node: core.Node, what: str, *args: core.Node) -> sa.Expression:
         call = sa.Expression.ScalarFunction(
@@ -549,10 +633,13 @@ class ExpressionWriter:
         assert isinstance(call, Call)  # Over.derive refuses anything else
         function = fn.mapping_of(call)
         what = f"{call.function.name}() over a window"
-        if function is None:
+        kernel = self.aggregate_kernel(call, over=True) if call.is_aggregate else None
+        if function is None and kernel is None:
             msg = (
                 f"Substrait export has no mapping for the window function {call.function.name}() ({core.render(node)})"
             )
+            if self.functions.local and call.is_aggregate:
+                msg = f"{kernels.refusal(call)} ({core.render(node)}); run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
         if call.function.name == "count_if":  # a measure filter in group_by(); a window function has none
             msg = f"Substrait export does not take count_if() over a window yet ({core.render(node)})"
@@ -561,13 +648,23 @@ class ExpressionWriter:
             sa.SortField(expr=self.key(key), direction=SORT_DIRECTIONS[descending, nulls_last])
             for key, descending, nulls_last in zip(node.order_by, node.descending, node.nulls_last, strict=True)
         ]
-        if call.is_aggregate:
+        if kernel is not None:
+            received = call_types(call.function, call.args, call.method)
+            site = self.site(call, call.args, received)
+            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
+            aggregated: dt.DType | None = None
+            reference = self.functions.kernel(kernel, site)
+        elif call.is_aggregate:
+            assert function is not None
             arguments, aggregated = self._aggregated(call, over=True)
+            reference = self.functions.anchor(function, what)
         else:
+            assert function is not None
             arguments, aggregated = [self.write(a) for a in call.args], None
+            reference = self.functions.anchor(function, what)
         output = aggregated or node.type.dtype
         window = sa.Expression.WindowFunction(
-            function_reference=self.functions.anchor(function, what),
+            function_reference=reference,
             arguments=[sa.FunctionArgument(value=a) for a in arguments],
             output_type=substrait_type(output, nullable=node.type.nullable),
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
@@ -599,7 +696,7 @@ class ExpressionWriter:
             )
             raise UnsupportedEngineError(msg)
         self.functions.windows.add(serialized)
-        if not call.is_aggregate or self.widens(call):
+        if (not call.is_aggregate and kernel is None) or self.widens(call):
             # back to Spark's type: DataFusion's ranking functions count in uint64, a widened sum is decimal(38,0)
             written = self.cast(written, node.type.dtype, nullable=node.type.nullable)
         return self.canonical_nan(written, node.type.dtype, nullable=node.type.nullable)
@@ -622,9 +719,23 @@ class ExpressionWriter:
                 f"{core.render(node)} is not one"
             )
             raise UnsupportedEngineError(msg)
+        kernel = self.aggregate_kernel(call)
+        if kernel is not None:
+            received = call_types(call.function, call.args, call.method)
+            site = self.site(call, call.args, received)
+            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
+            return sa.AggregateFunction(
+                function_reference=self.functions.kernel(kernel, site),
+                arguments=[sa.FunctionArgument(value=a) for a in arguments],
+                output_type=substrait_type(call.type.dtype, nullable=call.type.nullable),
+                phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
+                invocation=_ALL,
+            )
         function = fn.mapping_of(call)
         if function is None:
             msg = f"Substrait export has no mapping for the aggregate {call.function.name}() ({core.render(call)})"
+            if self.functions.local:
+                msg = f"{kernels.refusal(call)} ({core.render(call)}); run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
         arguments, output = self._aggregated(call)
         return sa.AggregateFunction(
@@ -634,6 +745,18 @@ class ExpressionWriter:
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
             invocation=_DISTINCT if call.function.name in _DISTINCT_AGGREGATES else _ALL,
         )
+
+    def aggregate_kernel(self, call: Call, *, over: bool = False) -> kernels.Kernel | None:
+        """The kernel computing aggregate ``call`` where the standard function would not give Spark's answer.
+
+        Only on the local engine; the portable plan names Substrait's function where it has one.
+        """
+        function = fn.mapping_of(call)
+        if function is not None and (not self.functions.local or (function.local and not self._differs(call, over))):
+            return None
+        if not self.functions.local and function is not None:
+            return None
+        return kernels.kernel_of(call)
 
     def _aggregated(self, call: Call, *, over: bool = False) -> tuple[list[sa.Expression], dt.DType]:
         """An aggregate's arguments as the plan passes them, and the type it computes.
@@ -656,24 +779,28 @@ class ExpressionWriter:
             output = WIDE_INTEGER
         return arguments, output
 
-    def _refuse_on_the_local_engine(self, call: Call, *, over: bool) -> None:
-        """The aggregates whose DataFusion result is not Spark's (each measured)."""
+    def _differs(self, call: Call, over: bool) -> str:
+        """Where DataFusion's own aggregate differs from Spark's for ``call`` (each measured), else ``""``."""
         if not self.functions.local or not call.args:
-            return
+            return ""
         name, given = call.function.name, call.args[0].type.dtype
-        why = ""
         if name in ("min", "max") and isinstance(given, dt.Floating):
-            why = (
+            return (
                 f"DataFusion's grouped {name} of floating values is wrong where a group holds only infinities "
                 "(measured: the min of a group of inf is 1.7976931348623157e308)"
             )
-        elif name in ("avg", "mean") and isinstance(given, dt.Decimal):
-            why = "Spark rounds a decimal average half up, DataFusion truncates it (measured: 0.6667 against 0.6666)"
-        elif over and self.guarded(call) and isinstance(given, dt.Decimal):
-            why = (
+        if name in ("avg", "mean") and isinstance(given, dt.Decimal):
+            return "Spark rounds a decimal average half up, DataFusion truncates it (measured: 0.6667 against 0.6666)"
+        if over and self.guarded(call) and isinstance(given, dt.Decimal):
+            return (
                 f"a sum of decimal({given.precision},{given.scale}) over a window can pass 38 digits, where Spark "
                 "raises and DataFusion wraps around (measured)"
             )
+        return ""
+
+    def _refuse_on_the_local_engine(self, call: Call, *, over: bool) -> None:
+        """The aggregates whose DataFusion result is not Spark's and that no kernel computes."""
+        why = self._differs(call, over)
         if why:
             msg = (
                 f"the local engine does not run {core.render(call)}: {why}; run it on Spark (collect() without engine=)"

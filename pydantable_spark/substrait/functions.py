@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.core import Literal
 from pydantable_spark.expr.operators import ArithmeticOp, ComparisonOp
 
@@ -27,6 +28,28 @@ __all__ = ["ARITHMETIC", "CATALOG_FUNCTIONS", "COMPARISON", "DATE_PART", "Substr
 
 URI_BASE = "https://github.com/substrait-io/substrait/blob/main/extensions/"
 """Where the standard extension files live (a plan names them by URI and, since Substrait 0.7x, by URN)."""
+
+SPARK_EXTENSION = "functions_spark"
+"""This project's extension: Spark's functions that Substrait's standard files lack, under their Spark names
+(``pydantable_spark/substrait/extensions/functions_spark.yaml``)."""
+
+LOCAL_EXTENSION = "functions_spark_local"
+"""In a plan for the local engine only: each kernel call site, by the name it is registered under."""
+
+OWN_URI_BASE = "https://pydantable-spark.invalid/extensions/"
+"""Where this project's extension files are named from (they ship in the package, not on a web server)."""
+
+
+def uri_of(extension: str) -> str:
+    """The URI a plan names an extension file by."""
+    own = extension in (SPARK_EXTENSION, LOCAL_EXTENSION)
+    return f"{OWN_URI_BASE if own else URI_BASE}{extension}.yaml"
+
+
+def urn_of(extension: str) -> str:
+    """The URN a plan names an extension file by (Substrait 0.7x and later)."""
+    own = extension in (SPARK_EXTENSION, LOCAL_EXTENSION)
+    return f"extension:{'dev.pydantable-spark' if own else 'io.substrait'}:{extension}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +72,9 @@ class SubstraitFunction:
     plain_pattern: bool = False
     """The second argument must be a string literal without a backslash (Spark refuses a LIKE pattern whose
     backslash escapes nothing, DataFusion runs it: measured)."""
+    strings: bool = False
+    """The function's standard definition takes strings only: a call on bytes has no mapping (Spark's
+    ``startswith``, ``contains``... also take binary arguments; DataFusion's refuse them)."""
 
 
 def _f(
@@ -61,8 +87,11 @@ def _f(
     component: str | None = None,
     literal_from: int | None = None,
     plain_pattern: bool = False,
+    strings: bool = False,
 ) -> SubstraitFunction:
-    return SubstraitFunction(f"functions_{extension}", name, local, why, arity, component, literal_from, plain_pattern)
+    return SubstraitFunction(
+        f"functions_{extension}", name, local, why, arity, component, literal_from, plain_pattern, strings
+    )
 
 
 DATE_PART = _f("datetime", "date_part")
@@ -107,17 +136,17 @@ CATALOG_FUNCTIONS: dict[str, SubstraitFunction] = {
     "abs": _f("arithmetic", "abs"),
     "upper": _f("string", "upper"),
     "lower": _f("string", "lower"),
-    "length": _f("string", "char_length"),
-    "char_length": _f("string", "char_length"),
+    "length": _f("string", "char_length", strings=True),
+    "char_length": _f("string", "char_length", strings=True),
     "trim": _f("string", "trim", arity=1),
     "ltrim": _f("string", "ltrim", arity=1),
     "rtrim": _f("string", "rtrim", arity=1),
-    "startswith": _f("string", "starts_with"),
-    "endswith": _f("string", "ends_with"),
-    "contains": _f("string", "contains"),
+    "startswith": _f("string", "starts_with", strings=True),
+    "endswith": _f("string", "ends_with", strings=True),
+    "contains": _f("string", "contains", strings=True),
     "like": _f("string", "like", arity=2, plain_pattern=True),
-    "substring": _f("string", "substring", arity=3, literal_from=1),
-    "substr": _f("string", "substring", arity=3, literal_from=1),
+    "substring": _f("string", "substring", arity=3, literal_from=1, strings=True),
+    "substr": _f("string", "substring", arity=3, literal_from=1, strings=True),
     "year": _f("datetime", "extract", component="YEAR"),
     "month": _f("datetime", "extract", component="MONTH"),
     "dayofmonth": _f("datetime", "extract", component="DAY"),
@@ -143,6 +172,8 @@ def mapping_of(call: Call) -> SubstraitFunction | None:
     """The Substrait function for a catalog call, or None when it has none (for these arguments)."""
     found = CATALOG_FUNCTIONS.get(call.function.name)
     if found is None or (found.arity is not None and len(call.args) != found.arity):
+        return None
+    if found.strings and any(not isinstance(a.type.dtype, dt.String) for a in call.args):
         return None
     if found.literal_from is not None:
         for arg in call.args[found.literal_from :]:

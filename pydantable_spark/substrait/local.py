@@ -26,6 +26,7 @@ from pydantable_spark.errors import (
     Problem,
     UnsupportedEngineError,
 )
+from pydantable_spark.substrait.kernels.spec import Session
 
 if TYPE_CHECKING:
     from pydantable_spark.plan.nodes import Plan
@@ -57,9 +58,12 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
         raise UnsupportedEngineError(msg) from error
 
     from pydantable_spark.substrait.relations import export
+    from pydantable_spark.substrait.udfs import Failures, register
 
-    exported = export(plan, local=True)
+    exported = export(plan, local=True, session=session_settings())
     context = SessionContext()
+    failures = Failures()
+    register(context, exported.sites, failures)
     for name, given in exported.tables.items():
         table = _one_nan(given)
         empty = [pa.RecordBatch.from_pylist([], schema=table.schema)]  # no rows: DataFusion wants one empty batch
@@ -70,9 +74,27 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
         logical = ds.Consumer.from_substrait_plan(context, serialized)
         result = context.create_dataframe_from_logical_plan(logical).to_arrow_table()
     except Exception as error:  # DataFusion raises plain Exceptions
-        msg = f"{action}: the local engine failed: {error}"
-        raise LocalEngineError(msg) from error
+        cause = failures.first or error
+        msg = f"{action}: the local engine failed: {cause}"
+        raise LocalEngineError(msg) from cause
     return reconcile(result, plan.schema)
+
+
+def session_settings() -> Session:
+    """The settings the local engine computes with: those of the session a frame would run on.
+
+    When PySpark is loaded and a session is active, its ``spark.sql.session.timeZone``; otherwise
+    that of the embedded session the library would start, UTC. (Nothing here starts a JVM.)
+    """
+    import sys
+
+    if "pyspark.sql" in sys.modules:
+        from pydantable_spark._spark.session import active_time_zone
+
+        zone = active_time_zone()
+        if zone is not None:
+            return Session(zone)
+    return Session("UTC")
 
 
 def _one_nan(table: pa.Table) -> pa.Table:

@@ -10,7 +10,7 @@ names. A node or expression with no Substrait form raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from substrait import algebra_pb2 as sa
@@ -34,6 +34,10 @@ from pydantable_spark.schema import Schema
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait.expressions import SORT_DIRECTIONS, WIDE_INTEGER, ExpressionWriter, Functions, literal
 from pydantable_spark.substrait.types import named_struct, names_of, substrait_type
+
+if TYPE_CHECKING:
+    from pydantable_spark.substrait.kernels.spec import Session
+    from pydantable_spark.substrait.udfs import KernelSite
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,10 +70,11 @@ _LOCAL_SET_OPS = ("intersect", "intersect_all", "subtract")
 
 @dataclass(frozen=True, slots=True)
 class Exported:
-    """A Substrait plan and the Arrow tables its named tables stand for."""
+    """A Substrait plan, the Arrow tables its named tables stand for and (local plans) its kernel sites."""
 
     plan: sp.Plan
     tables: dict[str, pa.Table]
+    sites: list[KernelSite] = field(default_factory=list)
 
 
 RELATIONS: dict[type[p.Plan], str] = {
@@ -145,6 +150,15 @@ class _Writer:
                 f"{plan.data.describe()}, which lives in Spark"
             )
             raise UnsupportedEngineError(msg)
+        if self.functions.local:
+            durations = [f.name for f in plan.schema if _holds(f.dtype, dt.Duration)]
+            if durations:
+                msg = (
+                    f"the local engine does not read duration columns yet ({', '.join(map(repr, durations))}): "
+                    "DataFusion's Substrait reader takes a day-time interval where Arrow holds a duration; build the "
+                    "frame without them, or run it on Spark (collect() without engine=)"
+                )
+                raise UnsupportedEngineError(msg)
         name = self._named.get(id(plan.data))
         if name is None:
             name = self._named[id(plan.data)] = f"source_{len(self._named)}"
@@ -345,6 +359,19 @@ class _Writer:
         return sa.Rel(project=sa.ProjectRel(common=emit, input=joined, expressions=outputs))
 
 
+def _holds(dtype: dt.DType, kind: type[dt.DType]) -> bool:
+    """Whether ``dtype`` is or holds (in a list, map or struct) a type of ``kind``."""
+    if isinstance(dtype, kind):
+        return True
+    if isinstance(dtype, dt.List):
+        return _holds(dtype.inner, kind)
+    if isinstance(dtype, dt.Map):
+        return _holds(dtype.key, kind) or _holds(dtype.value, kind)
+    if isinstance(dtype, dt.Struct):
+        return any(_holds(f.dtype, kind) for f in dtype.fields)
+    return False
+
+
 def _bare_aggregate(output: core.Node) -> bool:
     """Whether an aggregate output is one aggregate function (aliased or not), nothing computed over it."""
     inner = output.child if isinstance(output, core.Alias) else output
@@ -370,9 +397,12 @@ def _all(checks: list[sa.Expression], functions: Functions) -> sa.Expression:
     return sa.Expression(scalar_function=call)
 
 
-def export(plan: p.Plan, *, local: bool = False) -> Exported:
-    """``plan`` as a Substrait ``Plan`` with the tables it reads; ``local`` refuses what the local engine lacks."""
-    functions = Functions(local=local)
+def export(plan: p.Plan, *, local: bool = False, session: Session | None = None) -> Exported:
+    """``plan`` as a Substrait ``Plan`` with the tables it reads; ``local`` refuses what the local engine lacks.
+
+    ``session`` holds the settings the local engine's kernels read (the time zone; UTC by default).
+    """
+    functions = Functions(local=local, session=session)
     writer = _Writer(functions)
     root = sa.RelRoot(input=writer.relation(plan), names=names_of(plan.schema))
     result = sp.Plan(relations=[sp.PlanRel(root=root)])
@@ -383,8 +413,8 @@ def export(plan: p.Plan, *, local: bool = False) -> Exported:
     for extension, _name in functions.anchors:
         files.setdefault(extension, len(files) + 1)
     for extension, anchor in files.items():
-        result.extension_uris.add(extension_uri_anchor=anchor, uri=f"{fn.URI_BASE}{extension}.yaml")
-        result.extension_urns.add(extension_urn_anchor=anchor, urn=f"extension:io.substrait:{extension}")
+        result.extension_uris.add(extension_uri_anchor=anchor, uri=fn.uri_of(extension))
+        result.extension_urns.add(extension_urn_anchor=anchor, urn=fn.urn_of(extension))
     for (extension, name), anchor in functions.anchors.items():
         declared = se.SimpleExtensionDeclaration.ExtensionFunction(
             extension_uri_reference=files[extension],
@@ -393,4 +423,4 @@ def export(plan: p.Plan, *, local: bool = False) -> Exported:
             name=name,
         )
         result.extensions.add(extension_function=declared)
-    return Exported(result, writer.tables)
+    return Exported(result, writer.tables, functions.sites)

@@ -1,6 +1,6 @@
 """Authoring aid for catalog entries: report type mismatches and value differences compactly.
 
-    python tests/expr/catalog_probe.py [NAME ...] [--values]
+    python tests/expr/catalog_probe.py [NAME ...] [--values] [--local]
 
 Runs the same checks as ``test_catalog.py`` on the named entries (all when none
 are named), with its own local Spark session, and prints one line per problem.
@@ -37,6 +37,13 @@ def main() -> int:
     problems = [f"TYPE {m}" for m in catalog_tests.type_mismatches(wide, candidates)]
     if "--values" in sys.argv:
         problems += [f"VALUE {m}" for m in catalog_tests.value_differences(wide, candidates)]
+    if "--local" in sys.argv:  # the local engine against Spark, and why it refuses what it refuses
+        outcome = catalog_tests.local_outcome(wide, candidates)
+        problems += [f"LOCAL {m}" for m in outcome.differences]
+        entries = {c.entry.name for c in candidates.values()}
+        print(f"local engine: {len(outcome.ran)} of {len(entries)} entries ran and agreed")
+        for name in sorted(entries - outcome.ran):
+            print(f"REFUSED {name}: {outcome.refused.get(name, 'ran, but never agreed')[:300]}")
     for problem in problems:
         print(problem[:500])
     return 1 if problems else 0

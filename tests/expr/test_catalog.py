@@ -40,6 +40,8 @@ from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog import CATALOG, ENTRIES, Function, Kind
 from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED, Built, LambdaSample, Lit, sample_of
 from pydantable_spark.schema import Schema
+from pydantable_spark.substrait.kernels import KERNELS
+from pydantable_spark.substrait.relations import export
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -123,6 +125,8 @@ class Wide:
 
     frame: DataFrame[Any]
     names: dict[tuple[dt.DType, bool, int], str]
+    base: DataFrame[Any] | None = None
+    """What the local engine reads: the columns of types it holds (no VARIANT, no duration)."""
 
     @property
     def order_key(self) -> str:
@@ -175,7 +179,8 @@ def wide_frame(types: dict[dt.DType, int] | Sequence[dt.DType], positions: int =
     table = pa.table(arrays, schema=pa.schema(fields))
     frame = DataFrame.from_arrow(table)
     variants = {name: F.parse_json(name) for (dtype, _, _), name in names.items() if isinstance(dtype, dt.Variant)}
-    return Wide(frame.with_columns(**variants) if variants else frame, names)
+    held = [n for (dtype, _, _), n in names.items() if not isinstance(dtype, dt.Variant | dt.Duration)]
+    return Wide(frame.with_columns(**variants) if variants else frame, names, DataFrame.from_arrow(table.select(held)))
 
 
 def _combinations(entry: Function) -> Iterator[list[tuple[Any, str]]]:
@@ -505,6 +510,80 @@ def _converted(wide: Wide, candidate: Candidate) -> bool:
         node = next(node.children())
     types = call_types(node.function, node.args)
     return any(arg.type.dtype != typed.dtype for arg, typed in zip(node.args, types, strict=True))
+
+
+# --- the local engine -------------------------------------------------------------------------------
+
+
+@dataclass
+class LocalOutcome:
+    """What the local engine did with the catalog's calls: the entries it ran, the differences it gave."""
+
+    ran: set[str]
+    refused: dict[str, str]
+    differences: list[str]
+
+
+def local_outcome(wide: Wide, found: dict[str, Candidate]) -> LocalOutcome:
+    """Each call the local engine takes, run on both engines over the wide frame (without its VARIANTs).
+
+    The local engine must give the façade's Spark values (compared as the PySpark comparison compares them),
+    or fail where Spark fails (an ANSI error on these values).
+    """
+    assert wide.base is not None
+    outcome = LocalOutcome(set(), {}, [])
+    taken: dict[str, Candidate] = {}
+    for name, candidate in sorted(found.items()):
+        if not _deterministic(candidate):
+            continue
+        try:
+            frame = _selected(wide.base, {name: candidate.expr}, candidate.shape)
+            export(frame.plan, local=True)
+        except PydantableSparkError as error:  # a VARIANT argument, or no kernel: refused by name
+            outcome.refused.setdefault(candidate.entry.name, str(error))
+            continue
+        taken[name] = candidate
+    for names in _batches(taken, 120):
+        _compare_local(wide, {n: taken[n] for n in names}, outcome)
+    return outcome
+
+
+def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalOutcome) -> None:
+    """One batch on Spark and on the local engine; where either fails, halves, down to single calls."""
+    assert wide.base is not None
+    names = sorted(candidates)
+    frame = _selected(wide.base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
+    results: list[Any] = []
+    for engine in ("spark", "local"):
+        try:
+            results.append(_sorted_rows(frame.to_arrow(engine=engine).to_pydict()))
+        except Exception as error:  # compared below
+            results.append(error)
+    spark_failed, local_failed = (isinstance(r, Exception) for r in results)
+    if (spark_failed or local_failed) and len(names) > 1:
+        half = len(names) // 2
+        _compare_local(wide, {n: candidates[n] for n in names[:half]}, outcome)
+        _compare_local(wide, {n: candidates[n] for n in names[half:]}, outcome)
+        return
+    if spark_failed and local_failed:
+        outcome.ran.add(candidates[names[0]].entry.name)
+        return  # the one call fails on both engines
+    for n in names:
+        theirs = results[0] if spark_failed else results[0][n]
+        mine = results[1] if local_failed else results[1][n]
+        entry = candidates[n].entry
+        if spark_failed or local_failed or not _same(mine, theirs):
+            outcome.differences.append(f"{n} ({entry.call_name}): local {mine!s:.300} vs Spark {theirs!s:.300}")
+        else:
+            outcome.ran.add(entry.name)
+
+
+def test_every_kernel_gives_sparks_values(wide: Wide) -> None:
+    """Each catalog entry with a local kernel runs on the local engine and gives Spark's values on every call."""
+    outcome = local_outcome(wide, _candidates(wide))
+    assert outcome.differences == [], "\n".join(outcome.differences)
+    with_kernels = set(KERNELS) - set(TESTED_APART)
+    assert with_kernels <= outcome.ran, {n: outcome.refused.get(n, "never ran") for n in with_kernels - outcome.ran}
 
 
 def test_every_alias_takes_the_keyword_names_of_pysparks_function_of_that_name() -> None:

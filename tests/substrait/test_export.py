@@ -128,7 +128,6 @@ REFUSED: dict[str, tuple[Callable[[], DataFrame[Any]], str]] = {
         lambda: sales().select(F.sha2(Sale.shop, 256).alias("h")),
         "no mapping for the function sha2()",
     ),
-    "floor division": (lambda: sales().select((Sale.amount // 2).alias("h")), "the operator //"),
     "lag": (_lag, "no mapping for the window function lag()"),
     "unique subset": (lambda: sales().unique(subset=["shop"]), "unique(subset=...)"),
     "unmapped aggregate": (

@@ -1,0 +1,66 @@
+"""Spark's semantics of catalog functions and operators, in Python, for the local engine.
+
+Each category module lists its kernels (``KERNELS``); ``kernel_of(call)``
+finds the one for a catalog call, or None when the local engine has no kernel
+for it or refuses this call (``refusal`` says why). What a kernel is, and how
+it is proven equal to Spark, is in ``spec``; how DataFusion calls one, in
+``pydantable_spark.substrait.udfs``.
+
+>>> from pydantable_spark import F
+>>> from pydantable_spark.expr.catalog import CATALOG
+>>> "round" in KERNELS, len(KERNELS) >= 1
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantable_spark.substrait.kernels import (
+    aggregates,
+    arithmetic,
+    binary,
+    collections,
+    conditional,
+    datetime,
+    json_text,
+    math,
+    strings,
+)
+from pydantable_spark.substrait.kernels.spec import Aggregate, Kernel, Scalar, Session, Site, SparkError
+
+if TYPE_CHECKING:
+    from pydantable_spark.expr.call import Call
+
+__all__ = ["KERNELS", "Aggregate", "Kernel", "Scalar", "Session", "Site", "SparkError", "kernel_of", "refusal"]
+
+
+def _index(*modules: object) -> dict[str, Kernel]:
+    found: dict[str, Kernel] = {}
+    for module in modules:
+        for kernel in module.KERNELS:  # type: ignore[attr-defined]
+            assert kernel.name not in found, f"two kernels for {kernel.name}"
+            found[kernel.name] = kernel
+    return found
+
+
+KERNELS: dict[str, Kernel] = _index(aggregates, binary, collections, conditional, datetime, json_text, math, strings)
+"""Catalog entry name → its kernel."""
+
+OPERATORS = arithmetic.OPERATORS
+"""Operator kernels (``/``, ``%``, ``//``, decimal arithmetic Spark rounds), by the name the plan calls them."""
+
+
+def refusal(call: Call) -> str | None:
+    """Why the local engine cannot run ``call`` with a kernel (None: it can)."""
+    kernel = KERNELS.get(call.function.name)
+    if kernel is None:
+        return f"the local engine has no kernel for {call.function.name}() yet"
+    if kernel.refuse is not None:
+        return kernel.refuse(call)
+    return None
+
+
+def kernel_of(call: Call) -> Kernel | None:
+    """The kernel computing ``call`` as Spark does, or None (see ``refusal`` for why)."""
+    return KERNELS[call.function.name] if refusal(call) is None else None

@@ -1,0 +1,12 @@
+"""Kernels of the catalog's strings functions (see ``spec`` for what a kernel is)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantable_spark.substrait.kernels.spec import Kernel
+
+__all__ = ["KERNELS"]
+
+KERNELS: tuple[Kernel, ...] = ()
