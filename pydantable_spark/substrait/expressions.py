@@ -24,6 +24,7 @@ from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
+from pydantable_spark.substrait.kernels import casts
 from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
@@ -325,12 +326,17 @@ class ExpressionWriter:
     def _cast(self, node: core.Cast) -> sa.Expression:
         source = node.child.type.dtype
         if self.functions.local and not _safe_cast(source, node.to):
-            msg = (
-                f"the local engine does not run {core.render(node)}: only widening numeric casts are proven "
-                "equal to Spark's; run it on Spark (collect() without engine=)"
-            )
-            raise UnsupportedEngineError(msg)
+            return self.spark_cast(node.child, node.to, node.type)
         return self.cast(self.write(node.child), node.to, nullable=node.type.nullable)
+
+    def spark_cast(self, child: core.Node, to: dt.DType, typed: core.Typed) -> sa.Expression:
+        """On the local engine, ``child`` cast to ``to`` as Spark casts (ANSI) by the cast kernel, or refused."""
+        why = casts.refusal(child.type.dtype, to)
+        if why is not None:
+            msg = f"{why} ({core.render(child)}); run it on Spark (collect() without engine=)"
+            raise UnsupportedEngineError(msg)
+        site = self.site_of(typed, (child,), (child.type,))
+        return self.kernel_call(casts.CAST, site, [self.write(child)])
 
     def _arithmetic(self, node: ops.Arithmetic) -> sa.Expression:
         result = node.type.dtype
@@ -523,10 +529,11 @@ class ExpressionWriter:
         Spark brings the branches of ``when`` and the arguments of ``coalesce`` to their common type
         (``decimal(1,0)`` next to ``decimal(32,4)`` becomes the latter); Substrait wants the plan to say so.
         """
-        written = self.write(node)
         if node.type.dtype == dtype:
-            return written
-        return self.cast(written, dtype, nullable=node.type.nullable)
+            return self.write(node)
+        if self.functions.local and not _safe_cast(node.type.dtype, dtype):  # Spark's conversion, by the cast kernel
+            return self.spark_cast(node, dtype, core.Typed(dtype, node.type.nullable))
+        return self.cast(self.write(node), dtype, nullable=node.type.nullable)
 
     def _coalesce(self, node: cond.Coalesce) -> sa.Expression:
         call = sa.Expression.ScalarFunction(
@@ -587,8 +594,12 @@ class ExpressionWriter:
 
     def site(self, node: core.Node, args: tuple[core.Node, ...], received: tuple[core.Typed, ...]) -> Site:
         """The ``Site`` of a kernel call: the types its arguments reach it in, literal values, the session."""
+        return self.site_of(node.type, args, received)
+
+    def site_of(self, result: core.Typed, args: tuple[core.Node, ...], received: tuple[core.Typed, ...]) -> Site:
+        """The ``Site`` of a kernel computing ``result`` from ``args`` (received as ``received``)."""
         literals = tuple(a.value if isinstance(a, core.Literal) else NOT_LITERAL for a in args)
-        return Site(received, node.type, literals, self.functions.session)
+        return Site(received, result, literals, self.functions.session)
 
     def _kernel_call(self, kernel: kernels.Kernel, node: Call) -> sa.Expression:
         """A catalog call computed by a kernel, its arguments converted to the types Spark gives the function."""

@@ -173,7 +173,7 @@ def mapping_of(call: Call) -> SubstraitFunction | None:
     found = CATALOG_FUNCTIONS.get(call.function.name)
     if found is None or (found.arity is not None and len(call.args) != found.arity):
         return None
-    if found.strings and any(not isinstance(a.type.dtype, dt.String) for a in call.args):
+    if found.strings and any(isinstance(a.type.dtype, dt.Binary) for a in call.args):
         return None
     if found.literal_from is not None:
         for arg in call.args[found.literal_from :]:
