@@ -24,7 +24,7 @@ from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
-from pydantable_spark.substrait.kernels import casts
+from pydantable_spark.substrait.kernels import casts, reconciled
 from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import decimal
     from collections.abc import Callable
 
+    from pydantable_spark.reconcile import ColumnMatch
     from pydantable_spark.schema import Schema
 
 __all__ = ["ExpressionWriter", "Functions", "literal"]
@@ -337,6 +338,31 @@ class ExpressionWriter:
             raise UnsupportedEngineError(msg)
         site = self.site_of(typed, (child,), (child.type,))
         return self.kernel_call(casts.CAST, site, [self.write(child)])
+
+    def reconciled(self, match: ColumnMatch, target: dt.Field, *, check: bool) -> sa.Expression:
+        """A column of ``as_model``: its source column converted to ``target``'s type (NULLs checked with ``check``)."""
+        field = self.field(match.source.name)
+        source, result = match.source, match.result
+        if not check and source.dtype == target.dtype:
+            return field
+        if not check and _safe_cast(source.dtype, target.dtype):
+            return self.cast(field, target.dtype, nullable=result.nullable)
+        if not self.functions.local:
+            if check or not isinstance(source.dtype, dt.Numeric):
+                msg = (
+                    f"Substrait export does not take as_model's conversion of {source.name!r} "
+                    f"({source.dtype.sql_name} to {target.dtype.sql_name}{', NULLs checked' if check else ''}) yet"
+                )
+                raise UnsupportedEngineError(msg)
+            return self.cast(field, target.dtype, nullable=result.nullable)
+        why = reconciled.refusal(source.dtype, target.dtype)
+        if why is not None:
+            msg = f"{why} (as_model's column {target.name!r}); run it on Spark (collect() without engine=)"
+            raise UnsupportedEngineError(msg)
+        kernel = reconciled.reconciling(source, target, target.name, check)
+        stored = core.Typed(source.dtype, source.nullable)
+        site = self.site_of(core.Typed(result.dtype, result.nullable), (core.Column(source.name, stored),), (stored,))
+        return self.kernel_call(kernel, site, [field])
 
     def _arithmetic(self, node: ops.Arithmetic) -> sa.Expression:
         result = node.type.dtype
