@@ -1149,7 +1149,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             msg = f"as_model() takes a Pydantic model class, got {model!r}"
             raise ArgumentTypeError(msg)
         rec = reconcile(self.schema.fields, schema_of_model(model), allow_lossy=allow_lossy, null_check=null_check)
-        return DataFrame(p.Reconcile(self._plan, rec), model)
+        return DataFrame(p.Reconcile(self._plan, rec, f"as_model({model.__name__})"), model)
 
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]

@@ -126,7 +126,9 @@ class _Writer:
         """``plan`` as a relation (its inputs written below it); its pending NULL checks applied unless kept."""
         method = RELATIONS.get(type(plan))
         if method is None:
-            msg = f"Substrait export does not take the step {plan.describe()} yet"
+            msg = f"Substrait export does not take {plan.call()} yet"
+            if self.functions.local:
+                msg = f"the local engine does not run {plan.call()} yet; run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
         writer: Callable[[Any], sa.Rel] = getattr(self, method)
         written = writer(plan)
@@ -159,7 +161,7 @@ class _Writer:
         """
         if self.run is None:
             msg = (
-                f"Substrait export does not take {plan.describe()}: Substrait has no standard relation that "
+                f"Substrait export does not take {plan.call()}: Substrait has no standard relation that "
                 "unnests a list (the local engine runs it)"
             )
             raise UnsupportedEngineError(msg)
@@ -349,7 +351,7 @@ class _Writer:
     def _set_operation(self, plan: SetOperation) -> sa.Rel:
         if self.functions.local and plan.kind not in _LOCAL_SET_OPS:
             msg = (
-                f"the local engine does not run {plan.kind}(): DataFusion keeps fewer duplicates than Spark "
+                f"the local engine does not run {plan.call()}: DataFusion keeps fewer duplicates than Spark "
                 "(measured); run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
