@@ -189,6 +189,8 @@ def _bound(offset: int | None) -> sa.Expression.WindowFunction.Bound:
     return bound(following=bound.Following(offset=offset))
 
 
+_FRAMED = frozenset({"nth_value"})
+"""Window functions (beside aggregates) that read the window's frame: its bounds are written out."""
 _ALL = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL
 _DISTINCT = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
 _DISTINCT_AGGREGATES = frozenset({"count_distinct"})
@@ -697,8 +699,11 @@ class ExpressionWriter:
             reference = self.functions.anchor(function, what)
         else:
             assert function is not None
-            arguments, aggregated = [self.write(a) for a in call.args], None
-            reference = self.functions.anchor(function, what)
+            received = call_types(call.function, call.args, call.method)  # lag's default in the column's type
+            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
+            if function.false_at is not None:
+                arguments = arguments[: function.false_at]
+            aggregated, reference = None, self.functions.anchor(function, what)
         output = aggregated or node.type.dtype
         window = sa.Expression.WindowFunction(
             function_reference=reference,
@@ -716,7 +721,7 @@ class ExpressionWriter:
                 "run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
-        if call.is_aggregate:
+        if call.is_aggregate or call.function.name in _FRAMED:
             frame = node.frame or (Frame("range", None, 0) if node.order_by else Frame("rows", None, None))
             window.bounds_type = _BOUNDS[frame.kind]
             window.lower_bound.CopyFrom(_bound(frame.start))
