@@ -119,20 +119,20 @@ class Stamp(DataFrameModel):
     t: datetime.datetime
 
 
-def _lag() -> DataFrame[Any]:
-    return sales().with_columns(F.lag(Sale.amount, 1).over(Window.order_by(Sale.id)).alias("before"))
+def _counter_diff() -> DataFrame[Any]:
+    return sales().with_columns(F.counter_diff(Sale.amount).over(Window.order_by(Sale.id)).alias("rise"))
 
 
 REFUSED: dict[str, tuple[Callable[[], DataFrame[Any]], str]] = {
     "unmapped function": (
-        lambda: sales().select(F.sha2(Sale.shop, 256).alias("h")),
-        "no mapping for the function sha2()",
+        lambda: sales().select(F.xpath_string(Sale.shop, "a").alias("h")),
+        "no mapping for the function xpath_string()",
     ),
-    "lag": (_lag, "no mapping for the window function lag()"),
+    "unmapped window function": (_counter_diff, "no mapping for the window function counter_diff()"),
     "unique subset": (lambda: sales().unique(subset=["shop"]), "unique(subset=...)"),
     "unmapped aggregate": (
-        lambda: sales().group_by("shop").agg(F.stddev(Sale.price).alias("s")),
-        "no mapping for the aggregate stddev()",
+        lambda: sales().group_by("shop").agg(F.hll_sketch_agg(Sale.shop).alias("s")),
+        "no mapping for the aggregate hll_sketch_agg()",
     ),
     "substring from the end": (
         lambda: sales().select(F.substring(Sale.shop, -2, 1).alias("t")),
