@@ -252,6 +252,12 @@ class _Writer:
             digits.append(ast.keyword("decimal_places", ast.Constant(dtype.scale)))
             metadata = ast.Tuple([_name("Decimal"), ast.Call(_name("Field"), [], digits)], ast.Load())
             base = ast.Subscript(_name("Annotated"), metadata)
+        elif isinstance(dtype, dt.Variant) and (where or len(column.path) > 1):
+            msg = (
+                f"{column.dotted}{where}: a VARIANT inside a struct, list or map has no model type yet (only a "
+                "top-level column may be a Variant)"
+            )
+            raise UnsupportedTypeError(msg)
         else:
             text = _ATOMIC.get(type(dtype))
             if text is None:
@@ -285,10 +291,16 @@ def _class_def(name: str, body: list[ast.stmt]) -> ast.ClassDef:
 def _columns(fields: Sequence[dt.Field], path: _Path, dotted: str, comments: _Comments) -> list[_Column]:
     """The columns of one model (one level of the schema), each with its attribute and comment."""
     where = f"{dotted}." if dotted else ""
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {}  # a name with case ignored: the first column's name
     for f in fields:
-        other = seen.setdefault(f.name.lower(), f.name)
-        if other is not f.name:
+        if any("\ud800" <= c <= "\udfff" for c in f.name):
+            msg = (
+                f"model_source(): column {shown(f.name)} of {dotted or 'the schema'} holds a lone surrogate, which "
+                "is no Unicode text (UTF-8 cannot encode it, and neither Spark nor Pydantic can hold it)"
+            )
+            raise ArgumentValueError(msg)
+        other = seen.get(f.name.lower())
+        if other is not None:
             which = "are the same" if other == f.name else "differ only in case"
             msg = (
                 f"model_source(): {dotted or 'the schema'} has columns {shown(other)} and {shown(f.name)}, whose "
@@ -296,6 +308,7 @@ def _columns(fields: Sequence[dt.Field], path: _Path, dotted: str, comments: _Co
                 "rename one of them in the data"
             )
             raise DuplicateColumnError(msg)
+        seen[f.name.lower()] = f.name
     columns: list[_Column] = []
     taken: set[str] = set()
     for f in fields:
