@@ -241,8 +241,8 @@ class _Writer:
             base = ast.Subscript(_name("list"), self.annotation(dtype.inner, dtype.contains_null, column, f"{where}[]"))
         elif isinstance(dtype, dt.Map):
             if not isinstance(dtype.key, dt.String):
-                place = f"{column.dotted}{where}"
-                msg = f"{place}: a map with {dtype.key} keys has no model type (models hold dict[str, V])"
+                place = shown(f"{column.dotted}{where}")
+                msg = f"column {place}: a map with {dtype.key} keys has no model type (models hold dict[str, V])"
                 raise UnsupportedTypeError(msg)
             value = self.annotation(dtype.value, dtype.value_contains_null, column, f"{where}{{value}}")
             base = ast.Subscript(_name("dict"), ast.Tuple([_name("str"), value], ast.Load()))
@@ -254,14 +254,14 @@ class _Writer:
             base = ast.Subscript(_name("Annotated"), metadata)
         elif isinstance(dtype, dt.Variant) and (where or len(column.path) > 1):
             msg = (
-                f"{column.dotted}{where}: a VARIANT inside a struct, list or map has no model type yet (only a "
-                "top-level column may be a Variant)"
+                f"column {shown(column.dotted + where)}: a VARIANT inside a struct, list or map has no model type yet "
+                "(only a top-level column may be a Variant)"
             )
             raise UnsupportedTypeError(msg)
         else:
             text = _ATOMIC.get(type(dtype))
             if text is None:
-                msg = f"{column.dotted}{where}: the type {dtype} has no model type"
+                msg = f"column {shown(column.dotted + where)}: the type {dtype} has no model type"
                 raise UnsupportedTypeError(msg)
             base = _parse(text)
             self.imports.update(n.id for n in ast.walk(base) if isinstance(n, ast.Name) and n.id in _IMPORTED)
@@ -290,25 +290,8 @@ def _class_def(name: str, body: list[ast.stmt]) -> ast.ClassDef:
 
 def _columns(fields: Sequence[dt.Field], path: _Path, dotted: str, comments: _Comments) -> list[_Column]:
     """The columns of one model (one level of the schema), each with its attribute and comment."""
+    _refuse_names_no_model_holds(fields, dotted)
     where = f"{dotted}." if dotted else ""
-    seen: dict[str, str] = {}  # a name with case ignored: the first column's name
-    for f in fields:
-        if any("\ud800" <= c <= "\udfff" for c in f.name):
-            msg = (
-                f"model_source(): column {shown(f.name)} of {dotted or 'the schema'} holds a lone surrogate, which "
-                "is no Unicode text (UTF-8 cannot encode it, and neither Spark nor Pydantic can hold it)"
-            )
-            raise ArgumentValueError(msg)
-        other = seen.get(f.name.lower())
-        if other is not None:
-            which = "are the same" if other == f.name else "differ only in case"
-            msg = (
-                f"model_source(): {dotted or 'the schema'} has columns {shown(other)} and {shown(f.name)}, whose "
-                f"names {which}; a model holds one field per name, case ignored (as Spark matches names): "
-                "rename one of them in the data"
-            )
-            raise DuplicateColumnError(msg)
-        seen[f.name.lower()] = f.name
     columns: list[_Column] = []
     taken: set[str] = set()
     for f in fields:
@@ -319,9 +302,32 @@ def _columns(fields: Sequence[dt.Field], path: _Path, dotted: str, comments: _Co
         taken.add(attribute)
         columns.append(_Column(f, (*path, f.name), f"{where}{f.name}", attribute, comment))
     if not columns:
-        msg = f"{dotted or 'model_source()'}: a struct with no fields has no model (Spark cannot hold one either)"
+        place = f"column {shown(dotted)}" if dotted else "model_source()"
+        msg = f"{place}: a struct with no fields has no model (Spark cannot hold one either)"
         raise UnsupportedTypeError(msg)
     return columns
+
+
+def _refuse_names_no_model_holds(fields: Sequence[dt.Field], dotted: str) -> None:
+    """Raise for names one model cannot hold: two equal when case is ignored, or one that is no text."""
+    level = shown(dotted) if dotted else "the schema"
+    seen: dict[str, str] = {}  # a name with case ignored: the first column's name
+    for f in fields:
+        if any("\ud800" <= c <= "\udfff" for c in f.name):
+            msg = (
+                f"model_source(): column {shown(f.name)} of {level} holds a lone surrogate, which is no Unicode "
+                "text (UTF-8 cannot encode it, and neither Spark nor Pydantic can hold it)"
+            )
+            raise ArgumentValueError(msg)
+        other = seen.get(f.name.lower())
+        if other is not None:
+            which = "are the same" if other == f.name else "differ only in case"
+            msg = (
+                f"model_source(): {level} has columns {shown(other)} and {shown(f.name)}, whose names {which}; a "
+                "model holds one field per name, case ignored (as Spark matches names): rename one of them in the data"
+            )
+            raise DuplicateColumnError(msg)
+        seen[f.name.lower()] = f.name
 
 
 def _all_attributes(fields: Sequence[dt.Field], path: _Path, dotted: str, comments: _Comments) -> Iterator[str]:
