@@ -98,9 +98,9 @@ def local_frames() -> dict[str, DataFrame[Any]]:
         "posexplode_outer": b.posexplode_outer("items", position="at"),
         "explode_then_group": b.explode("counts").group_by("id").agg(F.sum(F.col("counts")).alias("total")),
         "as_model_checked_after_filter": s.filter(Sale.note.is_not_null()).as_model(Priced, null_check=True),
-        "as_model_filtered_after": s.as_model(Priced, null_check=True).filter(F.col("id") < 3).filter(
-            F.col("note").is_not_null()
-        ),
+        "as_model_filtered_after": s.as_model(Priced, null_check=True)
+        .filter(F.col("id") < 3)
+        .filter(F.col("note").is_not_null()),
         "python_mod_and_floor": s.select(
             Sale.id,
             (Sale.amount % 3).alias("mod"),
