@@ -281,7 +281,9 @@ def test_a_quote_in_a_value_is_data() -> None:
 
 @pytest.mark.jvm_free
 def test_the_engine_argument_is_checked_when_called() -> None:
-    with pytest.raises(ArgumentValueError, match=r"collect\(\): engine must be 'spark' or 'local', got 'datafusion'"):
+    with pytest.raises(
+        ArgumentValueError, match=r"collect\(\): engine must be 'spark', 'local' or 'auto', got 'datafusion'"
+    ):
         sales().collect(engine="datafusion")  # type: ignore[call-overload]
     with pytest.raises(ArgumentTypeError, match=r"to_arrow\(\): engine must be str, got 1 \(int\)"):
         sales().to_arrow(engine=1)  # type: ignore[arg-type]
