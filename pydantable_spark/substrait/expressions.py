@@ -8,6 +8,7 @@ own type rules against Spark's.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
 from pydantable_spark.substrait.kernels import casts, reconciled
-from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site
+from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site, rows
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
 from pydantable_spark.typerules import decimal_for_integral, decimal_for_number
@@ -680,7 +681,7 @@ class ExpressionWriter:
             if self.functions.local and call.is_aggregate:
                 msg = f"{kernels.refusal(call)} ({core.render(node)}); run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
-        if call.function.name == "count_if":  # a measure filter in group_by(); a window function has none
+        if kernel is None and call.function.name == "count_if":  # a measure filter in group_by(); not in a window
             msg = f"Substrait export does not take count_if() over a window yet ({core.render(node)})"
             raise UnsupportedEngineError(msg)
         sorts = [
@@ -689,7 +690,7 @@ class ExpressionWriter:
         ]
         if kernel is not None:
             received = call_types(call.function, call.args, call.method)
-            site = self.site(call, call.args, received)
+            site = dataclasses.replace(self.site(call, call.args, received), over=True)
             arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
             aggregated: dt.DType | None = None
             reference = self.functions.kernel(kernel, site)
@@ -738,10 +739,25 @@ class ExpressionWriter:
             )
             raise UnsupportedEngineError(msg)
         self.functions.windows.add(serialized)
+        if kernel is not None and not node.type.nullable:
+            written = self._over_no_rows(written, kernel, site, node)
         if (not call.is_aggregate and kernel is None) or self.widens(call):
             # back to Spark's type: DataFusion's ranking functions count in uint64, a widened sum is decimal(38,0)
             written = self.cast(written, node.type.dtype, nullable=node.type.nullable)
         return self.canonical_nan(written, node.type.dtype, nullable=node.type.nullable)
+
+    def _over_no_rows(self, written: sa.Expression, kernel: kernels.Kernel, site: Site, node: Over) -> sa.Expression:
+        """A kernel's window value, with its value over no rows where the frame is empty.
+
+        DataFusion gives NULL for an aggregate over an empty frame without calling it (measured); Spark
+        gives the aggregate's value over no rows, which for an aggregate never NULL is not NULL
+        (``count_if`` 0, ``collect_list`` an empty list). A scalar kernel puts it in place of the NULL.
+        """
+        empty = kernel.make(site)(*([] for _ in site.args))
+        filled = Scalar(
+            f"{kernel.name}_over_no_rows", rows(lambda value: empty if value is None else value), strict=False
+        )
+        return self.kernel_call(filled, self.site_of(node.type, (node,), (node.type,)), [written])
 
     def measure(self, node: core.Node) -> sa.AggregateRel.Measure:
         """An aggregate output as a measure; ``count_if(cond)`` is ``count()`` filtered by ``cond``."""
@@ -826,6 +842,8 @@ class ExpressionWriter:
         if not self.functions.local or not call.args:
             return ""
         name, given = call.function.name, call.args[0].type.dtype
+        if over and name == "count_if":
+            return "count_if() is a filtered count(), and a window function takes no filter"
         if name in ("min", "max") and isinstance(given, dt.Floating):
             return (
                 f"DataFusion's grouped {name} of floating values is wrong where a group holds only infinities "
