@@ -141,6 +141,12 @@ def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Lit
     elif isinstance(dtype, dt.DatetimeNTZ):
         wall = sa.Expression.Literal.PrecisionTimestamp(precision=6, value=_timestamp_micros(value))
         made = sa.Expression.Literal(precision_timestamp=wall)
+    elif isinstance(dtype, dt.List):  # a literal list (percentile's percentages)
+        items = [literal(v, dtype.inner, nullable=dtype.contains_null) for v in value]
+        if items:
+            made = sa.Expression.Literal(list=sa.Expression.Literal.List(values=items))
+        else:
+            made = sa.Expression.Literal(empty_list=substrait_type(dtype, nullable=nullable).list)
     else:
         msg = f"Substrait export has no literal of type {dtype.sql_name} yet (the value {value!r})"
         raise UnsupportedEngineError(msg)
@@ -176,6 +182,14 @@ def _wide(dtype: dt.DType) -> dt.DType:
 def integer_sum(call: core.Node) -> bool:
     """Whether ``call`` is ``sum`` of integers (Spark's ``bigint`` result fails on overflow; DataFusion's wraps)."""
     return isinstance(call, Call) and call.function.name == "sum" and isinstance(call.args[0].type.dtype, dt.Integral)
+
+
+def decimal_sum_may_overflow(node: core.Node) -> bool:
+    """Whether ``node`` is a decimal ``sum`` whose result type (capped at 38 digits) may not hold the sum."""
+    if not (isinstance(node, Call) and node.function.name == "sum"):
+        return False
+    given, result = node.args[0].type.dtype, node.type.dtype
+    return isinstance(given, dt.Decimal) and isinstance(result, dt.Decimal) and given.precision + 10 > result.precision
 
 
 def _bound(offset: int | None) -> sa.Expression.WindowFunction.Bound:
@@ -851,10 +865,10 @@ class ExpressionWriter:
             )
         if name in ("avg", "mean") and isinstance(given, dt.Decimal):
             return "Spark rounds a decimal average half up, DataFusion truncates it (measured: 0.6667 against 0.6666)"
-        if over and self.guarded(call) and isinstance(given, dt.Decimal):
+        if decimal_sum_may_overflow(call) and isinstance(given, dt.Decimal):
             return (
-                f"a sum of decimal({given.precision},{given.scale}) over a window can pass 38 digits, where Spark "
-                "raises and DataFusion wraps around (measured)"
+                f"a sum of decimal({given.precision},{given.scale}) can pass 38 digits, where Spark raises and "
+                "DataFusion wraps around (measured); a guard summing doubles is inexact near the limit"
             )
         return ""
 
@@ -872,18 +886,18 @@ class ExpressionWriter:
         return self.functions.local and integer_sum(node)
 
     def guarded(self, node: core.Node) -> bool:
-        """Whether the local engine checks a decimal ``sum`` for overflow (Spark's result type is capped at 38 digits).
+        """Whether the local engine checks a decimal ``sum`` for overflow with a guard (when no kernel sums it).
 
-        DataFusion's decimal sum wraps around past 38 digits where Spark raises (measured); the local plan
-        also sums the values as doubles and casts that sum to Spark's type, a cast DataFusion refuses with an
-        error when the sum does not fit (a double is exact to about 15 digits, so a sum within a relative
-        ``1e-15`` of the limit may pass either way).
+        DataFusion's decimal sum wraps around past 38 digits where Spark raises (measured); without the
+        ``sum`` kernel (which sums exactly), the local plan also sums the values as doubles and casts that sum
+        to Spark's type, a cast DataFusion refuses with an error when the sum does not fit (a double is exact
+        to about 15 digits, so a sum within a relative ``1e-15`` of the limit may pass either way).
         """
-        if not (self.functions.local and isinstance(node, Call) and node.function.name == "sum"):
-            return False
-        given, result = node.args[0].type.dtype, node.type.dtype
         return (
-            isinstance(given, dt.Decimal) and isinstance(result, dt.Decimal) and given.precision + 10 > result.precision
+            self.functions.local
+            and decimal_sum_may_overflow(node)
+            and isinstance(node, Call)
+            and kernels.kernel_of(node) is None
         )
 
     def double_sum(self, call: core.Node) -> sa.AggregateRel.Measure:

@@ -31,6 +31,7 @@ nan
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import decimal
 import functools
 import math
@@ -41,13 +42,13 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.expr import core
 from pydantable_spark.substrait.kernels.jvm_hashing import hash_set_order, scala_hash_of, set_hashable
 from pydantable_spark.substrait.kernels.numbers import EXACT, divide_decimals, fit_decimal, fit_integer
-from pydantable_spark.substrait.kernels.spec import Aggregate, SparkError, groups, non_null
+from pydantable_spark.substrait.kernels.spec import ARITHMETIC_OVERFLOW, Aggregate, SparkError, groups, non_null
 from pydantable_spark.substrait.kernels.statistics import (
     CoMoments,
     Correlation,
     Moments,
-    java_divide,
     java_sqrt,
+    spark_divide,
 )
 
 if TYPE_CHECKING:
@@ -137,6 +138,28 @@ def _exact_sum(values: Sequence[decimal.Decimal]) -> decimal.Decimal:
     return functools.reduce(lambda a, b: EXACT.add(a, b), values, decimal.Decimal(0))
 
 
+_SUM_OVERFLOW = (
+    "Overflow in sum of decimals. Use 'try_sum' to tolerate overflow and return NULL instead. If necessary set "
+    '"spark.sql.ansi.enabled" to "false" to bypass this error.'
+)
+
+
+def _decimal_sum(values: Sequence[decimal.Decimal], dtype: dt.Decimal, site: Site) -> decimal.Decimal:
+    """The exact sum of decimals, as Spark's buffer of type ``dtype`` holds it.
+
+    In ``group_by`` Spark keeps the running sum in a row of ``dtype``: a sum that leaves it there becomes
+    NULL, and the result an ``ARITHMETIC_OVERFLOW`` (measured), even if later values bring it back. Over a
+    window only the final sum is checked (``fit_decimal``'s error).
+    """
+    limit = decimal.Decimal(10) ** (dtype.precision - dtype.scale)
+    total = decimal.Decimal(0)
+    for v in values:
+        total = EXACT.add(total, v)
+        if not site.over and abs(total) >= limit:
+            raise SparkError(ARITHMETIC_OVERFLOW, _SUM_OVERFLOW)
+    return total
+
+
 def _double_sum(values: Sequence[Any]) -> float:
     """Spark's sum of doubles: from ``0.0``, each value added in row order."""
     total = 0.0
@@ -159,7 +182,7 @@ def _sum(*, tolerant: bool, distinct: bool = False) -> Callable[[Site], Callable
                 return None
             if isinstance(result, dt.Decimal):
                 try:
-                    return fit_decimal(_exact_sum(present), result)
+                    return fit_decimal(_decimal_sum(present, result, site), result)
                 except SparkError:
                     if tolerant:
                         return None
@@ -182,19 +205,28 @@ def _sum(*, tolerant: bool, distinct: bool = False) -> Callable[[Site], Callable
     return make
 
 
+def _sum_type(given: dt.Decimal) -> dt.Decimal:
+    """The type Spark sums decimals of type ``given`` in: ten more digits, at most 38."""
+    return dt.Decimal(min(given.precision + 10, dt.MAX_DECIMAL_PRECISION), given.scale)
+
+
 def _avg(*, tolerant: bool) -> Callable[[Site], Callable[..., Any]]:
     """``avg`` and ``try_avg``: a double average, or a decimal one rounded half up to the result type."""
 
     def make(site: Site) -> Callable[..., Any]:
         result = site.result.dtype
+        given = site.args[0].dtype
+        summed = _sum_type(given) if isinstance(given, dt.Decimal) else None
 
         def run(values: list[Any], *_: Any) -> Any:
             present = non_null(values)
             if not present:
                 return None
             if isinstance(result, dt.Decimal):
+                assert summed is not None
                 try:
-                    return divide_decimals(_exact_sum(present), decimal.Decimal(len(present)), result)
+                    total = _decimal_sum(present, summed, site)
+                    return divide_decimals(total, decimal.Decimal(len(present)), result)
                 except SparkError:
                     if tolerant:
                         return None
@@ -309,19 +341,25 @@ def _mode(values: list[Any], *_: Any) -> Any:
     return min((v for v, c in counts.values() if c == most), key=spark_order)
 
 
+def _refuse_null_list(call: Call) -> str | None:
+    """An aggregate whose result is a list that may be NULL: DataFusion fails on a NULL list from a kernel.
+
+    (It reads a kernel's result through ``pa.array([scalar])``, which raises on a NULL list scalar: measured.)
+    """
+    if isinstance(call.type.dtype, dt.List) and call.type.nullable:
+        return f"the local engine cannot return a NULL list from {call.function.name}() yet (DataFusion fails on it)"
+    return None
+
+
 def _refuse_mode(call: Call) -> str | None:
+    if (listed := _refuse_null_list(call)) is not None:
+        return listed
     if _literal_of(call, 1) is True:
         return None
     return (
         "the local engine runs mode() only with deterministic=True: without it Spark returns whichever of "
         "equally frequent values its hash map holds first"
     )
-
-
-def _refuse_listed_percentages(call: Call) -> str | None:
-    if isinstance(_literal_of(call, 1), list | tuple):
-        return "the local engine does not take a list of percentages yet (a plan holds no literal list)"
-    return None
 
 
 # --- dispersion and correlation --------------------------------------------------------------------
@@ -339,31 +377,32 @@ def _pairs(first: list[Any], second: list[Any]) -> list[tuple[float, float]]:
 
 
 def _stddev_pop(m: Moments) -> float | None:
-    return None if m.n == 0 else java_sqrt(java_divide(m.m2, m.n))
+    return None if m.n == 0 else java_sqrt(m.m2 / m.n)
 
 
 def _stddev_samp(m: Moments) -> float | None:
-    return None if m.n <= 1 else java_sqrt(java_divide(m.m2, m.n - 1.0))
+    return None if m.n <= 1 else java_sqrt(m.m2 / (m.n - 1.0))
 
 
 def _var_pop(m: Moments) -> float | None:
-    return None if m.n == 0 else java_divide(m.m2, m.n)
+    return None if m.n == 0 else m.m2 / m.n
 
 
 def _var_samp(m: Moments) -> float | None:
-    return None if m.n <= 1 else java_divide(m.m2, m.n - 1.0)
+    return None if m.n <= 1 else m.m2 / (m.n - 1.0)
 
 
 def _skewness(m: Moments) -> float | None:
     if m.n == 0 or m.m2 == 0:
         return None
-    return java_divide(math.sqrt(m.n) * m.m3, java_sqrt(m.m2 * m.m2 * m.m2))
+    return spark_divide(math.sqrt(m.n) * m.m3, java_sqrt(m.m2 * m.m2 * m.m2))
 
 
 def _kurtosis(m: Moments) -> float | None:
     if m.n == 0 or m.m2 == 0:
         return None
-    return java_divide(m.n * m.m4, m.m2 * m.m2) - 3.0
+    ratio = spark_divide(m.n * m.m4, m.m2 * m.m2)
+    return None if ratio is None else ratio - 3.0
 
 
 def _moment(evaluate: Callable[[Moments], float | None]) -> Callable[[list[Any]], float | None]:
@@ -375,7 +414,7 @@ def _covar(*, sample: bool) -> Callable[[list[Any], list[Any]], float | None]:
         m = CoMoments(_pairs(first, second))
         if m.n == 0 or (sample and m.n == 1):
             return None
-        return java_divide(m.ck, m.n - 1.0 if sample else m.n)
+        return m.ck / (m.n - 1.0 if sample else m.n)
 
     return run
 
@@ -384,7 +423,7 @@ def _corr(first: list[Any], second: list[Any]) -> float | None:
     m = Correlation(_pairs(first, second))
     if m.n <= 1:
         return None
-    return java_divide(m.ck, java_sqrt(m.x_mk * m.y_mk))
+    return spark_divide(m.ck, java_sqrt(m.x_mk * m.y_mk))
 
 
 # --- regressions (y, x): over the rows where neither is NULL -------------------------------------
@@ -409,16 +448,15 @@ def _regr_slope(y: list[Any], x: list[Any]) -> float | None:
     pairs = _pairs(y, x)
     covariance = CoMoments((b, a) for a, b in pairs)
     variance = Moments(b for _, b in pairs)
-    return None if variance.m2 == 0 else java_divide(covariance.ck, variance.m2)
+    return spark_divide(covariance.ck, variance.m2)
 
 
 def _regr_intercept(y: list[Any], x: list[Any]) -> float | None:
     pairs = _pairs(y, x)
     covariance = CoMoments((b, a) for a, b in pairs)
     variance = Moments(b for _, b in pairs)
-    if variance.m2 == 0:
-        return None
-    return covariance.y_avg - java_divide(covariance.ck, variance.m2) * covariance.x_avg
+    slope = spark_divide(covariance.ck, variance.m2)
+    return None if slope is None else covariance.y_avg - slope * covariance.x_avg
 
 
 def _regr_r2(y: list[Any], x: list[Any]) -> float | None:
@@ -427,8 +465,8 @@ def _regr_r2(y: list[Any], x: list[Any]) -> float | None:
         return None
     if m.y_mk == 0:
         return 1.0
-    correlation = java_divide(m.ck, java_sqrt(m.x_mk * m.y_mk))
-    return correlation * correlation
+    correlation = spark_divide(m.ck, java_sqrt(m.x_mk * m.y_mk))
+    return None if correlation is None else correlation * correlation
 
 
 def _regr_count(y: list[Any], x: list[Any]) -> int:
@@ -439,7 +477,7 @@ def _regr_avg(side: int) -> Callable[[Site], Callable[..., Any]]:
     """``regr_avgy`` (``side`` 0) and ``regr_avgx`` (1): ``avg`` of one side over the rows where both are set."""
 
     def make(site: Site) -> Callable[..., Any]:
-        average = _avg(tolerant=False)(site)
+        average = _avg(tolerant=False)(dataclasses.replace(site, args=(site.args[side],)))
 
         def run(y: list[Any], x: list[Any]) -> Any:
             both = [(a, b) for a, b in zip(y, x, strict=True) if a is not None and b is not None]
@@ -599,10 +637,10 @@ _KERNELS: dict[str, Kernel] = {
         Aggregate("try_avg", _avg(tolerant=True)),
         Aggregate("min", groups(_extreme(operator.lt))),
         Aggregate("max", groups(_extreme(operator.gt))),
-        Aggregate("min_by", groups(_by(operator.lt))),
-        Aggregate("max_by", groups(_by(operator.gt))),
+        Aggregate("min_by", groups(_by(operator.lt)), refuse=_refuse_null_list),
+        Aggregate("max_by", groups(_by(operator.gt)), refuse=_refuse_null_list),
         Aggregate("median", _percentile),
-        Aggregate("percentile", _percentile, refuse=_refuse_listed_percentages),
+        Aggregate("percentile", _percentile),
         Aggregate("mode", groups(_mode), refuse=_refuse_mode),
         Aggregate("stddev", groups(_moment(_stddev_samp))),
         Aggregate("stddev_pop", groups(_moment(_stddev_pop))),
@@ -627,11 +665,11 @@ _KERNELS: dict[str, Kernel] = {
         Aggregate("bit_and", groups(_folded(operator.and_))),
         Aggregate("bit_or", groups(_folded(operator.or_))),
         Aggregate("bit_xor", groups(_folded(operator.xor))),
-        Aggregate("first", _pick(last=False)),
-        Aggregate("last", _pick(last=True)),
-        Aggregate("first_value", _pick(last=False)),
-        Aggregate("last_value", _pick(last=True)),
-        Aggregate("any_value", _pick(last=False)),
+        Aggregate("first", _pick(last=False), refuse=_refuse_null_list),
+        Aggregate("last", _pick(last=True), refuse=_refuse_null_list),
+        Aggregate("first_value", _pick(last=False), refuse=_refuse_null_list),
+        Aggregate("last_value", _pick(last=True), refuse=_refuse_null_list),
+        Aggregate("any_value", _pick(last=False), refuse=_refuse_null_list),
         Aggregate("collect_list", groups(_collect_list)),
         Aggregate("collect_set", _collect_set, refuse=_refuse_unhashed),
         Aggregate("collect_union", _collect_union, refuse=_refuse_unhashed),

@@ -8,8 +8,8 @@ digit. Each class here holds one of Spark's aggregation buffers and updates
 it exactly as Spark's ``updateExpressions`` do, one value at a time in row
 order (what Spark does within a partition, and over a window frame).
 
-Doubles divide as Java's do: by zero they give an infinity or NaN, never an
-error (``java_divide``).
+Their final divisions give NULL for a zero divisor (``spark_divide``): the
+correlation of a constant column is NULL, not NaN.
 
 >>> moments = Moments()
 >>> for x in (1.0, 2.0, 4.0):
@@ -26,20 +26,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["CoMoments", "Correlation", "Moments", "java_divide", "java_sqrt"]
+__all__ = ["CoMoments", "Correlation", "Moments", "java_sqrt", "spark_divide"]
 
 
-def java_divide(a: float, b: float) -> float:
-    """``a / b`` for doubles as Java computes it: ``x / 0.0`` is an infinity (NaN for ``0 / 0``).
+def spark_divide(a: float, b: float) -> float | None:
+    """``a / b`` as these aggregates' final expressions divide doubles: NULL for a zero divisor (measured).
 
-    >>> java_divide(1.0, -0.0), java_divide(0.0, 0.0)
-    (-inf, nan)
+    >>> spark_divide(1.0, 4.0), spark_divide(1.0, -0.0)
+    (0.25, None)
     """
-    if b != 0:
-        return a / b
-    if a == 0 or math.isnan(a):
-        return math.nan
-    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return None if b == 0 else a / b
 
 
 def java_sqrt(x: float) -> float:
