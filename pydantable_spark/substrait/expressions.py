@@ -141,12 +141,6 @@ def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Lit
     elif isinstance(dtype, dt.DatetimeNTZ):
         wall = sa.Expression.Literal.PrecisionTimestamp(precision=6, value=_timestamp_micros(value))
         made = sa.Expression.Literal(precision_timestamp=wall)
-    elif isinstance(dtype, dt.List):  # a literal list (percentile's percentages)
-        items = [literal(v, dtype.inner, nullable=dtype.contains_null) for v in value]
-        if items:
-            made = sa.Expression.Literal(list=sa.Expression.Literal.List(values=items))
-        else:
-            made = sa.Expression.Literal(empty_list=substrait_type(dtype, nullable=nullable).list)
     else:
         msg = f"Substrait export has no literal of type {dtype.sql_name} yet (the value {value!r})"
         raise UnsupportedEngineError(msg)

@@ -152,6 +152,8 @@ def _aggregates(r: type[Row]) -> dict[str, Any]:
         "median_m": F.median(r.m),
         "percentile": F.percentile(r.n, 0.3),
         "percentile_f": F.percentile(r.y, 0.75, r.f),
+        "percentile_approx": F.percentile_approx(r.y, 0.5, 100),
+        "approx_percentile": F.approx_percentile(r.n, 0.25),
         "mode_s": F.mode(r.s, True),
         "mode_day": F.mode(r.day, True),
         "stddev": F.stddev(r.y),
@@ -258,6 +260,7 @@ def _windows(r: type[Row]) -> dict[str, Any]:
         "avg_m_default": F.avg(r.m).over(ordered),
         "list_default": F.collect_list(r.d).over(ordered),
         "percentile_default": F.percentile(r.y, 0.5).over(ordered),
+        "percentile_approx_growing": F.percentile_approx(r.i, 0.75, 20).over(growing),
         # empty frames: Spark's value over no rows
         "count_if_ahead": F.count_if(r.flag).over(ahead),
         "list_ahead": F.collect_list(r.s).over(ahead),

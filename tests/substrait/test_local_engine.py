@@ -199,6 +199,10 @@ REFUSED_AGGREGATES = {
         lambda d: d.group_by("k").agg(F.mode(Dec.small).alias("m")),
         "mode\\(\\) only with deterministic=True",
     ),
+    "a list of percentiles": (
+        lambda d: d.group_by("k").agg(F.percentile(Dec.small, [0.25, 0.5]).alias("p")),
+        "cannot return a NULL list from percentile",
+    ),
     "the first of lists": (
         lambda d: d.group_by("k").agg(F.first(F.array(Dec.small)).alias("p")),
         "cannot return a NULL list from first",
@@ -221,6 +225,17 @@ def test_aggregates_spark_computes_in_an_order_of_its_own_are_refused(case: str)
     frame = build(Dec.from_rows([{"k": "a", "d": Decimal(1), "small": Decimal(v)} for v in (0, 0, 2)]))
     with pytest.raises(UnsupportedEngineError, match=reason):
         frame.to_dict(engine="local")
+
+
+@pytest.mark.jvm_free
+def test_percentile_approx_stops_where_spark_s_summary_is_no_longer_exact() -> None:
+    """Past ``accuracy / 2`` values (or with a NaN) Spark's answer depends on how its partial summaries merged."""
+    frame = Fl.from_rows([{"id": i, "x": float(i), "n": None} for i in range(3)])
+    exact = frame.group_by(Fl.n, drop_nulls=False).agg(F.percentile_approx(Fl.x, 0.5, 8).alias("p"))
+    assert exact.to_dict(engine="local") == {"n": [None], "p": [1.0]}
+    beyond = frame.group_by(Fl.n, drop_nulls=False).agg(F.percentile_approx(Fl.x, 0.5, 4).alias("p"))
+    with pytest.raises(LocalEngineError, match=r"exactly only over fewer than accuracy / 2 = 2 values"):
+        beyond.to_dict(engine="local")
 
 
 @pytest.mark.jvm_free

@@ -155,7 +155,7 @@ def _decimal_sum(values: Sequence[decimal.Decimal], dtype: dt.Decimal, site: Sit
     total = decimal.Decimal(0)
     for v in values:
         total = EXACT.add(total, v)
-        if not site.over and abs(total) >= limit:
+        if not site.over and not -limit < total < limit:  # (abs() would round to the context's 28 digits)
             raise SparkError(ARITHMETIC_OVERFLOW, _SUM_OVERFLOW)
     return total
 
@@ -318,6 +318,69 @@ def _percentile(site: Site) -> Callable[..., Any]:
     return run
 
 
+def _java_double_order(value: float) -> tuple[bool, float, bool]:
+    """``Double.compare``'s total order: ``-0.0`` before ``0.0``, NaN last (how Spark's summaries sort)."""
+    return (math.isnan(value), 0.0 if math.isnan(value) else value, math.copysign(1.0, value) > 0)
+
+
+def _from_double(value: float, dtype: dt.DType) -> Any:
+    """A percentile back in its column's type, as Spark converts it (``toLong``; a decimal from its text)."""
+    if isinstance(dtype, dt.Integral):
+        return int(value)
+    if isinstance(dtype, dt.Decimal):
+        try:
+            return fit_decimal(decimal.Decimal(repr(value)), dtype)
+        except SparkError:  # Spark's row of the result type holds NULL where the value does not fit
+            return None
+    return value
+
+
+def _percentile_approx(site: Site) -> Callable[..., Any]:
+    """``percentile_approx``: exact where Spark's Greenwald-Khanna summary is (fewer than ``accuracy / 2`` values).
+
+    Below that count the summary keeps every value with no rank uncertainty (its deltas,
+    ``floor(2 * count / accuracy)``, are 0, and no two samples merge), so the answer is the value of
+    rank ``ceil(percentage * count)`` (the smallest at a percentage up to ``1 / accuracy``, the largest
+    from ``1 - 1 / accuracy``). Beyond it Spark's answer depends on how its partitions' summaries merge,
+    or on a window's evaluations so far, and so does the place of a NaN (its merges compare with ``<``):
+    the local engine stops with an error rather than guess. (Where ``-0.0`` and ``0.0`` meet, Spark may
+    return either zero.)
+    """
+    percentage = _literal(site, 1, 0.5)
+    listed = isinstance(percentage, list | tuple)
+    percentages = [float(p) for p in percentage] if listed else [float(percentage)]
+    accuracy = int(_literal(site, 2, 10000))
+    error = 1.0 / accuracy
+    result = site.result.dtype
+    element = result.inner if isinstance(result, dt.List) else result
+
+    def one(ordered: list[float], quantile: float) -> Any:
+        if quantile <= error:
+            found = ordered[0]
+        elif quantile >= 1 - error:
+            found = ordered[-1]
+        else:
+            found = ordered[min(math.ceil(quantile * len(ordered)), len(ordered)) - 1]
+        return _from_double(found, element)
+
+    def run(values: list[Any], *_: Any) -> Any:
+        ordered = sorted((_to_double(v) for v in values if v is not None), key=_java_double_order)
+        if not ordered:
+            return None
+        if 2 * error * len(ordered) >= 1 or math.isnan(ordered[-1]):
+            msg = (
+                f"the local engine computes percentile_approx() exactly only over fewer than accuracy / 2 = "
+                f"{accuracy / 2:g} values of a group or window frame ({len(ordered)} here), none of them NaN: "
+                "Spark's summary of more values, or where a NaN stands in it, depends on how its partitions merged "
+                "and its window evaluated; run it on Spark (collect() without engine=)"
+            )
+            raise NotImplementedError(msg)
+        found = [one(ordered, p) for p in percentages]
+        return found if listed else found[0]
+
+    return run
+
+
 def _distinct_key(value: Any) -> Any:
     """A key under which Java's ``equals`` holds boxed values equal: ``-0.0`` apart from ``0.0``, one NaN."""
     if isinstance(value, float):
@@ -347,7 +410,10 @@ def _refuse_null_list(call: Call) -> str | None:
     (It reads a kernel's result through ``pa.array([scalar])``, which raises on a NULL list scalar: measured.)
     """
     if isinstance(call.type.dtype, dt.List) and call.type.nullable:
-        return f"the local engine cannot return a NULL list from {call.function.name}() yet (DataFusion fails on it)"
+        return (
+            f"the local engine cannot return a NULL list from {call.function.name}() yet (DataFusion fails on a "
+            "NULL list a kernel returns: measured)"
+        )
     return None
 
 
@@ -640,8 +706,9 @@ _KERNELS: dict[str, Kernel] = {
         Aggregate("min_by", groups(_by(operator.lt)), refuse=_refuse_null_list),
         Aggregate("max_by", groups(_by(operator.gt)), refuse=_refuse_null_list),
         Aggregate("median", _percentile),
-        Aggregate("percentile", _percentile),
+        Aggregate("percentile", _percentile, refuse=_refuse_null_list),
         Aggregate("mode", groups(_mode), refuse=_refuse_mode),
+        Aggregate("percentile_approx", _percentile_approx, refuse=_refuse_null_list),
         Aggregate("stddev", groups(_moment(_stddev_samp))),
         Aggregate("stddev_pop", groups(_moment(_stddev_pop))),
         Aggregate("variance", groups(_moment(_var_samp))),
