@@ -341,10 +341,10 @@ def _percentile_approx(site: Site) -> Callable[..., Any]:
     Below that count the summary keeps every value with no rank uncertainty (its deltas,
     ``floor(2 * count / accuracy)``, are 0, and no two samples merge), so the answer is the value of
     rank ``ceil(percentage * count)`` (the smallest at a percentage up to ``1 / accuracy``, the largest
-    from ``1 - 1 / accuracy``). Beyond it Spark's answer depends on how its partitions' summaries merge,
-    or on a window's evaluations so far, and so does the place of a NaN (its merges compare with ``<``):
-    the local engine stops with an error rather than guess. (Where ``-0.0`` and ``0.0`` meet, Spark may
-    return either zero.)
+    from ``1 - 1 / accuracy``: the summary's ends are exact at any count). Beyond it Spark's answer
+    between the ends depends on how its partitions' summaries merge, or on a window's evaluations so
+    far, and so does the place of a NaN (its merges compare with ``<``): the local engine stops with an
+    error rather than guess. (Where ``-0.0`` and ``0.0`` meet, Spark may return either zero.)
     """
     percentage = _literal(site, 1, 0.5)
     listed = isinstance(percentage, list | tuple)
@@ -367,7 +367,8 @@ def _percentile_approx(site: Site) -> Callable[..., Any]:
         ordered = sorted((_to_double(v) for v in values if v is not None), key=_java_double_order)
         if not ordered:
             return None
-        if 2 * error * len(ordered) >= 1 or math.isnan(ordered[-1]):
+        inexact = 2 * error * len(ordered) >= 1 and any(error < p < 1 - error for p in percentages)
+        if inexact or math.isnan(ordered[-1]):
             msg = (
                 f"the local engine computes percentile_approx() exactly only over fewer than accuracy / 2 = "
                 f"{accuracy / 2:g} values of a group or window frame ({len(ordered)} here), none of them NaN: "
