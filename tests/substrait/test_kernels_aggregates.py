@@ -131,6 +131,9 @@ def _aggregates(r: type[Row]) -> dict[str, Any]:
         "count_rows": F.count(),
         "count_distinct": F.count_distinct(r.n, r.s),
         "count_if": F.count_if(r.flag),
+        "approx_count_distinct": F.approx_count_distinct(r.s),
+        "approx_count_distinct_x": F.approx_count_distinct(r.x, 0.2),
+        "approx_count_distinct_d": F.approx_count_distinct(r.d),
         "sum_n": F.sum(r.n),
         "sum_i": F.sum(r.i),
         "sum_d": F.sum(r.d),
@@ -256,6 +259,7 @@ def _windows(r: type[Row]) -> dict[str, Any]:
         "bit_xor_growing": F.bit_xor(r.n).over(growing),
         "regr_slope_growing": F.regr_slope(r.y, r.n).over(growing),
         "try_sum_growing": F.try_sum(r.n).over(growing),
+        "approx_count_distinct_growing": F.approx_count_distinct(r.ts, 0.1).over(growing),
         # the default frame (RANGE from the partition's start to the current row's peers)
         "avg_m_default": F.avg(r.m).over(ordered),
         "list_default": F.collect_list(r.d).over(ordered),

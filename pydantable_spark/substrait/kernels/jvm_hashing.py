@@ -25,6 +25,9 @@ one pass, in row order: what a window frame does).
 from __future__ import annotations
 
 import datetime
+import decimal
+import math
+import struct
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
@@ -32,7 +35,7 @@ from pydantable_spark import dtypes as dt
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["hash_set_order", "murmur3_bytes", "scala_hash_of", "set_hashable"]
+__all__ = ["hash_set_order", "murmur3_bytes", "scala_hash_of", "set_hashable", "xxhash64", "xxhash_of"]
 
 _MASK = 0xFFFFFFFF
 _C1, _C2 = 0xCC9E2D51, 0x1B873593
@@ -121,6 +124,130 @@ def set_hashable(dtype: dt.DType) -> bool:
 def scala_hash_of(dtype: dt.DType) -> Callable[[Any], int]:
     """The function giving Scala's ``##`` of a value of ``dtype`` (see ``set_hashable``)."""
     return _HASHES[type(dtype)]
+
+
+_U64 = (1 << 64) - 1
+_P1, _P2, _P3, _P4, _P5 = (
+    0x9E3779B185EBCA87,
+    0xC2B2AE3D27D4EB4F,
+    0x165667B19E3779F9,
+    0x85EBCA77C2B2AE63,
+    0x27D4EB2F165667C5,
+)
+
+
+def _rotl64(value: int, shift: int) -> int:
+    return ((value << shift) | (value >> (64 - shift))) & _U64
+
+
+def _xxh_round(acc: int, lane: int) -> int:
+    acc = (acc + lane * _P2) & _U64
+    return (_rotl64(acc, 31) * _P1) & _U64
+
+
+def xxhash64(data: bytes, seed: int = 42) -> int:
+    """XXH64 of ``data`` (Spark's ``XXH64``, the standard algorithm), as a signed ``long``.
+
+    >>> xxhash64(b"")
+    -7444071767201028348
+    """
+    n, i = len(data), 0
+    seed &= _U64
+    if n >= 32:
+        lanes = [(seed + _P1 + _P2) & _U64, (seed + _P2) & _U64, seed, (seed - _P1) & _U64]
+        while i + 32 <= n:
+            for j in range(4):
+                lanes[j] = _xxh_round(lanes[j], int.from_bytes(data[i : i + 8], "little"))
+                i += 8
+        h = (_rotl64(lanes[0], 1) + _rotl64(lanes[1], 7) + _rotl64(lanes[2], 12) + _rotl64(lanes[3], 18)) & _U64
+        for lane in lanes:
+            h = ((h ^ _xxh_round(0, lane)) * _P1 + _P4) & _U64
+    else:
+        h = (seed + _P5) & _U64
+    h = (h + n) & _U64
+    while i + 8 <= n:
+        h ^= _xxh_round(0, int.from_bytes(data[i : i + 8], "little"))
+        h = (_rotl64(h, 27) * _P1 + _P4) & _U64
+        i += 8
+    if i + 4 <= n:
+        h ^= (int.from_bytes(data[i : i + 4], "little") * _P1) & _U64
+        h = (_rotl64(h, 23) * _P2 + _P3) & _U64
+        i += 4
+    while i < n:
+        h ^= (data[i] * _P5) & _U64
+        h = (_rotl64(h, 11) * _P1) & _U64
+        i += 1
+    h ^= h >> 33
+    h = (h * _P2) & _U64
+    h ^= h >> 29
+    h = (h * _P3) & _U64
+    h ^= h >> 32
+    return h - (1 << 64) if h >= 1 << 63 else h
+
+
+def _int_bytes(value: int) -> bytes:
+    return (value & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+def _long_bytes(value: int) -> bytes:
+    return (value & _U64).to_bytes(8, "little")
+
+
+def _double_bytes(value: float) -> bytes:
+    """``doubleToLongBits`` (one NaN), with ``-0.0`` as ``0.0`` (Spark hashes them alike)."""
+    if math.isnan(value):
+        return _long_bytes(0x7FF8000000000000)
+    return struct.pack("<d", 0.0 if value == 0 else value)
+
+
+def _float_bytes(value: float) -> bytes:
+    if math.isnan(value):
+        return _int_bytes(0x7FC00000)
+    return struct.pack("<f", 0.0 if value == 0 else value)
+
+
+def _decimal_bytes(value: decimal.Decimal, dtype: dt.Decimal) -> bytes:
+    """A decimal as Spark hashes it: its unscaled ``long``, or beyond 18 digits ``BigInteger.toByteArray``."""
+    unscaled = int(value.scaleb(dtype.scale, context=_EXACT))
+    if dtype.precision <= 18:
+        return _long_bytes(unscaled)
+    return unscaled.to_bytes((unscaled + (unscaled < 0)).bit_length() // 8 + 1, "big", signed=True)
+
+
+_EXACT = decimal.Context(prec=100)
+
+
+def _hashed_bytes(dtype: dt.DType) -> Callable[[Any], bytes] | None:
+    """The bytes Spark's ``xxhash64`` (and ``approx_count_distinct``) hashes for a value of ``dtype``."""
+    if isinstance(dtype, dt.Boolean):
+        return lambda flag: _int_bytes(1 if flag else 0)
+    if isinstance(dtype, dt.Int8 | dt.Int16 | dt.Int32):
+        return _int_bytes
+    if isinstance(dtype, dt.Int64):
+        return _long_bytes
+    if isinstance(dtype, dt.Float32):
+        return _float_bytes
+    if isinstance(dtype, dt.Float64):
+        return _double_bytes
+    if isinstance(dtype, dt.Decimal):
+        return lambda value: _decimal_bytes(value, dtype)
+    if isinstance(dtype, dt.String):
+        return lambda text: text.encode("utf-8")
+    if isinstance(dtype, dt.Binary):
+        return bytes
+    if isinstance(dtype, dt.Date):
+        return lambda day: _int_bytes((day - _EPOCH_DAY).days)
+    if isinstance(dtype, dt.Datetime | dt.DatetimeNTZ):
+        return lambda moment: _long_bytes(_micros(moment))
+    return None
+
+
+def xxhash_of(dtype: dt.DType) -> Callable[[Any], int] | None:
+    """Spark's ``xxhash64`` (seed 42) of one value of ``dtype``, or None for a type it hashes otherwise (nested)."""
+    to_bytes = _hashed_bytes(dtype)
+    if to_bytes is None:
+        return None
+    return lambda value: xxhash64(to_bytes(value))
 
 
 def _improve(hash_code: int) -> int:
