@@ -235,6 +235,8 @@ def _windows(r: type[Row]) -> dict[str, Any]:
         # sliding frames: the accumulator retracts the rows that leave the frame
         "sum_d_sliding": F.sum(r.d).over(sliding),
         "avg_m_sliding": F.avg(r.m).over(sliding),
+        "sum_x_sliding": F.sum(r.x).over(sliding),  # DataFusion's own subtracts leaving rows: -1e300 + 1e300 is 0
+        "avg_x_sliding": F.avg(r.x).over(sliding),
         "min_x_sliding": F.min(r.x).over(sliding),
         "max_x_sliding": F.max(r.x).over(sliding),
         "list_sliding": F.collect_list(r.s).over(sliding),
