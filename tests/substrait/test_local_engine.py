@@ -239,6 +239,19 @@ def test_percentile_approx_stops_where_spark_s_summary_is_no_longer_exact() -> N
 
 
 @pytest.mark.jvm_free
+def test_an_aggregate_sees_a_group_in_row_order_across_batches() -> None:
+    """A table of several Arrow batches: DataFusion would aggregate them in parallel and merge in no set order."""
+    schema = pa.schema([("id", pa.int64()), ("x", pa.float64()), ("n", pa.int64())])
+    chunks = [range(start, start + 1000) for start in range(0, 32000, 1000)]
+    table = pa.concat_tables(pa.table([list(c), [0.5] * 1000, [i % 3 for i in c]], schema=schema) for c in chunks)
+    frame = Fl.from_arrow(table).group_by(Fl.n).agg(F.collect_list(Fl.id).alias("ids"), F.first(Fl.id).alias("first"))
+    for _ in range(5):  # the merge order varied from run to run
+        for row in frame.to_arrow(engine="local").to_pylist():
+            assert row["ids"] == sorted(row["ids"])
+            assert row["first"] == row["n"]
+
+
+@pytest.mark.jvm_free
 def test_what_datafusion_cannot_run_as_spark_does_is_refused() -> None:
     with pytest.raises(UnsupportedEngineError, match="does not compare a date with a timestamp"):
         sales().filter(Sale.day < datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)).to_dict(engine="local")
