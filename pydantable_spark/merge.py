@@ -21,9 +21,10 @@ literals of the target column's type. No text is SQL.
 
 Everything is checked when the merge is built, before Spark runs anything:
 key columns on both sides with comparable types, every assigned column in the
-target model with a value of a compatible type and nullability (a nullable
-value into a non-null column is refused: give a default with ``F.coalesce``
-or ``fill_null``), conditions boolean, and a side a clause has no row of
+target model with a value of a compatible type and nullability (a value
+that may be NULL, a ``None`` literal included, into a non-null column is
+refused: give a value, or a default with ``F.coalesce``; ``assigned_value``
+is the rule), conditions boolean, and a side a clause has no row of
 (``target`` in ``when_not_matched``, ``source`` in ``when_not_matched_by_source``)
 refused.
 
