@@ -1065,6 +1065,12 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         kept with the frame, one per session: every action on this frame, and
         on frames built from it, reads it, until ``unpersist()``. Like
         ``cache()``, this runs no job itself.
+
+        A filter on the cache returns the rows it would without it: Spark
+        skips cached batches by min/max statistics that leave NaN out, so an
+        action on a cached frame with a float column sets
+        ``spark.sql.inMemoryColumnarStorage.partitionPruning=false`` on the
+        session (see docs/guides.md, "Physical controls").
         """
         return DataFrame(Persist(self._plan, storage_level(level, "persist(level=...)")), self._model)
 
@@ -1162,8 +1168,10 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         frame: DataFrame[M] = DataFrame(Checkpoint(self._plan, local, eager), self._model)
         if eager:
             from pydantable_spark._spark.lower import lower
+            from pydantable_spark._spark.storage import spark_errors
 
-            lower(frame._plan)  # the checkpoint's executor saves the data now (a Spark job)
+            with spark_errors(what, frame._plan):  # a failed NULL check is NullCheckError, as in lazy forms
+                lower(frame._plan)  # the checkpoint's executor saves the data now (a Spark job)
         return frame
 
     def as_model(
