@@ -517,8 +517,9 @@ def write(
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
     ``comments`` (the model's ``Field(description=...)`` by column) become the
-    written columns' comments: Spark's ``comment`` metadata, which files keep
-    in their schema and catalog tables show as column comments.
+    written columns' comments: Spark's ``comment`` metadata, which Parquet
+    files keep in their schema and catalog tables show as column comments
+    (Spark's ORC writer keeps no column metadata in ORC files).
 
     The whole plan runs, NULL checks included, into a staging place; only a
     finished write replaces or joins the target (``pydantable_spark._spark.writes``),
