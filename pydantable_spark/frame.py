@@ -689,7 +689,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         The value columns must share a type, or convert to a common one (an
         ``int`` and a ``bigint`` melt into ``bigint``). A conversion that can
         silently lose information by the rules of reconciliation (``bigint`` →
-        ``double`` rounds ``2**53 + 1``; ``double`` → ``decimal``) is a
+        ``double`` rounds ``2**53 + 1``; ``decimal`` → ``double``) is a
         ``LossyCastError`` naming the column and the types, unless
         ``allow_lossy`` accepts it: ``True``, or the names of the value columns
         that may convert with loss.

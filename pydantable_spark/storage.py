@@ -173,8 +173,8 @@ def spark_source(
         rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
     except ReconciliationError as error:
         missing = [pr.path for pr in error.problems if issubclass(pr.kind, MissingColumnError) and "." not in pr.path]
-        twinned = {c.lower() for c in sdf.columns}
-        optional = [n for n in missing if n in target and target[n].nullable and n.lower() not in twinned]
+        folded = {c.lower() for c in sdf.columns}  # a name held under another case gets a did-you-mean, not this hint
+        optional = [n for n in missing if n in target and target[n].nullable and n.lower() not in folded]
         if optional:
             hint = (
                 f"\n(data written before a field existed: declare it with the default None, e.g. "
