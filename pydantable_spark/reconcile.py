@@ -59,6 +59,7 @@ __all__ = [
     "checked_later",
     "checks_inside",
     "has_struct",
+    "is_lossy",
     "matched_fields",
     "reconcile",
     "selected",
@@ -260,6 +261,21 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problem
 
 
 _MANTISSA_BITS = {dt.Float32: 24, dt.Float64: 53}
+
+
+def is_lossy(src: dt.DType, dst: dt.DType) -> bool:
+    """Whether converting ``src`` to ``dst`` (atomic types) is lossy by reconciliation's rules.
+
+    The rule ``reconcile`` refuses unless ``allow_lossy`` names the column:
+    a float to an integer or a decimal, a smaller decimal scale, a timestamp to
+    a date, and an integer wider than a float's mantissa (``bigint`` →
+    ``double`` rounds ``2**53 + 1``).
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> is_lossy(dt.Int64(), dt.Float64()), is_lossy(dt.Int32(), dt.Float64())
+    (True, False)
+    """
+    return _exact_float(src, dst, classify_conversion(src, dst)) is Conversion.LOSSY
 
 
 def _exact_float(src: dt.DType, dst: dt.DType, kind: Conversion) -> Conversion:
