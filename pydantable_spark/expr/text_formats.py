@@ -92,7 +92,9 @@ class FromText(Node):
             what = self.format.upper()
             msg = f"F.{self.label}(): col must be a string column of {what} text; got {describe(self.child)}"
             raise ColumnTypeError(msg)
-        return Typed(as_nullable(self.schema), True)
+        # Spark's from_csv is NULL only for a NULL text; from_json and from_xml are always typed nullable
+        nullable = self.child.type.nullable if self.format == "csv" else True
+        return Typed(as_nullable(self.schema), nullable)
 
     def render(self) -> str:
         return f"F.{self.label}({self.child.render()}, {self.name})"
