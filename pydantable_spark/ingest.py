@@ -445,7 +445,9 @@ def arrow_table_from(
     """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
     fields = _source_fields(table.schema, target)
     source = [_observed(f, column) for f, column in zip(fields, table.columns, strict=True)]
-    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check, values_checked=True)
+    reconciliation = reconcile(
+        source, target, allow_lossy=allow_lossy, null_check=null_check, values_checked=True, exact_fields=True
+    )
     arrays = []
     for match in reconciliation.columns:
         column = table.column(match.source.name)
@@ -459,7 +461,7 @@ def arrow_table_from(
         target_type = arrow_type(match.result.dtype)
         try:
             arrays.append(pc.cast(column, target_type, safe=safe) if column.type != target_type else column)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
             msg = f"column {match.result.name!r}: cannot convert Arrow {column.type} to {target_type}: {error}"
             raise RowValidationError(msg) from error
     return pa.Table.from_arrays(arrays, schema=arrow_schema(reconciliation.schema)), reconciliation
