@@ -433,6 +433,7 @@ BAD_VALUE_MARK = "pydantable:bad_value:"
 """Marks a value the data cannot hold as typed; the readable reason follows in hex, then ``]``
 (``_spark.storage.spark_errors`` recovers it and raises ``MalformedDataError``)."""
 
+
 @compiles(FromText)
 def _from_text(node: FromText) -> str:
     """``from_json``/``from_csv``/``from_xml``: Spark's parser with the strict checks of ``_spark.strict_text``."""

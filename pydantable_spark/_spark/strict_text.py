@@ -94,9 +94,10 @@ def read_dtype(dtype: dt.DType, fmt: str, *, decimal_variant: bool = False) -> d
     if isinstance(dtype, dt.String) and fmt == "json":
         return dt.Variant()
     if isinstance(dtype, dt.Struct):
-        return dt.Struct(
-            tuple(dt.Field(f.name, read_dtype(f.dtype, fmt, decimal_variant=decimal_variant), True) for f in dtype.fields)
+        fields = (
+            dt.Field(f.name, read_dtype(f.dtype, fmt, decimal_variant=decimal_variant), True) for f in dtype.fields
         )
+        return dt.Struct(tuple(fields))
     if isinstance(dtype, dt.List):
         return dt.List(read_dtype(dtype.inner, fmt, decimal_variant=decimal_variant), True)
     if isinstance(dtype, dt.Map):
@@ -148,8 +149,8 @@ def strict_sql(sql: str, dtype: dt.DType, path: str, guard: Guard, depth: int = 
         parts = []
         for f in dtype.fields:
             inner = struct_field_sql(sql, f.name)
-            checked = needs_checks(f.dtype, guard.fmt)
-            value = strict_sql(inner, f.dtype, f"{path}.{f.name}" if path else f.name, guard, depth) if checked else inner
+            inner_path = f"{path}.{f.name}" if path else f.name
+            value = strict_sql(inner, f.dtype, inner_path, guard, depth) if needs_checks(f.dtype, guard.fmt) else inner
             parts += [string_sql(f.name), value]
         return f"IF({sql} IS NULL, NULL, named_struct({', '.join(parts)}))"
     if isinstance(dtype, dt.List):
