@@ -237,7 +237,9 @@ class Variant(DType):
 
     A VARIANT column crosses between Spark and Python as its JSON text
     (``to_json``), read with ``json.loads(text, parse_float=decimal.Decimal)``:
-    a ``dict``, ``list``, ``str``, ``int``, ``Decimal``, ``bool`` or ``None``.
+    a ``dict``, ``list``, ``str``, ``int``, ``Decimal``, ``bool`` or ``None``
+    (a value JSON has no type for, a date or NaN, as Spark's text for it).
+    Values written in must fit ``VARIANT_MAX_DIGITS`` and ``VARIANT_MAX_DEPTH``.
     Spark can neither compare, sort, group nor hash VARIANT values.
     """
 
