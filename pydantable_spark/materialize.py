@@ -46,7 +46,7 @@ if typing.TYPE_CHECKING:
 
     from pydantic.fields import FieldInfo
 
-__all__ = ["BATCH_ROWS", "check_python_range", "python_columns", "rows_from_arrow", "to_pandas"]
+__all__ = ["BATCH_ROWS", "check_python_range", "loads_deep", "python_columns", "rows_from_arrow", "to_pandas"]
 
 BATCH_ROWS = 65_536
 """Rows converted and validated per batch (bounds the intermediate Python lists)."""

@@ -46,7 +46,19 @@ if TYPE_CHECKING:
     from pydantable_spark.expr.text_formats import FromText
     from pydantable_spark.schema import Schema
 
-__all__ = ["BAD_VALUE_MARK", "Guard", "from_text_sql", "needs_checks", "read_dtype", "read_type", "strict_sql"]
+__all__ = [
+    "BAD_VALUE_MARK",
+    "Guard",
+    "from_text_sql",
+    "needs_checks",
+    "places_sql",
+    "read_dtype",
+    "read_struct",
+    "read_type",
+    "reader_guard",
+    "strict_columns",
+    "strict_sql",
+]
 
 _CORRUPT = "__pydantable_corrupt"
 """The field a FAILFAST ``from_json`` (``_csv``, ``_xml``) asks Spark to put a malformed record's text in."""
