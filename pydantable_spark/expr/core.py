@@ -903,8 +903,12 @@ def _bound(node: Node, schema: Schema) -> Node:
     the depth limit of what Spark can run is checked when the plan is lowered
     (``PlanLimitError``), not by Python's recursion limit here.
     """
+    if isinstance(node, Column):
+        return _bind_column(node, schema)
+    if node.typed is not None and _bound_already(node, schema):
+        return node
     done: dict[int, Node] = {}
-    pending: list[tuple[Node, bool]] = [(node, False)]
+    pending: list[tuple[Node, bool]] = [(node, True), *((kid, False) for kid in node.kids)]
     while pending:
         current, children_done = pending.pop()
         key = id(current)
@@ -918,7 +922,7 @@ def _bound(node: Node, schema: Schema) -> Node:
             done[key] = current
         else:
             pending.append((current, True))
-            pending.extend((kid, False) for kid in current.kids if id(kid) not in done)
+            pending.extend((kid, False) for kid in current.kids)
     return done[id(node)]
 
 
