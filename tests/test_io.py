@@ -477,6 +477,17 @@ def test_decimals_round_only_when_allow_lossy_names_the_column(tmp_path: Path) -
         assert [r.price for r in rows] == [decimal.Decimal("1.56"), decimal.Decimal("2.50")]
 
 
+def test_a_decimal_in_exponent_form_is_checked_at_its_true_scale(tmp_path: Path) -> None:
+    # 1e-41 was compared at 30 places, where it is 0: read as 0.00 with no error (issue 32)
+    (tmp_path / "tiny.json").write_text('{"item": "a", "price": 1e-41}\n')
+    (tmp_path / "tiny.csv").write_text("item,price\na,1e-41\n")
+    for fmt in ("json", "csv"):
+        with pytest.raises(MalformedDataError, match=r"column 'price': the value 1e-41 has more than 2 digits"):
+            getattr(Priced, f"read_{fmt}")(str(tmp_path / f"tiny.{fmt}")).collect()
+    (tmp_path / "whole.csv").write_text("item,price\na,100e-2\nb,1.5E+1\n")
+    assert [r.price for r in Priced.read_csv(str(tmp_path / "whole.csv")).sort("item").collect()] == [1, 15]
+
+
 def test_csv_reads_rfc_4180_by_default(tmp_path: Path) -> None:
     (tmp_path / "rfc.csv").write_text('item,price\n"a ""quoted"" word",1\n"",2\n,3\n" spaced ",4\n"two\nlines",5\n')
     rows = Priced.read_csv(str(tmp_path / "rfc.csv")).sort("price").collect()
