@@ -361,3 +361,14 @@ def test_dates_and_an_empty_source_survive() -> None:
     assert empty.to_dict(engine="local")["id"] == []
     days = sales().filter(Sale.day < datetime.date(2000, 1, 1)).select(Sale.day)
     assert days.to_dict(engine="local") == {"day": [datetime.date(1969, 12, 31)]}
+
+
+def test_a_session_without_ansi_mode_is_refused_by_name(spark: SparkSession) -> None:
+    previous = spark.conf.get("spark.sql.ansi.enabled")
+    try:
+        spark.conf.set("spark.sql.ansi.enabled", "false")
+        with pytest.raises(UnsupportedEngineError, match=r"spark\.sql\.ansi\.enabled=false"):
+            sales().to_dict(engine="local")
+    finally:
+        spark.conf.set("spark.sql.ansi.enabled", previous)
+    assert sales().count(engine="local") == 4
