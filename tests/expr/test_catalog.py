@@ -471,7 +471,7 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
     try:
         ours = _sorted_rows(facade.to_arrow().to_pydict())
     except Exception as error:  # compared with the other side below
-        suspects = failing_calls(error, candidates)
+        suspects = [n for n in failing_calls(error, facade) if n in candidates]
         if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
             for n in suspects:
                 _compare_values(wide, plain_source, {n: candidates[n]}, differences)
@@ -496,8 +496,8 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
             differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
 
 
-def failing_calls(error: BaseException, candidates: dict[str, Candidate]) -> list[str]:
-    """The calls whose SQL holds the expression a failed Spark job names (its query context), if it names one.
+def failing_calls(error: BaseException, frame: DataFrame[Any]) -> list[str]:
+    """The output columns of ``frame`` whose SQL holds the expression a failed Spark job names (its query context).
 
     A batch failing on one call's values (an ANSI error) is then checked without halving it again and again.
     """
@@ -507,9 +507,9 @@ def failing_calls(error: BaseException, candidates: dict[str, Candidate]) -> lis
     if cause is None:
         return []
     fragments = [c.fragment() for c in cause.getQueryContext() if c.fragment()]  # type: ignore[attr-defined]
-    if not fragments:
-        return []
-    return [n for n, c in candidates.items() if any(f in to_sql(c.expr.node) for f in fragments)]
+    plan = frame.plan
+    outputs = [*getattr(plan, "exprs", ()), *getattr(plan, "keys", ()), *getattr(plan, "aggs", ())]
+    return [e.output_name for e in outputs if fragments and any(f in to_sql(e) for f in fragments)]
 
 
 def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
@@ -581,7 +581,7 @@ def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalO
         try:
             results.append(_sorted_rows(frame.to_arrow(engine=engine).to_pydict()))
         except Exception as error:  # compared below
-            suspects = failing_calls(error, candidates) if engine == "spark" else []
+            suspects = [n for n in failing_calls(error, frame) if n in candidates] if engine == "spark" else []
             if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
                 for n in suspects:
                     _compare_local(wide, {n: candidates[n]}, outcome)
