@@ -1,31 +1,31 @@
-"""Java's regular expressions (``java.util.regex``, as Spark runs them) in Python's ``re``, exactly or not at all.
+r"""Java's regular expressions (``java.util.regex``, as Spark runs them) in Python's ``re``, exactly or not at all.
 
 Spark's ``rlike``, ``regexp_*`` and ``split`` compile their pattern with
 ``java.util.regex.Pattern``. ``translate`` rewrites a Java pattern into a
 Python one whose matches are the same, construct by construct, and raises
 ``Untranslatable`` naming the first construct it cannot carry over exactly:
 
-- ``.`` excludes ``\\n``, ``\\r``, ``\\u0085``, ``\\u2028`` and ``\\u2029`` (any
+- ``.`` excludes ``\n``, ``\r``, ``\u0085``, ``\u2028`` and ``\u2029`` (any
   character under ``(?s)``); ``$`` matches at the end and before a final line
-  terminator (``\\r\\n`` or one of those), ``^``/``$`` under ``(?m)`` at each
-  of them (never between ``\\r`` and ``\\n``; ``^`` never at the very end);
-- ``\\w``, ``\\d``, ``\\s`` and ``(?i)`` are ASCII, as in Java (Python's
-  ``re.ASCII``); ``\\h``, ``\\v``, ``\\R`` and the POSIX classes (``\\p{Alpha}``...)
+  terminator (``\r\n`` or one of those), ``^``/``$`` under ``(?m)`` at each
+  of them (never between ``\r`` and ``\n``; ``^`` never at the very end);
+- ``\w``, ``\d``, ``\s`` and ``(?i)`` are ASCII, as in Java (Python's
+  ``re.ASCII``); ``\h``, ``\v``, ``\R`` and the POSIX classes (``\p{Alpha}``...)
   are written out;
-- ``\\b``/``\\B``: Java 17 counts Unicode letters and digits as word characters
+- ``\b``/``\B``: Java 17 counts Unicode letters and digits as word characters
   there; the translation is exact for ASCII text, and ``Translated.ascii_text``
   tells the caller to refuse other text;
-- refused: Unicode properties and scripts (``\\p{L}``, whose tables differ
-  between Java 17 and Python), nested classes and ``&&``, ``\\G``, ``\\X``,
-  ``\\c``, the flags ``d``/``u``/``U``/``x``/``c``, and what Java itself rejects.
+- refused: Unicode properties and scripts (``\p{L}``, whose tables differ
+  between Java 17 and Python), nested classes and ``&&``, ``\G``, ``\X``,
+  ``\c``, the flags ``d``/``u``/``U``/``x``/``c``, and what Java itself rejects.
 
 How Java iterates matches (``find``), expands a replacement (``$1``,
-``${name}``, ``\\$``) and splits is here too (``find_all``, ``expand``,
+``${name}``, ``\$``) and splits is here too (``find_all``, ``expand``,
 ``split``), since Python's ``finditer``/``sub``/``split`` differ after an
 empty match.
 
 >>> translate(r"a.c$").pattern.pattern
-'a[^\\\\n\\\\r\\\\u0085\\\\u2028\\\\u2029]c(?=(?:\\\\r\\\\n|(?<!\\\\r)\\\\n|[\\\\r\\\\u0085\\\\u2028\\\\u2029])?\\\\Z)'
+'a[^\\n\\r\\u0085\\u2028\\u2029]c(?=(?:\\r\\n|(?<!\\r)\\n|[\\r\\u0085\\u2028\\u2029])?\\Z)'
 >>> [m.group() for m in find_all(translate("a*").pattern, "baa")]
 ['', 'aa', '']
 >>> split(translate(",").pattern, "a,b,", -1)
@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -55,7 +55,7 @@ class ReplacementError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Translated:
-    """A Java pattern compiled for Python; ``ascii_text``: exact only on ASCII text (``\\b`` in Java 17)."""
+    r"""A Java pattern compiled for Python; ``ascii_text``: exact only on ASCII text (``\b`` in Java 17)."""
 
     pattern: re.Pattern[str]
     ascii_text: bool
@@ -63,7 +63,7 @@ class Translated:
 
 _TERMINATORS = "\\n\\r\\u0085\\u2028\\u2029"
 _DOT = f"[^{_TERMINATORS}]"
-_END = f"(?=(?:\\r\\n|(?<!\\r)\\n|[\\r\\u0085\\u2028\\u2029])?\\Z)"  # Java's $ (and \Z)
+_END = "(?=(?:\\r\\n|(?<!\\r)\\n|[\\r\\u0085\\u2028\\u2029])?\\Z)"  # Java's $ (and \Z)
 _END_MULTILINE = "(?:(?=[\\r\\u0085\\u2028\\u2029])|(?<!\\r)(?=\\n)|\\Z)"
 _START_MULTILINE = "(?!\\Z)(?:\\A|(?<=[\\n\\u0085\\u2028\\u2029])|(?<=\\r)(?!\\n))"
 
@@ -108,8 +108,9 @@ class _Reader:
         self.names: list[str] = []
         self.ascii_text = False
 
-    def fail(self, what: str) -> Untranslatable:
-        return Untranslatable(f"{what} (at offset {self.at} of the pattern {self.text!r})")
+    def fail(self, what: str) -> NoReturn:
+        msg = f"{what} (at offset {self.at} of the pattern {self.text!r})"
+        raise Untranslatable(msg)
 
     def peek(self, ahead: int = 0) -> str:
         index = self.at + ahead
@@ -117,7 +118,7 @@ class _Reader:
 
     def take(self) -> str:
         if self.at >= len(self.text):
-            raise self.fail("the pattern ends too early (Java rejects it)")
+            self.fail("the pattern ends too early (Java rejects it)")
         found = self.text[self.at]
         self.at += 1
         return found
@@ -132,7 +133,7 @@ class _Reader:
             c = self.peek()
             if c == ")":
                 if depth == 0:
-                    raise self.fail("an unmatched ')' (Java rejects it)")
+                    self.fail("an unmatched ')' (Java rejects it)")
                 break
             if c == "|":
                 self.at += 1
@@ -141,7 +142,7 @@ class _Reader:
                 continue
             if c in "*+?{":
                 if not atom_end:
-                    raise self.fail(f"a quantifier {c!r} with nothing to repeat (Java rejects it)")
+                    self.fail(f"a quantifier {c!r} with nothing to repeat (Java rejects it)")
                 out.append(self.quantifier())
                 atom_end = False
                 continue
@@ -176,7 +177,7 @@ class _Reader:
                 on = False
                 continue
             if c not in "ims":
-                raise self.fail(f"the flag (?{c}) (only i, m and s are translated)")
+                self.fail(f"the flag (?{c}) (only i, m and s are translated)")
             if on:
                 current.add(c)
             else:
@@ -185,7 +186,7 @@ class _Reader:
 
     def _close(self) -> None:
         if self.take() != ")":
-            raise self.fail("an unclosed group (Java rejects it)")
+            self.fail("an unclosed group (Java rejects it)")
 
     def atom(self, flags: frozenset[str], depth: int) -> tuple[str, bool]:
         c = self.take()
@@ -217,7 +218,7 @@ class _Reader:
                 name += self.take()
             self.take()
             if not (name[:1].isascii() and name[:1].isalpha() and name.isascii() and name.isalnum()):
-                raise self.fail(f"the group name {name!r} (Java takes ASCII letters then digits)")
+                self.fail(f"the group name {name!r} (Java takes ASCII letters then digits)")
             self.groups += 1
             self.names.append(name)
             inner = self.sequence(flags, depth + 1)
@@ -229,7 +230,7 @@ class _Reader:
         elif c in prefixes:
             prefix = prefixes[c]
         else:
-            raise self.fail(f"the group (?{c}")
+            self.fail(f"the group (?{c}")
         inner = self.sequence(flags, depth + 1)
         self._close()
         return f"{prefix}{inner})"
@@ -242,17 +243,17 @@ class _Reader:
                 self.at += 1
             body = self.text[start : self.at]
             if self.take() != "}" or not re.fullmatch(r"\d+(,\d*)?", body):
-                raise self.fail("a repetition other than {n}, {n,} or {n,m} (Java rejects it)")
+                self.fail("a repetition other than {n}, {n,} or {n,m} (Java rejects it)")
             low, _, high = body.partition(",")
             if high and int(high) < int(low):
-                raise self.fail("a repetition {n,m} with m < n (Java rejects it)")
+                self.fail("a repetition {n,m} with m < n (Java rejects it)")
             written = "{" + body + "}"
         else:
             written = c
         if self.peek() in ("?", "+"):
             written += self.take()
         if self.peek() in ("*", "+", "?", "{") and self.peek() != "":
-            raise self.fail("a quantifier after a quantifier")
+            self.fail("a quantifier after a quantifier")
         return written
 
     # --- characters ---------------------------------------------------------------------
@@ -263,7 +264,7 @@ class _Reader:
         return _char(code)
 
     def code_escape(self, c: str) -> int | None:
-        """The code point of ``\\t``, ``\\x41``, ``\\u0041``, ``\\x{1F600}``, ``\\0101`` (None: another escape)."""
+        r"""The code point of ``\t``, ``\x41``, ``\u0041``, ``\x{1F600}``, ``\0101`` (None: another escape)."""
         if c in _SIMPLE_ESCAPES:
             return ord(_SIMPLE_ESCAPES[c])
         if c == "x":
@@ -278,7 +279,7 @@ class _Reader:
         if c == "u":
             code = self._hex("".join(self.take() for _ in range(4)), 4, 4)
             if 0xD800 <= code <= 0xDFFF:
-                raise self.fail("a surrogate \\u escape (Java pairs them; not translated)")
+                self.fail("a surrogate \\u escape (Java pairs them; not translated)")
             return code
         if c == "0":
             digits = ""
@@ -289,20 +290,20 @@ class _Reader:
                 digits = candidate
                 self.at += 1
             if not digits:
-                raise self.fail("\\0 without octal digits (Java rejects it)")
+                self.fail("\\0 without octal digits (Java rejects it)")
             return int(digits, 8)
         return None
 
     def _hex(self, digits: str, least: int, most: int) -> int:
         if not (least <= len(digits) <= most) or not all(d in "0123456789abcdefABCDEF" for d in digits):
-            raise self.fail("a malformed hexadecimal escape (Java rejects it)")
+            self.fail("a malformed hexadecimal escape (Java rejects it)")
         code = int(digits, 16)
         if code > 0x10FFFF:
-            raise self.fail("a code point past U+10FFFF (Java rejects it)")
+            self.fail("a code point past U+10FFFF (Java rejects it)")
         return code
 
     def class_escape(self, c: str) -> str | None:
-        """``\\d``, ``\\s``, ``\\h``, ``\\p{Alpha}``... as a Python class or class contents (None: not one)."""
+        r"""``\d``, ``\s``, ``\h``, ``\p{Alpha}``... as a Python class or class contents (None: not one)."""
         if c in "dDwWsS":
             return "\\" + c
         if c in "hHvV":
@@ -319,7 +320,7 @@ class _Reader:
                 name = self.take()
             name = name.removeprefix("Is") if name.removeprefix("Is") in _POSIX else name
             if name not in _POSIX:
-                raise self.fail(f"the property \\{c}{{{name}}} (only the POSIX classes are translated)")
+                self.fail(f"the property \\{c}{{{name}}} (only the POSIX classes are translated)")
             return f"[^{_POSIX[name]}]" if c == "P" else f"[{_POSIX[name]}]"
         return None
 
@@ -331,7 +332,7 @@ class _Reader:
         found = self.class_escape(c)
         if found is not None:
             if c in "pP" and "i" in flags:
-                raise self.fail("a POSIX class under (?i)")
+                self.fail("a POSIX class under (?i)")
             return found, True
         if c in "bB":
             self.ascii_text = True
@@ -353,27 +354,27 @@ class _Reader:
             return "(?:" + "".join(self.literal(ord(q), flags) for q in quoted) + ")", True
         if c == "k":
             if self.take() != "<":
-                raise self.fail("\\k without <name> (Java rejects it)")
+                self.fail("\\k without <name> (Java rejects it)")
             name = ""
             while self.peek() not in (">", ""):
                 name += self.take()
             self.take()
             if name not in self.names:
-                raise self.fail(f"a reference to the unknown group {name!r} (Java rejects it)")
+                self.fail(f"a reference to the unknown group {name!r} (Java rejects it)")
             if "i" in flags:
-                raise self.fail("a back reference under (?i)")
+                self.fail("a back reference under (?i)")
             return f"(?P={name})", True
         if c.isdigit():
             number = int(c)
             while self.peek().isdigit() and int(f"{number}{self.peek()}") <= self.groups:
                 number = int(f"{number}{self.take()}")
             if number > self.groups or number == 0:
-                raise self.fail(f"a reference to group {number}, which the pattern has not opened")
+                self.fail(f"a reference to group {number}, which the pattern has not opened")
             if "i" in flags:
-                raise self.fail("a back reference under (?i)")
+                self.fail("a back reference under (?i)")
             return f"(?:\\{number})", True
         if c.isascii() and c.isalpha():
-            raise self.fail(f"the escape \\{c}")
+            self.fail(f"the escape \\{c}")
         return self.literal(ord(c), flags), True
 
     def char_class(self, flags: frozenset[str]) -> str:
@@ -381,7 +382,7 @@ class _Reader:
         if negated:
             self.at += 1
         if self.peek() == "]":
-            raise self.fail("']' first in a class")
+            self.fail("']' first in a class")
         items: list[str] = []
         letters: set[str] = set()  # (?i): the other case of each ASCII letter the class takes
         while True:
@@ -389,21 +390,21 @@ class _Reader:
             if c == "]":
                 break
             if c == "[" or (c == "&" and self.peek() == "&"):
-                raise self.fail("a nested class or && in a class")
+                self.fail("a nested class or && in a class")
             if c == "\\":
                 e = self.take()
                 found = self.class_escape(e)
                 if found is not None:
                     if e in "pP" and "i" in flags:
-                        raise self.fail("a POSIX class under (?i)")
+                        self.fail("a POSIX class under (?i)")
                     if found.startswith("[^"):
-                        raise self.fail("a negated set escape (\\H, \\V, \\P) inside a class")
+                        self.fail("a negated set escape (\\H, \\V, \\P) inside a class")
                     items.append(found[1:-1] if found.startswith("[") else found)
                     continue
                 code = self.code_escape(e)
                 if code is None:
                     if e.isascii() and e.isalnum():
-                        raise self.fail(f"the escape \\{e} in a class")
+                        self.fail(f"the escape \\{e} in a class")
                     code = ord(e)
             else:
                 code = ord(c)
@@ -412,18 +413,18 @@ class _Reader:
                 self.at += 1
                 d = self.take()
                 if d == "[":
-                    raise self.fail("a nested class or && in a class")
+                    self.fail("a nested class or && in a class")
                 if d == "\\":
                     e = self.take()
                     high_code = self.code_escape(e)
                     if high_code is None:
                         if e.isascii() and e.isalnum():
-                            raise self.fail(f"the escape \\{e} in a range")
+                            self.fail(f"the escape \\{e} in a range")
                         high_code = ord(e)
                 else:
                     high_code = ord(d)
                 if high_code < low:
-                    raise self.fail("a range whose end comes before its start (Java rejects it)")
+                    self.fail("a range whose end comes before its start (Java rejects it)")
                 items.append(f"{_char(low)}-{_char(high_code)}")
                 if "i" in flags:
                     letters.update(
@@ -435,20 +436,21 @@ class _Reader:
                 letters.add(chr(low).swapcase())
         items.extend(sorted(letters))
         if not items:
-            raise self.fail("an empty class")
+            self.fail("an empty class")
         return f"[{'^' if negated else ''}{''.join(items)}]"
 
 
 @functools.lru_cache(maxsize=256)
 def translate(java: str) -> Translated:
-    """``java`` compiled as a Python pattern with the same matches, or ``Untranslatable`` naming why not.
+    r"""``java`` compiled as a Python pattern with the same matches, or ``Untranslatable`` naming why not.
 
-    >>> translate(r"(?i)ab\\d").pattern.pattern
-    '[aA][bB]\\\\d'
-    >>> translate(r"\\p{L}")
-    Traceback (most recent call last):
-    ...
-    pydantable_spark.substrait.kernels.regex.Untranslatable: the property \\p{L} (only the POSIX classes are translated) (at offset 5 of the pattern '\\\\p{L}')
+    >>> translate(r"(?i)ab\d").pattern.pattern
+    '[aA][bB]\\d'
+    >>> try:
+    ...     translate(r"\p{L}")
+    ... except Untranslatable as error:
+    ...     print(error)
+    the property \p{L} (only the POSIX classes are translated) (at offset 5 of the pattern '\\p{L}')
     """
     reader = _Reader(java)
     written = reader.sequence(frozenset(), 0)
@@ -461,8 +463,11 @@ def translate(java: str) -> Translated:
 
 
 def find_all(pattern: re.Pattern[str], text: str, start: int = 0) -> Iterator[re.Match[str]]:
-    """The matches Java's ``Matcher.find`` gives one after another: after an empty match the next search starts
-    one character further (Python's ``finditer`` may take a non-empty match at the same place)."""
+    """The matches Java's ``Matcher.find`` gives one after another.
+
+    After an empty match the next search starts one character further (Python's
+    ``finditer`` may take a non-empty match at the same place).
+    """
     at = start
     while at <= len(text):
         found = pattern.search(text, at)
@@ -473,7 +478,7 @@ def find_all(pattern: re.Pattern[str], text: str, start: int = 0) -> Iterator[re
 
 
 def expand(template: str, match: re.Match[str]) -> str:
-    """``template`` with ``$n``, ``${name}`` and ``\\x`` expanded as Java's ``appendReplacement`` does.
+    r"""``template`` with ``$n``, ``${name}`` and ``\x`` expanded as Java's ``appendReplacement`` does.
 
     ``$12`` takes two digits only when the pattern has 12 groups; an error where Java throws one.
 

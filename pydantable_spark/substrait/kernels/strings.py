@@ -24,12 +24,19 @@ import decimal
 import math
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.core import Literal
 from pydantable_spark.substrait.kernels import regex
-from pydantable_spark.substrait.kernels.spec import INVALID_ARRAY_INDEX, NOT_LITERAL, Scalar, SparkError, rows
+from pydantable_spark.substrait.kernels.spec import (
+    CAST_OVERFLOW,
+    INVALID_ARRAY_INDEX,
+    NOT_LITERAL,
+    Scalar,
+    SparkError,
+    rows,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,6 +45,17 @@ if TYPE_CHECKING:
     from pydantable_spark.substrait.kernels.spec import Site
 
 __all__ = ["KERNELS", "format_number", "java_mime_base64_decode", "substring_sql"]
+
+INVALID_INDEX_OF_ZERO = "INVALID_INDEX_OF_ZERO"
+REGEX_GROUP_INDEX = "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX"
+ESC_AT_THE_END = "INVALID_FORMAT.ESC_AT_THE_END"
+ESC_IN_THE_MIDDLE = "INVALID_FORMAT.ESC_IN_THE_MIDDLE"
+JAVA_ILLEGAL_ARGUMENT = "IllegalArgumentException"
+CANNOT_DECODE_URL = "CANNOT_DECODE_URL"
+CONVERSION_INVALID_INPUT = "CONVERSION_INVALID_INPUT"
+INVALID_REGEXP_REPLACE = "INVALID_REGEXP_REPLACE"
+MALFORMED_CHARACTER_CODING = "MALFORMED_CHARACTER_CODING"
+"""Spark's error classes these kernels raise (a Java exception Spark passes on unwrapped: its class name)."""
 
 _INT_MAX = 2**31 - 1
 _INT_MIN = -(2**31)
@@ -68,8 +86,10 @@ def _literal_arg(call: Call, index: int) -> Any:
     return NOT_LITERAL
 
 
-def _unsupported(what: str) -> NotImplementedError:
-    return NotImplementedError(f"the local engine does not compute {what} as Spark does; run it on Spark")
+def _unsupported(what: str) -> NoReturn:
+    """Refuse, at run time, a value whose result the local engine cannot compute exactly as Spark."""
+    msg = f"the local engine does not compute {what} as Spark does; run it on Spark"
+    raise NotImplementedError(msg)
 
 
 def _case_known(text: str) -> str:
@@ -78,7 +98,7 @@ def _case_known(text: str) -> str:
         for c in text:
             if unicodedata.category(c) == "Cn":
                 msg = f"the case of U+{ord(c):04X} (a character Python's Unicode 14 tables do not have)"
-                raise _unsupported(msg)
+                _unsupported(msg)
     return text
 
 
@@ -100,7 +120,7 @@ def _java_category(c: str) -> str:
     if category == "Cn" or (
         category in ("Lu", "Ll", "Lt", "Nd") and any(a <= code <= b for a, b in _NEW_IN_UNICODE_14)
     ):
-        raise _unsupported(f"the Unicode category of U+{code:04X} (Java 17 reads Unicode 13)")
+        _unsupported(f"the Unicode category of U+{code:04X} (Java 17 reads Unicode 13)")
     return category
 
 
@@ -203,7 +223,7 @@ def _substring_index(text: str, delim: str, count: int) -> str:
 def _split_part(text: str, delim: str, part: int) -> str:
     if part == 0:
         msg = "The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1)."
-        raise SparkError("INVALID_INDEX_OF_ZERO", msg)
+        raise SparkError(INVALID_INDEX_OF_ZERO, msg)
     parts = text.split(delim) if delim else [text]
     index = part - 1 if part > 0 else len(parts) + part
     return parts[index] if 0 <= index < len(parts) else ""
@@ -218,7 +238,7 @@ def _repeat(text: str, times: int) -> str:
     if times <= 0:
         return ""
     if len(text.encode("utf-8")) * times > _INT_MAX:
-        raise _unsupported("repeat() past 2 GiB (Java's array limit)")
+        _unsupported("repeat() past 2 GiB (Java's array limit)")
     return text * times
 
 
@@ -286,7 +306,7 @@ def _pattern_of(java: str) -> regex.Translated:
     try:
         return regex.translate(java)
     except regex.Untranslatable as error:
-        raise _unsupported(f"the regular expression {java!r}: {error}") from error
+        _unsupported(f"the regular expression {java!r}: {error}")
 
 
 def _refuse_pattern(index: int) -> Callable[[Call], str | None]:
@@ -306,7 +326,7 @@ def _refuse_pattern(index: int) -> Callable[[Call], str | None]:
 
 def _checked(translated: regex.Translated, text: str) -> re.Pattern[str]:
     if translated.ascii_text and not text.isascii():
-        raise _unsupported("\\b or \\B on non-ASCII text (Java 17 reads Unicode letters as word characters there)")
+        _unsupported("\\b or \\B on non-ASCII text (Java 17 reads Unicode letters as word characters there)")
     return translated.pattern
 
 
@@ -340,7 +360,7 @@ def _group_of(found: re.Match[str], index: int, name: str) -> str:
             f"The value of parameter(s) `idx` in `{name}` is invalid: Expects group index between 0 and {groups}, "
             f"but got {index}."
         )
-        raise SparkError("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", msg)
+        raise SparkError(REGEX_GROUP_INDEX, msg)
     return found.group(index) or ""
 
 
@@ -382,7 +402,7 @@ def _regexp_replace(source: str, java: str, replacement: str, position: int = 1)
             f'Could not perform regexp_replace for source = "{source}", pattern = "{java}", replacement = '
             f'"{replacement}" and position = {position}. ({error})'
         )
-        raise SparkError("INVALID_REGEXP_REPLACE", msg) from error
+        raise SparkError(INVALID_REGEXP_REPLACE, msg) from error
 
 
 def _replace(text: str, search: str, replace: str = "") -> str:
@@ -424,7 +444,7 @@ def _str_split(text: str, separator: str) -> list[str]:
 
 
 def _like_regex(pattern: str) -> re.Pattern[str]:
-    """Spark's LIKE pattern (escape ``\\``) as a Python regex matched whole, with Spark's errors."""
+    r"""Spark's LIKE pattern (escape ``\``) as a Python regex matched whole, with Spark's errors."""
     out: list[str] = []
     at = 0
     while at < len(pattern):
@@ -432,11 +452,11 @@ def _like_regex(pattern: str) -> re.Pattern[str]:
         if c == "\\":
             if at + 1 == len(pattern):
                 msg = f"The format is invalid: '{pattern}'. The escape character is not allowed to end with."
-                raise SparkError("INVALID_FORMAT.ESC_AT_THE_END", msg)
+                raise SparkError(ESC_AT_THE_END, msg)
             nxt = pattern[at + 1]
             if nxt not in "_%\\":
                 msg = f"The format is invalid: '{pattern}'. The escape character is not allowed to precede '{nxt}'."
-                raise SparkError("INVALID_FORMAT.ESC_IN_THE_MIDDLE", msg)
+                raise SparkError(ESC_IN_THE_MIDDLE, msg)
             out.append(re.escape(nxt))
             at += 2
             continue
@@ -486,13 +506,13 @@ def _to_long(value: Any, dtype: dt.DType) -> int:
     """An argument Spark casts to ``bigint`` for the function (ANSI: truncated, an error past its range)."""
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)) or not (-(2**63) <= int(value) < 2**63):
+    if (isinstance(value, float) and (math.isnan(value) or math.isinf(value))) or not (-(2**63) <= int(value) < 2**63):
         shown = f"{value!r}D" if isinstance(dtype, dt.Float64) else str(value)
         msg = (
             f'The value {shown} of the type "{dtype.sql_name}" cannot be cast to "BIGINT" due to an overflow. '
             "Use `try_cast` to tolerate overflow and return NULL instead."
         )
-        raise SparkError("CAST_OVERFLOW", msg)
+        raise SparkError(CAST_OVERFLOW, msg)
     return int(value)
 
 
@@ -544,7 +564,7 @@ def java_mime_base64_decode(text: str) -> bytes:
 
 
 def _base64_error(message: str) -> None:
-    raise SparkError("IllegalArgumentException", message)
+    raise SparkError(JAVA_ILLEGAL_ARGUMENT, message)
 
 
 _SOUNDEX = "01230127022455012623017202"
@@ -667,7 +687,7 @@ def _escape_value(text: str, digits: str) -> int:
     sign, body = (digits[0], digits[1:]) if digits[0] in "+-" else ("+", digits)
     if not body or not body.isascii() or any(d not in "0123456789abcdefABCDEF" for d in body):
         if not digits.isascii():
-            raise _unsupported("url_decode() of a non-ASCII escape")
+            _unsupported("url_decode() of a non-ASCII escape")
         _cannot_decode(text)
     value = int(body, 16)
     if sign == "-" and value != 0:
@@ -677,7 +697,7 @@ def _escape_value(text: str, digits: str) -> int:
 
 def _cannot_decode(text: str) -> None:
     msg = f"The provided URL cannot be decoded: {text}. Please ensure that the URL is properly formatted and try again."
-    raise SparkError("CANNOT_DECODE_URL", msg)
+    raise SparkError(CANNOT_DECODE_URL, msg)
 
 
 def _try_url_decode(text: str) -> str | None:
@@ -698,7 +718,10 @@ def _refuse_charset(call: Call) -> str | None:
 
 
 def _malformed(function: str, charset: str) -> SparkError:
-    return SparkError("MALFORMED_CHARACTER_CODING", f"Invalid value found when performing `{function}` with {charset}")
+    return SparkError(MALFORMED_CHARACTER_CODING, f"Invalid value found when performing `{function}` with {charset}")
+
+
+_ENCODE, _DECODE = "encode", "decode"
 
 
 def _encode(site: Site) -> Callable[..., Any]:
@@ -713,7 +736,7 @@ def _encode(site: Site) -> Callable[..., Any]:
                 return text.encode("utf-32-be")
             return text.encode(name)
         except UnicodeEncodeError as error:
-            raise _malformed("encode", charset) from error
+            raise _malformed(_ENCODE, charset) from error
 
     return run
 
@@ -734,7 +757,7 @@ def _decode(site: Site) -> Callable[..., Any]:
                 return data.decode(f"{name}-be")
             return data.decode(name)
         except UnicodeDecodeError as error:
-            raise _malformed("decode", charset) from error
+            raise _malformed(_DECODE, charset) from error
 
     return run
 
@@ -850,7 +873,7 @@ def _unhex(text: str) -> bytes:
             "as per the syntax, or change its format. Use `try_to_binary` to tolerate malformed input and return NULL "
             "instead."
         )
-        raise SparkError("CONVERSION_INVALID_INPUT", msg) from error
+        raise SparkError(CONVERSION_INVALID_INPUT, msg) from error
 
 
 def _try_to_binary(site: Site) -> Callable[..., Any]:
