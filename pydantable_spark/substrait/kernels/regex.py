@@ -55,10 +55,18 @@ class ReplacementError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Translated:
-    r"""A Java pattern compiled for Python; ``ascii_text``: exact only on ASCII text (``\b`` in Java 17)."""
+    r"""A Java pattern compiled for Python, and the texts on which the two agree.
+
+    ``ascii_text``: exact only on ASCII text (``\b`` in Java 17). ``bmp_text``:
+    exact only on text without characters past U+FFFF, because Java searches
+    from every UTF-16 unit, the middle of a surrogate pair included, where this
+    pattern may match (it can match empty, or a lone surrogate: ``.``, a negated
+    class).
+    """
 
     pattern: re.Pattern[str]
     ascii_text: bool
+    bmp_text: bool
 
 
 _TERMINATORS = "\\n\\r\\u0085\\u2028\\u2029"
@@ -107,6 +115,8 @@ class _Reader:
         self.groups = 0
         self.names: list[str] = []
         self.ascii_text = False
+        self.bmp_text = False
+        self.empty = False  # whether the atom or sequence just read can match the empty string
 
     def fail(self, what: str) -> NoReturn:
         msg = f"{what} (at offset {self.at} of the pattern {self.text!r})"
@@ -126,9 +136,15 @@ class _Reader:
     # --- sequences and groups ---------------------------------------------------------------
 
     def sequence(self, flags: frozenset[str], depth: int) -> str:
-        """Alternatives up to the closing ``)`` of this depth (or the end); flags change in place."""
+        """Alternatives up to the closing ``)`` of this depth (or the end); flags change in place.
+
+        Leaves in ``self.empty`` whether the alternatives can match the empty string.
+        """
         out: list[str] = []
         atom_end = False  # whether the last piece written can take a quantifier
+        before_last = True  # whether every atom of this alternative before the last one can match empty
+        last = True  # whether the last atom can (True before any)
+        empty = False
         while self.at < len(self.text):
             c = self.peek()
             if c == ")":
@@ -137,13 +153,17 @@ class _Reader:
                 break
             if c == "|":
                 self.at += 1
+                empty |= before_last and last
+                before_last, last = True, True
                 out.append("|")
                 atom_end = False
                 continue
             if c in "*+?{":
                 if not atom_end:
                     self.fail(f"a quantifier {c!r} with nothing to repeat (Java rejects it)")
-                out.append(self.quantifier())
+                written, optional = self.quantifier()
+                out.append(written)
+                last |= optional
                 atom_end = False
                 continue
             if c == "(" and self.peek(1) == "?" and self._is_flag_group():
@@ -152,13 +172,16 @@ class _Reader:
                     self.at += 1
                     out.append(f"(?:{self.sequence(flags, depth + 1)})")
                     self._close()
+                    before_last, last = before_last and last, self.empty
                     atom_end = True
                     continue
                 self._close()  # (?i) from here to the end of the enclosing group
                 atom_end = False
                 continue
             piece, atom_end = self.atom(flags, depth)
+            before_last, last = before_last and last, self.empty
             out.append(piece)
+        self.empty = empty or (before_last and last)
         return "".join(out)
 
     def _is_flag_group(self) -> bool:
@@ -192,6 +215,7 @@ class _Reader:
         c = self.take()
         if c == "(":
             return self.group(flags, depth), True
+        self.empty = c in "^$"
         if c == ".":
             return ("(?s:.)" if "s" in flags else _DOT), True
         if c == "^":
@@ -225,6 +249,7 @@ class _Reader:
             self._close()
             return f"(?P<{name}>{inner})"
         prefixes = {":": "(?:", "=": "(?=", "!": "(?!", ">": "(?>"}
+        around = c in "=!<"
         if c == "<":
             prefix = "(?<" + self.take()
         elif c in prefixes:
@@ -233,9 +258,12 @@ class _Reader:
             self.fail(f"the group (?{c}")
         inner = self.sequence(flags, depth + 1)
         self._close()
+        if around:  # empty itself; from the middle of a surrogate pair it may see a lone surrogate
+            self.empty = True
+            self.bmp_text = True
         return f"{prefix}{inner})"
 
-    def quantifier(self) -> str:
+    def quantifier(self) -> tuple[str, bool]:
         c = self.take()
         if c == "{":
             start = self.at
@@ -248,13 +276,15 @@ class _Reader:
             if high and int(high) < int(low):
                 self.fail("a repetition {n,m} with m < n (Java rejects it)")
             written = "{" + body + "}"
+            optional = int(low) == 0
         else:
             written = c
+            optional = c in "*?"
         if self.peek() in ("?", "+"):
             written += self.take()
         if self.peek() in ("*", "+", "?", "{") and self.peek() != "":
             self.fail("a quantifier after a quantifier")
-        return written
+        return written, optional
 
     # --- characters ---------------------------------------------------------------------
 
@@ -334,6 +364,7 @@ class _Reader:
             if c in "pP" and "i" in flags:
                 self.fail("a POSIX class under (?i)")
             return found, True
+        self.empty = c in "bBAzZk" or c.isdigit()
         if c in "bB":
             self.ascii_text = True
             return "\\" + c, False
@@ -350,6 +381,7 @@ class _Reader:
             quoted = self.text[self.at :] if end < 0 else self.text[self.at : end]
             self.at = len(self.text) if end < 0 else end + 2
             if not quoted:
+                self.empty = True
                 return "", False
             return "(?:" + "".join(self.literal(ord(q), flags) for q in quoted) + ")", True
         if c == "k":
@@ -426,6 +458,7 @@ class _Reader:
                 if high_code < low:
                     self.fail("a range whose end comes before its start (Java rejects it)")
                 items.append(f"{_char(low)}-{_char(high_code)}")
+                self.bmp_text |= low <= 0xDFFF and high_code >= 0xD800  # a range holding surrogates
                 if "i" in flags:
                     letters.update(
                         chr(x).swapcase() for x in range(max(low, 65), min(high_code, 122) + 1) if chr(x).isalpha()
@@ -435,6 +468,8 @@ class _Reader:
             if "i" in flags and chr(low).isascii() and chr(low).isalpha():
                 letters.add(chr(low).swapcase())
         items.extend(sorted(letters))
+        if negated and "\\U" in "".join(items):
+            self.bmp_text = True  # it matches a lone surrogate of a character it excludes
         if not items:
             self.fail("an empty class")
         return f"[{'^' if negated else ''}{''.join(items)}]"
@@ -454,12 +489,13 @@ def translate(java: str) -> Translated:
     """
     reader = _Reader(java)
     written = reader.sequence(frozenset(), 0)
+    reader.bmp_text |= reader.empty  # an empty match moves Java's search into a surrogate pair
     try:
         compiled = re.compile(written, re.ASCII)
     except re.error as error:  # a variable-width lookbehind, which Java takes and Python does not
         msg = f"Python's re cannot run {java!r} as Java does ({error})"
         raise Untranslatable(msg) from error
-    return Translated(compiled, reader.ascii_text)
+    return Translated(compiled, reader.ascii_text, reader.bmp_text)
 
 
 def find_all(pattern: re.Pattern[str], text: str, start: int = 0) -> Iterator[re.Match[str]]:

@@ -63,11 +63,6 @@ _INT_MIN = -(2**31)
 # --- shared rules ------------------------------------------------------------------------------
 
 
-def _int32(value: int) -> int:
-    """``value`` wrapped to a Java ``int`` (Scala's ``Int`` arithmetic does not check overflow)."""
-    return (value - _INT_MIN) % 2**32 + _INT_MIN
-
-
 def substring_sql(text: str, pos: int, length: int = _INT_MAX) -> str:
     """Spark's ``substring``: 1-based ``pos`` (0 as 1, negative from the end), ``length`` code points."""
     size = len(text)
@@ -231,7 +226,7 @@ def _split_part(text: str, delim: str, part: int) -> str:
 
 def _overlay(text: str, replace: str, pos: int, length: int = -1) -> str:
     size = length if length >= 0 else len(replace)
-    return substring_sql(text, 1, _int32(pos - 1)) + replace + substring_sql(text, _int32(pos + size), _INT_MAX)
+    return substring_sql(text, 1, pos - 1) + replace + substring_sql(text, pos + size, _INT_MAX)
 
 
 def _repeat(text: str, times: int) -> str:
@@ -325,8 +320,15 @@ def _refuse_pattern(index: int) -> Callable[[Call], str | None]:
 
 
 def _checked(translated: regex.Translated, text: str) -> re.Pattern[str]:
-    if translated.ascii_text and not text.isascii():
-        _unsupported("\\b or \\B on non-ASCII text (Java 17 reads Unicode letters as word characters there)")
+    """The compiled pattern, where it matches ``text`` as Java does (refused at run time otherwise)."""
+    if not text.isascii():
+        if translated.ascii_text:
+            _unsupported("\\b or \\B on non-ASCII text (Java 17 reads Unicode letters as word characters there)")
+        if translated.bmp_text and any(ord(c) > 0xFFFF for c in text):
+            _unsupported(
+                "this regular expression on text past U+FFFF (Java also searches from the middle of a surrogate pair, "
+                "where it can match empty or a lone surrogate)"
+            )
     return translated.pattern
 
 
@@ -803,19 +805,27 @@ def _to_base32(value: str | bytes) -> str:
 
 
 def _from_base32(text: str) -> bytes:
-    """Commons Codec's lenient ``Base32.decode``: other characters skipped, stopping at ``=``."""
+    """Commons Codec's lenient ``Base32.decode``: other characters skipped, stopping at ``=``.
+
+    A final group of one character still gives a byte (its top three bits after the
+    previous character's five), as Commons Codec's decoder falls through to the
+    two-character case.
+    """
     bits = 0
     count = 0
     for c in text:
         if c == "=":
             break
         value = _BASE32.find(c.upper()) if c.isascii() and c.isalnum() else -1
-        if value < 0:
-            continue
-        bits = bits << 5 | value
-        count += 5
-    whole = count // 8
-    return (bits >> (count - whole * 8)).to_bytes(whole, "big") if whole else b""
+        if value >= 0:
+            bits = bits << 5 | value
+            count += 1
+    whole, rest = divmod(count, 8)
+    out = (bits >> 5 * rest).to_bytes(5 * whole, "big") if whole else b""
+    if rest == 1:
+        return out + bytes([(bits >> 2) & 0xFF])
+    kept = 5 * rest // 8  # the bytes the last group's bits fill; the bits left over are dropped
+    return out + ((bits >> (5 * rest - 8 * kept)) & ((1 << 8 * kept) - 1)).to_bytes(kept, "big")
 
 
 def _jaro_winkler(left: str, right: str) -> float:
@@ -846,7 +856,7 @@ def _jaro_winkler(left: str, right: str) -> float:
         prefix += 1
     m = float(matches)
     jaro = (m / len(a) + m / len(b) + (m - half_transpositions / 2) / m) / 3
-    return jaro if jaro < 0.7 else jaro + 0.1 * prefix * (1.0 - jaro)
+    return jaro + 0.1 * prefix * (1.0 - jaro)
 
 
 def _utf16_units(text: str) -> list[int]:
