@@ -51,7 +51,7 @@ OTHERS = ["a", "", "x", "σ", "ß", "😀", ",", "aa", "b", ".", "A", "1", " ", 
 """A second string per row (a needle, a delimiter, a pad, a set of characters)."""
 
 NUMBERS = [1, 0, -1, 2, -3, 5, 100, -100, 3, 2**31 - 1, -(2**31), 7, 4, 1, 2, 6, 0, 9, None]
-DOUBLES = [2.675, 0.125, -0.001, math.nan, -math.inf, 0.1, 1234567.891, -0.0, 2.5, 1e20, 5e-324, 0.5, 1.5, 3.5]
+DOUBLES = [2.675, 0.125, -0.001, math.nan, -math.inf, 0.1, 1234567.891, -0.0, 2.5, 1e15, 5e-324, 0.5, 1.5, 3.5]
 DOUBLES += [-2.5, 1e-7, 123.456, math.inf, None]
 BYTES = [b"", b"ab", b"\x00\xff", b"xyz", b"\xff\xfe", b"abc\x00", None] + [b"q"] * 12
 
@@ -152,6 +152,9 @@ def _calls() -> dict[str, Any]:
         "levenshtein_threshold": F.levenshtein(s, t, 2),
         "format_number": F.format_number(x, 2),
         "format_number_int": F.format_number(n, 0),
+        "format_string": F.format_string("%s|%5.2f|%-4d|%x|%,.1f|%(d|%b|%.2s|%3$s%%%n", s, x, n, n, x, n, t, s),
+        "format_string_s": F.format_string("%s %s %s", F.when(x > 1e-300, x), n, F.col("b").is_null()),
+        "printf": F.printf(t, s),
         "url_encode": F.url_encode(s),
         "encode": F.encode(s, "UTF-16"),
         "encode_32": F.encode(s, "utf-32"),
@@ -255,6 +258,8 @@ REFUSED = {
     "bad escape": F.like(F.col("s"), F.lit("a\\b")),
     "charset": F.encode(F.col("s"), "latin1"),
     "to_binary base64": F.to_binary(F.col("s"), F.lit("base64")),
+    "format %e": F.format_string("%e", F.col("s")),
+    "format of bytes": F.format_string("%s", F.to_binary(F.col("s"), F.lit("utf-8"))),
 }
 
 
@@ -264,6 +269,18 @@ def test_what_the_string_kernels_cannot_match_is_refused_by_name(case: str) -> N
     frame = DataFrame.from_arrow(pa.table({"s": pa.array(["a"], pa.string())})).select(out=REFUSED[case])
     with pytest.raises(UnsupportedEngineError, match="run it on Spark"):
         frame.to_arrow(engine="local")
+
+
+@pytest.mark.jvm_free
+@pytest.mark.parametrize("value", [2.0**60, 1e23, 5e-324])
+def test_doubles_whose_java_digits_are_not_the_shortest_are_refused_when_they_run(value: float) -> None:
+    """Java 17 prints 2**60 as 1.15292150460684698E18 and 5e-324 as 4.9E-324: not computed locally."""
+    frame = DataFrame.from_arrow(pa.table({"x": pa.array([value], pa.float64())}))
+    with pytest.raises(LocalEngineError, match="Double.toString digits"):
+        frame.select(out=F.format_string("%s", F.col("x"))).to_arrow(engine="local")
+    if value > 1:
+        with pytest.raises(LocalEngineError, match="Double.toString digits"):
+            frame.select(out=F.format_number(F.col("x"), 0)).to_arrow(engine="local")
 
 
 @pytest.mark.jvm_free

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.core import Literal
-from pydantable_spark.substrait.kernels import regex
+from pydantable_spark.substrait.kernels import formatter, regex
 from pydantable_spark.substrait.kernels.spec import (
     CAST_OVERFLOW,
     INVALID_ARRAY_INDEX,
@@ -625,7 +625,10 @@ def format_number(value: Any, places: int) -> str:
         negative = value < 0 or (value == 0 and math.copysign(1.0, value) < 0)
         if math.isinf(value):
             return "-∞" if negative else "∞"
-        shortest = decimal.Decimal(repr(abs(value)))
+        try:
+            shortest = decimal.Decimal(formatter.java_digits(value, fixed_places=places))
+        except formatter.Unsupported as error:
+            _unsupported(f"format_number() of {error}")
         rounded = shortest.quantize(step, rounding=decimal.ROUND_HALF_EVEN)
         if abs(shortest - rounded) * 2 == step:  # a tie in the digits: the binary value decides
             exact = decimal.Decimal(abs(value))
@@ -907,6 +910,53 @@ def _refuse_binary_format(call: Call) -> str | None:
     return None
 
 
+def _format_kind(dtype: dt.DType) -> str | None:
+    """The name ``formatter`` knows a SQL type by (None: a type whose Java value it does not print)."""
+    kinds: dict[type[dt.DType], str] = {
+        dt.String: "string",
+        dt.Boolean: "boolean",
+        dt.Int8: "tinyint",
+        dt.Int16: "smallint",
+        dt.Int32: "int",
+        dt.Int64: "bigint",
+        dt.Float32: "float",
+        dt.Float64: "double",
+        dt.Decimal: "decimal",
+        dt.Date: "date",
+        dt.Datetime: "timestamp",
+        dt.DatetimeNTZ: "timestamp",
+    }
+    return kinds.get(type(dtype))
+
+
+def _refuse_format(call: Call) -> str | None:
+    name = call.function.name
+    for arg in call.args[1:]:
+        if _format_kind(arg.type.dtype) is None:
+            return f"{name}(): the local engine does not format a {arg.type.dtype.sql_name} as Java prints it"
+    value = _literal_arg(call, 0)
+    if isinstance(value, str):
+        try:
+            formatter.parse(value)
+        except formatter.Unsupported as error:
+            return f"{name}(): {error}"
+    return None
+
+
+def _format_string(site: Site) -> Callable[..., Any]:
+    kinds = [_format_kind(t.dtype) or "" for t in site.args[1:]]
+
+    def run(pattern: str | None, *values: Any) -> str | None:
+        if pattern is None:
+            return None
+        try:
+            return formatter.render(formatter.parse(pattern), list(values), kinds)
+        except formatter.Unsupported as error:
+            _unsupported(f"the format {pattern!r}: {error}")
+
+    return run
+
+
 def _blank(text: str) -> bool:
     return text.strip(" \t\n\x0b\x0c\r") == ""
 
@@ -977,6 +1027,8 @@ KERNELS = (
     Scalar("soundex", rows(_soundex)),
     Scalar("levenshtein", _levenshtein_site),
     Scalar("format_number", rows(_format_number)),
+    Scalar("format_string", _format_string, strict=False, refuse=_refuse_format),
+    Scalar("printf", _format_string, strict=False, refuse=_refuse_format),
     Scalar("url_encode", rows(_url_encode)),
     Scalar("url_decode", rows(_url_decode)),
     Scalar("try_url_decode", rows(_try_url_decode)),
