@@ -170,6 +170,8 @@ def _calls() -> dict[str, Any]:
         "jaro_winkler": F.jaro_winkler_similarity(s, t),
         "to_binary_utf8": F.to_binary(s, F.lit("utf-8")),
         "try_to_binary_hex": F.try_to_binary(s, F.lit("hex")),
+        "to_char_hex": F.to_char(b, F.lit("hex")),
+        "to_varchar_base64": F.to_varchar(b, F.lit("Base64")),
         "is_empty": s.str.is_empty_str(),
         "is_blank": s.str.is_blank_str(),
         "matches": s.str.matches("[0-9]"),
@@ -214,6 +216,10 @@ FAILURES = {
     "url_decode": (lambda s: F.url_decode(F.concat(s, F.lit("%zz"))), "CANNOT_DECODE_URL"),
     "encode_ascii": (lambda s: F.encode(F.concat(s, F.lit("é")), "US-ASCII"), "MALFORMED_CHARACTER_CODING"),
     "elt": (lambda s: F.elt(F.lit(3, dtype=dt.Int32()), s, s), "INVALID_ARRAY_INDEX"),
+    "to_char_utf8": (
+        lambda s: F.to_char(F.encode(s, "UTF-16"), F.lit("utf-8")),
+        "MALFORMED",
+    ),
     "to_binary_hex": (lambda s: F.to_binary(F.concat(s, F.lit("zz"))), "CONVERSION_INVALID_INPUT"),
 }
 """Calls Spark fails on (ANSI), each with the error class the local engine must fail with too."""
@@ -260,6 +266,7 @@ REFUSED = {
     "to_binary base64": F.to_binary(F.col("s"), F.lit("base64")),
     "format %e": F.format_string("%e", F.col("s")),
     "format of bytes": F.format_string("%s", F.to_binary(F.col("s"), F.lit("utf-8"))),
+    "to_char of a number": F.to_char(F.length(F.col("s")), F.lit("999")),
 }
 
 

@@ -957,6 +957,35 @@ def _format_string(site: Site) -> Callable[..., Any]:
     return run
 
 
+def _to_char(site: Site) -> Callable[..., Any]:
+    """``to_char`` of bytes: upper-case hex, MIME base64 (as ``base64``) or the UTF-8 text (an error if invalid)."""
+    form = str(site.literals[1]).lower()
+    if form == "hex":
+        return lambda data, _: data.hex().upper()
+    if form == "base64":
+        return lambda data, _: _base64(data)
+
+    def run(data: bytes, _: str) -> str:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _malformed(_DECODE, "utf-8") from error
+
+    return run
+
+
+def _refuse_to_char(call: Call) -> str | None:
+    if not isinstance(call.args[0].type.dtype, dt.Binary):
+        what = call.args[0].type.dtype.sql_name
+        return (
+            f"{call.function.name}(): the local engine formats bytes only, not a {what} (number and datetime formats)"
+        )
+    value = _literal_arg(call, 1)
+    if not isinstance(value, str) or value.lower() not in ("hex", "base64", "utf-8"):
+        return f"{call.function.name}(): bytes are formatted as 'hex', 'base64' or 'utf-8' (Spark rejects {value!r})"
+    return None
+
+
 def _blank(text: str) -> bool:
     return text.strip(" \t\n\x0b\x0c\r") == ""
 
@@ -1046,6 +1075,8 @@ KERNELS = (
     Scalar("jaro_winkler_similarity", rows(_jaro_winkler)),
     Scalar("to_binary", _to_binary, refuse=_refuse_binary_format),
     Scalar("try_to_binary", _try_to_binary, refuse=_refuse_binary_format),
+    Scalar("to_char", _to_char, refuse=_refuse_to_char),
+    Scalar("to_varchar", _to_char, refuse=_refuse_to_char),
     Scalar("str.is_empty_str", rows(lambda text: text == "")),
     Scalar("str.is_blank_str", rows(_blank)),
     Scalar("str.matches", _matches, refuse=_refuse_pattern(1)),
