@@ -216,6 +216,7 @@ FAILURES = {
     "url_decode": (lambda s: F.url_decode(F.concat(s, F.lit("%zz"))), "CANNOT_DECODE_URL"),
     "encode_ascii": (lambda s: F.encode(F.concat(s, F.lit("é")), "US-ASCII"), "MALFORMED_CHARACTER_CODING"),
     "elt": (lambda s: F.elt(F.lit(3, dtype=dt.Int32()), s, s), "INVALID_ARRAY_INDEX"),
+    "to_number": (lambda s: F.to_number(s, F.lit("99")), "MISMATCH_INPUT"),
     "to_char_utf8": (
         lambda s: F.to_char(F.encode(s, "UTF-16"), F.lit("utf-8")),
         "MALFORMED",
@@ -242,6 +243,15 @@ VALUES = {
     "decode_utf16": (lambda s: F.decode(F.encode(s, "UTF-16LE"), "UTF-16"), ["a😀", "", "xyz", "é", "ab", "\x00"]),
     "elt": (lambda s: F.elt(F.length(s), s, F.lit("two"), F.lit(None, dtype=str)), ["a", "bb", "😀", "a", "a", "x"]),
     "from_base32": (lambda s: F.from_base32(s), ["MFRGGZDFMZTWQ2LKx", "MFRGGZDFMZTWQ2LKxy", "x", "MFRA=x", "", "a b"]),
+    "try_to_number": (
+        lambda s: F.try_to_number(s, F.lit("S$9,999.99")),
+        ["$1,234.5", "-$12", "+$0.99", "$,12", "1,234", " $ 1 2.3", "$12,34", "-$", ".5", "$9,999.999"],
+    ),
+    "try_to_number_pr": (
+        lambda s: F.try_to_number(s, F.lit("0,099PR")),
+        ["<1,234>", "1,234", "<12>", "0,012", "12", "1,2345", "<0,001", "0,001>", "01,234", ""],
+    ),
+    "to_number": (lambda s: F.to_number(s, F.lit("99.9MI")), ["1.5-", "12.3", ".1", "99", "0.0-", "5 -"]),
     "empty_matches": (lambda s: F.regexp_count(s, F.lit("x*")), ["", "abc", "xax", "a\u00e9b", "xx", "\n"]),
     "empty_split": (lambda s: F.split(s, "(?=b)|x?"), ["", "abc", "xbx", "bb", "éb", "a"]),
     "empty_replace": (lambda s: F.regexp_replace(s, "a*", "-"), ["", "baaac", "a", "aa", "éa", "b"]),
@@ -267,6 +277,7 @@ REFUSED = {
     "format %e": F.format_string("%e", F.col("s")),
     "format of bytes": F.format_string("%s", F.to_binary(F.col("s"), F.lit("utf-8"))),
     "to_char of a number": F.to_char(F.length(F.col("s")), F.lit("999")),
+    "a number format Spark rejects": F.try_to_number(F.col("s"), F.lit("9$")),
 }
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.core import Literal
-from pydantable_spark.substrait.kernels import formatter, regex
+from pydantable_spark.substrait.kernels import formatter, number_format, regex
 from pydantable_spark.substrait.kernels.spec import (
     CAST_OVERFLOW,
     INVALID_ARRAY_INDEX,
@@ -55,6 +55,7 @@ CANNOT_DECODE_URL = "CANNOT_DECODE_URL"
 CONVERSION_INVALID_INPUT = "CONVERSION_INVALID_INPUT"
 INVALID_REGEXP_REPLACE = "INVALID_REGEXP_REPLACE"
 MALFORMED_CHARACTER_CODING = "MALFORMED_CHARACTER_CODING"
+MISMATCH_INPUT = "INVALID_FORMAT.MISMATCH_INPUT"
 """Spark's error classes these kernels raise (a Java exception Spark passes on unwrapped: its class name)."""
 
 _INT_MAX = 2**31 - 1
@@ -986,6 +987,36 @@ def _refuse_to_char(call: Call) -> str | None:
     return None
 
 
+def _refuse_number_format(call: Call) -> str | None:
+    value = _literal_arg(call, 1)
+    problem = number_format.NumberFormat(value).problem if isinstance(value, str) else "not a literal"
+    if problem is not None:
+        return f"{call.function.name}(): Spark rejects the format {value!r} ({problem})"
+    return None
+
+
+def _to_number(fails: bool) -> Callable[[Site], Callable[..., Any]]:
+    """``to_number`` (an error where the text does not match, with ``fails``) or ``try_to_number`` (NULL)."""
+
+    def make(site: Site) -> Callable[..., Any]:
+        pattern = str(site.literals[1])
+        parsed = number_format.NumberFormat(pattern)
+
+        def run(text: str, _: str) -> decimal.Decimal | None:
+            try:
+                value = number_format.read(parsed, text)
+            except ValueError as error:
+                _unsupported(f"to_number() of {text!r} ({error})")
+            if value is None and fails:
+                msg = f'The format is invalid: {pattern}. The input "STRING" {text} does not match the format.'
+                raise SparkError(MISMATCH_INPUT, msg)
+            return value
+
+        return run
+
+    return make
+
+
 def _blank(text: str) -> bool:
     return text.strip(" \t\n\x0b\x0c\r") == ""
 
@@ -1075,6 +1106,8 @@ KERNELS = (
     Scalar("jaro_winkler_similarity", rows(_jaro_winkler)),
     Scalar("to_binary", _to_binary, refuse=_refuse_binary_format),
     Scalar("try_to_binary", _try_to_binary, refuse=_refuse_binary_format),
+    Scalar("to_number", _to_number(fails=True), refuse=_refuse_number_format),
+    Scalar("try_to_number", _to_number(fails=False), refuse=_refuse_number_format),
     Scalar("to_char", _to_char, refuse=_refuse_to_char),
     Scalar("to_varchar", _to_char, refuse=_refuse_to_char),
     Scalar("str.is_empty_str", rows(lambda text: text == "")),
