@@ -509,7 +509,15 @@ def failing_calls(error: BaseException, candidates: dict[str, Candidate]) -> lis
     fragments = [c.fragment() for c in cause.getQueryContext() if c.fragment()]  # type: ignore[attr-defined]
     if not fragments:
         return []
-    return [n for n, c in candidates.items() if any(f in to_sql(c.expr.node) for f in fragments)]
+    return [n for n, c in candidates.items() if any(f in _sql_of(c) for f in fragments)]
+
+
+def _sql_of(candidate: Candidate) -> str:
+    """The call's Spark SQL, or nothing for a call whose columns are not bound yet (the local engine's batches)."""
+    try:
+        return to_sql(candidate.expr.node)
+    except PydantableSparkError:
+        return ""
 
 
 def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
