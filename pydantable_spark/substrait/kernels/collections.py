@@ -36,11 +36,16 @@ from pydantable_spark.expr.call import call_types
 from pydantable_spark.expr.core import Literal
 from pydantable_spark.substrait.kernels.elements import (
     MAX_ARRAY_LENGTH,
+    MICROS_PER_DAY,
     converter,
     convertible,
     equal,
+    instant_offset,
+    micros,
+    moment,
     normalized,
     order_key,
+    resolved,
 )
 from pydantable_spark.substrait.kernels.spec import ARITHMETIC_OVERFLOW, Scalar, SparkError, rows
 from pydantable_spark.typerules import tightest
@@ -689,7 +694,6 @@ def _integers(bits: int) -> Callable[..., list[int]]:
 
 
 _EPOCH = datetime.date(1970, 1, 1)
-_UTC = datetime.timezone.utc
 
 
 def _days(start: datetime.date, stop: datetime.date) -> list[datetime.date]:
@@ -699,40 +703,26 @@ def _days(start: datetime.date, stop: datetime.date) -> list[datetime.date]:
     return [_EPOCH + datetime.timedelta(days=n) for n in _integers(32)(first, last, step)]
 
 
-def _plus_days(start: datetime.datetime, days: int, zone: datetime.tzinfo) -> datetime.datetime:
-    """``ZonedDateTime.plusDays``: the wall clock moves by whole days, the offset kept where still valid."""
-    local = start.astimezone(zone)
-    wall = local.replace(tzinfo=None) + datetime.timedelta(days=days)
-    earlier, later = wall.replace(tzinfo=zone, fold=0), wall.replace(tzinfo=zone, fold=1)
-    if earlier.utcoffset() != later.utcoffset():
-        valid = earlier.astimezone(_UTC).astimezone(zone).replace(tzinfo=None) == wall
-        if valid and later.utcoffset() == local.utcoffset():  # an overlap: the offset before stays
-            return later.astimezone(_UTC)
-    return earlier.astimezone(_UTC)
+def _timestamps(zone: datetime.tzinfo | None, start: Any, stop: Any) -> list[Any]:
+    """Timestamps by one calendar day (Spark's default step), the day added to the wall clock in ``zone``.
 
-
-def _micros(moment: datetime.datetime) -> int:
-    epoch = datetime.datetime(1970, 1, 1, tzinfo=_UTC) if moment.tzinfo else datetime.datetime(1970, 1, 1)
-    delta = moment - epoch
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def _timestamps(site: Site, start: datetime.datetime, stop: datetime.datetime) -> list[datetime.datetime]:
-    """Timestamps by one calendar day (Spark's default step), the day added in the session's zone.
-
-    A ``timestamp_ntz`` adds days to its wall clock. Descending, the loop runs down to ``stop - 1µs``
-    (Spark's ``exclusiveItem``).
+    ``ZonedDateTime.plusDays`` keeps the start's offset where it is still valid (an overlap) and moves a
+    time in a gap later; a ``timestamp_ntz`` (no ``zone``) adds days to its own wall clock. Descending, the loop runs
+    down to ``stop - 1µs`` (Spark's ``exclusiveItem``).
     """
-    zone = site.session.tzinfo if start.tzinfo is not None else None
-    last = _micros(stop)
-    sign = 1 if _micros(start) <= last else -1
-    found: list[datetime.datetime] = []
-    moment = start
-    while (_micros(moment) < last + sign) != (sign < 0):
-        found.append(moment)
-        days = len(found) * sign
-        moment = _plus_days(start, days, zone) if zone is not None else start + datetime.timedelta(days=days)
-    return found
+    first, last = (micros(v) if isinstance(v, datetime.datetime) else v for v in (start, stop))
+    offset = 0 if zone is None else instant_offset(first, zone)
+    sign = 1 if first <= last else -1
+    found = []
+    count, i = first, 0
+    while (count < last + sign) != (sign < 0):
+        found.append(count)
+        i += 1
+        wall = first + offset + i * sign * MICROS_PER_DAY
+        count = wall if zone is None else resolved(wall, zone, preferred=offset)
+    if zone is None:
+        return [datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=c) for c in found]
+    return [moment(c) for c in found]
 
 
 def _sequence(site: Site) -> Callable[..., list[Any]]:
@@ -744,7 +734,8 @@ def _sequence(site: Site) -> Callable[..., list[Any]]:
     convert = each[:2]
     if isinstance(target, dt.Date):
         return lambda start, stop: _days(convert[0](start), convert[1](stop))
-    return lambda start, stop: _timestamps(site, convert[0](start), convert[1](stop))
+    zone = site.session.tzinfo if isinstance(target, dt.Datetime) else None
+    return lambda start, stop: _timestamps(zone, convert[0](start), convert[1](stop))
 
 
 def _refuse_sequence(call: Call) -> str | None:

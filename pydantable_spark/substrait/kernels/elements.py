@@ -35,12 +35,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_ARRAY_LENGTH",
+    "MICROS_PER_DAY",
     "converter",
     "convertible",
     "equal",
+    "instant_offset",
+    "micros",
+    "moment",
     "normalized",
     "order_key",
+    "resolved",
     "to_float32",
+    "wall_offset",
 ]
 
 MAX_ARRAY_LENGTH = 2_147_483_632
@@ -183,10 +189,65 @@ def _struct(row: dict[str, Any], names: Sequence[str], fields: Sequence[Callable
     return {n: None if v is None else f(v) for n, v, f in zip(names, row.values(), fields, strict=True)}
 
 
-def _instant(wall: datetime.datetime, zone: datetime.tzinfo) -> datetime.datetime:
-    """A wall-clock time in ``zone`` as an instant, resolved as ``java.time`` does.
+_UTC_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_NAIVE_EPOCH = datetime.datetime(1970, 1, 1)
+MICROS_PER_DAY = 86_400_000_000
+_MICRO = datetime.timedelta(microseconds=1)
 
-    ``fold=0`` takes the earlier offset in an overlap and, in a gap, the offset before it (the time moves
-    later by the gap's length), as ``LocalDateTime.atZone`` does.
+
+def micros(moment: datetime.datetime) -> int:
+    """A timestamp (aware) or a wall-clock time (naive) as microseconds since 1970-01-01 (UTC)."""
+    return (moment - (_UTC_EPOCH if moment.tzinfo is not None else _NAIVE_EPOCH)) // _MICRO
+
+
+def moment(count: int) -> datetime.datetime | int:
+    """An instant given in microseconds since 1970 as Arrow takes it: a ``datetime``, or the count past year 9999."""
+    try:
+        return _UTC_EPOCH + datetime.timedelta(microseconds=count)
+    except OverflowError:
+        return count
+
+
+def _nearby(count: int) -> datetime.datetime:
+    """The naive time ``count`` microseconds after 1970, or two days inside Python's range where it is past it.
+
+    No zone changes its offset on the last or first two days of a year, so the offset there is the one sought.
     """
-    return wall.replace(tzinfo=zone, fold=0).astimezone(datetime.timezone.utc)
+    for shift in (0, -2 * MICROS_PER_DAY, 2 * MICROS_PER_DAY):
+        try:
+            return _NAIVE_EPOCH + datetime.timedelta(microseconds=count + shift)
+        except OverflowError:
+            continue
+    msg = f"no time near {count} microseconds after 1970"  # pragma: no cover - Arrow holds no such value
+    raise OverflowError(msg)
+
+
+def wall_offset(wall: int, zone: datetime.tzinfo, fold: int = 0) -> int:
+    """The offset (microseconds) ``zone`` gives the wall-clock time ``wall`` (``fold`` as in PEP 495)."""
+    offset = _nearby(wall).replace(tzinfo=zone, fold=fold).utcoffset()
+    assert offset is not None
+    return offset // _MICRO
+
+
+def instant_offset(instant: int, zone: datetime.tzinfo) -> int:
+    """The offset (microseconds) of ``zone`` at the instant ``instant``."""
+    offset = _nearby(instant).replace(tzinfo=datetime.timezone.utc).astimezone(zone).utcoffset()
+    assert offset is not None
+    return offset // _MICRO
+
+
+def resolved(wall: int, zone: datetime.tzinfo, preferred: int | None = None) -> int:
+    """The instant of the wall-clock time ``wall`` in ``zone``, as ``java.time`` resolves it (``ofLocal``).
+
+    In a gap the time moves later by the gap's length (the offset before it applies); in an overlap the
+    ``preferred`` offset is kept where it is one of the two, else the earlier offset applies.
+    """
+    earlier, later = wall_offset(wall, zone, 0), wall_offset(wall, zone, 1)
+    if earlier != later and preferred == later and instant_offset(wall - later, zone) == later:
+        return wall - later
+    return wall - earlier
+
+
+def _instant(wall: datetime.datetime, zone: datetime.tzinfo) -> datetime.datetime | int:
+    """A wall-clock time in ``zone`` as an instant (``LocalDateTime.atZone``: the earlier offset in an overlap)."""
+    return moment(resolved(micros(wall), zone))
