@@ -230,10 +230,16 @@ def wall_offset(wall: int, zone: datetime.tzinfo, fold: int = 0) -> int:
 
 
 def instant_offset(instant: int, zone: datetime.tzinfo) -> int:
-    """The offset (microseconds) of ``zone`` at the instant ``instant``."""
-    offset = _nearby(instant).replace(tzinfo=datetime.timezone.utc).astimezone(zone).utcoffset()
-    assert offset is not None
-    return offset // _MICRO
+    """The offset (microseconds) of ``zone`` at the instant ``instant`` (within two days of Python's range too)."""
+    for shift in (0, 2 * MICROS_PER_DAY, -2 * MICROS_PER_DAY):
+        try:
+            offset = (_UTC_EPOCH + datetime.timedelta(microseconds=instant + shift)).astimezone(zone).utcoffset()
+        except OverflowError:
+            continue
+        assert offset is not None
+        return offset // _MICRO
+    msg = f"no instant near {instant} microseconds after 1970"  # pragma: no cover - Arrow holds no such value
+    raise OverflowError(msg)
 
 
 def resolved(wall: int, zone: datetime.tzinfo, preferred: int | None = None) -> int:
