@@ -23,10 +23,12 @@ from pydantable_spark.errors import (
     LocalEngineError,
     MissingColumnError,
     NullabilityError,
+    NullCheckError,
     Problem,
     UnsupportedEngineError,
 )
-from pydantable_spark.substrait.kernels.spec import Session
+from pydantable_spark.substrait.kernels.reconciled import NullFound
+from pydantable_spark.substrait.kernels.spec import Session, SparkError
 
 if TYPE_CHECKING:
     from pydantable_spark.plan.nodes import Plan
@@ -60,7 +62,12 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
     from pydantable_spark.substrait.relations import export
     from pydantable_spark.substrait.udfs import Failures, register
 
-    exported = export(plan, local=True, session=session_settings())
+    settings = session_settings()
+    try:
+        exported = export(plan, local=True, session=settings, run=lambda part: run_local(part, action))
+    except SparkError as error:  # a step computed while the plan is written (explode) failed as Spark's would
+        msg = f"{action}: the local engine failed: {error}"
+        raise LocalEngineError(msg) from error
     context = SessionContext()
     failures = Failures()
     register(context, exported.sites, failures)
@@ -74,6 +81,8 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
         logical = ds.Consumer.from_substrait_plan(context, serialized)
         result = context.create_dataframe_from_logical_plan(logical).to_arrow_table()
     except Exception as error:  # DataFusion raises plain Exceptions
+        if isinstance(failures.first, NullFound):  # as_model's NULL check: the error Spark's run would give
+            raise NullCheckError(failures.first.path, action) from failures.first
         cause = failures.first or error
         msg = f"{action}: the local engine failed: {cause}"
         raise LocalEngineError(msg) from cause
@@ -83,17 +92,25 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
 def session_settings() -> Session:
     """The settings the local engine computes with: those of the session a frame would run on.
 
-    When PySpark is loaded and a session is active, its ``spark.sql.session.timeZone``; otherwise
-    that of the embedded session the library would start, UTC. (Nothing here starts a JVM.)
+    When PySpark is loaded and a session is active, its ``spark.sql.session.timeZone`` (and ANSI mode,
+    which the local engine's rules assume: a session without it is refused by name); otherwise those of
+    the embedded session the library would start, UTC and ANSI. (Nothing here starts a JVM.)
     """
     import sys
 
     if "pyspark.sql" in sys.modules:
-        from pydantable_spark._spark.session import active_time_zone
+        from pydantable_spark._spark.session import active_settings
 
-        zone = active_time_zone()
-        if zone is not None:
-            return Session(zone)
+        settings = active_settings()
+        if settings is not None:
+            if settings["spark.sql.ansi.enabled"].strip().lower() != "true":
+                msg = (
+                    "the local engine computes as Spark does in ANSI mode, and the active session sets "
+                    "spark.sql.ansi.enabled=false (divisions by zero and overflows give NULL there); run it on "
+                    "Spark (collect() without engine=), or set spark.sql.ansi.enabled=true"
+                )
+                raise UnsupportedEngineError(msg)
+            return Session(settings["spark.sql.session.timeZone"])
     return Session("UTC")
 
 

@@ -399,6 +399,14 @@ FAILING = {
         "The key array and value array of MapData must have the same length",
     ),
     "sequence the wrong way": (lambda c: F.sequence(c("n"), F.lit(3), F.lit(-1)), "Illegal sequence boundaries"),
+    "array_insert far before the start": (
+        lambda c: F.array_insert("i", c("n") - 2147483647, 1),
+        "COLLECTION_SIZE_LIMIT_EXCEEDED.FUNCTION",
+    ),
+    "array_repeat longer than an array": (
+        lambda c: F.array_repeat("k", c("n") + 2147483647),
+        "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER",
+    ),
     "sequence longer than an array": (
         lambda c: F.sequence(F.lit(-9223372036854775808) + c("n"), F.lit(9223372036854775807)),
         "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER",
