@@ -471,7 +471,7 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
     try:
         ours = _sorted_rows(facade.to_arrow().to_pydict())
     except Exception as error:  # compared with the other side below
-        suspects = failing_calls(error, candidates)
+        suspects = failing_calls(error, candidates, wide.frame)
         if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
             for n in suspects:
                 _compare_values(wide, plain_source, {n: candidates[n]}, differences)
@@ -496,10 +496,11 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
             differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
 
 
-def failing_calls(error: BaseException, candidates: dict[str, Candidate]) -> list[str]:
+def failing_calls(error: BaseException, candidates: dict[str, Candidate], frame: DataFrame[Any]) -> list[str]:
     """The calls whose SQL holds the expression a failed Spark job names (its query context), if it names one.
 
     A batch failing on one call's values (an ANSI error) is then checked without halving it again and again.
+    Each call's SQL is that of the call bound to ``frame`` (an unbound call names columns it cannot type).
     """
     cause: BaseException | None = error
     while cause is not None and not hasattr(cause, "getQueryContext"):
@@ -509,7 +510,14 @@ def failing_calls(error: BaseException, candidates: dict[str, Candidate]) -> lis
     fragments = [c.fragment() for c in cause.getQueryContext() if c.fragment()]  # type: ignore[attr-defined]
     if not fragments:
         return []
-    return [n for n, c in candidates.items() if any(f in to_sql(c.expr.node) for f in fragments)]
+    return [n for n, c in candidates.items() if any(f in _bound_sql(frame, c) for f in fragments)]
+
+
+def _bound_sql(frame: DataFrame[Any], candidate: Candidate) -> str:
+    """The SQL of a candidate's call as a plan over ``frame`` holds it (bound to the frame's columns)."""
+    plan = _selected(frame, {"c": candidate.expr}, candidate.shape).plan
+    by_shape = {"key": "keys", "group": "aggs"}
+    return to_sql(getattr(plan, by_shape.get(candidate.shape, "exprs"))[0])
 
 
 def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
@@ -581,7 +589,7 @@ def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalO
         try:
             results.append(_sorted_rows(frame.to_arrow(engine=engine).to_pydict()))
         except Exception as error:  # compared below
-            suspects = failing_calls(error, candidates) if engine == "spark" else []
+            suspects = failing_calls(error, candidates, wide.base) if engine == "spark" else []
             if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
                 for n in suspects:
                     _compare_local(wide, {n: candidates[n]}, outcome)

@@ -21,17 +21,9 @@ from typing import TYPE_CHECKING, Any
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.core import Literal
 from pydantable_spark.substrait.kernels.spec import Scalar
-from pydantable_spark.substrait.kernels.text_values import (
-    date_text,
-    decimal_text,
-    java_double,
-    java_float,
-    ntz_text,
-    timestamp_text,
-)
+from pydantable_spark.substrait.kernels.text_values import TEXT_TYPES, value_text
 
 if TYPE_CHECKING:
-    import datetime
     from collections.abc import Callable
 
     from pydantable_spark.expr.call import Call
@@ -65,31 +57,6 @@ def csv_value(text: str, separator: str = ",", *, first: bool = False) -> str:
     return value
 
 
-def _text(dtype: dt.DType, zone: datetime.tzinfo) -> Callable[[Any], str]:
-    """A field's value as text before the CSV writer sees it (Java's ``toString``, Spark's default formats)."""
-    if isinstance(dtype, dt.String):
-        return str
-    if isinstance(dtype, dt.Boolean):
-        return lambda v: "true" if v else "false"
-    if isinstance(dtype, dt.Integral):
-        return str
-    if isinstance(dtype, dt.Float64):
-        return java_double
-    if isinstance(dtype, dt.Float32):
-        return java_float
-    if isinstance(dtype, dt.Decimal):
-        return decimal_text
-    if isinstance(dtype, dt.Date):
-        return date_text
-    if isinstance(dtype, dt.Datetime):
-        return lambda v: timestamp_text(v, zone)
-    assert isinstance(dtype, dt.DatetimeNTZ), dtype
-    return ntz_text
-
-
-_WRITTEN = (dt.String, dt.Boolean, dt.Integral, dt.Floating, dt.Decimal, dt.Date, dt.Datetime, dt.DatetimeNTZ)
-
-
 def _separator(options: Any) -> str | None:
     """The ``sep`` option: one character (None for another option or another separator, which are refused)."""
     given = {str(k).lower(): str(v) for k, v in options or ()}
@@ -107,7 +74,7 @@ def _refuse(call: Call) -> str | None:
         )
     struct = call.args[0].type.dtype
     assert isinstance(struct, dt.Struct)
-    other = next((f for f in struct if not isinstance(f.dtype, _WRITTEN)), None)
+    other = next((f for f in struct if not isinstance(f.dtype, TEXT_TYPES)), None)
     if other is not None:
         return f"the local engine does not write a {other.dtype} field as CSV yet (to_csv(), field {other.name!r})"
     return None
@@ -116,7 +83,7 @@ def _refuse(call: Call) -> str | None:
 def _to_csv(site: Site) -> Callable[[dict[str, Any]], str | None]:
     struct = site.args[0].dtype
     assert isinstance(struct, dt.Struct)
-    texts = [_text(f.dtype, site.session.tzinfo) for f in struct]
+    texts = [value_text(f.dtype, site.session.tzinfo) for f in struct]
     separator = _separator(site.literals[1] if len(site.literals) > 1 else ())
     assert separator is not None
 

@@ -37,14 +37,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr.core import Literal
 from pydantable_spark.substrait.kernels.spec import Scalar, rows
-from pydantable_spark.substrait.kernels.text_values import (
-    date_text,
-    decimal_text,
-    java_double,
-    java_float,
-    ntz_text,
-    timestamp_text,
-)
+from pydantable_spark.substrait.kernels.text_values import TEXT_TYPES, java_double, value_text
 
 if TYPE_CHECKING:
     import datetime
@@ -609,41 +602,17 @@ def _non_finite(text: str) -> str:
 
 
 def _atomic_writer(dtype: dt.DType, zone: datetime.tzinfo) -> Callable[[Any], str]:
-    if isinstance(dtype, dt.String):
-        return quoted
-    if isinstance(dtype, dt.Boolean):
-        return lambda v: "true" if v else "false"
-    if isinstance(dtype, dt.Integral):
-        return str
-    if isinstance(dtype, dt.Float64):
-        return lambda v: _non_finite(java_double(v))
-    if isinstance(dtype, dt.Float32):
-        return lambda v: _non_finite(java_float(v))
-    if isinstance(dtype, dt.Decimal):
-        return decimal_text
+    """JSON of an atomic value: ``value_text``, strings and dates quoted, NaN and the infinities too."""
     if isinstance(dtype, dt.Binary):
         return lambda v: '"' + base64.b64encode(v).decode("ascii") + '"'
-    if isinstance(dtype, dt.Date):
-        return lambda v: f'"{date_text(v)}"'
-    if isinstance(dtype, dt.Datetime):
-        return lambda v: f'"{timestamp_text(v, zone)}"'
-    if isinstance(dtype, dt.DatetimeNTZ):
-        return lambda v: f'"{ntz_text(v)}"'
-    msg = f"to_json of {dtype} is refused before it runs"  # pragma: no cover - _refuse_to_json
-    raise AssertionError(msg)
-
-
-_WRITTEN = (
-    dt.String,
-    dt.Boolean,
-    dt.Integral,
-    dt.Floating,
-    dt.Decimal,
-    dt.Binary,
-    dt.Date,
-    dt.Datetime,
-    dt.DatetimeNTZ,
-)
+    text = value_text(dtype, zone)
+    if isinstance(dtype, dt.String):
+        return quoted
+    if isinstance(dtype, dt.Floating):
+        return lambda v: _non_finite(text(v))
+    if isinstance(dtype, dt.Date | dt.Datetime | dt.DatetimeNTZ):
+        return lambda v: f'"{text(v)}"'
+    return text
 
 
 def _writable(dtype: dt.DType) -> bool:
@@ -653,7 +622,7 @@ def _writable(dtype: dt.DType) -> bool:
         return _writable(dtype.key) and _writable(dtype.value)
     if isinstance(dtype, dt.List):
         return _writable(dtype.inner)
-    return isinstance(dtype, _WRITTEN)
+    return isinstance(dtype, (*TEXT_TYPES, dt.Binary))
 
 
 def _options(call: Call) -> dict[str, str]:

@@ -23,16 +23,28 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark.substrait.kernels.elements import instant_offset, micros
 from pydantable_spark.substrait.kernels.spec import zone_of
 
 if TYPE_CHECKING:
     import datetime
     import decimal
+    from collections.abc import Callable
 
-__all__ = ["date_text", "decimal_text", "java_double", "java_float", "ntz_text", "timestamp_text", "zone_of"]
+__all__ = [
+    "TEXT_TYPES",
+    "date_text",
+    "decimal_text",
+    "java_double",
+    "java_float",
+    "ntz_text",
+    "timestamp_text",
+    "value_text",
+    "zone_of",
+]
 
 _EXP_SHIFT = 52
 _FRACT_HOB = 1 << _EXP_SHIFT
@@ -258,3 +270,38 @@ def timestamp_text(value: datetime.datetime, zone: datetime.tzinfo) -> str:
 def ntz_text(value: datetime.datetime) -> str:
     """A ``timestamp_ntz`` as ``yyyy-MM-dd'T'HH:mm:ss.SSS``."""
     return _clock(micros(value))
+
+
+TEXT_TYPES: tuple[type[dt.DType], ...] = (
+    dt.String,
+    dt.Boolean,
+    dt.Integral,
+    dt.Floating,
+    dt.Decimal,
+    dt.Date,
+    dt.Datetime,
+    dt.DatetimeNTZ,
+)
+"""The types ``value_text`` writes."""
+
+
+def value_text(dtype: dt.DType, zone: datetime.tzinfo) -> Callable[[Any], str]:
+    """The text of a non-NULL value of ``dtype`` (one of ``TEXT_TYPES``) in JSON and CSV, before any quoting."""
+    if isinstance(dtype, dt.String):
+        return str
+    if isinstance(dtype, dt.Boolean):
+        return lambda v: "true" if v else "false"
+    if isinstance(dtype, dt.Integral):
+        return str
+    if isinstance(dtype, dt.Float64):
+        return java_double
+    if isinstance(dtype, dt.Float32):
+        return java_float
+    if isinstance(dtype, dt.Decimal):
+        return decimal_text
+    if isinstance(dtype, dt.Date):
+        return date_text
+    if isinstance(dtype, dt.Datetime):
+        return lambda v: timestamp_text(v, zone)
+    assert isinstance(dtype, dt.DatetimeNTZ), dtype
+    return ntz_text
