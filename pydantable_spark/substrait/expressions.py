@@ -25,7 +25,7 @@ from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
 from pydantable_spark.substrait.kernels import casts, reconciled
-from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site
+from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site, SparkError
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
 from pydantable_spark.typerules import decimal_for_integral, decimal_for_number
@@ -108,6 +108,19 @@ def _timestamp_micros(value: datetime.datetime) -> int:
     epoch = _UTC_EPOCH if value.tzinfo is not None else _NAIVE_EPOCH
     delta = value - epoch
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def nested_value(value: Any, dtype: dt.DType) -> Any:
+    """A list, map or struct literal's value as a kernel gives it (lists for tuples, ``[]`` for ``F.array()``)."""
+    if value is None or isinstance(value, core.EmptyCollection):
+        return None if value is None else []
+    if isinstance(dtype, dt.List):
+        return [nested_value(v, dtype.inner) for v in value]
+    if isinstance(dtype, dt.Map):
+        return [(nested_value(k, dtype.key), nested_value(v, dtype.value)) for k, v in value]
+    if isinstance(dtype, dt.Struct):
+        return {f.name: nested_value(value[f.name], f.dtype) for f in dtype.fields}
+    return value
 
 
 def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Literal:
@@ -324,7 +337,22 @@ class ExpressionWriter:
         return self.field(node.name, node.side)
 
     def _literal(self, node: core.Literal) -> sa.Expression:
+        if self.functions.local and node.dtype.is_nested:
+            return self.constant(nested_value(node.value, node.dtype), node.type)
         return sa.Expression(literal=literal(node.value, node.dtype, nullable=node.type.nullable))
+
+    def constant(self, value: Any, typed: core.Typed) -> sa.Expression:
+        """On the local engine, a list, map or struct constant: a kernel giving ``value`` on every row.
+
+        DataFusion reads a Substrait literal of a nested type with its own field names (``item``) and
+        nullability, which neither Spark's Arrow type nor a kernel's exact signature takes (measured);
+        a kernel's result has exactly the type the façade derived. Its one argument is a NULL boolean,
+        which DataFusion broadcasts to the batch.
+        """
+        kernel = Scalar("constant", lambda site: lambda _: value, strict=False)
+        unused = core.Typed(dt.Boolean(), True)
+        site = Site((unused,), typed, (None,), self.functions.session)
+        return self.kernel_call(kernel, site, [sa.Expression(literal=literal(None, dt.Boolean(), nullable=True))])
 
     def _cast(self, node: core.Cast) -> sa.Expression:
         source = node.child.type.dtype
@@ -633,7 +661,10 @@ class ExpressionWriter:
         received = call_types(node.function, node.args, node.method)
         site = self.site(node, node.args, received)
         if isinstance(kernel, Scalar) and node.deterministic and all(isinstance(a, core.Literal) for a in node.args):
-            return self._folded(kernel, site, node)
+            try:
+                return self._folded(kernel, site, node)
+            except SparkError:  # Spark fails when the query runs (on a row), not when it is planned
+                pass
         arguments = [self.as_type(a, typed.dtype) for a, typed in zip(node.args, received, strict=True)]
         return self.kernel_call(kernel, site, arguments)
 
@@ -650,6 +681,8 @@ class ExpressionWriter:
         """A call of literals only, computed now (a function of no argument has no rows to be called on)."""
         values = site.literals
         computed = None if kernel.strict and None in values else kernel.make(site)(*values)
+        if self.functions.local and node.type.dtype.is_nested:
+            return self.constant(computed, node.type)
         return sa.Expression(literal=literal(computed, node.type.dtype, nullable=node.type.nullable))
 
     def _call(self, function: fn.SubstraitFunction, node: core.Node, what: str, *args: core.Node) -> sa.Expression:

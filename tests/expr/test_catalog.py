@@ -500,6 +500,7 @@ def failing_calls(error: BaseException, frame: DataFrame[Any]) -> list[str]:
     """The output columns of ``frame`` whose SQL holds the expression a failed Spark job names (its query context).
 
     A batch failing on one call's values (an ANSI error) is then checked without halving it again and again.
+    Each call's SQL is that of the call bound to ``frame`` (an unbound call names columns it cannot type).
     """
     cause: BaseException | None = error
     while cause is not None and not hasattr(cause, "getQueryContext"):

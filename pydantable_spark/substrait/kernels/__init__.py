@@ -22,6 +22,7 @@ from pydantable_spark.substrait.kernels import (
     binary,
     collections,
     conditional,
+    csv_text,
     datetime,
     json_text,
     math,
@@ -55,7 +56,9 @@ def _index(*modules: object) -> dict[str, Kernel]:
     return found
 
 
-KERNELS: dict[str, Kernel] = _index(aggregates, binary, collections, conditional, datetime, json_text, math, strings)
+KERNELS: dict[str, Kernel] = _index(
+    aggregates, binary, collections, conditional, csv_text, datetime, json_text, math, strings
+)
 """Catalog entry name → its kernel."""
 
 OPERATORS = arithmetic.OPERATORS
