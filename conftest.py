@@ -54,6 +54,8 @@ def spark() -> Iterator[SparkSession]:
     for key, value in _CONFIG.items():
         if not CONNECT or key.startswith("spark.sql."):  # a Connect client may set runtime SQL settings only
             builder = builder.config(key, value)
+    # tables of this run in a directory of its own: a run on Spark Connect may run beside a classic one (.ci/run)
+    builder = builder.config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="pydantable-warehouse-"))
     for key, value in _lakehouse_config().items():
         builder = builder.config(key, value)
     with warnings.catch_warnings():
