@@ -36,10 +36,30 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["PREVIEW_ROWS", "html_table", "text_table"]
+__all__ = ["PREVIEW_ROWS", "html_table", "one_line", "text_table"]
 
 PREVIEW_ROWS = 10
 """Rows in a notebook's preview of a frame (``_repr_html_``); 0 turns the preview (and its Spark job) off."""
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with every character that is not printable shown as its Python escape.
+
+    Line breaks (``\n``, ``\r``, ``\u2028``...), terminal control codes
+    (``\x1b``), bidirectional overrides and invisible spaces in a name or a
+    value cannot then start a line, rewrite one, or hide, in a view made for
+    people (``explain()``, ``show()``, a printed schema): each line of the view
+    is one line of text. Printable text, non-ASCII letters included, is kept;
+    a backslash is kept as it is.
+
+    >>> print(one_line("a\nSource [forged]\x1b[2K"))
+    a\nSource [forged]\x1b[2K
+    >>> one_line("café ok")
+    'café ok'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _cell(value: Any) -> str:
@@ -66,9 +86,9 @@ def _cut(text: str, width: int | None) -> str:
 
 def text_table(schema: Schema, rows: Sequence[Sequence[Any]], *, more: bool, truncate: int | None) -> str:
     """The rows as a box-drawn table; numbers right-aligned; ``truncate`` cuts long cells."""
-    names = [f.name for f in schema]
+    names = [one_line(f.name) for f in schema]
     types = [python_name(f.dtype, nullable=f.nullable) for f in schema]
-    cells = [[_cut(_cell(v), truncate) for v in row] for row in rows]
+    cells = [[_cut(one_line(_cell(v)), truncate) for v in row] for row in rows]
     right = [isinstance(f.dtype, dt.Numeric) for f in schema]
     widths = [
         max([len(n), len(t), *(len(r[i]) for r in cells)]) for i, (n, t) in enumerate(zip(names, types, strict=True))

@@ -35,6 +35,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark import reshaping
 from pydantable_spark.annotations import python_name
 from pydantable_spark.constructors import Constructors, schema_of_model
+from pydantable_spark.display import one_line
 from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -174,7 +175,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def __repr__(self) -> str:
         """Names and types only: ``repr()`` never runs a Spark job."""
         inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.schema)
-        return f"DataFrame[{self.model.__name__}]({inner})"
+        return one_line(f"DataFrame[{self.model.__name__}]({inner})")
 
     def _preview(self, n: int) -> tuple[list[tuple[Any, ...]], bool]:
         """The first ``n`` rows (one Spark job, ``limit(n + 1)``) and whether more exist."""
@@ -1149,7 +1150,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             msg = f"as_model() takes a Pydantic model class, got {model!r}"
             raise ArgumentTypeError(msg)
         rec = reconcile(self.schema.fields, schema_of_model(model), allow_lossy=allow_lossy, null_check=null_check)
-        return DataFrame(p.Reconcile(self._plan, rec), model)
+        return DataFrame(p.Reconcile(self._plan, rec, f"as_model({model.__name__})"), model)
 
 
 JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]

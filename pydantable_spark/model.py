@@ -31,6 +31,7 @@ import decimal
 import keyword
 import re
 import threading
+import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 import pydantic
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from pydantable_spark.reconcile import Selection
     from pydantable_spark.storage import Paths
 
-__all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "row_model"]
+__all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "is_source_identifier", "row_model"]
 
 M = TypeVar("M", bound="DataFrameModel")
 
@@ -358,19 +359,55 @@ _RESERVED = (
 )
 
 
-def attribute_name(column: str, used: set[str], reserved: Collection[str] = ()) -> str:
+def attribute_name(column: str, used: Collection[str], reserved: Collection[str] = ()) -> str:
     """The Python attribute for a column name (a derived row model's field; the mypy plugin's too).
 
+    A column name is its own attribute when Python source spells it as it is
+    (``is_source_identifier``) and it is neither reserved nor used. Otherwise
+    the name folded by NFKC (``ｆｕｌｌ`` → ``full``, ``a²`` → ``a2``), each
+    character an identifier cannot hold made ``_``, leading ``_`` dropped,
+    ``c_`` put before what cannot start a name, a keyword or a reserved name,
+    and ``_2``, ``_3``... added until it is free. The result is always
+    ``is_source_identifier``, so it reads back the same from source.
+
     ``reserved``: more names to keep clear of (generated source avoids every ``DataFrameModel`` method).
+
+    >>> [attribute_name(c, set()) for c in ("unit price", "ﬁle", "a²", "²b", "class", "_id", "é")]
+    ['unit_price', 'file', 'a2', 'c_2b', 'c_class', 'id', 'é']
     """
-    name = re.sub(r"\W", "_", column).lstrip("_") or "column"
-    if name[0].isdigit() or keyword.iskeyword(name) or name in _RESERVED or name in reserved:
+    if is_source_identifier(column) and column not in used and column not in _RESERVED and column not in reserved:
+        return column
+    name = "".join(c if f"_{c}".isidentifier() else "_" for c in unicodedata.normalize("NFKC", column))
+    name = name.lstrip("_")
+    if name and not is_source_identifier(f"c_{name}"):  # replacing characters left a name NFKC would change
+        name = re.sub(r"[^0-9A-Za-z_]", "_", name).lstrip("_")
+    name = name or "column"
+    if not is_source_identifier(name) or name in _RESERVED or name in reserved:
         name = f"c_{name}"
     candidate, n = name, 1
     while candidate in used:
         n += 1
         candidate = f"{name}_{n}"
     return candidate
+
+
+def is_source_identifier(name: str) -> bool:
+    """Whether ``name`` is an attribute Python source spells as it is.
+
+    An identifier (``str.isidentifier``), not a keyword, not private to
+    pydantic (a leading ``_``), and unchanged by NFKC: Python folds the
+    identifiers of source code by NFKC, so ``ﬁle`` written in a class body
+    defines ``file``.
+
+    >>> [is_source_identifier(n) for n in ("user_name", "é", "ﬁle", "a²", "class", "_x")]
+    [True, True, False, False, False, False]
+    """
+    return (
+        name.isidentifier()
+        and not keyword.iskeyword(name)
+        and not name.startswith("_")
+        and unicodedata.normalize("NFKC", name) == name
+    )
 
 
 _ATOMIC_ANNOTATIONS: dict[type[dt.DType], Any] = {

@@ -52,7 +52,17 @@ from pydantable_spark.errors import (
 from pydantable_spark.schema import Schema, render_diff
 from pydantable_spark.typerules import Conversion, cast_forces_nullable, classify_conversion
 
-__all__ = ["ColumnMatch", "Reconciliation", "Selection", "checks_inside", "reconcile", "selected"]
+__all__ = [
+    "ColumnMatch",
+    "Reconciliation",
+    "Selection",
+    "checked_later",
+    "checks_inside",
+    "has_struct",
+    "matched_fields",
+    "reconcile",
+    "selected",
+]
 
 Selection = bool | Collection[str]
 """``True`` for every column, or the names of the columns an option applies to."""
@@ -309,6 +319,32 @@ def checks_inside(src: dt.DType, dst: dt.DType) -> bool:
     if isinstance(src, dt.Map) and isinstance(dst, dt.Map):
         return (src.value_contains_null and not dst.value_contains_null) or checks_inside(src.value, dst.value)
     return False
+
+
+def checked_later(match: ColumnMatch, target: dt.Field) -> bool:
+    """Whether ``match``'s NULL check can stay pending: a check of the top level of a value without structs.
+
+    A check inside a value (a list's elements, a struct's fields) rebuilds
+    the value, and a struct is matched by field name: such checks are
+    written with the reconciling projection, below the filters.
+    """
+    return match.null_check and not checks_inside(match.source.dtype, target.dtype) and not has_struct(target.dtype)
+
+
+def has_struct(dtype: dt.DType) -> bool:
+    if isinstance(dtype, dt.Struct):
+        return True
+    if isinstance(dtype, dt.List):
+        return has_struct(dtype.inner)
+    if isinstance(dtype, dt.Map):
+        return has_struct(dtype.key) or has_struct(dtype.value)
+    return False
+
+
+def matched_fields(src: dt.Struct, dst: dt.Struct) -> list[tuple[dt.Field, dt.Field]]:
+    """Each field of struct ``dst`` with the field of ``src`` it reconciles from (names match ignoring case)."""
+    by_name = {f.name.lower(): f for f in src.fields}
+    return [(f, by_name[f.name.lower()]) for f in dst.fields if f.name.lower() in by_name]
 
 
 def _why(src: dt.DType, dst: dt.DType) -> str:

@@ -91,12 +91,15 @@ class Results(Generic[M]):
         appended (which makes Spark analyse the plan); without it pyspark is not
         even imported.
         """
+        from pydantable_spark.display import one_line
         from pydantable_spark.steps import plan_steps, render_steps
 
+        # each rendered line is one line of the view: a name or a value holding a line break cannot forge another
         lines = ["logical plan:"]
-        lines += [f"  {line}" for line in p.render_plan(self._plan)]
-        lines += ["schema:"] + [f"  {line}" for line in str(self.schema).splitlines()]
-        lines += ["spark calls (last first):"] + [f"  {line}" for line in render_steps(plan_steps(self._plan))]
+        lines += [f"  {one_line(line)}" for line in p.render_plan(self._plan)]
+        lines += ["schema:"] + [f"  {line}" for line in str(self.schema).split("\n")]
+        lines += ["spark calls (last first):"]
+        lines += [f"  {one_line(line)}" for line in render_steps(plan_steps(self._plan))]
         text = "\n".join(lines)
         if spark:
             buffer = io.StringIO()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.display import one_line
 from pydantable_spark.dtypes import Field
 from pydantable_spark.errors import DuplicateColumnError, UnknownColumnError
 
@@ -99,11 +100,11 @@ class Schema:
         for f in self.fields:
             lines.append(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)} ({_short(f.dtype)})")
             lines += _tree(f.dtype, "")
-        return "\n".join(lines)
+        return "\n".join(one_line(line) for line in lines)  # a name holding a line break cannot forge a line
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{f.name}: {python_name(f.dtype, nullable=f.nullable)}" for f in self.fields)
-        return f"Schema({inner})"
+        return one_line(f"Schema({inner})")
 
     def diff(self, other: Schema, *, left: str = "actual", right: str = "expected") -> str:
         """A side-by-side view of two schemas; ``!`` marks lines that differ.

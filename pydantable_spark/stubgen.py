@@ -11,7 +11,9 @@ type aliases, type variables or literals (``A, B = 1, 2`` and ``A = B = 3``
 too); any other module-level value is ``Any``. ``if`` and ``try`` blocks stay
 as in the source, holding what they define, so pyright picks the branch of an
 ``if sys.version_info >= ...:`` and sees both sides of a
-``try: ... except ImportError:``; ``if TYPE_CHECKING:`` blocks are unwrapped.
+``try: ... except ImportError:`` (where a name an import of the ``try`` binds
+is declared by the import alone: a fallback ``Decimal = float`` is left out, as
+a stub may not assign to a type); ``if TYPE_CHECKING:`` blocks are unwrapped.
 
 Only fields are columns, as at run time: ``ClassVar`` attributes and private
 attributes keep their annotation, and a ``@computed_field`` is a property
@@ -180,6 +182,24 @@ def _declared_fields(node: ast.ClassDef) -> _Fields:
     return fields
 
 
+def _imported_names(node: ast.stmt) -> Iterator[str]:
+    """The names an import statement binds (``import a.b`` binds ``a``; ``*`` binds none the stub knows)."""
+    if not isinstance(node, ast.Import | ast.ImportFrom):
+        return
+    for alias in node.names:
+        if alias.name != "*":
+            yield alias.asname or alias.name.partition(".")[0]
+
+
+def _bound_name(node: ast.stmt) -> str | None:
+    """The one name a definition or an annotated assignment binds; None for other statements."""
+    if isinstance(node, _DEFINITIONS):
+        return node.name
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return node.target.id
+    return None
+
+
 def _exported(name: str) -> str | None:
     """The alias that re-exports an imported ``name`` from a stub (``X as X``); None for ``*`` and ``a.b``."""
     return None if name == "*" or "." in name else name
@@ -204,6 +224,8 @@ class _Writer:
         self.lines: list[str] = []
         self.uses_any = False
         self.class_statements = Counter(s.name for s in _scope(tree.body) if isinstance(s, ast.ClassDef))
+        self.imported: frozenset[str] = frozenset()
+        """Names an import of the enclosing ``try`` binds: other bindings of them in it are not written."""
 
     def emit(self, text: str, depth: int) -> None:
         indent = "    " * depth
@@ -238,6 +260,8 @@ class _Writer:
             if written and depth == 0 and any(isinstance(s, _DEFINITIONS) for s in _scope([node])):
                 self.lines.insert(start, "")  # set apart as the classes and functions it holds
             return written
+        if self.imported and _bound_name(node) in self.imported:
+            return 0  # a fallback for what an import of the same ``try`` binds: the import declares it
         if isinstance(node, _DEFINITIONS) and depth == 0:
             self.lines.append("")
         if isinstance(node, ast.ClassDef):
@@ -251,6 +275,7 @@ class _Writer:
             return 1
         if isinstance(node, ast.Assign):
             bindings = [b for target in node.targets for b in _bindings(target, node.value)]
+            bindings = [(name, value) for name, value in bindings if name not in self.imported]
             for name, value in bindings:
                 self.assigned(name, value, depth)
             return len(bindings)
@@ -308,8 +333,15 @@ class _Writer:
         return 1 if written else 0
 
     def attempt(self, node: ast.Try, depth: int, fields: _Fields | None) -> int:
-        """A ``try`` as in the source (``except ImportError:`` fallbacks included), each block holding its interface."""
-        start = len(self.lines)
+        """A ``try`` as in the source (``except ImportError:`` fallbacks included), each block holding its interface.
+
+        A name an import of the ``try`` binds is declared by that import only: a
+        fallback that assigns or defines it (``except ImportError: Decimal = float``)
+        is left out, since a stub may not assign to a type, and a checker would
+        read the name as a variable in annotations.
+        """
+        start, outer = len(self.lines), self.imported
+        self.imported = outer | {name for s in _scope([node]) for name in _imported_names(s)}
         self.emit("try:", depth)
         written = self.block(node.body, depth + 1, fields)
         for handler in node.handlers:
@@ -320,6 +352,7 @@ class _Writer:
             if statements:
                 self.emit(f"{word}:", depth)
                 written += self.block(statements, depth + 1, fields)
+        self.imported = outer
         if not written:
             del self.lines[start:]
         return 1 if written else 0
@@ -330,8 +363,10 @@ class _Writer:
             self.emit(f"@{ast.unparse(decorator)}", depth)
         bases = [ast.unparse(b) for b in node.bases] + [ast.unparse(k) for k in node.keywords]
         self.emit(f"class {node.name}{'(' + ', '.join(bases) + ')' if bases else ''}:", depth)
+        outer, self.imported = self.imported, frozenset()  # a class body is a scope of its own
         if not self.body(node.body, depth + 1, fields):
             self.emit("...", depth + 1)
+        self.imported = outer
 
     def fields_of(self, node: ast.ClassDef) -> _Fields:
         """The fields of a module-level class: the imported class's, or its source's when it is defined twice."""

@@ -140,3 +140,40 @@ def test_library_code_does_not_print() -> None:
                 printing.append(f"{path.relative_to(package)}:{node.lineno}")
     assert len(printing) == 1
     assert printing[0].startswith("frame.py:")
+
+
+FORGING = [
+    "a\nSource [forged]",
+    "b\r\n  Filter [forged]",
+    "c\x1b[2K\rforged",
+    "d\u2028forged",
+    "e\u202eforged",
+    "f\x00",
+]
+"""Column names that would start, rewrite or hide a line of a view if printed as they are."""
+
+
+@pytest.mark.jvm_free
+def test_no_name_or_value_forges_a_line_of_explain_show_or_a_schema() -> None:
+    from pydantable_spark import F
+    from pydantable_spark import dtypes as dt
+    from pydantable_spark.model import row_model
+    from pydantable_spark.schema import Schema
+
+    schema = Schema(tuple(dt.Field(name, dt.String(), True) for name in FORGING))
+    frame = row_model(schema).from_rows([dict.fromkeys(FORGING, "v\nforged")])
+    frame = frame.filter(F.col(FORGING[0]) == "x\ny").select(*FORGING)
+    text = frame.explain()
+    assert len(text.split("\nschema:\n")[0].splitlines()) == 4  # the header, then Project, Filter and Source
+    for line in text.splitlines():
+        assert line.startswith(("logical plan:", "schema:", "spark calls", "  ")), line
+        assert line.isprintable(), line
+    sections = text.split("\nschema:\n")[1].split("\nspark calls")[0].splitlines()
+    assert sections == [f"  {display.one_line(n)}: str | None (string)" for n in FORGING]
+    assert "  a\\nSource [forged]: str | None (string)" in sections
+    assert len(str(schema).splitlines()) == len(FORGING)
+    assert repr(schema).isprintable()
+    assert repr(frame).isprintable()
+    table = display.text_table(schema, [("x\ny",) * len(FORGING)], more=False, truncate=None)
+    assert len(table.splitlines()) == 6  # top, names, types, rule, one row, bottom
+    assert all(line.isprintable() for line in table.splitlines())

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.sql import literal_sql, string_sql, struct_field_sql
-from pydantable_spark.reconcile import checks_inside
+from pydantable_spark.reconcile import checks_inside, matched_fields
 
 __all__ = ["NULL_CHECK_MARK", "checked_sql", "null_check_message"]
 
@@ -73,16 +73,10 @@ def _checked_inside(sql: str, src: dt.DType, dst: dt.DType, path: str, depth: in
 def _rebuilt(sql: str, src: dt.Struct, dst: dt.Struct, path: str, depth: int) -> str:
     """The struct ``sql`` rebuilt field by field with the target's fields, each checked (non-null to Spark)."""
     parts = []
-    for wanted, found in _matched(src, dst):
+    for wanted, found in matched_fields(src, dst):
         value = checked_sql(struct_field_sql(sql, found.name), found, wanted, f"{path}.{wanted.name}", depth)
         parts += [string_sql(wanted.name), value]
     return f"named_struct({', '.join(parts)})"
-
-
-def _matched(src: dt.Struct, dst: dt.Struct) -> list[tuple[dt.Field, dt.Field]]:
-    """Each target field with the source field it comes from (names match ignoring case)."""
-    by_name = {f.name.lower(): f for f in src.fields}
-    return [(f, by_name[f.name.lower()]) for f in dst.fields if f.name.lower() in by_name]
 
 
 def _inner_type(src: dt.DType, dst: dt.DType) -> dt.DType:
@@ -92,7 +86,7 @@ def _inner_type(src: dt.DType, dst: dt.DType) -> dt.DType:
     inside them is checked; everything else keeps the source's type.
     """
     if isinstance(src, dt.Struct) and isinstance(dst, dt.Struct):
-        fields = [dt.Field(w.name, _inner_type(f.dtype, w.dtype), False) for w, f in _matched(src, dst)]
+        fields = [dt.Field(w.name, _inner_type(f.dtype, w.dtype), False) for w, f in matched_fields(src, dst)]
         return dt.Struct(tuple(fields))
     if isinstance(src, dt.List) and isinstance(dst, dt.List) and checks_inside(src, dst):
         return dt.List(_inner_type(src.inner, dst.inner), False)

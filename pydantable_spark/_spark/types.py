@@ -100,26 +100,24 @@ def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:
     raise UnsupportedTypeError(msg)
 
 
-def comments_of_struct(struct: st.StructType, prefix: str = "") -> dict[str, str]:
-    """The column comments of a Spark schema (``StructField.metadata["comment"]``) by path.
+def comments_of_struct(struct: st.StructType, path: tuple[str, ...] = ()) -> dict[str | tuple[str, ...], str]:
+    """The column comments of a Spark schema (``StructField.metadata["comment"]``) by exact path.
 
-    Paths as ``modelgen`` writes them: ``ship.city``, ``items[].name``, ``tags{value}.note``.
+    A path is the tuple of names from the top-level column down (``("ship",
+    "city")``; lists and maps add none), as ``modelgen.model_source`` takes it:
+    a name may hold any text, ``.`` too.
     """
-    out: dict[str, str] = {}
+    out: dict[str | tuple[str, ...], str] = {}
     for f in struct.fields:
-        path = f"{prefix}{f.name}"
+        where = (*path, f.name)
         comment = (f.metadata or {}).get("comment")
         if isinstance(comment, str) and comment:
-            out[path] = comment
-        inner, where = f.dataType, path
+            out[where] = comment
+        inner = f.dataType
         while isinstance(inner, st.ArrayType | st.MapType):
-            inner, where = (
-                (inner.elementType, f"{where}[]")
-                if isinstance(inner, st.ArrayType)
-                else (inner.valueType, f"{where}{{value}}")
-            )
+            inner = inner.elementType if isinstance(inner, st.ArrayType) else inner.valueType
         if isinstance(inner, st.StructType):
-            out.update(comments_of_struct(inner, f"{where}."))
+            out.update(comments_of_struct(inner, where))
     return out
 
 

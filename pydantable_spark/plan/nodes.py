@@ -78,6 +78,10 @@ class Plan:
         """One line about this node for ``explain()``."""
         return type(self).__name__
 
+    def call(self) -> str:
+        """The call a user wrote to make this step (``as_model(Out)``, ``explode(['tags'])``), for messages."""
+        return self.describe()
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Source(Plan):
@@ -334,9 +338,14 @@ class Reconcile(Plan):
 
     input: Plan
     reconciliation: Reconciliation
+    made_by: str = "as_model()"
+    """The call that asked for it (``as_model(Out)``, a reader), for messages."""
 
     def derive(self) -> Schema:
         return self.reconciliation.schema
+
+    def call(self) -> str:
+        return self.made_by
 
     def inputs(self) -> tuple[Plan, ...]:
         return (self.input,)

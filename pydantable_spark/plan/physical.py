@@ -290,6 +290,9 @@ class Sample(Plan):
         replacement = ", with replacement" if self.with_replacement else ""
         return f"Sample [{self.fraction}, seed={self.seed}{replacement}]"
 
+    def call(self) -> str:
+        return f"sample({self.fraction!r}, seed={self.seed!r})"
+
 
 @dataclass(frozen=True, slots=True)
 class Hint(Plan):

@@ -33,6 +33,9 @@ class Unpivot(Plan):
     def describe(self) -> str:
         return f"Unpivot [ids {', '.join(self.ids)}; values {', '.join(self.values)}]"
 
+    def call(self) -> str:
+        return f"melt(id_vars={list(self.ids)!r}, value_vars={list(self.values)!r})"
+
     def derive(self) -> Schema:
         schema = self.input.schema
         overlap = set(self.ids) & set(self.values)
@@ -80,6 +83,11 @@ class Explode(Plan):
     def describe(self) -> str:
         kind = "explode_outer" if self.outer else "explode"
         return f"Explode [{kind} {', '.join(self.columns)}]"
+
+    def call(self) -> str:
+        if self.position is not None:
+            return f"posexplode{'_outer' if self.outer else ''}({self.columns[0]!r}, position={self.position!r})"
+        return f"explode{'_outer' if self.outer else ''}({list(self.columns)!r})"
 
     def derive(self) -> Schema:
         schema = self.input.schema

@@ -121,6 +121,9 @@ class SetOperation(Plan):
     def describe(self) -> str:
         return f"SetOperation [{self.kind}]"
 
+    def call(self) -> str:
+        return f"{self.kind}()"
+
     def derive(self) -> Schema:
         left, right = self.left.schema, self.right.schema
         _positional(f"{self.kind}()", left, right)

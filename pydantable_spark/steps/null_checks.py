@@ -26,15 +26,13 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.null_checks import checked_sql
 from pydantable_spark._spark.sql import COMPILERS, spark_name, to_sql
 from pydantable_spark.expr.core import Column, Node, Typed
-from pydantable_spark.reconcile import checks_inside
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
 
-    from pydantable_spark.reconcile import ColumnMatch
     from pydantable_spark.steps.pending import Pending
 
-__all__ = ["NullChecked", "checked_again", "checked_later", "defer_checks", "metadata_pairs", "unchecked"]
+__all__ = ["NullChecked", "checked_again", "defer_checks", "metadata_pairs", "unchecked"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,26 +61,6 @@ def _compile(node: NullChecked) -> str:
 
 
 COMPILERS[NullChecked] = _compile
-
-
-def checked_later(match: ColumnMatch, target: dt.Field) -> bool:
-    """Whether ``match``'s NULL check can stay pending: a check of the top level of a value without structs.
-
-    A check inside a value (a list's elements, a struct's fields) rebuilds
-    the value, and a struct is matched by field name: such checks are
-    written with the reconciling projection, below the filters.
-    """
-    return match.null_check and not checks_inside(match.source.dtype, target.dtype) and not _has_struct(target.dtype)
-
-
-def _has_struct(dtype: dt.DType) -> bool:
-    if isinstance(dtype, dt.Struct):
-        return True
-    if isinstance(dtype, dt.List):
-        return _has_struct(dtype.inner)
-    if isinstance(dtype, dt.Map):
-        return _has_struct(dtype.key) or _has_struct(dtype.value)
-    return False
 
 
 def unchecked(columns: Mapping[str, Node]) -> dict[str, Node]:

@@ -40,6 +40,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.reconcile import checked_later
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.fuse_projections import fuse_projection
 from pydantable_spark.steps.ir import (
@@ -66,7 +67,7 @@ from pydantable_spark.steps.ir import (
     UnpivotStep,
     udfs_in,
 )
-from pydantable_spark.steps.null_checks import NullChecked, checked_again, checked_later, defer_checks
+from pydantable_spark.steps.null_checks import NullChecked, checked_again, defer_checks
 from pydantable_spark.steps.pending import Pending, SparkColumn, flush, references, refuse_too_deep, substitute
 from pydantable_spark.steps.prune_columns import (
     Needed,

@@ -24,7 +24,7 @@ from pydantable_spark.expr.over import Frame, Over
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
-from pydantable_spark.substrait.kernels import casts
+from pydantable_spark.substrait.kernels import casts, reconciled
 from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import decimal
     from collections.abc import Callable
 
+    from pydantable_spark.reconcile import ColumnMatch
     from pydantable_spark.schema import Schema
 
 __all__ = ["ExpressionWriter", "Functions", "literal"]
@@ -188,6 +189,8 @@ def _bound(offset: int | None) -> sa.Expression.WindowFunction.Bound:
     return bound(following=bound.Following(offset=offset))
 
 
+_FRAMED = frozenset({"nth_value"})
+"""Window functions (beside aggregates) that read the window's frame: its bounds are written out."""
 _ALL = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL
 _DISTINCT = sa.AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
 _DISTINCT_AGGREGATES = frozenset({"count_distinct"})
@@ -337,6 +340,31 @@ class ExpressionWriter:
             raise UnsupportedEngineError(msg)
         site = self.site_of(typed, (child,), (child.type,))
         return self.kernel_call(casts.CAST, site, [self.write(child)])
+
+    def reconciled(self, match: ColumnMatch, target: dt.Field, *, check: bool) -> sa.Expression:
+        """A column of ``as_model``: its source column converted to ``target``'s type (NULLs checked with ``check``)."""
+        field = self.field(match.source.name)
+        source, result = match.source, match.result
+        if not check and source.dtype == target.dtype:
+            return field
+        if not check and _safe_cast(source.dtype, target.dtype):
+            return self.cast(field, target.dtype, nullable=result.nullable)
+        if not self.functions.local:
+            if check or not isinstance(source.dtype, dt.Numeric):
+                msg = (
+                    f"Substrait export does not take as_model's conversion of {source.name!r} "
+                    f"({source.dtype.sql_name} to {target.dtype.sql_name}{', NULLs checked' if check else ''}) yet"
+                )
+                raise UnsupportedEngineError(msg)
+            return self.cast(field, target.dtype, nullable=result.nullable)
+        why = reconciled.refusal(source.dtype, target.dtype)
+        if why is not None:
+            msg = f"{why} (as_model's column {target.name!r}); run it on Spark (collect() without engine=)"
+            raise UnsupportedEngineError(msg)
+        kernel = reconciled.reconciling(source, target, target.name, check)
+        stored = core.Typed(source.dtype, source.nullable)
+        site = self.site_of(core.Typed(result.dtype, result.nullable), (core.Column(source.name, stored),), (stored,))
+        return self.kernel_call(kernel, site, [field])
 
     def _arithmetic(self, node: ops.Arithmetic) -> sa.Expression:
         result = node.type.dtype
@@ -671,8 +699,11 @@ class ExpressionWriter:
             reference = self.functions.anchor(function, what)
         else:
             assert function is not None
-            arguments, aggregated = [self.write(a) for a in call.args], None
-            reference = self.functions.anchor(function, what)
+            received = call_types(call.function, call.args, call.method)  # lag's default in the column's type
+            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
+            if function.false_at is not None:
+                arguments = arguments[: function.false_at]
+            aggregated, reference = None, self.functions.anchor(function, what)
         output = aggregated or node.type.dtype
         window = sa.Expression.WindowFunction(
             function_reference=reference,
@@ -690,7 +721,7 @@ class ExpressionWriter:
                 "run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
-        if call.is_aggregate:
+        if call.is_aggregate or call.function.name in _FRAMED:
             frame = node.frame or (Frame("range", None, 0) if node.order_by else Frame("rows", None, None))
             window.bounds_type = _BOUNDS[frame.kind]
             window.lower_bound.CopyFrom(_bound(frame.start))

@@ -72,6 +72,9 @@ class SubstraitFunction:
     plain_pattern: bool = False
     """The second argument must be a string literal without a backslash (Spark refuses a LIKE pattern whose
     backslash escapes nothing, DataFusion runs it: measured)."""
+    false_at: int | None = None
+    """An argument at this index must be the literal False (a flag left at Spark's default: ``nth_value``'s
+    ``ignoreNulls``); it is left out of the plan."""
     strings: bool = False
     """The function's standard definition takes strings only: a call on bytes has no mapping (Spark's
     ``startswith``, ``contains``... also take binary arguments; DataFusion's refuse them)."""
@@ -90,7 +93,15 @@ def _f(
     strings: bool = False,
 ) -> SubstraitFunction:
     return SubstraitFunction(
-        f"functions_{extension}", name, local, why, arity, component, literal_from, plain_pattern, strings
+        f"functions_{extension}",
+        name,
+        local=local,
+        why=why,
+        arity=arity,
+        component=component,
+        literal_from=literal_from,
+        plain_pattern=plain_pattern,
+        strings=strings,
     )
 
 
@@ -157,6 +168,12 @@ CATALOG_FUNCTIONS: dict[str, SubstraitFunction] = {
     "dayofmonth": _f("datetime", "extract", component="DAY"),
     "quarter": _f("datetime", "extract", component="QUARTER"),
     "row_number": _f("arithmetic", "row_number"),
+    # offset functions: not in Substrait's standard files; this project's extension names them as Spark does, and
+    # DataFusion's functions of these names compute Spark's answer (each compared with Spark by the catalog tests)
+    "lag": SubstraitFunction(SPARK_EXTENSION, "lag"),
+    "lead": SubstraitFunction(SPARK_EXTENSION, "lead"),
+    "ntile": SubstraitFunction(SPARK_EXTENSION, "ntile"),
+    "nth_value": SubstraitFunction(SPARK_EXTENSION, "nth_value", false_at=2),
     "rank": _f("arithmetic", "rank"),
     "dense_rank": _f("arithmetic", "dense_rank"),
     "percent_rank": _f("arithmetic", "percent_rank"),
@@ -178,6 +195,10 @@ def mapping_of(call: Call) -> SubstraitFunction | None:
     found = CATALOG_FUNCTIONS.get(call.function.name)
     if found is None or (found.arity is not None and len(call.args) != found.arity):
         return None
+    if found.false_at is not None and len(call.args) > found.false_at:
+        flag = call.args[found.false_at]
+        if not isinstance(flag, Literal) or flag.value is not False:
+            return None
     if found.strings and any(isinstance(a.type.dtype, dt.Binary) for a in call.args):
         return None
     if found.literal_from is not None:

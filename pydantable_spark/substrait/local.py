@@ -23,10 +23,12 @@ from pydantable_spark.errors import (
     LocalEngineError,
     MissingColumnError,
     NullabilityError,
+    NullCheckError,
     Problem,
     UnsupportedEngineError,
 )
-from pydantable_spark.substrait.kernels.spec import Session
+from pydantable_spark.substrait.kernels.reconciled import NullFound
+from pydantable_spark.substrait.kernels.spec import Session, SparkError
 
 if TYPE_CHECKING:
     from pydantable_spark.plan.nodes import Plan
@@ -60,7 +62,12 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
     from pydantable_spark.substrait.relations import export
     from pydantable_spark.substrait.udfs import Failures, register
 
-    exported = export(plan, local=True, session=session_settings())
+    settings = session_settings()
+    try:
+        exported = export(plan, local=True, session=settings, run=lambda part: run_local(part, action))
+    except SparkError as error:  # a step computed while the plan is written (explode) failed as Spark's would
+        msg = f"{action}: the local engine failed: {error}"
+        raise LocalEngineError(msg) from error
     context = SessionContext()
     failures = Failures()
     register(context, exported.sites, failures)
@@ -74,6 +81,8 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
         logical = ds.Consumer.from_substrait_plan(context, serialized)
         result = context.create_dataframe_from_logical_plan(logical).to_arrow_table()
     except Exception as error:  # DataFusion raises plain Exceptions
+        if isinstance(failures.first, NullFound):  # as_model's NULL check: the error Spark's run would give
+            raise NullCheckError(failures.first.path, action) from failures.first
         cause = failures.first or error
         msg = f"{action}: the local engine failed: {cause}"
         raise LocalEngineError(msg) from cause

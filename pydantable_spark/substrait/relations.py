@@ -27,12 +27,15 @@ from pydantable_spark.plan.aggregate import Aggregate, narrowable
 from pydantable_spark.plan.joins import Join
 from pydantable_spark.plan.physical import Checkpoint, Hint, Persist, Repartition
 from pydantable_spark.plan.physical import Coalesce as PhysicalCoalesce
-from pydantable_spark.plan.reshape import Unpivot
+from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.plan.sources import ArrowData
+from pydantable_spark.reconcile import checked_later
 from pydantable_spark.schema import Schema
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait.expressions import SORT_DIRECTIONS, WIDE_INTEGER, ExpressionWriter, Functions, literal
+from pydantable_spark.substrait.kernels import reconciled
+from pydantable_spark.substrait.kernels.spec import USER_RAISED_EXCEPTION, SparkError
 from pydantable_spark.substrait.types import named_struct, names_of, substrait_type
 
 if TYPE_CHECKING:
@@ -79,6 +82,8 @@ class Exported:
 
 RELATIONS: dict[type[p.Plan], str] = {
     p.Source: "_source",
+    p.Reconcile: "_reconcile",
+    Explode: "_explode",
     p.Project: "_project",
     p.Filter: "_filter",
     p.Sort: "_sort",
@@ -100,23 +105,96 @@ RELATIONS: dict[type[p.Plan], str] = {
 
 
 class _Writer:
-    """Writes relations, naming each frame's data once (``tables``: name → Arrow table)."""
+    """Writes relations, naming each frame's data once (``tables``: name → Arrow table).
 
-    __slots__ = ("_named", "functions", "tables")
+    ``pending`` holds, per plan step, the NULL checks of ``as_model`` not yet applied to its columns: as on
+    Spark (``steps.null_checks``), a top-level check waits above the filters that follow, so a NULL in a row
+    a filter removes is not reported; the next step of another kind applies it.
+    """
 
-    def __init__(self, functions: Functions) -> None:
+    __slots__ = ("_named", "functions", "pending", "run", "tables")
+
+    def __init__(self, functions: Functions, run: Callable[[p.Plan], pa.Table] | None = None) -> None:
         self.functions = functions
+        self.run = run
+        """On the local engine: runs a part of the plan, for a step Substrait has no relation for (``explode``)."""
         self.tables: dict[str, pa.Table] = {}
         self._named: dict[int, str] = {}
+        self.pending: dict[int, dict[str, dt.Field]] = {}
 
-    def relation(self, plan: p.Plan) -> sa.Rel:
-        """``plan`` as a relation (its inputs written below it)."""
+    def relation(self, plan: p.Plan, *, keep_checks: bool = False) -> sa.Rel:
+        """``plan`` as a relation (its inputs written below it); its pending NULL checks applied unless kept."""
         method = RELATIONS.get(type(plan))
         if method is None:
-            msg = f"Substrait export does not take the step {plan.describe()} yet"
+            msg = f"Substrait export does not take {plan.call()} yet"
+            if self.functions.local:
+                msg = f"the local engine does not run {plan.call()} yet; run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
         writer: Callable[[Any], sa.Rel] = getattr(self, method)
-        return writer(plan)
+        written = writer(plan)
+        checks = self.pending.get(id(plan))
+        if checks and not keep_checks:
+            written = self._checked(plan, written, checks)
+        return written
+
+    def _checked(self, plan: p.Plan, below: sa.Rel, checks: dict[str, dt.Field]) -> sa.Rel:
+        """``below`` with the pending NULL checks of ``plan``'s columns applied (a projection)."""
+        exprs = self._expressions(plan)
+        columns = []
+        for f in plan.schema:
+            target = checks.get(f.name)
+            if target is None:
+                columns.append(exprs.field(f.name))
+                continue
+            stored = core.Typed(f.dtype, True)
+            site = exprs.site_of(core.Typed(target.dtype, target.nullable), (core.Column(f.name, stored),), (stored,))
+            columns.append(exprs.kernel_call(reconciled.checked(target, f.name), site, [exprs.field(f.name)]))
+        width = len(plan.schema)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(columns))]))
+        return sa.Rel(project=sa.ProjectRel(common=emit, input=below, expressions=columns))
+
+    def _explode(self, plan: Explode) -> sa.Rel:
+        """``explode``: Substrait has no standard relation for it; the local engine runs the input, then explodes.
+
+        The rows below are computed first (the same engine, the same session) and exploded in Python as
+        Spark does (``reshaping.exploded_rows``); the result is one more named table of the plan.
+        """
+        if self.run is None:
+            msg = (
+                f"Substrait export does not take {plan.call()}: Substrait has no standard relation that "
+                "unnests a list (the local engine runs it)"
+            )
+            raise UnsupportedEngineError(msg)
+        below = self.run(plan.input)
+        name = f"source_{len(self._named)}"
+        self._named[id(plan)] = name
+        self.tables[name] = exploded(below, plan)
+        read = sa.ReadRel(base_schema=named_struct(plan.schema), named_table=sa.ReadRel.NamedTable(names=[name]))
+        return sa.Rel(read=read)
+
+    def _reconcile(self, plan: p.Reconcile) -> sa.Rel:
+        """``as_model``: each target column from its source column, converted and checked as on Spark."""
+        rec = plan.reconciliation
+        exprs = self._expressions(plan.input)
+        columns, later = [], {}
+        for match in rec.columns:
+            target = rec.target[match.result.name]
+            defer = checked_later(match, target)
+            columns.append(exprs.reconciled(match, target, check=match.null_check and not defer))
+            if defer:
+                later[target.name] = target
+        if later and not self.functions.local:
+            msg = (
+                f"Substrait export does not take a run-time NULL check ({', '.join(map(repr, later))}: "
+                "as_model(..., null_check=...)); Substrait has no expression that fails on a value"
+            )
+            raise UnsupportedEngineError(msg)
+        if later:
+            self.pending[id(plan)] = later
+        width = len(plan.input.schema)
+        emit = sa.RelCommon(emit=sa.RelCommon.Emit(output_mapping=[width + i for i in range(len(columns))]))
+        project = sa.ProjectRel(common=emit, input=self.relation(plan.input), expressions=columns)
+        return sa.Rel(project=project)
 
     def _same_rows(self, plan: Persist | Checkpoint | Repartition | PhysicalCoalesce | Hint) -> sa.Rel:
         """A physical control (cache, checkpoint, partitioning, a join hint): the same rows, so its input."""
@@ -179,8 +257,12 @@ class _Writer:
         return ExpressionWriter(below.schema, self.functions)
 
     def _filter(self, plan: p.Filter) -> sa.Rel:
+        """A filter reads its input's stored values; the input's pending NULL checks wait above it."""
         condition = self._expressions(plan.input).write(plan.predicate)
-        return sa.Rel(filter=sa.FilterRel(input=self.relation(plan.input), condition=condition))
+        checks = self.pending.get(id(plan.input))
+        if checks:
+            self.pending[id(plan)] = checks
+        return sa.Rel(filter=sa.FilterRel(input=self.relation(plan.input, keep_checks=True), condition=condition))
 
     def _sort(self, plan: p.Sort) -> sa.Rel:
         exprs = self._expressions(plan.input)
@@ -269,7 +351,7 @@ class _Writer:
     def _set_operation(self, plan: SetOperation) -> sa.Rel:
         if self.functions.local and plan.kind not in _LOCAL_SET_OPS:
             msg = (
-                f"the local engine does not run {plan.kind}(): DataFusion keeps fewer duplicates than Spark "
+                f"the local engine does not run {plan.call()}: DataFusion keeps fewer duplicates than Spark "
                 "(measured); run it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
@@ -359,6 +441,42 @@ class _Writer:
         return sa.Rel(project=sa.ProjectRel(common=emit, input=joined, expressions=outputs))
 
 
+def exploded(table: pa.Table, plan: Explode) -> pa.Table:
+    """The rows of ``table`` exploded as Spark explodes them (``explode``/``explode_outer``/``posexplode``).
+
+    Several columns are zipped: their lists must have one length (Spark's run fails otherwise, as the
+    façade lowers it), and a row where one of them is NULL has no element. Without ``outer`` a row with no
+    element yields no row; with it, one row holding NULL (and a NULL position).
+    """
+    import pyarrow as pa
+
+    from pydantable_spark.arrow import arrow_schema
+
+    out: list[dict[str, Any]] = []
+    for row in table.to_pylist():
+        lists = [row[c] for c in plan.columns]
+        count = None if any(v is None for v in lists) else max(len(v) for v in lists)
+        if count is not None and any(len(v) != count for v in lists):
+            msg = f"explode(): the arrays {', '.join(plan.columns)} differ in length in a row"
+            raise SparkError(USER_RAISED_EXCEPTION, msg)
+        if not count:
+            if plan.outer:
+                out.append(_exploded_row(row, plan, None))
+            continue
+        out.extend(_exploded_row(row, plan, i) for i in range(count))
+    return pa.Table.from_pylist(out, schema=arrow_schema(plan.schema))
+
+
+def _exploded_row(row: dict[str, Any], plan: Explode, index: int | None) -> dict[str, Any]:
+    made = dict(row)
+    for column in plan.columns:
+        values = row[column]
+        made[column] = values[index] if index is not None and index < len(values) else None
+    if plan.position is not None:
+        made[plan.position] = index
+    return made
+
+
 def _holds(dtype: dt.DType, kind: type[dt.DType]) -> bool:
     """Whether ``dtype`` is or holds (in a list, map or struct) a type of ``kind``."""
     if isinstance(dtype, kind):
@@ -397,13 +515,20 @@ def _all(checks: list[sa.Expression], functions: Functions) -> sa.Expression:
     return sa.Expression(scalar_function=call)
 
 
-def export(plan: p.Plan, *, local: bool = False, session: Session | None = None) -> Exported:
+def export(
+    plan: p.Plan,
+    *,
+    local: bool = False,
+    session: Session | None = None,
+    run: Callable[[p.Plan], pa.Table] | None = None,
+) -> Exported:
     """``plan`` as a Substrait ``Plan`` with the tables it reads; ``local`` refuses what the local engine lacks.
 
-    ``session`` holds the settings the local engine's kernels read (the time zone; UTC by default).
+    ``session`` holds the settings the local engine's kernels read (the time zone; UTC by default); ``run``
+    computes a part of the plan where a step has no relation (the local engine's own runner).
     """
     functions = Functions(local=local, session=session)
-    writer = _Writer(functions)
+    writer = _Writer(functions, run)
     root = sa.RelRoot(input=writer.relation(plan), names=names_of(plan.schema))
     result = sp.Plan(relations=[sp.PlanRel(root=root)])
     result.version.major_number = 0

@@ -65,6 +65,52 @@ def shops() -> DataFrame[Shop]:
     return Shop.from_rows(SHOPS)
 
 
+class Basket(DataFrameModel):
+    id: int
+    items: list[str | None] | None
+    counts: list[int]
+
+
+class Priced(DataFrameModel):
+    id: int
+    shop: str
+    price: float
+    note: str
+
+
+BASKETS = [
+    {"id": 1, "items": ["a", "b", None], "counts": [1, 2, 3]},
+    {"id": 2, "items": None, "counts": []},
+    {"id": 3, "items": [], "counts": []},
+    {"id": 4, "items": ["c"], "counts": [7]},
+]
+
+
+def local_frames() -> dict[str, DataFrame[Any]]:
+    """Frames whose steps the local engine runs but a portable Substrait plan cannot say (explode, NULL checks)."""
+    s = sales()
+    b = Basket.from_rows(BASKETS)
+    return {
+        "explode": b.explode("counts"),
+        "explode_zipped": b.explode(["items", "counts"]),
+        "explode_outer": b.explode_outer(["items", "counts"]),
+        "posexplode": b.posexplode("counts").filter(F.col("pos") > 0),
+        "posexplode_outer": b.posexplode_outer("items", position="at"),
+        "explode_then_group": b.explode("counts").group_by("id").agg(F.sum(F.col("counts")).alias("total")),
+        "as_model_checked_after_filter": s.filter(Sale.note.is_not_null()).as_model(Priced, null_check=True),
+        "as_model_filtered_after": s.as_model(Priced, null_check=True)
+        .filter(F.col("id") < 3)
+        .filter(F.col("note").is_not_null()),
+        "python_mod_and_floor": s.select(
+            Sale.id,
+            (Sale.amount % 3).alias("mod"),
+            (Sale.amount // 2).alias("floor"),
+            (Sale.price % 0.75).alias("fmod"),
+        ),
+        "rounding": s.select(Sale.id, F.round(Sale.price, 1).alias("r"), F.bround(Sale.price, 1).alias("b")),
+    }
+
+
 def frames() -> dict[str, DataFrame[Any]]:
     """Named frames covering every step and expression the export and the local engine take."""
     s = sales()
