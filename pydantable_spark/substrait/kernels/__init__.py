@@ -23,9 +23,11 @@ from pydantable_spark.substrait.kernels import (
     collections,
     conditional,
     datetime,
+    hashing,
     json_text,
     math,
     strings,
+    vectors,
 )
 from pydantable_spark.substrait.kernels.spec import Aggregate, Kernel, Scalar, Session, Site, SparkError
 
@@ -44,7 +46,9 @@ def _index(*modules: object) -> dict[str, Kernel]:
     return found
 
 
-KERNELS: dict[str, Kernel] = _index(aggregates, binary, collections, conditional, datetime, json_text, math, strings)
+KERNELS: dict[str, Kernel] = _index(
+    aggregates, binary, collections, conditional, datetime, hashing, json_text, math, strings, vectors
+)
 """Catalog entry name → its kernel."""
 
 OPERATORS = arithmetic.OPERATORS
