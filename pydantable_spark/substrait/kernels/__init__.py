@@ -51,6 +51,9 @@ KERNELS: dict[str, Kernel] = _index(
 )
 """Catalog entry name → its kernel."""
 
+REFUSED: dict[str, str] = {name: why for module in (math, vectors) for name, why in module.REFUSED.items()}
+"""Entries no kernel will compute, and why (Spark's answer depends on what Python cannot reproduce)."""
+
 OPERATORS = arithmetic.OPERATORS
 """Operator kernels (``/``, ``%``, ``//``, decimal arithmetic Spark rounds), by the name the plan calls them."""
 
@@ -59,6 +62,8 @@ def refusal(call: Call) -> str | None:
     """Why the local engine cannot run ``call`` with a kernel (None: it can)."""
     kernel = KERNELS.get(call.function.name)
     if kernel is None:
+        if call.function.name in REFUSED:
+            return f"the local engine does not compute {call.function.name}(): {REFUSED[call.function.name]}"
         return f"the local engine has no kernel for {call.function.name}() yet"
     if kernel.refuse is not None:
         return kernel.refuse(call)

@@ -29,7 +29,7 @@ import struct
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.substrait.kernels.numbers import wrap_integer
+from pydantable_spark.substrait.kernels.numbers import EXACT, wrap_integer
 from pydantable_spark.substrait.kernels.spec import Scalar
 
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ class _Hasher:
             )
             return self.of_long(bits, seed)
         if isinstance(dtype, dt.Decimal):
-            unscaled = int(decimal.Decimal(value).scaleb(dtype.scale))
+            unscaled = int(decimal.Decimal(value).scaleb(dtype.scale, context=EXACT))
             if dtype.precision <= 18:
                 return self.of_long(unscaled, seed)
             size = (unscaled if unscaled >= 0 else ~unscaled).bit_length() // 8 + 1  # BigInteger.toByteArray

@@ -171,11 +171,15 @@ def _float32_step(value: float, up: bool) -> float:
 def nearest_float32(exact: decimal.Decimal | fractions.Fraction | int | float) -> float:
     """The float32 nearest to an exact number (ties to an even significand), as Java rounds to ``float``.
 
+    NaN, the infinities and a float zero (its sign kept) are themselves.
+
     Rounding to a double first and then to a float32 can round twice; this rounds once.
 
     >>> nearest_float32(fractions.Fraction(1, 3)) == 0.3333333432674408
     True
     """
+    if isinstance(exact, float) and (exact == 0.0 or not math.isfinite(exact)):
+        return exact
     target = fractions.Fraction(exact)
     if abs(target) >= _FLOAT32_OVERFLOW:
         return math.copysign(math.inf, target)

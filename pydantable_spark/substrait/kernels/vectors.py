@@ -26,7 +26,7 @@ from pydantable_spark.substrait.kernels.spec import Scalar, SparkError, rows
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["KERNELS", "cosine_similarity", "float32"]
+__all__ = ["KERNELS", "REFUSED", "cosine_similarity", "float32"]
 
 VECTOR_DIMENSION_MISMATCH = "VECTOR_DIMENSION_MISMATCH"
 INVALID_VECTOR_NORM_DEGREE = "INVALID_VECTOR_NORM_DEGREE"
@@ -132,3 +132,10 @@ KERNELS = (
     _kernel("vector_normalize", _normalize),
 )
 """The vector functions the local engine computes as Spark does."""
+
+_PARTITIONED = (
+    "Spark accumulates float32 vectors per partition and merges the partial {0}, so its last bits depend on how "
+    "the rows were partitioned"
+)
+REFUSED = {"vector_sum": _PARTITIONED.format("sums"), "vector_avg": _PARTITIONED.format("averages (weighted)")}
+"""The vector aggregates: no single order of the rows gives Spark's answer."""
