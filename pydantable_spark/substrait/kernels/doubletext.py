@@ -90,54 +90,51 @@ def _digits(fraction: int, exponent: int, significant: int) -> tuple[str, int]:
         b2, s2, m2 = b2 - m2, s2 - m2, 0
     b_bits = fraction_bits + b2 + (_N_5_BITS[b5] if b5 < len(_N_5_BITS) else b5 * 3)
     ten_s_bits = s2 + 1 + (_N_5_BITS[s5 + 1] if s5 + 1 < len(_N_5_BITS) else (s5 + 1) * 3)
-    digits: list[int] = []
-    if b_bits < 64 and ten_s_bits < 64:  # Java's int or long arithmetic, overflows and all
-        width = 32 if b_bits < 32 and ten_s_bits < 32 else 64
-        b = (fraction * 5**b5) << b2
-        s = 5**s5 << s2
-        m = 5**m5 << m2
-        tens = s * 10
-        q, b = b // s, 10 * (b % s)
-        m = _wrap(m * 10, width)
-        low, high = b < m, _wrap(b + m, width) > tens
-        if q == 0 and not high:
-            dec -= 1
-        else:
-            digits.append(q)
-        if dec < -3 or dec >= 8:
-            low = high = False
-        while not low and not high:
-            q, b = b // s, 10 * (b % s)
-            m = _wrap(m * 10, width)
-            if m > 0:
-                low, high = b < m, _wrap(b + m, width) > tens
-            else:  # m overflowed: Java stops here
-                low = high = True
-            digits.append(q)
-        difference = _wrap(_wrap(b << 1, width) - tens, width)
-    else:  # FDBigInteger arithmetic
-        s = 5**s5 << s2
-        b = (fraction * 5**b5) << b2
-        m = 5 ** (m5 + 1) << (m2 + 1)
-        ten_s = 10 * s
-        q, b = b // s, 10 * (b % s)
-        low, high = b < m, b + m >= ten_s
-        if q == 0 and not high:
-            dec -= 1
-        else:
-            digits.append(q)
-        if dec < -3 or dec >= 8:
-            low = high = False
-        while not low and not high:
-            q, b = b // s, 10 * (b % s)
-            m *= 10
-            low, high = b < m, b + m >= ten_s
-            digits.append(q)
-        difference = (2 * b > ten_s) - (2 * b < ten_s) if high and low else 0
+    # Java's int or long arithmetic (overflows and all) where the numbers fit one, else FDBigInteger's
+    width = (32 if b_bits < 32 and ten_s_bits < 32 else 64) if b_bits < 64 and ten_s_bits < 64 else None
+    b = (fraction * 5**b5) << b2
+    digits, dec, low, high, difference = _develop(b, 5**s5 << s2, 5**m5 << m2, dec, width)
     dec_exponent = dec + 1
     if high and (not low or difference > 0 or (difference == 0 and digits[-1] % 2 == 1)):
         dec_exponent += _round_up(digits)
     return "".join(map(str, digits)), dec_exponent
+
+
+def _develop(b: int, s: int, m: int, dec: int, width: int | None) -> tuple[list[int], int, bool, bool, int]:
+    """FloatingDecimal's digit loop: digits of b/s until the remainder is within m (half a unit) of an end.
+
+    ``width`` 32 or 64 computes in Java's ``int``/``long``, whose overflows it keeps (an overflowed ``m``
+    stops the loop; the stopping test is strict); None in FDBigInteger, whose test stops where the
+    remainder plus ``m`` reaches ``10 s`` too. Returns the digits, the decimal exponent (one less where the
+    first digit was 0), the two stopping tests and the sign of ``2 b - 10 s`` (how the last digit rounds).
+    """
+
+    def fixed(value: int) -> int:
+        return value if width is None else _wrap(value, width)
+
+    def stops(b: int, m: int) -> tuple[bool, bool]:
+        if width is None:
+            return b < m, b + m >= tens
+        return b < m, fixed(b + m) > tens
+
+    tens = 10 * s
+    digits: list[int] = []
+    q, b = b // s, 10 * (b % s)
+    m = fixed(m * 10)
+    low, high = stops(b, m)
+    if q == 0 and not high:
+        dec -= 1
+    else:
+        digits.append(q)
+    if dec < -3 or dec >= 8:
+        low = high = False
+    while not low and not high:
+        q, b = b // s, 10 * (b % s)
+        m = fixed(m * 10)
+        low, high = stops(b, m) if m > 0 else (True, True)  # an overflowed m: Java stops there
+        digits.append(q)
+    twice = fixed(fixed(b << 1) - tens)
+    return digits, dec, low, high, (twice > 0) - (twice < 0)
 
 
 def _round_up(digits: list[int]) -> int:

@@ -378,8 +378,11 @@ _LG = _floats(
 )
 
 
-def log(x: float) -> float:
-    """``StrictMath.log``: -inf for ±0, NaN below 0."""
+def _split(x: float) -> tuple[float, int, int] | float:
+    """The first step of fdlibm's log and log10: ``x`` (a subnormal scaled up), its high word and exponent.
+
+    Or the result itself: -inf for ±0, NaN for a negative number, ``x`` for infinity and NaN.
+    """
     hx, lx = _hi(x), _lo(x)
     k = 0
     if hx < 0x0010_0000:  # x < 2**-1022
@@ -392,7 +395,15 @@ def log(x: float) -> float:
         hx = _hi(x)
     if hx >= 0x7FF0_0000:
         return x + x
-    k += (hx >> 20) - 1023
+    return x, hx, k + (hx >> 20) - 1023
+
+
+def log(x: float) -> float:
+    """``StrictMath.log``: -inf for ±0, NaN below 0."""
+    split = _split(x)
+    if isinstance(split, float):
+        return split
+    x, hx, k = split
     hx &= 0x000F_FFFF
     i = (hx + 0x9_5F64) & 0x10_0000
     x = _with_hi(x, hx | (i ^ 0x3FF0_0000))  # normalize x or x/2
@@ -431,19 +442,10 @@ _LOG10_2LO = _h("0x1.9FEF311F12B36p-42")
 
 def log10(x: float) -> float:
     """``StrictMath.log10``."""
-    hx, lx = _hi(x), _lo(x)
-    k = 0
-    if hx < 0x0010_0000:  # x < 2**-1022
-        if ((hx & 0x7FFF_FFFF) | lx) == 0:
-            return -_INF
-        if hx < 0:
-            return math.nan
-        k -= 54
-        x *= _TWO54
-        hx = _hi(x)
-    if hx >= 0x7FF0_0000:
-        return x + x
-    k += (hx >> 20) - 1023
+    split = _split(x)
+    if isinstance(split, float):
+        return split
+    x, hx, k = split
     i = 1 if k < 0 else 0
     hx = (hx & 0x000F_FFFF) | ((0x3FF - i) << 20)
     y = float(k + i)
