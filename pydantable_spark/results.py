@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 from pydantic import BaseModel
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.engines import chosen_engine, fell_back
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.jobs import Job
@@ -46,26 +47,12 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
     from pydantable_spark.constraints import ValidationReport
+    from pydantable_spark.engines import Engine
     from pydantable_spark.schema import Schema
 
 __all__ = ["Results"]
 
 M = TypeVar("M", bound=BaseModel)
-
-Engine = Literal["spark", "local"]
-"""Where a result is computed: Spark (the default) or the local engine (DataFusion, for tests without a JVM)."""
-
-
-def _local(action: str, engine: object) -> bool:
-    """Whether ``engine`` asks for the local engine; anything but the two names is refused."""
-    if engine == "spark" and type(engine) is str:
-        return False
-    if engine == "local" and type(engine) is str:
-        return True
-    if type(engine) is not str:
-        check_param(action, "engine", engine, str)
-    msg = f"{action}: engine must be 'spark' or 'local', got {shown(engine)}"
-    raise ArgumentValueError(msg)
 
 
 class Results(Generic[M]):
@@ -118,19 +105,19 @@ class Results(Generic[M]):
 
     @overload
     def collect(
-        self, *, trusted: bool = False, as_lists: Literal[False] = False, engine: Engine = "spark"
+        self, *, trusted: bool = False, as_lists: Literal[False] = False, engine: Engine | None = None
     ) -> list[M]: ...
     @overload
     def collect(
-        self, *, trusted: bool = False, as_lists: Literal[True], engine: Engine = "spark"
+        self, *, trusted: bool = False, as_lists: Literal[True], engine: Engine | None = None
     ) -> dict[str, list[Any]]: ...
     @overload
     def collect(
-        self, *, trusted: bool = False, as_lists: bool, engine: Engine = "spark"
+        self, *, trusted: bool = False, as_lists: bool, engine: Engine | None = None
     ) -> list[M] | dict[str, list[Any]]: ...
 
     def collect(
-        self, *, trusted: bool = False, as_lists: bool = False, engine: Engine = "spark"
+        self, *, trusted: bool = False, as_lists: bool = False, engine: Engine | None = None
     ) -> list[M] | dict[str, list[Any]]:
         """All rows as validated instances of the row model (or, with ``as_lists=True``, as columns).
 
@@ -149,6 +136,9 @@ class Results(Generic[M]):
         engine (DataFusion through Substrait; the ``local`` extra) and validates
         its rows the same way; a plan it cannot run exactly as Spark would
         raises ``UnsupportedEngineError`` naming the part (see ``docs/local-engine.md``).
+        ``engine="auto"`` runs it locally where the local engine takes it, on Spark
+        otherwise. Without ``engine=``, the default engine applies: Spark, unless
+        ``pydantable_spark.engines.use_engine`` (or the pytest plugin) chose another.
 
         ```pycon
         >>> from pydantable_spark import DataFrameModel
@@ -167,7 +157,7 @@ class Results(Generic[M]):
             return self.to_dict(engine=engine)
         return materialize.rows_from_arrow(self._arrow("collect()", engine), self.model, trusted=trusted)
 
-    def to_arrow(self, *, engine: Engine = "spark") -> pa.Table:
+    def to_arrow(self, *, engine: Engine | None = None) -> pa.Table:
         """The rows as an Arrow table; its schema carries the derived nullability.
 
         Two exceptions, forced by Arrow: the fields of a struct column that can
@@ -178,11 +168,18 @@ class Results(Generic[M]):
         """
         return self._arrow("to_arrow()", engine)
 
-    def _arrow(self, action: str, engine: Engine = "spark") -> pa.Table:
-        if _local(action, engine):
+    def _arrow(self, action: str, engine: Engine | None = None) -> pa.Table:
+        chosen = chosen_engine(action, engine)
+        if chosen != "spark":
+            from pydantable_spark.errors import UnsupportedEngineError
             from pydantable_spark.substrait.local import run_local
 
-            return run_local(self._plan, action)
+            try:
+                return run_local(self._plan, action)
+            except UnsupportedEngineError as refused:
+                if chosen == "local":
+                    raise
+                fell_back(action, str(refused))
         from pydantable_spark._spark.lower import arrow_ready
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors
@@ -191,17 +188,17 @@ class Results(Generic[M]):
             frame = arrow_ready(self._plan)
             return run_action(frame.sparkSession, frame.toArrow)
 
-    def to_dict(self, *, engine: Engine = "spark") -> dict[str, list[Any]]:
+    def to_dict(self, *, engine: Engine | None = None) -> dict[str, list[Any]]:
         """Column name → list of values (reconciled types; no Pydantic validation; a VARIANT parsed from JSON)."""
         from pydantable_spark import materialize
 
         return materialize.python_columns(self._arrow("to_dict()", engine), _variants(self.schema))
 
-    def to_pandas(self) -> pd.DataFrame:
+    def to_pandas(self, *, engine: Engine | None = None) -> pd.DataFrame:
         """A pandas DataFrame; integer and boolean columns with NULLs use pandas' nullable dtypes."""
         from pydantable_spark import materialize
 
-        return materialize.to_pandas(self._arrow("to_pandas()"))
+        return materialize.to_pandas(self._arrow("to_pandas()", engine))
 
     def to_polars(self) -> pl.DataFrame:
         """A Polars DataFrame, through Arrow (needs the ``polars`` extra); dates of any year come back exactly."""
@@ -397,11 +394,22 @@ class Results(Generic[M]):
         """
         return self._count("empty", p.Limit(self._plan, 1)) == 0
 
-    def count(self) -> int:
-        """The number of rows (one Spark job)."""
-        return self._count("count()", self._plan)
+    def count(self, *, engine: Engine | None = None) -> int:
+        """The number of rows (one Spark job, or the local engine's run with ``engine=``)."""
+        return self._count("count()", self._plan, engine)
 
-    def _count(self, action: str, plan: p.Plan) -> int:
+    def _count(self, action: str, plan: p.Plan, engine: Engine | None = None) -> int:
+        chosen = chosen_engine(action, engine)
+        if chosen != "spark":
+            from pydantable_spark.errors import UnsupportedEngineError
+            from pydantable_spark.substrait.local import run_local
+
+            try:
+                return run_local(plan, action).num_rows
+            except UnsupportedEngineError as refused:
+                if chosen == "local":
+                    raise
+                fell_back(action, str(refused))
         from pydantable_spark._spark.lower import lower
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors

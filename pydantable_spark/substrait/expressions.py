@@ -41,7 +41,7 @@ __all__ = ["ExpressionWriter", "Functions", "literal"]
 
 
 def _temporal(node: Call) -> bool:
-    """Whether a call reads a timestamp (whose date parts depend on the session's time zone)."""
+    """Whether a call reads a timestamp (whose date parts depend on the session's time zone, a kernel's job)."""
     return any(isinstance(a.type.dtype, dt.Datetime) for a in node.args)
 
 
@@ -593,9 +593,8 @@ class ExpressionWriter:
             msg = f"{core.render(node)} aggregates rows; Substrait export takes aggregates only in group_by().agg()"
             raise UnsupportedEngineError(msg)
         function = fn.mapping_of(node)
-        prefer_kernel = self.functions.local and (
-            function is None or not function.local or (node.function.placement.session and _temporal(node))
-        )
+        # a timestamp's calendar fields are read in the session's time zone: DataFusion's functions read UTC
+        prefer_kernel = self.functions.local and (function is None or not function.local or _temporal(node))
         if function is None or prefer_kernel:
             kernel = kernels.kernel_of(node)
             if kernel is not None:

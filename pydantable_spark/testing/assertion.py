@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import python_name
+from pydantable_spark.engines import chosen_engine
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, UnknownColumnError
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.frame import DataFrame
@@ -22,6 +23,7 @@ from pydantable_spark.testing.rows import RowComparison, Tolerance, count, is_na
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark.engines import Engine
     from pydantable_spark.schema import Schema
 
 __all__ = ["Rows", "assert_frame_equal"]
@@ -42,6 +44,7 @@ def assert_frame_equal(
     rtol: float = 1e-5,
     atol: float = 1e-8,
     max_rows_shown: int = 10,
+    engine: Engine | None = None,
 ) -> None:
     """Raise ``AssertionError`` unless ``left`` and ``right`` hold the same schema and rows.
 
@@ -111,6 +114,10 @@ def assert_frame_equal(
         atol: Absolute tolerance for floating point numbers (a finite number ``>= 0``).
         max_rows_shown: How many differing rows the message shows (at least 1); it always
             gives their number.
+        engine: Where the frames' rows are computed: ``"spark"``, ``"local"`` (no JVM; see
+            docs/local-engine.md), ``"auto"`` (local where it takes the plan); None, the default
+            engine (Spark unless ``use_engine`` or the pytest plugin chose another). A PySpark
+            DataFrame is always read by Spark.
 
     Raises:
         AssertionError: The schemas or the rows differ; the message shows how.
@@ -134,7 +141,8 @@ def assert_frame_equal(
         max_rows_shown=max_rows_shown,
     )
     ignored = _ignored_names(what, ignore_columns)
-    left_side, right_side = _side(what, "left", left), _side(what, "right", right)
+    chosen = chosen_engine(what, engine)
+    left_side, right_side = _side(what, "left", left, chosen), _side(what, "right", right, chosen)
     frames = [s.frame for s in (left_side, right_side) if s.frame is not None]
     if not frames:
         msg = f"{what}: left and right are both lists of rows; at least one side must be a frame to give the columns"
@@ -212,12 +220,13 @@ class _Side:
     name: str
     frame: DataFrame[Any] | None
     items: Sequence[Any] = ()
+    engine: Engine = "spark"
 
     def rows(self, names: list[str], columns: list[str], other: str) -> list[tuple[Any, ...]]:
         """The rows as tuples of plain values of ``names``; ``columns`` are the frame's (for a list side)."""
         if self.frame is not None:
             kept = self.frame if list(self.frame.columns) == names else self.frame.select(*names)
-            values = kept.to_dict()
+            values = kept.to_dict(engine=self.engine)
             return [tuple(plain(v) for v in row) for row in zip(*(values[n] for n in names), strict=True)]
         return [self._row(f"{self.name}[{i}]", item, names, columns, other) for i, item in enumerate(self.items)]
 
@@ -245,10 +254,10 @@ class _Side:
         return tuple(plain(data[n]) for n in names)
 
 
-def _side(what: str, name: str, value: object) -> _Side:
+def _side(what: str, name: str, value: object, engine: Engine) -> _Side:
     if isinstance(value, DataFrame):
-        return _Side(name, value)
-    if _is_spark_frame(value):
+        return _Side(name, value, engine=engine)
+    if _is_spark_frame(value):  # its rows are in Spark
         return _Side(name, DataFrame.from_spark(typing.cast("SparkDataFrame", value)))
     if isinstance(value, Sequence) and not isinstance(value, str | bytes | bytearray):
         for i, item in enumerate(value):

@@ -281,7 +281,9 @@ def test_a_quote_in_a_value_is_data() -> None:
 
 @pytest.mark.jvm_free
 def test_the_engine_argument_is_checked_when_called() -> None:
-    with pytest.raises(ArgumentValueError, match=r"collect\(\): engine must be 'spark' or 'local', got 'datafusion'"):
+    with pytest.raises(
+        ArgumentValueError, match=r"collect\(\): engine must be 'spark', 'local' or 'auto', got 'datafusion'"
+    ):
         sales().collect(engine="datafusion")  # type: ignore[call-overload]
     with pytest.raises(ArgumentTypeError, match=r"to_arrow\(\): engine must be str, got 1 \(int\)"):
         sales().to_arrow(engine=1)  # type: ignore[arg-type]
@@ -359,3 +361,14 @@ def test_dates_and_an_empty_source_survive() -> None:
     assert empty.to_dict(engine="local")["id"] == []
     days = sales().filter(Sale.day < datetime.date(2000, 1, 1)).select(Sale.day)
     assert days.to_dict(engine="local") == {"day": [datetime.date(1969, 12, 31)]}
+
+
+def test_a_session_without_ansi_mode_is_refused_by_name(spark: SparkSession) -> None:
+    previous = spark.conf.get("spark.sql.ansi.enabled")
+    try:
+        spark.conf.set("spark.sql.ansi.enabled", "false")
+        with pytest.raises(UnsupportedEngineError, match=r"spark\.sql\.ansi\.enabled=false"):
+            sales().to_dict(engine="local")
+    finally:
+        spark.conf.set("spark.sql.ansi.enabled", previous)
+    assert sales().count(engine="local") == 4
