@@ -86,7 +86,7 @@ def test_bits_bitmaps_digests_and_hashes_are_sparks(spark: SparkSession) -> None
     for col in ("b", "h", "i", "l"):
         calls[f"bit_get_{col}"] = F.bit_get(col, "p")
         calls[f"bitwise_not_{col}"] = F.bitwise_not(col)
-        for distance in (0, 1, 31, 33, 63, 65, -1):
+        for distance in (0, 31, 33, 65, -1):
             calls[f"shiftleft_{col}_{distance}"] = F.shiftleft(col, distance)
             calls[f"shiftright_{col}_{distance}"] = F.shiftright(col, distance)
             calls[f"shiftrightunsigned_{col}_{distance}"] = F.shiftrightunsigned(col, distance)

@@ -30,6 +30,7 @@ import datetime
 import decimal
 import fractions
 import math
+import struct
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
     from pydantable_spark.expr.call import Call
     from pydantable_spark.substrait.kernels.spec import Site
 
-__all__ = ["KERNELS", "REFUSED", "spark_round"]
+__all__ = ["KERNELS", "REFUSED", "float32_text", "spark_round"]
 
 REMAINDER_BY_ZERO = "REMAINDER_BY_ZERO"
 
@@ -163,6 +164,18 @@ def _log(*args: float) -> float | None:
 # --- rounding -----------------------------------------------------------------------------------------
 
 _CEILING_FLOOR = {"ceil": decimal.ROUND_CEILING, "floor": decimal.ROUND_FLOOR}
+
+
+def float32_text(value: float) -> str:
+    """The shortest decimal text that reads back as the float32 ``value`` (for the formatter: ``%s`` of a float).
+
+    Spark's ``round`` of a float does not read it so: it widens the float to a double first.
+    """
+    for digits in range(1, 18):
+        text = f"{value:.{digits}g}"
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == value:
+            return text
+    return repr(value)  # pragma: no cover - 9 digits always read back
 
 
 def _set_scale(value: decimal.Decimal, scale: int, mode: str) -> decimal.Decimal:
