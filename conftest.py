@@ -128,6 +128,13 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/selectors.py",
         "pydantable_spark/typerules.py",
         "pydantable_spark/substrait/__init__.py",
+        "pydantable_spark/substrait/kernels/binary.py",
+        "pydantable_spark/substrait/kernels/doubletext.py",
+        "pydantable_spark/substrait/kernels/hashing.py",
+        "pydantable_spark/substrait/kernels/math.py",
+        "pydantable_spark/substrait/kernels/numbers.py",
+        "pydantable_spark/substrait/kernels/strictmath.py",
+        "pydantable_spark/substrait/kernels/vectors.py",
         "pydantable_spark/substrait/local.py",
         "pydantable_spark/substrait/types.py",
     )

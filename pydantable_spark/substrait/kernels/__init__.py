@@ -24,9 +24,11 @@ from pydantable_spark.substrait.kernels import (
     conditional,
     csv_text,
     datetime,
+    hashing,
     json_text,
     math,
     strings,
+    vectors,
 )
 from pydantable_spark.substrait.kernels.spec import Aggregate, Kernel, Scalar, Session, Site, SparkError
 
@@ -57,9 +59,12 @@ def _index(*modules: object) -> dict[str, Kernel]:
 
 
 KERNELS: dict[str, Kernel] = _index(
-    aggregates, binary, collections, conditional, csv_text, datetime, json_text, math, strings
+    aggregates, binary, collections, conditional, csv_text, datetime, hashing, json_text, math, strings, vectors
 )
 """Catalog entry name → its kernel."""
+
+REFUSED: dict[str, str] = {name: why for module in (math, vectors) for name, why in module.REFUSED.items()}
+"""Entries no kernel will compute, and why (Spark's answer depends on what Python cannot reproduce)."""
 
 OPERATORS = arithmetic.OPERATORS
 """Operator kernels (``/``, ``%``, ``//``, decimal arithmetic Spark rounds), by the name the plan calls them."""
@@ -85,6 +90,8 @@ def refusal(call: Call) -> str | None:
     """Why the local engine cannot run ``call`` with a kernel (None: it can)."""
     kernel = KERNELS.get(call.function.name)
     if kernel is None:
+        if call.function.name in REFUSED:
+            return f"the local engine does not compute {call.function.name}(): {REFUSED[call.function.name]}"
         return f"the local engine has no kernel for {call.function.name}() yet"
     if kernel.refuse is not None:
         return kernel.refuse(call)
