@@ -2,8 +2,11 @@
 
 Each row is a family of bad, hostile or faulty inputs; its count comes from the
 test corpus (the data the injection tests iterate over, multiplied by the
-session settings each runs under) or from the test items pytest collects. The
-table in the docs is this script's output; ``tests/test_reliability.py``
+session settings each runs under, and the example counts hypothesis tests
+declare as constants), from the test items pytest collects, or from a test's
+own source (the ``pytest.raises`` blocks it runs, a block in a loop once per
+element looped over; the elements of the literal a test checks one by one).
+The table in the docs is this script's output; ``tests/test_reliability.py``
 checks that they agree.
 
 Run: ``python benchmarks/reliability.py``.
@@ -11,6 +14,7 @@ Run: ``python benchmarks/reliability.py``.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import subprocess
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +45,27 @@ TESTS = [
     "tests/steps/test_fuse_projections.py",
     "tests/_spark/test_lowering.py",
     "tests/_spark/test_checks.py",
+    "tests/test_modelgen.py",
+    "tests/test_stubgen.py",
+    "tests/test_display.py",
+    "tests/test_merge.py",
+    "tests/expr/test_json.py",
+    "tests/expr/test_csv_xml.py",
+    "tests/expr/test_variant.py",
+    "tests/test_reshaping.py",
+    "tests/test_physical_controls.py",
+    "tests/test_testing.py",
 ]
+
+MODELGEN = "tests/test_modelgen.py"
+MERGE = "tests/test_merge.py"
+IO = "tests/test_io.py"
+VARIANT = "tests/expr/test_variant.py"
+RESHAPING = "tests/test_reshaping.py"
+PHYSICAL = "tests/test_physical_controls.py"
+TESTING = "tests/test_testing.py"
+CONSTRUCTORS = "tests/test_constructors.py"
+FUSE = "tests/steps/test_fuse_projections.py"
 
 
 @dataclass(frozen=True)
@@ -53,16 +78,18 @@ class Row:
 
 
 def _module(path: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
+    name = "reliability_corpus_" + Path(path).stem  # registered: dataclasses look their module up by name
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
 def collected() -> Counter[str]:
-    """Test items per test function (``file::name``), as pytest collects them."""
+    """Test items (``file::name[parameters]``), as pytest collects them."""
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", *TESTS],
         cwd=ROOT,
@@ -70,8 +97,101 @@ def collected() -> Counter[str]:
         text=True,
         check=True,
     )
-    items = [line.split("[")[0] for line in done.stdout.splitlines() if "::" in line]
-    return Counter(items)
+    return Counter(line for line in done.stdout.splitlines() if line.startswith("tests/") and "::" in line)
+
+
+def _test(path: str, test: str) -> ast.FunctionDef:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    found = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == test]
+    if len(found) != 1:
+        msg = f"{path} has no test function {test}"
+        raise LookupError(msg)
+    return found[0]
+
+
+def _runs(test: ast.FunctionDef, statements: list[ast.stmt], counted: Callable[[ast.stmt], bool]) -> int:
+    """How many times the counted statements run: once each, times the elements of each loop around them.
+
+    A loop must go over a literal (or a local name bound to one, or its ``.items()``); a branch counts as run.
+    """
+    runs = 0
+    for statement in statements:
+        if counted(statement):
+            runs += 1
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(statement, ast.For):
+            inside = _runs(test, statement.body, counted)
+            if inside:  # only a loop around a counted statement needs its length
+                runs += _length(test, statement.iter) * inside
+            runs += _runs(test, statement.orelse, counted)
+            continue
+        if isinstance(statement, ast.While | ast.AsyncFor) and _runs(test, statement.body, counted):
+            msg = f"{test.name}: cannot count the runs of a `{type(statement).__name__.lower()}` loop"
+            raise ValueError(msg)
+        for block in ("body", "orelse", "finalbody"):
+            runs += _runs(test, getattr(statement, block, []), counted)
+        for handler in getattr(statement, "handlers", []):
+            runs += _runs(test, handler.body, counted)
+    return runs
+
+
+def _length(test: ast.FunctionDef, holder: ast.expr) -> int:
+    """The elements a literal holds; a local name's literal with the items stored into it (``name[k] = ...``)."""
+    if isinstance(holder, ast.List | ast.Tuple | ast.Set) and not any(isinstance(e, ast.Starred) for e in holder.elts):
+        return len(holder.elts)
+    if isinstance(holder, ast.Dict) and None not in holder.keys:
+        return len(holder.keys)
+    if (
+        isinstance(holder, ast.Call)
+        and isinstance(holder.func, ast.Attribute)
+        and holder.func.attr in ("items", "keys", "values")
+        and not holder.args
+    ):
+        return _length(test, holder.func.value)
+    if isinstance(holder, ast.Name):
+        name = holder.id
+        bound = [
+            node.value
+            for node in ast.walk(test)
+            if isinstance(node, ast.Assign | ast.AnnAssign)
+            and node.value is not None
+            and any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
+        ]
+        if len(bound) == 1:
+
+            def stored(statement: ast.stmt) -> bool:
+                return isinstance(statement, ast.Assign) and any(
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                    for t in statement.targets
+                )
+
+            return _length(test, bound[0]) + _runs(test, test.body, stored)
+    msg = f"{test.name}: cannot count the elements of `{ast.unparse(holder)}`"
+    raise ValueError(msg)
+
+
+def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def refusals(path: str, test: str) -> int:
+    """The ``pytest.raises`` blocks a test runs (one in a loop once per element looped over)."""
+
+    def refused(statement: ast.stmt) -> bool:
+        return isinstance(statement, ast.With) and any(
+            isinstance(item.context_expr, ast.Call) and ast.unparse(item.context_expr.func) == "pytest.raises"
+            for item in statement.items
+        )
+
+    function = _test(path, test)
+    return _runs(function, function.body, refused)
+
+
+def elements(path: str, test: str, name: str) -> int:
+    """The elements of the literal a test binds to ``name`` (the cases it checks one by one)."""
+    function = _test(path, test)
+    return _length(function, ast.Name(name))
 
 
 def rows() -> list[Row]:
@@ -79,10 +199,26 @@ def rows() -> list[Row]:
     faults = _module("tests/test_faults.py")
     roundtrip = _module("tests/test_io_roundtrip.py")
     plans = _module("tests/test_plan_format.py")
+    modelgen = _module("tests/test_modelgen.py")
+    stubgen = _module("tests/test_stubgen.py")
+    display = _module("tests/test_display.py")
+    json_ = _module("tests/expr/test_json.py")
+    csv_xml = _module("tests/expr/test_csv_xml.py")
     items = collected()
 
-    def n(test: str) -> int:
-        return sum(count for name, count in items.items() if name.endswith("::" + test))
+    def n(test: str, having: str = "") -> int:
+        """The items of a test (``name``, or ``file::name`` where two files have one); with ``having``, those
+        whose parameters' id holds that text."""
+        found: Counter[str] = Counter()
+        for item, count in items.items():
+            node, _, parameters = item.partition("[")
+            if (node == test or node.endswith("::" + test)) and having in parameters:
+                found[node.split("::")[0]] += count
+        if len(found) != 1:
+            where = f"{test} is a test of {sorted(found)}: say which file"
+            msg = where if found else f"no test item {test!r} with {having!r} in its parameters' id"
+            raise LookupError(msg)
+        return sum(found.values())
 
     settings = len(inj.CONFS)
     hostile = len(inj.HOSTILE)
@@ -137,7 +273,7 @@ def rows() -> list[Row]:
             "injection: hostile column names (incl. internal `__pydantable_*` names) through `with_columns`, "
             "`filter`, `sort`, `collect`, `count` × settings; through 7 relational operations × settings; "
             "internal names next to a join and `unique`",
-            names * n("test_hostile_column_names_are_names")
+            names * n("tests/test_injection.py::test_hostile_column_names_are_names")
             + 7 * n("test_hostile_names_through_relational_operations")
             + n("test_internal_names_do_not_collide_with_user_columns"),
             "exact result",
@@ -420,6 +556,112 @@ def rows() -> list[Row]:
             + 40 * n("test_a_cancel_racing_a_job_end_is_decided_once"),
             "exact result for every thread; `cancel()` True always `JobCancelledError`, False the result",
             "tests/test_concurrency.py",
+        ),
+        Row(
+            "generated source (`pydantable-spark models`, `model_source`, `source_of_path`, `stubgen`): column "
+            "names, comments, origins and model names holding statements, quotes, control characters, line and "
+            "paragraph separators, NFKC-folding names (`ﬁle`, `ℌx`, `ｆｕｌｌ`), superscripts (`a²`), names "
+            "annotations read (`date`, `int`, `Field`, ...), `id`/`ID`/`Id`, a lone surrogate: the issue's cases, "
+            "random nested schemas and model names (hypothesis), Parquet files with such names in such a "
+            "directory, data Spark cannot read; import fallbacks in a model module",
+            sum(len(cases) for cases in modelgen.ISSUE_CASES.values())
+            * n("test_the_issue_cases_import_without_running_data_and_read_back_exactly")
+            + modelgen.GENERATED_EXAMPLES
+            * n("test_generated_modules_never_run_data_and_read_back_every_name_and_comment")
+            + modelgen.NAME_EXAMPLES * n("test_a_model_name_is_used_as_it_is_or_refused_saying_why")
+            + elements(MODELGEN, "test_attribute_names_are_what_source_spells_as_they_are", "cases")
+            + refusals(MODELGEN, "test_columns_a_model_cannot_hold_apart_are_refused_naming_them")
+            + refusals(MODELGEN, "test_comments_are_found_by_exact_path_and_a_key_that_names_no_column_is_an_error")
+            + n("test_files_with_hostile_names_and_comments_give_a_model_that_reads_them_back")
+            + refusals(MODELGEN, "test_data_spark_cannot_read_is_the_librarys_error_with_sparks_reason")
+            + stubgen.FALLBACKS.count("except ImportError:")
+            * (
+                n("test_an_import_fallback_is_left_to_the_import_it_stands_in_for")
+                + n("test_the_stub_of_an_import_fallback_type_checks")
+            ),
+            "each module compiles, holds data only as string literals, imports in a child interpreter whose canary "
+            "never fires, and reads back every name and comment; clear error for what a model cannot hold "
+            "(`DuplicateColumnError`, `ArgumentValueError` saying why) and for Spark's read errors (`SparkJobError` "
+            "with Spark's reason); a stub keeps the import a fallback stands in for, and type-checks",
+            "tests/test_modelgen.py, tests/test_stubgen.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "display: column names and values holding a line break, CR LF, an ANSI escape, U+2028, U+202E, NUL "
+            "through `explain()`, `show`'s table, a schema's `str` and `repr`",
+            len(display.FORGING) * n("test_no_name_or_value_forges_a_line_of_explain_show_or_a_schema"),
+            "one line per step, column and row, every line printable: none forged",
+            "tests/test_display.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "MERGE: a NULL into a column the target model declares non-null (a `None` literal in `update`, "
+            "`insert`, `insert_all`, a by-source `update`; `F.lit(None)`; a `when` without `otherwise`; a nullable "
+            "expression), on a Delta table too (lakehouse tier)",
+            n("test_merges_are_checked_when_built", having="-NullabilityError-")
+            + refusals(MERGE, "test_a_null_into_a_non_null_column_is_refused_and_commits_nothing")
+            + n("test_a_null_literal_binds_only_where_the_target_model_allows_null"),
+            "clear error when the call is made (`NullabilityError` naming the clause, the column and the type); "
+            "nothing committed (Delta's history unchanged); `None` is a typed NULL where the model allows it",
+            "tests/test_merge.py",
+            "0 (nothing committed)",
+        ),
+        Row(
+            "typed text functions: `from_json` values the model's type would change (a number, object or boolean "
+            "for a `str`, in a list too; decimals beyond the scale or the precision, `1e-41`) and values that fit "
+            "(exponent forms, 25 places); `from_csv` and `from_xml` decimals that would round; PERMISSIVE and "
+            "FAILFAST; readers' exponent-form decimals (JSON, CSV)",
+            len(json_.STRICT) * n("test_values_spark_would_change_are_null_in_permissive_mode")
+            + n("test_failfast_names_the_column_the_field_and_the_value")
+            + n("test_failfast_keeps_the_values_that_fit")
+            + 2 * len(csv_xml.AMOUNTS) * n("test_a_decimal_that_would_round_is_null_in_permissive_mode")  # csv, xml
+            + n("test_failfast_names_the_decimal_that_would_round")
+            + refusals(IO, "test_a_decimal_in_exponent_form_is_checked_at_its_true_scale"),
+            "NULL in PERMISSIVE, clear error in FAILFAST and in readers (`MalformedDataError` naming the column, "
+            "the field and the value, Spark's as `__cause__`); values that fit exact",
+            "tests/expr/test_json.py, tests/expr/test_csv_xml.py, tests/test_io.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "VARIANT: numbers past 38 digits (ints, decimals, nested) and values nested past 1,000 levels (1,001, "
+            "2,000, 100,000); values at the limits (±(10**38 - 1), 38 digits each side of the point, `1E-38`, "
+            "1,000 levels)",
+            n("test_a_number_a_variant_would_round_is_refused_naming_row_and_column")
+            + n("test_a_value_nested_deeper_than_spark_parses_is_refused_naming_the_limit")
+            + elements(VARIANT, "test_numbers_and_nesting_at_the_variant_limits_go_in_and_come_back_exactly", "values"),
+            "clear error (`RowValidationError` naming the row, the column and the path; the depth was a "
+            "`RecursionError`); values at the limits come back exactly",
+            "tests/expr/test_variant.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "values Spark's physical behaviour or a common type would change: `melt` of bigint + double or "
+            "decimal + double (and `allow_lossy` naming another column, misspelt, not a list); filters over a "
+            "cached frame holding NaN (`== NaN`, `isin`, `> 1e308`, `<=>`, ...); a failed NULL check in eager and "
+            "lazy `local_checkpoint()` and `checkpoint()`; a field beside a column differing only in case, with and "
+            "without a default (Parquet, ORC, CSV, JSON, a table)",
+            refusals(RESHAPING, "test_melt_refuses_a_lossy_common_type_unless_allowed")
+            + elements(PHYSICAL, "test_a_cache_keeps_nan_rows_for_every_filter", "filters")
+            + refusals(PHYSICAL, "test_a_failed_null_check_in_a_checkpoint_is_null_check_error")
+            + refusals(IO, "test_a_field_differing_from_a_column_only_in_case_is_missing_with_a_did_you_mean"),
+            "clear error (`LossyCastError` naming the column unless `allow_lossy` names it, `ArgumentValueError`, "
+            "`NullCheckError` naming the column, `MissingColumnError` with a did-you-mean); every NaN row kept",
+            "tests/test_reshaping.py, tests/test_physical_controls.py, tests/test_io.py",
+            "0 (reads only)",
+        ),
+        Row(
+            "constructors and helpers: `build_frame` given a field as its column name and as its field name (in a "
+            "row, a nested model, keyword arguments; `from_rows` too); `from_arrow` struct fields differing only "
+            "in case (in a struct, in a list of structs); an expression of named columns 1,002 operations deep in "
+            "`select`, `with_columns`, `filter`",
+            refusals(TESTING, "test_build_frame_refuses_a_field_given_by_its_column_name_and_its_field_name")
+            + refusals(CONSTRUCTORS, "test_from_arrow_matches_struct_fields_by_exact_name_with_a_did_you_mean")
+            + refusals(FUSE, "test_a_deep_expression_of_named_columns_binds_and_is_refused_by_the_limit"),
+            "clear error (`RowValidationError` naming both spellings, `MissingColumnError` with a did-you-mean, "
+            "`PlanLimitError` naming the depth and the limit; pyarrow's error or a silent NULL, and a "
+            "`RecursionError`, before)",
+            "tests/test_testing.py, tests/test_constructors.py, tests/steps/test_fuse_projections.py",
+            "0 (reads only)",
         ),
     ]
 

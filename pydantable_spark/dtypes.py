@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 __all__ = [
+    "VARIANT_MAX_DEPTH",
+    "VARIANT_MAX_DIGITS",
     "Binary",
     "Boolean",
     "DType",
@@ -235,7 +237,9 @@ class Variant(DType):
 
     A VARIANT column crosses between Spark and Python as its JSON text
     (``to_json``), read with ``json.loads(text, parse_float=decimal.Decimal)``:
-    a ``dict``, ``list``, ``str``, ``int``, ``Decimal``, ``bool`` or ``None``.
+    a ``dict``, ``list``, ``str``, ``int``, ``Decimal``, ``bool`` or ``None``
+    (a value JSON has no type for, a date or NaN, as Spark's text for it).
+    Values written in must fit ``VARIANT_MAX_DIGITS`` and ``VARIANT_MAX_DEPTH``.
     Spark can neither compare, sort, group nor hash VARIANT values.
     """
 
@@ -375,6 +379,12 @@ VARIANT_NOT_COMPARABLE = (
     "read a typed value out of it first with F.variant_get(v, path, type)"
 )
 """The reason every refusal of a VARIANT key gives."""
+
+VARIANT_MAX_DEPTH = 1000
+"""How deep a VARIANT value may nest lists and objects: Spark's JSON parser (``parse_json``) refuses deeper text."""
+
+VARIANT_MAX_DIGITS = 38
+"""A VARIANT keeps a number exactly up to 38 digits and 38 places (a decimal); beyond, Spark makes it a double."""
 
 
 TYPE_NAMES: dict[str, DType] = {

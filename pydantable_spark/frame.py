@@ -42,6 +42,7 @@ from pydantable_spark.errors import (
     DuplicateColumnError,
     UnknownColumnError,
     shown,
+    suggest,
 )
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.core import (
@@ -682,15 +683,44 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         *,
         variable_name: str = "variable",
         value_name: str = "value",
+        allow_lossy: Selection = False,
     ) -> DataFrame[Any]:
-        """Long format: the id columns, the value column's name, its value (types must agree)."""
+        """Long format: the id columns, the value column's name, its value.
+
+        The value columns must share a type, or convert to a common one (an
+        ``int`` and a ``bigint`` melt into ``bigint``). A conversion that can
+        silently lose information by the rules of reconciliation (``bigint`` →
+        ``double`` rounds ``2**53 + 1``; ``decimal`` → ``double``) is a
+        ``LossyCastError`` naming the column and the types, unless
+        ``allow_lossy`` accepts it: ``True``, or the names of the value columns
+        that may convert with loss.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Reading(DataFrameModel):
+        ...     id: int
+        ...     count: int
+        ...     ratio: float
+        >>> readings = Reading.from_rows([{"id": 1, "count": 2**53 + 1, "ratio": 0.5}])
+        >>> readings.melt("id", ["count", "ratio"])
+        Traceback (most recent call last):
+        ...
+        pydantable_spark.errors.LossyCastError: melt(): value column 'count' is bigint (int), and melting it with ...
+        >>> print(readings.melt("id", ["count", "ratio"], allow_lossy=["count"]).schema)
+        id: int (bigint)
+        variable: str (string)
+        value: float (double)
+
+        ```
+        """
         ids = self._subset(id_vars, "melt(id_vars=...)") if id_vars is not None else ()
         values = (
             self._subset(value_vars, "melt(value_vars=...)")
             if value_vars is not None
             else tuple(n for n in self.columns if n not in ids)
         )
-        return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name))
+        lossy = _lossy_names(allow_lossy, values, "melt(allow_lossy=...)")
+        return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name, lossy))
 
     unpivot = melt
     pivot_longer = melt
@@ -1036,6 +1066,12 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         kept with the frame, one per session: every action on this frame, and
         on frames built from it, reads it, until ``unpersist()``. Like
         ``cache()``, this runs no job itself.
+
+        A filter on the cache returns the rows it would without it: Spark
+        skips cached batches by min/max statistics that leave NaN out, so an
+        action on a cached frame with a float column sets
+        ``spark.sql.inMemoryColumnarStorage.partitionPruning=false`` on the
+        session (see docs/guides.md, "Physical controls").
         """
         return DataFrame(Persist(self._plan, storage_level(level, "persist(level=...)")), self._model)
 
@@ -1133,8 +1169,10 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         frame: DataFrame[M] = DataFrame(Checkpoint(self._plan, local, eager), self._model)
         if eager:
             from pydantable_spark._spark.lower import lower
+            from pydantable_spark._spark.storage import spark_errors
 
-            lower(frame._plan)  # the checkpoint's executor saves the data now (a Spark job)
+            with spark_errors(what, frame._plan):  # a failed NULL check is NullCheckError, as in lazy forms
+                lower(frame._plan)  # the checkpoint's executor saves the data now (a Spark job)
         return frame
 
     def as_model(
@@ -1157,6 +1195,24 @@ JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
 JoinOn = JoinKeys
 """Key names, columns and selectors, boolean conditions (``Expr[bool | None]``), or a list mixing them."""
 Subset = JoinKeys
+
+
+def _lossy_names(option: object, values: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """The value columns ``allow_lossy`` (``True``/``False`` or names among ``values``) lets convert with loss."""
+    if isinstance(option, bool):
+        return values if option else ()
+    if isinstance(option, str) or not isinstance(option, Sequence | set | frozenset):
+        msg = f"{what} takes True, False or a list of value column names, got {shown(option)}"
+        raise ArgumentTypeError(msg)
+    names = tuple(option)
+    for name in names:
+        if name not in values:
+            msg = (
+                f"{what}: {shown(name)} is not a value column of this melt; value columns: {', '.join(values)}"
+                f"{suggest(name, values) if isinstance(name, str) else ''}"
+            )
+            raise ArgumentValueError(msg)
+    return names
 
 
 def _single(item: str | Expr[Any] | Selector) -> list[str | Expr[Any] | Selector]:

@@ -109,7 +109,11 @@ def json_text(value: Any, path: str = "value") -> str:
 
     Takes ``dict`` (with ``str`` keys), ``list``/``tuple``, ``str``, ``int``,
     ``float`` (finite), ``Decimal`` (finite), ``bool`` and ``None``; anything
-    else raises ``ValueError`` naming where it is.
+    else raises ``ValueError`` naming where it is, and so does a value a
+    VARIANT cannot hold exactly: an ``int`` or ``Decimal`` of more than
+    ``VARIANT_MAX_DIGITS`` digits (Spark would keep it as a rounded double),
+    or lists and dicts nested deeper than ``VARIANT_MAX_DEPTH``. Written
+    without recursion, so a value of any depth gets its answer.
 
     >>> json_text({"a": [1, decimal.Decimal("2.50"), None, True], "b": "x"})
     '{"a": [1, 2.50, null, true], "b": "x"}'
@@ -117,18 +121,84 @@ def json_text(value: Any, path: str = "value") -> str:
     Traceback (most recent call last):
     ...
     ValueError: value['when'] is b'x' (bytes), which JSON cannot hold; a VARIANT takes dict (str keys), ...
+    >>> json_text([10**38])
+    Traceback (most recent call last):
+    ...
+    ValueError: value[0] is the int 100000000000000000000000000000000000000 (39 digits), which a VARIANT ...
     """
-    if value is None or isinstance(value, bool | str):
-        return json.dumps(value)
+    out: list[str] = []
+    pending: list[tuple[Any, str, int] | str] = [(value, path, 0)]  # values to write, or text as it is
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        current, where, depth = item
+        if current is None or isinstance(current, bool | str):
+            out.append(json.dumps(current))
+        elif isinstance(current, int | float | decimal.Decimal):
+            out.append(_number_text(current, where))
+        elif isinstance(current, dict | list | tuple):
+            if depth >= dt.VARIANT_MAX_DEPTH:
+                msg = (
+                    f"{path} nests lists and dicts more than {dt.VARIANT_MAX_DEPTH} levels deep, which a VARIANT "
+                    f"cannot hold (Spark's JSON parser reads at most {dt.VARIANT_MAX_DEPTH} levels)"
+                )
+                raise ValueError(msg)
+            pending.extend(reversed(_members(current, where, depth + 1)))
+        else:
+            _refuse(current, where)
+    return "".join(out)
+
+
+def _members(value: dict[Any, Any] | list[Any] | tuple[Any, ...], path: str, depth: int) -> list[Any]:
+    """The pieces of a JSON object or array, in order: brackets and separators as text, members to write."""
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            _refuse(value, path)
+        pieces: list[Any] = ["{"]
+        for i, (k, v) in enumerate(value.items()):
+            pieces += [f"{', ' if i else ''}{json.dumps(k)}: ", (v, f"{path}[{k!r}]", depth)]
+        return [*pieces, "}"]
+    pieces = ["["]
+    for i, v in enumerate(value):
+        pieces += [", "] if i else []
+        pieces.append((v, f"{path}[{i}]", depth))
+    return [*pieces, "]"]
+
+
+def _number_text(value: int | float | decimal.Decimal, path: str) -> str:
+    """A number as JSON text; one a VARIANT cannot hold exactly is a ``ValueError`` naming ``path``."""
     if isinstance(value, int):
-        return str(int(value))
-    if isinstance(value, float | decimal.Decimal) and math.isfinite(value):
-        return repr(float(value)) if isinstance(value, float) else format(value, "f")
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        items = (f"{json.dumps(k)}: {json_text(v, f'{path}[{k!r}]')}" for k, v in value.items())
-        return "{" + ", ".join(items) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(json_text(v, f"{path}[{i}]") for i, v in enumerate(value)) + "]"
+        text = str(int(value))
+        digits = len(text.lstrip("-"))
+        if digits > dt.VARIANT_MAX_DIGITS:
+            msg = (
+                f"{path} is the int {text} ({digits} digits), which a VARIANT holds only as a rounded double: it "
+                f"keeps numbers exactly up to {dt.VARIANT_MAX_DIGITS} digits; pass it as a str, or as a float to "
+                "accept the rounding"
+            )
+            raise ValueError(msg)
+        return text
+    if not math.isfinite(value):
+        _refuse(value, path)
+    if isinstance(value, float):
+        return repr(value)
+    text = format(value, "f")
+    plain = text.rstrip("0").rstrip(".") if "." in text else text  # trailing zeros: the same value, no digits
+    whole, _, places = plain.lstrip("-").partition(".")
+    digits = len((whole + places).lstrip("0")) or 1
+    if digits > dt.VARIANT_MAX_DIGITS or len(places) > dt.VARIANT_MAX_DIGITS:
+        msg = (
+            f"{path} is Decimal({text!r}) ({digits} significant digits, {len(places)} places), which a VARIANT "
+            f"holds only as a rounded double: it keeps decimals exactly up to {dt.VARIANT_MAX_DIGITS} digits and "
+            f"{dt.VARIANT_MAX_DIGITS} places; pass it as a str, or as a float to accept the rounding"
+        )
+        raise ValueError(msg)
+    return plain if len(text.partition(".")[2]) > dt.VARIANT_MAX_DIGITS else text
+
+
+def _refuse(value: Any, path: str) -> typing.NoReturn:
     shown = f"{value!r:.60} ({type(value).__name__})"
     why = "a dict with a key that is not a str" if isinstance(value, dict) else shown
     msg = (
@@ -375,7 +445,9 @@ def arrow_table_from(
     """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
     fields = _source_fields(table.schema, target)
     source = [_observed(f, column) for f, column in zip(fields, table.columns, strict=True)]
-    reconciliation = reconcile(source, target, allow_lossy=allow_lossy, null_check=null_check, values_checked=True)
+    reconciliation = reconcile(
+        source, target, allow_lossy=allow_lossy, null_check=null_check, values_checked=True, exact_fields=True
+    )
     arrays = []
     for match in reconciliation.columns:
         column = table.column(match.source.name)
@@ -389,7 +461,7 @@ def arrow_table_from(
         target_type = arrow_type(match.result.dtype)
         try:
             arrays.append(pc.cast(column, target_type, safe=safe) if column.type != target_type else column)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
             msg = f"column {match.result.name!r}: cannot convert Arrow {column.type} to {target_type}: {error}"
             raise RowValidationError(msg) from error
     return pa.Table.from_arrays(arrays, schema=arrow_schema(reconciliation.schema)), reconciliation

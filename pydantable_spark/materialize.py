@@ -25,6 +25,7 @@ import decimal
 import functools
 import gc
 import json
+import re
 import types
 import typing
 from contextlib import contextmanager
@@ -45,7 +46,7 @@ if typing.TYPE_CHECKING:
 
     from pydantic.fields import FieldInfo
 
-__all__ = ["BATCH_ROWS", "check_python_range", "python_columns", "rows_from_arrow", "to_pandas"]
+__all__ = ["BATCH_ROWS", "check_python_range", "loads_deep", "python_columns", "rows_from_arrow", "to_pandas"]
 
 BATCH_ROWS = 65_536
 """Rows converted and validated per batch (bounds the intermediate Python lists)."""
@@ -216,8 +217,87 @@ def variant_values(texts: list[str | None]) -> list[Any]:
     >>> variant_values(['{"a":1,"b":[2.5,"x"],"c":null}', None])
     [{'a': 1, 'b': [Decimal('2.5'), 'x'], 'c': None}, None]
     """
-    loads, exact = json.loads, decimal.Decimal
-    return [None if text is None else loads(text, parse_float=exact) for text in texts]
+    return [None if text is None else _variant_value(text) for text in texts]
+
+
+def _variant_value(text: str) -> Any:
+    try:
+        return json.loads(text, parse_float=decimal.Decimal)
+    except RecursionError:  # nested deeper than Python's recursion limit lets json.loads go (a VARIANT holds 1,000)
+        return loads_deep(text)
+
+
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_SPACE = re.compile(r"[ \t\n\r]*")
+_WORDS = {"true": True, "false": False, "null": None}
+
+
+def loads_deep(text: str) -> Any:
+    """``json.loads(text, parse_float=Decimal)`` without recursion: JSON nested to any depth.
+
+    >>> loads_deep('{"a": [[1.5, "x"], {}], "b": null}')
+    {'a': [[Decimal('1.5'), 'x'], {}], 'b': None}
+    """
+    open_: list[tuple[list[Any] | dict[str, Any], str | None]] = []  # the containers being read, with a pending key
+    pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    while True:
+        char = text[pos : pos + 1]
+        if char in ("[", "{"):  # a container opens: read its first member, or its end
+            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            if text[pos : pos + 1] in ("]", "}"):
+                value: Any = [] if char == "[" else {}
+                pos += 1
+            else:
+                open_.append(([], None) if char == "[" else ({}, None))
+                if char == "{":
+                    pos = _key(text, pos, open_)
+                continue
+        elif char == '"':
+            value, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+        else:
+            number = _NUMBER.match(text, pos)
+            word = next((w for w in _WORDS if text.startswith(w, pos)), None)
+            if number is not None and number.end() > pos:
+                digits = number.group()
+                value = decimal.Decimal(digits) if number.group(1) or number.group(2) else int(digits)
+                pos = number.end()
+            elif word is not None:
+                value, pos = _WORDS[word], pos + len(word)
+            else:
+                msg = f"not JSON at position {pos}: {text[pos : pos + 20]!r}"
+                raise ValueError(msg)
+        while True:  # the value is read: add it to the container it is in, closing the containers that end here
+            if not open_:
+                return value
+            container, key = open_[-1]
+            if isinstance(container, list):
+                container.append(value)
+            else:
+                container[key] = value  # type: ignore[index]
+            pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+            if text[pos : pos + 1] == ",":
+                pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+                if isinstance(container, dict):
+                    pos = _key(text, pos, open_)
+                break
+            if text[pos : pos + 1] not in ("]", "}"):
+                msg = f"not JSON at position {pos}: {text[pos : pos + 20]!r}"
+                raise ValueError(msg)
+            value, pos = open_.pop()[0], pos + 1
+
+
+def _key(text: str, pos: int, open_: list[tuple[list[Any] | dict[str, Any], str | None]]) -> int:
+    """Read an object's key and its ``:`` at ``pos``; the key waits on the innermost container."""
+    if text[pos : pos + 1] != '"':
+        msg = f"not JSON at position {pos}: {text[pos : pos + 20]!r}"
+        raise ValueError(msg)
+    key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+    pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+    if text[pos : pos + 1] != ":":
+        msg = f"not JSON at position {pos}: {text[pos : pos + 20]!r}"
+        raise ValueError(msg)
+    open_[-1] = (open_[-1][0], key)
+    return _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
 
 
 # --- building rows ----------------------------------------------------------------------------

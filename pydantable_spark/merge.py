@@ -21,9 +21,10 @@ literals of the target column's type. No text is SQL.
 
 Everything is checked when the merge is built, before Spark runs anything:
 key columns on both sides with comparable types, every assigned column in the
-target model with a value of a compatible type and nullability (a nullable
-value into a non-null column is refused: give a default with ``F.coalesce``
-or ``fill_null``), conditions boolean, and a side a clause has no row of
+target model with a value of a compatible type and nullability (a value
+that may be NULL, a ``None`` literal included, into a non-null column is
+refused: give a value, or a default with ``F.coalesce``; ``assigned_value``
+is the rule), conditions boolean, and a side a clause has no row of
 (``target`` in ``when_not_matched``, ``source`` in ``when_not_matched_by_source``)
 refused.
 
@@ -57,6 +58,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.annotations import python_name
 from pydantable_spark.errors import (
     AmbiguousSideError,
     ArgumentTypeError,
@@ -68,7 +70,18 @@ from pydantable_spark.errors import (
     shown,
 )
 from pydantable_spark.expr.api import Col, Expr
-from pydantable_spark.expr.core import Cast, Column, Node, Typed, bind, check_param, describe, literal_of, render
+from pydantable_spark.expr.core import (
+    Cast,
+    Column,
+    Node,
+    Typed,
+    bind,
+    check_param,
+    describe,
+    literal_of,
+    render,
+)
+from pydantable_spark.expr.core import Literal as LiteralNode
 from pydantable_spark.expr.operators import comparable
 from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.plan.nodes import check_row_expression
@@ -86,6 +99,7 @@ __all__ = [
     "MergeSide",
     "MergeSpec",
     "Update",
+    "assigned_value",
     "bind_merge",
     "delete",
     "insert",
@@ -577,33 +591,66 @@ class _Binder:
     def value(self, name: str, value: object, reads: tuple[Side, ...], what: str, kind: str) -> Node:
         """``value`` typed for target column ``name``: converted as reconciliation allows; non-null if it is."""
         wanted = self.assigned[name]
-        if not isinstance(value, Node):
+        if isinstance(value, Node):
+            node = self.expression(value, reads, f"{what[:-1]}{name}=...)", kind)
+        else:
             try:
-                return literal_of(value, wanted.dtype)
+                node = literal_of(value, wanted.dtype)
             except (TypeError, ValueError) as error:
                 msg = f"{what} sets column {name!r} ({wanted.dtype}) to {shown(value)}: {error}"
                 raise ColumnTypeError(msg) from None
-        node = self.expression(value, reads, f"{what[:-1]}{name}=...)", kind)
-        got = node.type
-        try:
-            reconcile([dt.Field(name, got.dtype, False)], Schema((wanted,)), case_sensitive=True)
-        except ReconciliationError as error:
-            context = f"{what} sets column {name!r} to {describe(node)}"
-            raise error.within(context) from None
-        if got.nullable and not wanted.nullable:
+        return assigned_value(what, name, node, self.assigned)
+
+
+def assigned_value(what: str, name: str, node: Node, target: Schema) -> Node:
+    """``node`` (a bound, typed value) assigned to column ``name`` of the target model's schema ``target``.
+
+    The one rule for a MERGE assignment, a pure function of the schema and
+    the expression (no JVM; the mypy plugin can call it): the value converts
+    to the column's type by the rules of reconciliation (a widening is cast, a
+    lossy or incompatible conversion is ``ReconciliationError``), and a value
+    that may be NULL (a ``None`` literal or a nullable expression) into a
+    column the model declares non-null is ``NullabilityError``. ``what`` names
+    the clause in messages.
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> from pydantable_spark.expr.core import literal_of
+    >>> target = Schema.of(dt.Field("current", dt.Boolean(), False))
+    >>> assigned_value("update()", "current", literal_of(None, dt.Boolean()), target)
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.NullabilityError: update() sets column 'current', which the target model declares ...
+    >>> assigned_value("update()", "current", literal_of(True, dt.Boolean()), target).type
+    Typed(dtype=Boolean(), nullable=False)
+    """
+    wanted = target[name]
+    got = node.type
+    try:
+        reconcile([dt.Field(name, got.dtype, False)], Schema((wanted,)), case_sensitive=True)
+    except ReconciliationError as error:
+        context = f"{what} sets column {name!r} to {describe(node)}"
+        raise error.within(context) from None
+    if got.nullable and not wanted.nullable:
+        if isinstance(node, LiteralNode) and node.value is None:
+            msg = (
+                f"{what} sets column {name!r}, which the target model declares non-null, to NULL (None): "
+                f"every row must hold a {python_name(wanted.dtype, nullable=False)} there; give a value, "
+                "or declare the column Optional in the target model"
+            )
+        else:
             msg = (
                 f"{what} sets column {name!r}, which the target model declares non-null, to {describe(node)}: "
                 "a nullable value into a non-null column; give a default with F.coalesce(value, default)"
             )
-            if any(c.side == "target" and not self.assigned[c.name].nullable for c in side_columns(node)):
-                msg += (
-                    " (a target column the model says is non-null reads as nullable when the table does not "
-                    "declare it NOT NULL: Delta tables written from DataFrames declare no column NOT NULL)"
-                )
-            raise NullabilityError(msg)
-        if got.dtype != wanted.dtype and not got.dtype.is_nested:
-            return Cast(node, wanted.dtype)
-        return node
+        if any(c.side == "target" and not target[c.name].nullable for c in side_columns(node) if c.name in target):
+            msg += (
+                " (a target column the model says is non-null reads as nullable when the table does not "
+                "declare it NOT NULL: Delta tables written from DataFrames declare no column NOT NULL)"
+            )
+        raise NullabilityError(msg)
+    if got.dtype != wanted.dtype and not got.dtype.is_nested:
+        return Cast(node, wanted.dtype)
+    return node
 
 
 def side_columns(node: Node) -> Iterable[SideColumn]:

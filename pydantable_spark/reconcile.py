@@ -59,6 +59,7 @@ __all__ = [
     "checked_later",
     "checks_inside",
     "has_struct",
+    "is_lossy",
     "matched_fields",
     "reconcile",
     "selected",
@@ -122,8 +123,15 @@ def reconcile(
     allow_lossy: Selection = False,
     null_check: Selection = False,
     values_checked: bool = False,
+    exact_fields: bool = False,
 ) -> Reconciliation:
     """Match ``source`` columns to ``target`` by the strict rules, or raise with every problem.
+
+    Struct fields match ignoring case as Spark's ``to()`` matches them, unless
+    ``exact_fields``: then a field that differs only in case is a
+    ``MissingColumnError`` with a did-you-mean (``from_arrow``: an Arrow cast
+    matches struct fields by exact name, and fills a nullable one it does not
+    find with NULL).
 
     An integer wider than a float's mantissa (``bigint`` → ``double``) is a
     lossy conversion, unless ``values_checked``: the caller converts the values
@@ -143,7 +151,8 @@ def reconcile(
             continue
         lossy_ok = selected(allow_lossy, wanted.name)
         check = selected(null_check, wanted.name)
-        dtype = _convert(wanted.name, found.dtype, wanted.dtype, _Options(lossy_ok, check, values_checked), problems)
+        options = _Options(lossy_ok, check, values_checked, exact_fields)
+        dtype = _convert(wanted.name, found.dtype, wanted.dtype, options, problems)
         if found.nullable and not wanted.nullable and not check:
             problems.append(_nullability_problem(wanted.name, top_level=True))
         # Spark keeps a non-null source non-null, and marks a cast that can fail nullable whatever the target
@@ -215,6 +224,7 @@ class _Options:
     lossy_ok: bool
     null_check: bool
     values_checked: bool = False
+    exact_fields: bool = False
 
 
 def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problems: list[Problem]) -> dt.DType | None:
@@ -262,6 +272,21 @@ def _convert(path: str, src: dt.DType, dst: dt.DType, options: _Options, problem
 _MANTISSA_BITS = {dt.Float32: 24, dt.Float64: 53}
 
 
+def is_lossy(src: dt.DType, dst: dt.DType) -> bool:
+    """Whether converting ``src`` to ``dst`` (atomic types) is lossy by reconciliation's rules.
+
+    The rule ``reconcile`` refuses unless ``allow_lossy`` names the column:
+    a float to an integer or a decimal, a smaller decimal scale, a timestamp to
+    a date, and an integer wider than a float's mantissa (``bigint`` →
+    ``double`` rounds ``2**53 + 1``).
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> is_lossy(dt.Int64(), dt.Float64()), is_lossy(dt.Int32(), dt.Float64())
+    (True, False)
+    """
+    return _exact_float(src, dst, classify_conversion(src, dst)) is Conversion.LOSSY
+
+
 def _exact_float(src: dt.DType, dst: dt.DType, kind: Conversion) -> Conversion:
     """``kind``, except that an integer wider than the float's mantissa is lossy (bigint → double rounds 2**53 + 1).
 
@@ -282,7 +307,7 @@ def _convert_struct(
     ok = True
     for wanted in dst.fields:
         nested_path = f"{path}.{wanted.name}"
-        found = _find(src.fields, wanted.name, False, nested_path, problems)
+        found = _find(src.fields, wanted.name, options.exact_fields, nested_path, problems)
         if found is None:
             ok = False
             continue

@@ -40,6 +40,7 @@ from pydantable_spark.errors import (
     ReconciliationError,
     UnknownColumnError,
     shown,
+    suggest,
 )
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import SparkData
@@ -157,6 +158,7 @@ def spark_source(
     if absent:
         have = set(sdf.columns) if case_sensitive else {c.lower() for c in sdf.columns}
         lacking = [f for f in target if f.name in absent and (f.name if case_sensitive else f.name.lower()) not in have]
+        _no_case_twins(lacking, sdf.columns, label)
         sdf = with_null_columns(sdf, lacking)
     if checks is not None:
         sdf = _checked_source(sdf, checks, label)
@@ -171,7 +173,8 @@ def spark_source(
         rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
     except ReconciliationError as error:
         missing = [pr.path for pr in error.problems if issubclass(pr.kind, MissingColumnError) and "." not in pr.path]
-        optional = [name for name in missing if name in target and target[name].nullable]
+        folded = {c.lower() for c in sdf.columns}  # a name held under another case gets a did-you-mean, not this hint
+        optional = [n for n in missing if n in target and target[n].nullable and n.lower() not in folded]
         if optional:
             hint = (
                 f"\n(data written before a field existed: declare it with the default None, e.g. "
@@ -186,6 +189,23 @@ def spark_source(
         fields = fields_of_struct(sdf.schema)
     source = p.Source(SparkData(sdf, label), Schema(fields))
     return p.Reconcile(source, rec)
+
+
+def _no_case_twins(lacking: Sequence[dt.Field], columns: Sequence[str], label: str) -> None:
+    """A field the data lacks (read as NULL) but holds under another case is an error, not an all-NULL column.
+
+    Names match exactly (case-sensitive), as JSON keys do (``_json_keys_match``).
+    """
+    for field in lacking:
+        twins = [c for c in columns if c.lower() == field.name.lower()]
+        if twins:
+            msg = (
+                f"{label}: {field.name}: the data has column {twins[0]!r}{suggest(field.name, twins)}; columns match "
+                f"fields exactly (case-sensitive), so the field would read as NULL (its default) and {twins[0]!r} "
+                f"would be dropped. Rename the column in the data, or name the field {twins[0]!r} "
+                f"(e.g. Field(alias={twins[0]!r}))"
+            )
+            raise MissingColumnError(msg)
 
 
 def read_checks(model: type[BaseModel], constraints: object, action: str) -> SparkConstraints | None:
@@ -497,8 +517,9 @@ def write(
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
     ``comments`` (the model's ``Field(description=...)`` by column) become the
-    written columns' comments: Spark's ``comment`` metadata, which files keep
-    in their schema and catalog tables show as column comments.
+    written columns' comments: Spark's ``comment`` metadata, which Parquet
+    files keep in their schema and catalog tables show as column comments
+    (Spark's ORC writer keeps no column metadata in ORC files).
 
     The whole plan runs, NULL checks included, into a staging place; only a
     finished write replaces or joins the target (``pydantable_spark._spark.writes``),

@@ -210,6 +210,32 @@ def test_from_arrow_strict_type_rules() -> None:
         Simple.from_arrow(pa.table({"id": pa.array([1], pa.uint64()), "score": [1.0]}))
 
 
+class Person(BaseModel):
+    Name: str | None
+    age: int
+
+
+class People(DataFrameModel):
+    one: Person
+    many: list[Person]
+
+
+def test_from_arrow_matches_struct_fields_by_exact_name_with_a_did_you_mean() -> None:
+    # pyarrow's cast matches struct fields by exact name: it raised its own ArrowTypeError, or (a nullable field)
+    # filled the field with NULL silently (issue 32)
+    good = {"Name": "a", "age": 1}
+    for one, many, where, found in [
+        ({"name": "a", "age": 1}, [good], "one.Name", "name"),
+        (good, [{"name": "a", "age": 1}], r"many\[\].Name", "name"),
+        ({"Name": "a", "Age": 1}, [good], "one.age", "Age"),
+    ]:
+        table = pa.table({"one": pa.array([one]), "many": pa.array([many])})
+        with pytest.raises(MissingColumnError, match=rf"{where}: missing from the source; .*did you mean '{found}'"):
+            People.from_arrow(table)
+    frame = People.from_arrow(pa.table({"one": pa.array([good]), "many": pa.array([[good, {"age": 2, "Name": None}]])}))
+    assert frame.schema["many"].dtype.inner.fields[0].name == "Name"
+
+
 def test_from_arrow_narrowing_overflow_fails_loudly() -> None:
     class Small(DataFrameModel):
         n: Annotated[int, dt.Int8]

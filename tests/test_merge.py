@@ -224,6 +224,39 @@ def test_a_target_column_the_table_lets_be_null_reads_as_nullable(tmp_path: Path
     assert _rows(Item.read_delta(where)) == [{"id": 1, "name": "x", "price": 1.0}]
 
 
+@LAKEHOUSE
+def test_a_null_into_a_non_null_column_is_refused_and_commits_nothing(tmp_path: Path, spark: SparkSession) -> None:
+    """The model says ``current: bool``: ``update(current=None)`` and a nullable value never reach Delta."""
+
+    class Version(DataFrameModel):
+        id: int
+        current: bool
+        note: str | None
+
+    where = str(tmp_path / "d")
+    rows = [{"id": 1, "current": True, "note": "a"}, {"id": 2, "current": True, "note": None}]
+    Version.from_rows(rows).write_delta(where)
+    changes = Version.from_rows(rows)
+    refused = [
+        update(current=None),
+        update(current=F.lit(None, dtype=bool)),
+        update(current=F.when(source.col("note").is_not_null(), False)),  # NULL where note is NULL
+        update(current=source.col("note").is_not_null() & F.lit(None, dtype=bool)),
+    ]
+    for clause in refused:
+        with pytest.raises(NullabilityError, match=r"sets column 'current', which the target model declares non-null"):
+            changes.merge_into(path=where, on="id", when_matched=clause)
+    with pytest.raises(NullabilityError, match=r"to NULL \(None\)"):
+        changes.merge_into(path=where, on="id", when_not_matched=insert_all(current=None))
+    assert _delta_versions(spark, f"delta.`{where}`") == [0]  # nothing committed
+    assert _rows(Version.read_delta(where)) == rows  # and the table still reads with its model
+    # what the model allows goes through: a NULL into the nullable column, a non-null value into the other
+    assert changes.merge_into(path=where, on="id", when_matched=update(note=None, current=False)) == MergeMetrics(
+        0, 2, 0
+    )
+    assert _rows(Version.read_delta(where)) == [{**row, "current": False, "note": None} for row in rows]
+
+
 # --- Iceberg ------------------------------------------------------------------------------------
 
 
@@ -321,6 +354,30 @@ def _changes() -> DataFrame[Change]:
             ),
             NullabilityError,
             r"a nullable value into a non-null column",
+        ),
+        (  # a NULL literal into a non-null column: refused as a nullable expression is
+            lambda: _changes().merge_into("t", model=Item, on="id", when_matched=update(name=None)),
+            NullabilityError,
+            r"update\(\) sets column 'name', which the target model declares non-null, to NULL \(None\)",
+        ),
+        (
+            lambda: _changes().merge_into("t", model=Item, on="id", when_not_matched=insert_all(name=None)),
+            NullabilityError,
+            r"insert_all\(\) sets column 'name', which the target model declares non-null, to NULL",
+        ),
+        (
+            lambda: _changes().merge_into(
+                "t", model=Item, on="id", when_not_matched=insert(id=source.col("id"), name=None)
+            ),
+            NullabilityError,
+            r"when_not_matched insert\(\) sets column 'name'.* to NULL \(None\): every row must hold a str",
+        ),
+        (
+            lambda: _changes().merge_into(
+                "t", model=Item, on="id", when_not_matched_by_source=update(name=F.lit(None, dtype=str))
+            ),
+            NullabilityError,
+            r"when_not_matched_by_source update\(\) sets column 'name'.* to NULL \(None\)",
         ),
         (
             lambda: _changes().merge_into("t", model=Item, on="id", when_matched=update(name=1)),
@@ -424,3 +481,18 @@ def test_a_model_shared_by_both_sides_names_the_side_a_clause_reads() -> None:
     )  # fmt: skip
     sides = [{c.side for c in v.refs} for clause in spec.clauses for name, v in clause.values if name == "price"]  # type: ignore[attr-defined]
     assert sides == [{"source"}, {"target"}]
+
+
+@pytest.mark.jvm_free
+def test_a_null_literal_binds_only_where_the_target_model_allows_null() -> None:
+    """``None`` is a typed NULL of the column's type in a nullable column; the rule is ``assigned_value``'s."""
+    from pydantable_spark.merge import bind_merge, clauses_of
+
+    schema = Item.frame_schema()
+    spec = bind_merge(
+        "m", schema, schema, ("Item", "Item"), "id",
+        {"when_matched": clauses_of(update(price=None, name=source.col("name")), "when_matched", "m")},
+    )  # fmt: skip
+    values = dict(spec.clauses[0].values)
+    assert str(values["price"].type) == "float | None (double)"
+    assert str(values["name"].type) == "str (string)"

@@ -558,9 +558,13 @@ def test_generated_modules_never_run_data_and_read_back_every_name_and_comment(t
         assert_read_back(case, result, source)
 
 
+NAME_EXAMPLES = 60
+"""Model names the property test below tries."""
+
+
 @pytest.mark.jvm_free
 @given(name=_texts | st.sampled_from(["Row", "ﬁle", "ℌx", "class", "_Row", "Field", "date", "int", "a b", "1x"]))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=NAME_EXAMPLES, deadline=None)
 def test_a_model_name_is_used_as_it_is_or_refused_saying_why(name: str) -> None:
     fields = (_column("id"),)
     spelt = name.isidentifier() and not name.startswith("_") and unicodedata.normalize("NFKC", name) == name

@@ -7,19 +7,22 @@ when the call is made if it has the wrong type or value.
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
 from pyspark.storagelevel import StorageLevel
 
 from pydantable_spark import DataFrameModel, F
+from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.session import is_connect
 from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
     ColumnTypeError,
+    NullCheckError,
     SparkJobError,
     UnknownColumnError,
 )
@@ -96,6 +99,50 @@ def test_the_controls_keep_schema_model_and_rows(events: Any, agrees: Any) -> No
         assert sorted(frame.to_dict()["id"]) == expected
         agrees(frame)
         frame.unpersist()
+
+
+class Reading(DataFrameModel):
+    id: int
+    x: float | None
+    y: Annotated[float, dt.Float32]
+
+
+def test_a_cache_keeps_nan_rows_for_every_filter(spark: SparkSession) -> None:
+    """Spark's min/max of a cached batch leave NaN out, and pruning by them lost NaN rows (x == NaN, x > 1e308)."""
+    key = "spark.sql.inMemoryColumnarStorage.partitionPruning"
+    before = spark.conf.get(key, None)
+    spark.conf.set(key, "true")  # Spark's default, whatever an earlier test left
+    nan, inf = float("nan"), float("inf")
+    rows = [{"id": 1, "x": 1.0, "y": 1.0}, {"id": 2, "x": nan, "y": nan}, {"id": 3, "x": None, "y": 2.0}]
+    try:
+        cached = Reading.from_rows(rows).coalesce(1).cache()  # one batch: min 1.0, max 1.0 (NaN left out)
+        filters = {
+            "x == NaN": Reading.x == nan,
+            "x isin NaN": Reading.x.is_in([nan, 5.0]),
+            "x > 1e308": Reading.x > 1e308,
+            "x >= 2": Reading.x >= 2.0,
+            "x <=> NaN": Reading.x.eq_null_safe(nan),
+            "y == NaN": Reading.y == nan,
+            "y > 1e30": Reading.y > 1e30,
+            "x < inf": Reading.x < inf,
+        }
+        parts = [cached.filter(f).select(Reading.id, F.lit(name).alias("case")) for name, f in filters.items()]
+        found = functools.reduce(lambda a, b: a.union(b), parts).to_dict()
+        got = {
+            name: sorted(i for i, c in zip(found["id"], found["case"], strict=True) if c == name) for name in filters
+        }
+        # Spark's NaN semantics: NaN equals NaN and is greater than every other value
+        assert got == {
+            "x == NaN": [2], "x isin NaN": [2], "x > 1e308": [2], "x >= 2": [2], "x <=> NaN": [2],
+            "y == NaN": [2], "y > 1e30": [2], "x < inf": [1],
+        }  # fmt: skip
+        assert spark.conf.get(key) == "false"  # what the façade set for the cache's session
+        cached.unpersist()
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
 
 
 # --- join hints ----------------------------------------------------------------------------------
@@ -236,6 +283,36 @@ def test_checkpoint_needs_a_directory(spark: SparkSession, events: Any, tmp_path
     kept = events.filter(Event.id < 10).checkpoint()
     assert kept.count() == 10
     assert sorted(kept.to_dict()["id"]) == list(range(10))
+
+
+class Loose(DataFrameModel):
+    id: int
+    v: int | None
+
+
+class Strict(DataFrameModel):
+    id: int
+    v: int
+
+
+def test_a_failed_null_check_in_a_checkpoint_is_null_check_error(spark: SparkSession, tmp_path: Path) -> None:
+    """Eager checkpoints ran the NULL check of ``as_model(..., null_check=True)`` outside the error translation."""
+    checked = Loose.from_rows([{"id": 1, "v": 1}, {"id": 2, "v": None}]).as_model(Strict, null_check=True)
+    calls = {
+        "local_checkpoint()": lambda: checked.local_checkpoint(),
+        "local_checkpoint(eager=False)": lambda: checked.local_checkpoint(eager=False).collect(),
+    }
+    if not is_connect(spark):  # a Connect client cannot set the server's checkpoint directory
+        spark.sparkContext.setCheckpointDir(str(tmp_path / "checkpoints"))
+        calls["checkpoint()"] = lambda: checked.checkpoint()
+    for what, call in calls.items():
+        with pytest.raises(
+            NullCheckError, match=r"column 'v' holds a NULL, but the model declares it non-null"
+        ) as info:
+            call()
+        action = "collect()" if "eager=False" in what else what
+        assert str(info.value).startswith(f"{action}: "), what
+        assert info.value.column == "v"
 
 
 # --- parameters ------------------------------------------------------------------------------------

@@ -12,11 +12,13 @@ reported (docs/reconciliation.md). Each test reads the executed plan
 from __future__ import annotations
 
 import contextlib
+import decimal
 import io
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
+from pydantic import BaseModel, Field
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark.errors import NullCheckError
@@ -105,6 +107,26 @@ def test_a_filter_over_computed_columns_still_reaches_the_scan(lake: Path) -> No
     assert "IsNotNull(v)" in scan, scan
     assert re.search(r"PartitionFilters: \[isnotnull\(day#\d+\), \(day#\d+ = d0\)\]", scan), scan
     assert sorted(frame.to_dict()["id"]) == [27]
+
+
+class Note(BaseModel):
+    text: str | None = None
+    amount: Annotated[decimal.Decimal, Field(max_digits=10, decimal_places=2)] | None = None
+
+
+def test_a_filter_past_the_strict_text_functions_still_reaches_the_scan(lake: Path) -> None:
+    frame = (
+        Ev.read_parquet(lake / "parquet")
+        .with_columns(
+            loose=F.from_json(Ev.note, Note),
+            strict=F.from_json(Ev.note, Note, {"mode": "FAILFAST"}),
+            line=F.from_csv(Ev.note, Note, {"mode": "FAILFAST"}),
+        )
+        .filter((Ev.v > 25) & (F.col("day") == "d0"))
+    )
+    scan = _scan(_physical(frame))
+    assert "PushedFilters: [IsNotNull(v), GreaterThan(v,25)]" in scan, scan
+    assert re.search(r"PartitionFilters: \[isnotnull\(day#\d+\), \(day#\d+ = d0\)\]", scan), scan
 
 
 @pytest.mark.parametrize("fmt", ["orc", "json"])

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
+from typing import Annotated, Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from pyspark.sql import SparkSession
 
 from pydantable_spark import DataFrameModel, cs
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, DuplicateColumnError
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    LossyCastError,
+)
 
 
 class Point(BaseModel):
@@ -40,7 +48,7 @@ def wide(spark: SparkSession) -> Any:
 
 
 def test_melt(wide: Any, agrees: Any) -> None:
-    long = wide.melt("id", ["a", "b"])
+    long = wide.melt("id", ["a", "b"], allow_lossy=["a"])  # bigint and double melt into double
     assert str(long.schema).splitlines()[1:] == ["variable: str (string)", "value: float | None (double)"]
     assert long.sort("id", "variable").to_dict()["value"] == [10.0, 1.5, None, 2.5, 30.0, 3.5]
     agrees(long)
@@ -49,6 +57,44 @@ def test_melt(wide: Any, agrees: Any) -> None:
         wide.melt("id", ["a", "label"])
     with pytest.raises(ArgumentValueError, match="both id and value"):
         wide.melt("id", ["id", "a"])
+
+
+class Mixed(DataFrameModel):
+    id: int
+    big: int
+    small: Annotated[int, dt.Int32]
+    ratio: float
+    price: Decimal | None = Field(default=None, max_digits=10, decimal_places=2)
+
+
+def test_melt_refuses_a_lossy_common_type_unless_allowed(spark: SparkSession) -> None:
+    """bigint + double melt into double, which rounds 2**53 + 1: refused as reconciliation refuses it."""
+    frame = Mixed.from_rows([{"id": 1, "big": 2**53 + 1, "small": 7, "ratio": 0.5, "price": Decimal("1.25")}])
+    refused = {
+        ("big", "ratio"): r"value column 'big' is bigint \(int\), and melting it with 'ratio' \(double\) makes the "
+        r"value column double \(float\); .* Pass allow_lossy=\['big'\] \(or allow_lossy=True\)",
+        ("price", "ratio"): r"value column 'price' is decimal\(10,2\)",  # decimal → double
+        ("ratio", "price"): r"value column 'price' is decimal\(10,2\)",
+    }
+    for values, message in refused.items():
+        with pytest.raises(LossyCastError, match=message):
+            frame.melt("id", list(values))
+    with pytest.raises(LossyCastError, match="'big'"):
+        frame.melt("id", ["big", "ratio"], allow_lossy=["ratio"])  # names the column that loses, not another
+    with pytest.raises(ArgumentValueError, match=r"'bgi' is not a value column of this melt.*did you mean 'big'"):
+        frame.melt("id", ["big", "ratio"], allow_lossy=["bgi"])
+    with pytest.raises(ArgumentTypeError, match=r"takes True, False or a list of value column names"):
+        frame.melt("id", ["big", "ratio"], allow_lossy="big")  # type: ignore[arg-type]
+    # exact conversions need no opt-in: int → bigint, int → double, bigint → decimal(22,2)
+    types = {
+        pair: str(frame.melt("id", list(pair)).schema["value"].dtype)
+        for pair in [("big", "small"), ("small", "ratio"), ("big", "price")]
+    }
+    assert types == {("big", "small"): "bigint", ("small", "ratio"): "double", ("big", "price"): "decimal(22,2)"}
+    assert sorted(frame.melt("id", ["big", "small"]).to_dict()["value"]) == [7, 2**53 + 1]
+    # opted in, Spark's rounding is what the caller accepted
+    rounded = frame.melt("id", ["big", "ratio"], allow_lossy=True).sort("variable").to_dict()["value"]
+    assert rounded == [9007199254740992.0, 0.5]
 
 
 def test_pivot(wide: Any, agrees: Any) -> None:

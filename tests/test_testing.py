@@ -575,6 +575,32 @@ def test_build_frame_takes_column_names_and_aliases() -> None:
     assert row.tracking == "XY"
 
 
+class Person(BaseModel):
+    nick: str = Field(alias="Nick")
+
+
+def test_build_frame_refuses_a_field_given_by_its_column_name_and_its_field_name() -> None:
+    # "b" was dropped silently, where from_rows refuses the second key (issue 32)
+    class Named(DataFrameModel):
+        id: int
+        full_name: str = Field(alias="Full Name")
+        inner: Person | None = None
+
+    rows = [{"id": 1, "Full Name": "a", "full_name": "b"}]
+    message = (
+        r"^rows\[0\] \(model Named\) gives field 'full_name' twice: as its column name 'Full Name' \('a'\) and as "
+        r"its field name 'full_name' \('b'\); give it once"
+    )
+    with pytest.raises(RowValidationError, match=message):
+        build_frame(Named, rows)
+    with pytest.raises(RowValidationError, match=r"Extra inputs are not permitted"):
+        Named.from_rows(rows)
+    with pytest.raises(RowValidationError, match=r"^the value of Named.inner \(model Person\) gives field 'nick'"):
+        build_frame(Named, [{"inner": {"Nick": "x", "nick": "y"}}])
+    with pytest.raises(RowValidationError, match=r"^the keyword arguments of build_frame\(\) \(model Named\) gives"):
+        build_frame(Named, 1, **{"Full Name": "a", "full_name": "b"})
+
+
 @pytest.mark.spark
 def test_build_frame_works_for_plain_pydantic_models() -> None:
     class Plain(BaseModel):

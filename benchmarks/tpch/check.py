@@ -6,11 +6,15 @@ import contextlib
 import io
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from pyspark.sql import DataFrame as SparkDataFrame
+    from pyspark.sql import Row
+    from pyspark.sql.types import StructType
 
     from pydantable_spark import DataFrame
 
@@ -18,8 +22,29 @@ REL_TOL = 1e-9
 """Doubles (averages, Q8's share) may differ in the last bits: Spark's sums depend on the order of their rows."""
 
 
+@dataclass(frozen=True)
+class Answer:
+    """Spark SQL's answer to a query, collected once (its schema and rows); ``differences`` takes it as the query."""
+
+    schema: StructType
+    rows: list[Row]
+
+    @classmethod
+    def of(cls, sql: SparkDataFrame) -> Answer:
+        """Run ``sql`` and keep its answer."""
+        return cls(sql.schema, sql.collect())
+
+    def collect(self) -> list[Row]:
+        """The rows, as ``DataFrame.collect()`` gives them."""
+        return self.rows
+
+
 def differences(
-    typed: DataFrame[Any], sql: SparkDataFrame, *, ordered: bool, engine: Literal["spark", "local"] = "spark"
+    typed: DataFrame[Any],
+    sql: SparkDataFrame | Answer,
+    *,
+    ordered: bool,
+    engine: Literal["spark", "local"] = "spark",
 ) -> list[str]:
     """What differs between the typed query's result and Spark SQL's (empty when they are equal).
 
@@ -38,18 +63,33 @@ def differences(
         return problems
     names = typed.columns
     mine = [tuple(getattr(row, name) for name in names) for row in typed.collect(engine=engine)]
-    theirs = [tuple(row) for row in sql.collect()]
+    return row_differences(mine, [tuple(row) for row in sql.collect()], ordered=ordered)
+
+
+def row_differences(
+    mine: list[tuple[Any, ...]], theirs: list[tuple[Any, ...]], *, ordered: bool, label: str = "typed"
+) -> list[str]:
+    """The rows that differ (at most 5), or the row counts; ``label`` names the side compared with SQL's."""
     if len(mine) != len(theirs):
-        problems.append(f"row counts differ: typed {len(mine)} != SQL {len(theirs)}")
-        return problems
+        return [f"row counts differ: {label} {len(mine)} != SQL {len(theirs)}"]
     if not ordered:
         mine, theirs = sorted(mine, key=_sort_key), sorted(theirs, key=_sort_key)
+    problems = []
     for index, (a, b) in enumerate(zip(mine, theirs, strict=True)):
         if not all(_same(x, y) for x, y in zip(a, b, strict=True)):
-            problems.append(f"row {index} differs: typed {a} != SQL {b}")
+            problems.append(f"row {index} differs: {label} {a} != SQL {tuple(b)}")
             if len(problems) >= 5:
                 break
     return problems
+
+
+def table_differences(table: pa.Table, sql: Answer, *, ordered: bool, label: str) -> list[str]:
+    """What differs between engine ``label``'s Arrow result and Spark SQL's: column names, then rows as above."""
+    names = [f.name for f in sql.schema.fields]
+    if table.column_names != names:
+        return [f"columns differ: {label} {table.column_names} != SQL {names}"]
+    rows = [tuple(row.values()) for row in table.to_pylist()]
+    return row_differences(rows, [tuple(row) for row in sql.rows], ordered=ordered, label=label)
 
 
 def _same(a: object, b: object) -> bool:

@@ -254,9 +254,18 @@ def _hint(step: HintStep, inputs: list[SparkDataFrame], session: Any) -> SparkDa
     return inputs[0].hint(step.name)
 
 
+CACHE_PRUNING = "spark.sql.inMemoryColumnarStorage.partitionPruning"
+"""Spark's skipping of cached batches by their columns' min/max, which ignore NaN (set off for such caches)."""
+
+
 @executes(PersistStep)
 def _persist(step: PersistStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
     frame = inputs[0]
+    if step.floating:
+        # Spark's statistics of a cached batch leave NaN out of a float column's min/max, so with pruning on
+        # a filter (x == NaN, x IN (NaN), x > 1e308) skips batches holding NaN rows it must return; the
+        # setting is read when a query runs, so it is set for every plan that reads such a cache
+        frame.sparkSession.conf.set(CACHE_PRUNING, "false")
     level = getattr(StorageLevel, step.level)
     # persist() marks the frame (no job); the first action fills the cache, later ones read it
     persisted: SparkDataFrame = step.held.get_or_make(frame.sparkSession, lambda: frame.persist(level))

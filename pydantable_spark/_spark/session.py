@@ -39,7 +39,7 @@ from pydantable_spark.errors import SessionStoppedError
 
 __all__ = [
     "EMBEDDED_CONFIG",
-    "active_time_zone",
+    "active_settings",
     "interrupt_tag",
     "is_case_sensitive",
     "is_connect",
@@ -103,12 +103,16 @@ def _active_or_default() -> SparkSession | None:
         return None
 
 
-def active_time_zone() -> str | None:
-    """The time zone of this thread's active session, if one is running (none is looked for further or started)."""
+def active_settings() -> dict[str, str] | None:
+    """The settings the local engine follows, of this thread's active session if one runs (none is started).
+
+    ``spark.sql.session.timeZone`` and ``spark.sql.ansi.enabled``.
+    """
     active = SparkSession.getActiveSession()
     if active is None or is_stopped(active):
         return None
-    return str(active.conf.get("spark.sql.session.timeZone"))
+    keys = ("spark.sql.session.timeZone", "spark.sql.ansi.enabled")
+    return {key: str(active.conf.get(key, "true" if key.endswith("enabled") else "UTC")) for key in keys}
 
 
 def _embedded() -> SparkSession:

@@ -433,40 +433,13 @@ BAD_VALUE_MARK = "pydantable:bad_value:"
 """Marks a value the data cannot hold as typed; the readable reason follows in hex, then ``]``
 (``_spark.storage.spark_errors`` recovers it and raises ``MalformedDataError``)."""
 
-_CORRUPT = "__pydantable_corrupt"
-"""The field a FAILFAST ``from_json`` (``_csv``, ``_xml``) asks Spark to put a malformed record's text in."""
-
 
 @compiles(FromText)
 def _from_text(node: FromText) -> str:
-    """``from_json``/``from_csv``/``from_xml`` with the schema and options as string literals.
+    """``from_json``/``from_csv``/``from_xml``: Spark's parser with the strict checks of ``_spark.strict_text``."""
+    from pydantable_spark._spark.strict_text import from_text_sql  # it builds on this module's helpers
 
-    FAILFAST on a struct is PERMISSIVE with a corrupt-record field, and a
-    record that fills it fails the job naming the column (Spark's own
-    FAILFAST names no column): ``p IS NULL`` (NULL text) stays NULL, a
-    malformed ``p`` raises, any other is rebuilt without the extra field.
-    """
-    child, function = to_sql(node.child), node.label
-    options = [(k, v) for k, v in node.options if k.lower() != "mode"]
-    if not (node.failfast and isinstance(node.schema, dt.Struct)):
-        spark_options = [*options, ("mode", "FAILFAST" if node.failfast else "PERMISSIVE")]
-        return f"{function}({child}, {string_sql(type_sql(node.schema))}, {_options_sql(spark_options)})"
-    probe = dt.Struct((*node.schema.fields, dt.Field(_CORRUPT, dt.String(), True)))
-    probe_options = [*options, ("mode", "PERMISSIVE"), ("columnNameOfCorruptRecord", _CORRUPT)]
-    parsed = f"{function}({child}, {string_sql(type_sql(probe))}, {_options_sql(probe_options)})"
-    kind = node.format.upper()
-    message = f"{core.describe(node.child)} holds a record that is not {kind} of {node.name} (FAILFAST): "
-    mark = string_sql(f"[{BAD_VALUE_MARK}")
-    shown = f"hex(concat({string_sql(message)}, substr({struct_field_sql(parsed, _CORRUPT)}, 1, 200)))"
-    fields = ", ".join(f"{string_sql(f.name)}, {struct_field_sql(parsed, f.name)}" for f in node.schema.fields)
-    return (
-        f"CASE WHEN {parsed} IS NULL THEN NULL WHEN {struct_field_sql(parsed, _CORRUPT)} IS NOT NULL "
-        f"THEN raise_error(concat({mark}, {shown}, ']')) ELSE named_struct({fields}) END"
-    )
-
-
-def _options_sql(options: list[tuple[str, str]]) -> str:
-    return "map(" + ", ".join(f"{string_sql(k)}, {string_sql(v)}" for k, v in options) + ")"
+    return from_text_sql(node)
 
 
 @compiles(core.RowId)

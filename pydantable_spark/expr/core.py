@@ -897,9 +897,33 @@ def bind(node: Node, schema: Schema) -> Node:
 
 
 def _bound(node: Node, schema: Schema) -> Node:
+    """``node`` bound to ``schema``, children first, without recursion: an expression of any depth binds.
+
+    A subtree whose columns already have ``schema``'s types is kept as it is;
+    the depth limit of what Spark can run is checked when the plan is lowered
+    (``PlanLimitError``), not by Python's recursion limit here.
+    """
+    if isinstance(node, Column):
+        return _bind_column(node, schema)
     if node.typed is not None and _bound_already(node, schema):
         return node
-    return _bind(node, schema)
+    done: dict[int, Node] = {}
+    pending: list[tuple[Node, bool]] = [(node, True), *((kid, False) for kid in node.kids)]
+    while pending:
+        current, children_done = pending.pop()
+        key = id(current)
+        if key in done:
+            continue
+        if isinstance(current, Column):
+            done[key] = _bind_column(current, schema)
+        elif children_done:
+            done[key] = current.map_children(lambda child: done[id(child)])
+        elif current.typed is not None and _bound_already(current, schema):
+            done[key] = current
+        else:
+            pending.append((current, True))
+            pending.extend((kid, False) for kid in current.kids)
+    return done[id(node)]
 
 
 def _escaped_variable_message(node: Node) -> str:
@@ -926,23 +950,22 @@ def _bound_already(node: Node, schema: Schema) -> bool:
     return True
 
 
-def _bind(node: Node, schema: Schema) -> Node:
-    if isinstance(node, Column):
-        found = schema.get(node.name)
-        if found is None:
-            raise UnknownColumnError(node.qualified, schema.names)
-        declared = node.declared
-        if declared is not None and found.dtype != declared.dtype:
-            actual = Typed(found.dtype, found.nullable)
-            msg = (
-                f"column {node.qualified!r} is declared as {declared} but the frame's "
-                f"column {node.name!r} is {actual}; use F.col({node.name!r}) or cast it"
-            )
-            raise ColumnTypeError(msg)
-        typed = Typed(found.dtype, found.nullable)
-        if node.typed == typed:
-            return node
-        if node.owner is None:  # the same column as the frame's own (a model column keeps its owner for messages)
-            return bound_column(node.name, found.dtype, found.nullable)
-        return Column(node.name, typed, node.owner)
-    return node.map_children(lambda child: _bound(child, schema))
+def _bind_column(node: Column, schema: Schema) -> Node:
+    """The frame's column ``node`` names, with its type there (``UnknownColumnError`` if it has none)."""
+    found = schema.get(node.name)
+    if found is None:
+        raise UnknownColumnError(node.qualified, schema.names)
+    declared = node.declared
+    if declared is not None and found.dtype != declared.dtype:
+        actual = Typed(found.dtype, found.nullable)
+        msg = (
+            f"column {node.qualified!r} is declared as {declared} but the frame's "
+            f"column {node.name!r} is {actual}; use F.col({node.name!r}) or cast it"
+        )
+        raise ColumnTypeError(msg)
+    typed = Typed(found.dtype, found.nullable)
+    if node.typed == typed:
+        return node
+    if node.owner is None:  # the same column as the frame's own (a model column keeps its owner for messages)
+        return bound_column(node.name, found.dtype, found.nullable)
+    return Column(node.name, typed, node.owner)

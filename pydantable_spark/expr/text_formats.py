@@ -4,13 +4,19 @@ The schema of the text is a Pydantic model the user already has (a
 ``DataFrameModel`` or a plain ``BaseModel``), or a ``dtypes`` struct (JSON
 also takes a list or a map; a CSV record holds atomic fields only). The result
 is typed as Spark's analyzer types it: the model's struct with every field
-nullable, itself nullable (a field the text lacks is NULL, a NULL text too).
+nullable, itself nullable (a field the text lacks is NULL, a NULL text too;
+``from_csv`` of a text that is never NULL is never NULL).
 
 A record that is not of the schema follows the ``mode`` option:
 ``"PERMISSIVE"`` (the default, as in Spark) gives a struct whose fields are
 NULL where they do not parse; ``"FAILFAST"`` fails the job with
-``MalformedDataError`` naming the column and the record. No other option value
-reaches Spark as SQL: options are string literals in a ``map``.
+``MalformedDataError`` naming the column and the record. A value Spark would
+change silently (a JSON number, object or boolean for a string field; a
+decimal with more digits after the point than the scale) does not fit the
+model either, by the strict readers' rules (``_spark.strict_text``): NULL
+under ``"PERMISSIVE"``, ``MalformedDataError`` naming the column, the field
+and the value under ``"FAILFAST"``. No other option value reaches Spark as
+SQL: options are string literals in a ``map``.
 
 ```pycon
 >>> from pydantic import BaseModel
@@ -92,7 +98,9 @@ class FromText(Node):
             what = self.format.upper()
             msg = f"F.{self.label}(): col must be a string column of {what} text; got {describe(self.child)}"
             raise ColumnTypeError(msg)
-        return Typed(as_nullable(self.schema), True)
+        # Spark's from_csv is NULL only for a NULL text; from_json and from_xml are always typed nullable
+        nullable = self.child.type.nullable if self.format == "csv" else True
+        return Typed(as_nullable(self.schema), nullable)
 
     def render(self) -> str:
         return f"F.{self.label}({self.child.render()}, {self.name})"
@@ -156,7 +164,10 @@ def from_json(
     Every field of the result may be NULL, as Spark types it (a field the JSON
     lacks is NULL); ``options`` are Spark's JSON options, ``mode`` one of
     ``"PERMISSIVE"`` (malformed: all fields NULL) or ``"FAILFAST"``
-    (malformed: ``MalformedDataError`` naming the column).
+    (malformed: ``MalformedDataError`` naming the column). A string field takes
+    JSON strings only, and a decimal field numbers its scale holds without
+    rounding: another value is NULL (``"PERMISSIVE"``) or a
+    ``MalformedDataError`` naming the field and the value (``"FAILFAST"``).
     """
     return Expr(_from_text("json", col, schema, options))
 
@@ -166,9 +177,10 @@ def from_csv(
 ) -> Expr[M | None]:
     """The CSV line in ``col`` parsed as ``schema`` (a model class of atomic fields, or a ``dtypes`` struct).
 
-    As ``from_json``: every field may be NULL (a value that does not parse is
-    NULL under ``mode="PERMISSIVE"``, a ``MalformedDataError`` under
-    ``"FAILFAST"``); ``options`` are Spark's CSV options (``sep``...).
+    As ``from_json``: every field may be NULL (a value that does not parse, or
+    a decimal its scale would round, is NULL under ``mode="PERMISSIVE"``, a
+    ``MalformedDataError`` under ``"FAILFAST"``); the struct is NULL only for a
+    NULL text; ``options`` are Spark's CSV options (``sep``...).
     """
     return Expr(_from_text("csv", col, schema, options))
 

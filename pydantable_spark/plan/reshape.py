@@ -9,8 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, DuplicateColumnError
+from pydantable_spark.annotations import python_name
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    LossyCastError,
+)
 from pydantable_spark.plan.nodes import Plan
+from pydantable_spark.reconcile import is_lossy
 from pydantable_spark.schema import Schema
 from pydantable_spark.typerules import supertype
 
@@ -19,13 +27,20 @@ __all__ = ["Explode", "Unpivot"]
 
 @dataclass(frozen=True, slots=True)
 class Unpivot(Plan):
-    """One row per (row, value column): the id columns, the value column's name, its value."""
+    """One row per (row, value column): the id columns, the value column's name, its value.
+
+    The value column's type is the value columns' common type; a value
+    column whose conversion to it is lossy by reconciliation's rule
+    (``reconcile.is_lossy``: ``bigint`` → ``double`` rounds ``2**53 + 1``) is
+    refused unless ``allow_lossy`` names it.
+    """
 
     input: Plan
     ids: tuple[str, ...]
     values: tuple[str, ...]
     variable_name: str = "variable"
     value_name: str = "value"
+    allow_lossy: tuple[str, ...] = ()
 
     def inputs(self) -> tuple[Plan, ...]:
         return (self.input,)
@@ -57,10 +72,27 @@ class Unpivot(Plan):
                 )
                 raise ColumnTypeError(msg)
             dtype = merged
+        self._check_lossless(schema, dtype)
         nullable = any(schema[n].nullable for n in self.values)
         fields = [schema[n] for n in self.ids]
         fields += [dt.Field(self.variable_name, dt.String(), False), dt.Field(self.value_name, dtype, nullable)]
         return Schema(tuple(fields))
+
+    def _check_lossless(self, schema: Schema, common: dt.DType) -> None:
+        """Every value column converts to ``common`` without loss, or ``allow_lossy`` names it."""
+        for name in self.values:
+            own = schema[name].dtype
+            if own == common or own.is_nested or name in self.allow_lossy or not is_lossy(own, common):
+                continue
+            others = ", ".join(f"{n!r} ({schema[n].dtype})" for n in self.values if schema[n].dtype != own)
+            shown = f"{own} ({python_name(own, nullable=False)})"
+            msg = (
+                f"melt(): value column {name!r} is {shown}, and melting it with {others} makes the value column "
+                f"{common} ({python_name(common, nullable=False)}); converting {shown} to {common} can silently "
+                f"round, truncate or reinterpret values. Pass allow_lossy=[{name!r}] (or allow_lossy=True) to "
+                "accept that, or cast the value columns to one type first"
+            )
+            raise LossyCastError(msg)
 
 
 @dataclass(frozen=True, slots=True)

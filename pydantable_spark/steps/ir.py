@@ -272,11 +272,16 @@ class UnpivotStep(Step):
 
 @dataclass(frozen=True, slots=True)
 class PersistStep(Step):
-    """``df.persist(level)``, made once per session and kept in ``held`` (later actions read that frame)."""
+    """``df.persist(level)``, made once per session and kept in ``held`` (later actions read that frame).
+
+    ``floating``: the cached frame has a float or double column, whose NaN
+    Spark's pruning of cached batches does not see (``_spark.execute``).
+    """
 
     input: Step
     level: str
     held: Held = field(compare=False, repr=False)
+    floating: bool = False
 
     def inputs(self) -> tuple[Step, ...]:
         return (self.input,)

@@ -239,7 +239,8 @@ def _hint(plan: Hint, needed: Needed) -> Pending:
 @translates(Persist)
 def _persist(plan: Persist, needed: Needed) -> Pending:
     # every column (prune_columns): the cached frame is the same whatever an action reads of it
-    return _stepped(PersistStep(flush(relation(plan.input, needed)).step, plan.level, plan.held), plan)
+    floating = any(isinstance(f.dtype, dt.Floating) for f in plan.schema)  # Spark keeps min/max of top-level ones
+    return _stepped(PersistStep(flush(relation(plan.input, needed)).step, plan.level, plan.held, floating), plan)
 
 
 @translates(Checkpoint)

@@ -26,14 +26,14 @@ from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
 from pydantable_spark.substrait.kernels import casts, reconciled
-from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site, rows
+from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site, SparkError, rows
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
 from pydantable_spark.typerules import decimal_for_integral, decimal_for_number
 
 if TYPE_CHECKING:
     import decimal
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from pydantable_spark.reconcile import ColumnMatch
     from pydantable_spark.schema import Schema
@@ -42,7 +42,7 @@ __all__ = ["ExpressionWriter", "Functions", "literal"]
 
 
 def _temporal(node: Call) -> bool:
-    """Whether a call reads a timestamp (whose date parts depend on the session's time zone)."""
+    """Whether a call reads a timestamp (whose date parts depend on the session's time zone, a kernel's job)."""
     return any(isinstance(a.type.dtype, dt.Datetime) for a in node.args)
 
 
@@ -111,6 +111,19 @@ def _timestamp_micros(value: datetime.datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
+def nested_value(value: Any, dtype: dt.DType) -> Any:
+    """A list, map or struct literal's value as a kernel gives it (lists for tuples, ``[]`` for ``F.array()``)."""
+    if value is None or isinstance(value, core.EmptyCollection):
+        return None if value is None else []
+    if isinstance(dtype, dt.List):
+        return [nested_value(v, dtype.inner) for v in value]
+    if isinstance(dtype, dt.Map):
+        return [(nested_value(k, dtype.key), nested_value(v, dtype.value)) for k, v in value]
+    if isinstance(dtype, dt.Struct):
+        return {f.name: nested_value(value[f.name], f.dtype) for f in dtype.fields}
+    return value
+
+
 def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Literal:
     """A Python value of ``dtype`` as a Substrait literal (``None``: a typed NULL)."""
     if value is None:
@@ -149,8 +162,6 @@ def literal(value: Any, dtype: dt.DType, *, nullable: bool) -> sa.Expression.Lit
 
 
 _DIV = ops.ArithmeticOp.DIV
-_OVERFLOW_ERROR = sa.FunctionOption(name="overflow", preference=["ERROR"])
-"""Spark's (ANSI) answer to an integer or decimal overflow: an error."""
 SORT_DIRECTIONS = {
     (False, False): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST,
     (False, True): sa.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_LAST,
@@ -308,6 +319,8 @@ class ExpressionWriter:
                     return self.cast(self.field(computed), typed.dtype, nullable=typed.nullable)
                 if self.guarded(node):
                     return self._guard(self.field(computed), self.field(f"{computed}\x00guard"), node)
+                if not self.functions.local:  # the aggregate's type as its definition gives it, then Spark's
+                    return self.conform(self.field(computed), self.measured_type(node), typed)
                 return self.canonical_nan(self.field(computed), typed.dtype, nullable=typed.nullable)
         writer = self._writers.get(type(node))
         if writer is None:
@@ -333,7 +346,22 @@ class ExpressionWriter:
         return self.field(node.name, node.side)
 
     def _literal(self, node: core.Literal) -> sa.Expression:
+        if self.functions.local and node.dtype.is_nested:
+            return self.constant(nested_value(node.value, node.dtype), node.type)
         return sa.Expression(literal=literal(node.value, node.dtype, nullable=node.type.nullable))
+
+    def constant(self, value: Any, typed: core.Typed) -> sa.Expression:
+        """On the local engine, a list, map or struct constant: a kernel giving ``value`` on every row.
+
+        DataFusion reads a Substrait literal of a nested type with its own field names (``item``) and
+        nullability, which neither Spark's Arrow type nor a kernel's exact signature takes (measured);
+        a kernel's result has exactly the type the façade derived. Its one argument is a NULL boolean,
+        which DataFusion broadcasts to the batch.
+        """
+        kernel = Scalar("constant", lambda site: lambda _: value, strict=False)
+        unused = core.Typed(dt.Boolean(), True)
+        site = Site((unused,), typed, (None,), self.functions.session)
+        return self.kernel_call(kernel, site, [sa.Expression(literal=literal(None, dt.Boolean(), nullable=True))])
 
     def _cast(self, node: core.Cast) -> sa.Expression:
         source = node.child.type.dtype
@@ -392,26 +420,18 @@ class ExpressionWriter:
             args = (node.left, node.right)
             site = self.site(node, args, tuple(a.type for a in args))
             return self.kernel_call(kernel, site, [self.write(a) for a in args])
-        if function is None:
-            kernel = kernels.OPERATORS[node.op]  # Python's % and // over Spark's: this project's extension
-            args = (node.left, node.right)
-            site = self.site(node, args, tuple(a.type for a in args))
-            return self.kernel_call(kernel, site, [self.write(a) for a in args])
-        if node.op is _DIV:
-            options = [sa.FunctionOption(name="on_division_by_zero", preference=["ERROR"])]
-        else:
-            options = [_OVERFLOW_ERROR]  # Spark (ANSI) raises on overflow
-        anchor = self.functions.anchor(function, what)
         operands = [self._operand(side, result) for side in (node.left, node.right)]
-        if self.functions.local and isinstance(result, dt.Integral):
-            return self._checked(anchor, operands, node)
-        call = sa.Expression.ScalarFunction(
-            function_reference=anchor,
-            arguments=[sa.FunctionArgument(value=o) for o in operands],
-            options=options,
-            output_type=substrait_type(result, nullable=node.type.nullable),
-        )
-        return self.canonical_nan(sa.Expression(scalar_function=call), result, nullable=node.type.nullable)
+        if function is None:  # Python's % and // over Spark's: this project's extension
+            function = fn.SPARK_OPERATORS[node.op]
+        elif self.functions.local and isinstance(result, dt.Integral):
+            anchor = self.functions.anchor(function.resolve(result), what)
+            return self._checked(anchor, [o for o, _ in operands], node)
+        elif node.op is _DIV and isinstance(result, dt.Decimal):
+            given = [t.dtype for _, t in operands]
+            if fn.standard_decimal_division(given) != result:  # Spark counts the divisor's scale, the YAML its digits
+                function = fn.DECIMAL_DIVISION
+        written = self.standard_call(function, what, operands, node.type)
+        return self.canonical_nan(written, result, nullable=node.type.nullable)
 
     def _checked(self, anchor: int, operands: list[sa.Expression], node: core.Node) -> sa.Expression:
         """Integer arithmetic that fails on overflow, as Spark's (ANSI) does, on the local engine.
@@ -477,7 +497,7 @@ class ExpressionWriter:
         )
         return sa.Expression(cast=cast)
 
-    def _operand(self, side: core.Node, result: dt.DType) -> sa.Expression:
+    def _operand(self, side: core.Node, result: dt.DType) -> tuple[sa.Expression, core.Typed]:
         """An operand cast to the type Spark computes in: the result type, or for decimals ``decimal(digits, 0)``.
 
         Spark widens ``int + bigint`` to ``bigint``, divides integers as doubles and reads an
@@ -489,24 +509,19 @@ class ExpressionWriter:
         target = result
         if isinstance(result, dt.Decimal):
             if isinstance(given, dt.Decimal):
-                return written
+                return written, side.type
             if not isinstance(given, dt.Integral):  # pragma: no cover - Spark's result is a double then
-                return written
+                return written, side.type
             target = decimal_for_integral(given)
         if given == target:
-            return written
-        return self.cast(written, target, nullable=side.type.nullable)
+            return written, side.type
+        return self.cast(written, target, nullable=side.type.nullable), core.Typed(target, side.type.nullable)
 
     def _comparison(self, node: ops.Comparison) -> sa.Expression:
-        left, right = self._compared(node.left, node.right)
-        call = sa.Expression.ScalarFunction(
-            function_reference=self.functions.anchor(fn.COMPARISON[node.op], f"the operator {node.op.value}"),
-            arguments=[sa.FunctionArgument(value=left), sa.FunctionArgument(value=right)],
-            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
-        )
-        return sa.Expression(scalar_function=call)
+        compared = self._compared(node.left, node.right)
+        return self.standard_call(fn.COMPARISON[node.op], f"the operator {node.op.value}", compared, node.type)
 
-    def _compared(self, *nodes: core.Node) -> list[sa.Expression]:
+    def _compared(self, *nodes: core.Node) -> list[tuple[sa.Expression, core.Typed]]:
         """Numbers compared in their common type (``int`` beside ``double`` is a double), as Spark casts them.
 
         Substrait's comparison functions take two values of one type; the plan says which.
@@ -522,8 +537,8 @@ class ExpressionWriter:
             raise UnsupportedEngineError(msg)
         common = common_type(types) if all(isinstance(t, dt.Numeric) for t in types) else None
         if common is None:
-            return [self.write(n) for n in nodes]
-        return [self.as_type(n, common) for n in nodes]
+            return [(self.write(n), n.type) for n in nodes]
+        return [(self.as_type(n, common), core.Typed(common, n.type.nullable)) for n in nodes]
 
     def _negate(self, node: ops.Negate) -> sa.Expression:
         if self.functions.local and isinstance(node.type.dtype, dt.Integral):  # -(-2147483648) fails, as in Spark
@@ -531,13 +546,12 @@ class ExpressionWriter:
             anchor = self.functions.anchor(fn.ARITHMETIC[ops.ArithmeticOp.SUB], "unary minus")
             return self._checked(anchor, [zero, self.write(node.child)], node)
         negated = self._call(fn.NEGATE, node, "unary minus", node.child)
-        negated.scalar_function.options.append(_OVERFLOW_ERROR)
         return self.canonical_nan(negated, node.type.dtype, nullable=node.type.nullable)
 
     def _is_in(self, node: ops.IsIn) -> sa.Expression:
         if not node.values:
             return sa.Expression(literal=literal(False, dt.Boolean(), nullable=node.type.nullable))
-        child, *values = self._compared(node.child, *node.values)
+        child, *values = (written for written, _ in self._compared(node.child, *node.values))
         options = sa.Expression.SingularOrList(value=child, options=values)
         return sa.Expression(singular_or_list=options)
 
@@ -545,20 +559,12 @@ class ExpressionWriter:
         """``lower <= child <= upper`` as two comparisons joined by ``and`` (``closed`` picks ``<`` or ``<=``)."""
         low = fn.COMPARISON[ops.ComparisonOp.LE if node.closed in ("both", "left") else ops.ComparisonOp.LT]
         high = fn.COMPARISON[ops.ComparisonOp.LE if node.closed in ("both", "right") else ops.ComparisonOp.LT]
-        boolean = substrait_type(dt.Boolean(), nullable=node.type.nullable)
-        sides = []
         lower, child, upper = self._compared(node.lower, node.child, node.upper)
+        sides = []
         for function, smaller, larger in ((low, lower, child), (high, child, upper)):
-            compare = sa.Expression.ScalarFunction(
-                function_reference=self.functions.anchor(function, "between()"),
-                arguments=[sa.FunctionArgument(value=e) for e in (smaller, larger)],
-                output_type=boolean,
-            )
-            sides.append(sa.FunctionArgument(value=sa.Expression(scalar_function=compare)))
-        both = sa.Expression.ScalarFunction(
-            function_reference=self.functions.anchor(fn.AND, "between()"), arguments=sides, output_type=boolean
-        )
-        return sa.Expression(scalar_function=both)
+            compared = core.Typed(dt.Boolean(), smaller[1].nullable or larger[1].nullable)
+            sides.append((self.standard_call(function, "between()", [smaller, larger], compared), compared))
+        return self.standard_call(fn.AND, "between()", sides, node.type)
 
     def as_type(self, node: core.Node, dtype: dt.DType) -> sa.Expression:
         """``node`` cast to ``dtype`` where its type differs (keeping its nullability).
@@ -573,12 +579,9 @@ class ExpressionWriter:
         return self.cast(self.write(node), dtype, nullable=node.type.nullable)
 
     def _coalesce(self, node: cond.Coalesce) -> sa.Expression:
-        call = sa.Expression.ScalarFunction(
-            function_reference=self.functions.anchor(fn.COALESCE, "coalesce()"),
-            arguments=[sa.FunctionArgument(value=self.as_type(a, node.type.dtype)) for a in node.args],
-            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
-        )
-        return sa.Expression(scalar_function=call)
+        dtype = node.type.dtype
+        arguments = [(self.as_type(a, dtype), core.Typed(dtype, a.type.nullable)) for a in node.args]
+        return self.standard_call(fn.COALESCE, "coalesce()", arguments, node.type)
 
     def _when(self, node: cond.When) -> sa.Expression:
         result = node.type.dtype
@@ -602,9 +605,8 @@ class ExpressionWriter:
             msg = f"{core.render(node)} aggregates rows; Substrait export takes aggregates only in group_by().agg()"
             raise UnsupportedEngineError(msg)
         function = fn.mapping_of(node)
-        prefer_kernel = self.functions.local and (
-            function is None or not function.local or (node.function.placement.session and _temporal(node))
-        )
+        # a timestamp's calendar fields are read in the session's time zone: DataFusion's functions read UTC
+        prefer_kernel = self.functions.local and (function is None or not function.local or _temporal(node))
         if function is None or prefer_kernel:
             kernel = kernels.kernel_of(node)
             if kernel is not None:
@@ -617,17 +619,24 @@ class ExpressionWriter:
                 raise UnsupportedEngineError(msg)
         what = f"{node.function.name}()"
         if function.component is None:
-            return self._call(function, node, what, *node.args)
+            args = node.args
+            if function.characters is not None and not self.functions.local:  # trim's characters: a space
+                args = (*args, core.Literal(function.characters, dt.String()))
+            return self._call(function, node, what, *args)
         if self.functions.local:  # DataFusion's date_part('year', x) for extract(YEAR, x)
             component = core.Literal(function.component.lower(), dt.String())
             return self._call(fn.DATE_PART, node, what, component, *node.args)
-        call = sa.Expression.ScalarFunction(
-            function_reference=self.functions.anchor(function, what),
-            arguments=[sa.FunctionArgument(enum=function.component)]
-            + [sa.FunctionArgument(value=self.write(a)) for a in node.args],
-            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
-        )
-        return sa.Expression(scalar_function=call)
+        return self._extract(function, node, what)
+
+    def _extract(self, function: fn.SubstraitFunction, node: Call, what: str) -> sa.Expression:
+        """``extract(component[, indexing], x[, time zone])``; a timestamp's parts in the session's time zone."""
+        assert function.component is not None
+        enums = [function.component] if function.indexing is None else [function.component, function.indexing]
+        arguments = [(self.write(a), a.type) for a in node.args]
+        if _temporal(node):
+            zone = core.Literal(self.functions.session.zone, dt.String())
+            arguments.append((self.write(zone), zone.type))
+        return self.standard_call(function, what, arguments, node.type, enums=enums)
 
     def site(self, node: core.Node, args: tuple[core.Node, ...], received: tuple[core.Typed, ...]) -> Site:
         """The ``Site`` of a kernel call: the types its arguments reach it in, literal values, the session."""
@@ -643,12 +652,23 @@ class ExpressionWriter:
         received = call_types(node.function, node.args, node.method)
         site = self.site(node, node.args, received)
         if isinstance(kernel, Scalar) and node.deterministic and all(isinstance(a, core.Literal) for a in node.args):
-            return self._folded(kernel, site, node)
+            try:
+                return self._folded(kernel, site, node)
+            except SparkError:  # Spark fails when the query runs (on a row), not when it is planned
+                pass
         arguments = [self.as_type(a, typed.dtype) for a, typed in zip(node.args, received, strict=True)]
         return self.kernel_call(kernel, site, arguments)
 
     def kernel_call(self, kernel: kernels.Kernel, site: Site, arguments: list[sa.Expression]) -> sa.Expression:
-        """A call of ``kernel`` at ``site`` on written ``arguments``."""
+        """A call of ``kernel`` at ``site`` on written ``arguments``.
+
+        A portable plan calls the function of this project's extension named as the kernel.
+        """
+        if not self.functions.local:
+            function = fn.spark_function(kernel.name)
+            return self.standard_call(
+                function, f"{kernel.name}()", list(zip(arguments, site.args, strict=True)), site.result
+            )
         call = sa.Expression.ScalarFunction(
             function_reference=self.functions.kernel(kernel, site),
             arguments=[sa.FunctionArgument(value=a) for a in arguments],
@@ -660,15 +680,44 @@ class ExpressionWriter:
         """A call of literals only, computed now (a function of no argument has no rows to be called on)."""
         values = site.literals
         computed = None if kernel.strict and None in values else kernel.make(site)(*values)
+        if self.functions.local and node.type.dtype.is_nested:
+            return self.constant(computed, node.type)
         return sa.Expression(literal=literal(computed, node.type.dtype, nullable=node.type.nullable))
 
     def _call(self, function: fn.SubstraitFunction, node: core.Node, what: str, *args: core.Node) -> sa.Expression:
+        return self.standard_call(function, what, [(self.write(a), a.type) for a in args], node.type)
+
+    def standard_call(
+        self,
+        function: fn.SubstraitFunction,
+        what: str,
+        arguments: Sequence[tuple[sa.Expression, core.Typed]],
+        result: core.Typed,
+        *,
+        enums: Sequence[str] = (),
+    ) -> sa.Expression:
+        """A call of ``function`` (the definition for its first argument's type) on typed ``arguments``.
+
+        A portable plan writes the call with the result type its definition derives and casts it to
+        Spark's type ``result`` where they differ (``char_length``'s ``i64`` to Spark's ``int``); the
+        local engine's plan writes Spark's type.
+        """
+        function = function.resolve(arguments[0][1].dtype if arguments else None)
+        defined = result if self.functions.local else function.defined([t for _, t in arguments], result)
         call = sa.Expression.ScalarFunction(
             function_reference=self.functions.anchor(function, what),
-            arguments=[sa.FunctionArgument(value=self.write(a)) for a in args],
-            output_type=substrait_type(node.type.dtype, nullable=node.type.nullable),
+            arguments=[sa.FunctionArgument(enum=e) for e in enums]
+            + [sa.FunctionArgument(value=a) for a, _ in arguments],
+            options=[sa.FunctionOption(name=name, preference=[value]) for name, value in function.options],
+            output_type=substrait_type(defined.dtype, nullable=defined.nullable),
         )
-        return sa.Expression(scalar_function=call)
+        return self.conform(sa.Expression(scalar_function=call), defined, result)
+
+    def conform(self, written: sa.Expression, defined: core.Typed, spark: core.Typed) -> sa.Expression:
+        """``written`` (of type ``defined``) cast to Spark's type ``spark`` where they differ."""
+        if defined == spark:
+            return written
+        return self.cast(written, spark.dtype, nullable=spark.nullable)
 
     def _over(self, node: Over) -> sa.Expression:
         """A window function or an aggregate over a window, with Spark's frame written out.
@@ -696,28 +745,32 @@ class ExpressionWriter:
             sa.SortField(expr=self.key(key), direction=SORT_DIRECTIONS[descending, nulls_last])
             for key, descending, nulls_last in zip(node.order_by, node.descending, node.nulls_last, strict=True)
         ]
+        spark = node.type
         if kernel is not None:
             received = call_types(call.function, call.args, call.method)
             site = dataclasses.replace(self.site(call, call.args, received), over=True)
-            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
-            aggregated: dt.DType | None = None
+            arguments = self._received(call, received)
+            function = fn.spark_function(kernel.name)
             reference = self.functions.kernel(kernel, site)
         elif call.is_aggregate:
             assert function is not None
-            arguments, aggregated = self._aggregated(call, over=True)
+            function, arguments, aggregated = self._aggregated(call, function, over=True)
+            spark = core.Typed(aggregated, node.type.nullable)
             reference = self.functions.anchor(function, what)
         else:
             assert function is not None
             received = call_types(call.function, call.args, call.method)  # lag's default in the column's type
-            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
+            arguments = self._received(call, received)
             if function.false_at is not None:
                 arguments = arguments[: function.false_at]
-            aggregated, reference = None, self.functions.anchor(function, what)
-        output = aggregated or node.type.dtype
+            function = function.resolve(arguments[0][1].dtype if arguments else None)
+            reference = self.functions.anchor(function, what)
+        defined = spark if self.functions.local else function.defined([t for _, t in arguments], spark)
         window = sa.Expression.WindowFunction(
             function_reference=reference,
-            arguments=[sa.FunctionArgument(value=a) for a in arguments],
-            output_type=substrait_type(output, nullable=node.type.nullable),
+            arguments=[sa.FunctionArgument(value=a) for a, _ in arguments],
+            options=[sa.FunctionOption(name=name, preference=[value]) for name, value in function.options],
+            output_type=substrait_type(defined.dtype, nullable=defined.nullable),
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
             invocation=_ALL,
             sorts=sorts,
@@ -737,7 +790,7 @@ class ExpressionWriter:
             window.upper_bound.CopyFrom(_bound(frame.end))
         written = sa.Expression(window_function=window)
         if not self.functions.local:
-            return written
+            return self.conform(written, defined, node.type)
         serialized = window.SerializeToString(deterministic=True)
         if serialized in self.functions.windows:
             msg = (
@@ -789,28 +842,59 @@ class ExpressionWriter:
         if kernel is not None:
             received = call_types(call.function, call.args, call.method)
             site = self.site(call, call.args, received)
-            arguments = [self.as_type(a, t.dtype) for a, t in zip(call.args, received, strict=True)]
-            return sa.AggregateFunction(
-                function_reference=self.functions.kernel(kernel, site),
-                arguments=[sa.FunctionArgument(value=a) for a in arguments],
-                output_type=substrait_type(call.type.dtype, nullable=call.type.nullable),
-                phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
-                invocation=_ALL,
-            )
-        function = fn.mapping_of(call)
-        if function is None:
-            msg = f"Substrait export has no mapping for the aggregate {call.function.name}() ({core.render(call)})"
-            if self.functions.local:
-                msg = f"{kernels.refusal(call)} ({core.render(call)}); run it on Spark (collect() without engine=)"
-            raise UnsupportedEngineError(msg)
-        arguments, output = self._aggregated(call)
+            arguments = self._received(call, received)
+            reference = self.functions.kernel(kernel, site)
+            function = fn.spark_function(kernel.name)
+            invocation = _ALL
+        else:
+            mapped = fn.mapping_of(call)
+            if mapped is None:
+                msg = f"Substrait export has no mapping for the aggregate {call.function.name}() ({core.render(call)})"
+                if self.functions.local:
+                    msg = f"{kernels.refusal(call)} ({core.render(call)}); run it on Spark (collect() without engine=)"
+                raise UnsupportedEngineError(msg)
+            function, arguments, _ = self._aggregated(call, mapped)
+            reference = self.functions.anchor(function, f"{call.function.name}()")
+            invocation = _DISTINCT if call.function.name in _DISTINCT_AGGREGATES else _ALL
+        defined = self.measured_type(call)
         return sa.AggregateFunction(
-            function_reference=self.functions.anchor(function, f"{call.function.name}()"),
-            arguments=[sa.FunctionArgument(value=a) for a in arguments],
-            output_type=substrait_type(output, nullable=call.type.nullable),
+            function_reference=reference,
+            arguments=[sa.FunctionArgument(value=a) for a, _ in arguments],
+            options=[sa.FunctionOption(name=name, preference=[value]) for name, value in function.options],
+            output_type=substrait_type(defined.dtype, nullable=defined.nullable),
             phase=sa.AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT,
-            invocation=_DISTINCT if call.function.name in _DISTINCT_AGGREGATES else _ALL,
+            invocation=invocation,
         )
+
+    def _received(self, call: Call, received: tuple[core.Typed, ...]) -> list[tuple[sa.Expression, core.Typed]]:
+        """A call's arguments converted to the types the function receives (``call_types``), with their types."""
+        return [
+            (self.as_type(a, t.dtype), core.Typed(t.dtype, a.type.nullable))
+            for a, t in zip(call.args, received, strict=True)
+        ]
+
+    def measured_type(self, node: core.Node) -> core.Typed:
+        """The type an aggregate output is computed in: Spark's, or (portable plans) what its definition derives.
+
+        Where the two differ (a decimal ``sum`` is ``DECIMAL?<38,S>`` in the decimal YAML, Spark's has
+        ``P+10`` digits), the projection above the aggregation casts it to Spark's type.
+        """
+        assert isinstance(node, Call)
+        kernel = self.aggregate_kernel(node)
+        if kernel is not None:
+            received = call_types(node.function, node.args, node.method)
+            args = [core.Typed(t.dtype, a.type.nullable) for a, t in zip(node.args, received, strict=True)]
+            function = fn.spark_function(kernel.name)
+            spark = node.type
+        else:
+            mapped = fn.mapping_of(node)
+            if mapped is None:  # refused where it is written
+                return node.type
+            function, args, output = self._aggregate_definition(node, mapped)
+            spark = core.Typed(output, node.type.nullable)
+        if node.function.name == "count_if":  # count() of the rows its condition holds for: no argument
+            args = []
+        return spark if self.functions.local else function.defined(args, spark)
 
     def aggregate_kernel(self, call: Call, *, over: bool = False) -> kernels.Kernel | None:
         """The kernel computing aggregate ``call`` where the standard function would not give Spark's answer.
@@ -824,26 +908,53 @@ class ExpressionWriter:
             return None
         return kernels.kernel_of(call)
 
-    def _aggregated(self, call: Call, *, over: bool = False) -> tuple[list[sa.Expression], dt.DType]:
-        """An aggregate's arguments as the plan passes them, and the type it computes.
-
-        ``avg`` of integers averages doubles (Substrait's ``avg`` of an integer type is an integer);
-        on the local engine a sum of integers runs in ``decimal(38,0)`` (the projection above casts it
-        back, failing on overflow as Spark does) and ``count_distinct`` counts normalized floats.
-        """
+    def _aggregated(
+        self, call: Call, function: fn.SubstraitFunction, *, over: bool = False
+    ) -> tuple[fn.SubstraitFunction, list[tuple[sa.Expression, core.Typed]], dt.DType]:
+        """An aggregate's definition, its arguments as the plan passes them, and the type it computes."""
         self._refuse_on_the_local_engine(call, over=over)
-        arguments = [self.write(a) for a in call.args]
+        function, types, output = self._aggregate_definition(call, function)
+        if call.function.name == "count_distinct":
+            written = [self.key(a) for a in call.args]
+        else:
+            written = [self.write(a) for a in call.args]
+        arguments = []
+        for argument, given, passed in zip(written, call.args, types, strict=True):
+            cast = passed.dtype != given.type.dtype
+            arguments.append(
+                (self.cast(argument, passed.dtype, nullable=passed.nullable) if cast else argument, passed)
+            )
+        return function, arguments, output
+
+    def _aggregate_definition(
+        self, call: Call, function: fn.SubstraitFunction
+    ) -> tuple[fn.SubstraitFunction, list[core.Typed], dt.DType]:
+        """The definition an aggregate is written against, the types its arguments are passed in, its result type.
+
+        ``avg`` of integers (portable plans: and of floats) averages doubles (Substrait's ``avg`` of an integer
+        type is an integer, of ``fp32`` an ``fp32``). A portable ``avg`` of decimals averages the values cast
+        to Spark's result type (``decimal(p+4,s+4)``), whose scale the decimal YAML's ``avg`` keeps; past 34
+        digits that cast would lose integer digits, and this project's ``avg`` (Spark's rule) is named. On the
+        local engine a sum of integers runs in ``decimal(38,0)`` (the projection above casts it back, failing
+        on overflow as Spark does).
+        """
+        types = [a.type for a in call.args]
         output = call.type.dtype
-        first = call.args[0].type if call.args else None
-        if first is not None and call.function.name in ("avg", "mean") and isinstance(first.dtype, dt.Integral):
-            arguments = [self.cast(arguments[0], dt.Float64(), nullable=first.nullable)]
-        elif call.function.name == "count_distinct":
-            arguments = [self.key(a) for a in call.args]
+        name, local = call.function.name, self.functions.local
+        given = types[0].dtype if types else None
+        if name in ("avg", "mean") and (
+            isinstance(given, dt.Integral) or (not local and isinstance(given, dt.Float32))
+        ):
+            types[0] = core.Typed(dt.Float64(), types[0].nullable)
+        elif name in ("avg", "mean") and not local and isinstance(given, dt.Decimal):
+            assert isinstance(output, dt.Decimal)
+            if output.precision - output.scale < given.precision - given.scale:
+                return fn.SPARK_AVERAGE, types, output
+            types[0] = core.Typed(output, types[0].nullable)
         elif self.widens(call):
-            assert first is not None
-            arguments = [self.cast(arguments[0], WIDE_INTEGER, nullable=first.nullable)]
+            types[0] = core.Typed(WIDE_INTEGER, types[0].nullable)
             output = WIDE_INTEGER
-        return arguments, output
+        return function.resolve(types[0].dtype if types else None), types, output
 
     def _differs(self, call: Call, over: bool) -> str:
         """Where DataFusion's own aggregate differs from Spark's for ``call`` (each measured), else ``""``."""
@@ -931,6 +1042,8 @@ class ExpressionWriter:
 
     def projects(self, node: core.Node) -> bool:
         """Whether an aggregate's local result needs a projection above the aggregation (a cast, a NaN check)."""
-        if not (self.functions.local and node.is_aggregate):
+        if not node.is_aggregate:
             return False
+        if not self.functions.local:  # the definition's type differs from Spark's: a cast above
+            return isinstance(node, Call) and self.measured_type(node) != node.type
         return integer_sum(node) or self.guarded(node) or isinstance(node.type.dtype, dt.Floating)

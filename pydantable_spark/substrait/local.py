@@ -94,17 +94,25 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
 def session_settings() -> Session:
     """The settings the local engine computes with: those of the session a frame would run on.
 
-    When PySpark is loaded and a session is active, its ``spark.sql.session.timeZone``; otherwise
-    that of the embedded session the library would start, UTC. (Nothing here starts a JVM.)
+    When PySpark is loaded and a session is active, its ``spark.sql.session.timeZone`` (and ANSI mode,
+    which the local engine's rules assume: a session without it is refused by name); otherwise those of
+    the embedded session the library would start, UTC and ANSI. (Nothing here starts a JVM.)
     """
     import sys
 
     if "pyspark.sql" in sys.modules:
-        from pydantable_spark._spark.session import active_time_zone
+        from pydantable_spark._spark.session import active_settings
 
-        zone = active_time_zone()
-        if zone is not None:
-            return Session(zone)
+        settings = active_settings()
+        if settings is not None:
+            if settings["spark.sql.ansi.enabled"].strip().lower() != "true":
+                msg = (
+                    "the local engine computes as Spark does in ANSI mode, and the active session sets "
+                    "spark.sql.ansi.enabled=false (divisions by zero and overflows give NULL there); run it on "
+                    "Spark (collect() without engine=), or set spark.sql.ansi.enabled=true"
+                )
+                raise UnsupportedEngineError(msg)
+            return Session(settings["spark.sql.session.timeZone"])
     return Session("UTC")
 
 

@@ -300,7 +300,7 @@ class _Writer:
             nullable = [k for k in plan.keys if k.type.nullable and narrowable(k.type.dtype)]
             if nullable:
                 checks = [exprs.write(IsNotNull(k)) for k in nullable]
-                condition = checks[0] if len(checks) == 1 else _all(checks, self.functions)
+                condition = checks[0] if len(checks) == 1 else _all(checks, self.functions, nullable=False)
                 below = sa.Rel(filter=sa.FilterRel(input=below, condition=condition))
         groupings = (
             [sa.AggregateRel.Grouping(grouping_expressions=[exprs.write(k) for k in plan.keys])] if plan.keys else []
@@ -397,21 +397,22 @@ class _Writer:
         both = ExpressionWriter(plan.left.schema, self.functions, right=plan.right.schema)
         right_keys = ExpressionWriter(plan.right.schema, self.functions, offset=len(plan.left.schema))
         equal = fn.IS_NOT_DISTINCT_FROM if plan.join_nulls else fn.COMPARISON[ComparisonOp.EQ]
-        checks = []
+        checks, nullable = [], False
         for left_key, right_key in zip(plan.left_keys, plan.right_keys, strict=True):
+            compared = not plan.join_nulls and (left_key.type.nullable or right_key.type.nullable)
+            nullable = nullable or compared
             compare = sa.Expression.ScalarFunction(
                 function_reference=self.functions.anchor(equal, "join keys"),
                 arguments=[
                     sa.FunctionArgument(value=both.write(left_key)),
                     sa.FunctionArgument(value=right_keys.write(right_key)),
                 ],
-                output_type=_boolean(
-                    nullable=not plan.join_nulls and (left_key.type.nullable or right_key.type.nullable)
-                ),
+                output_type=_boolean(nullable=compared),
             )
             checks.append(sa.Expression(scalar_function=compare))
         checks += [both.write(c) for c in plan.conditions]
-        condition = checks[0] if len(checks) == 1 else _all(checks, self.functions)
+        nullable = nullable or any(c.type.nullable for c in plan.conditions)
+        condition = checks[0] if len(checks) == 1 else _all(checks, self.functions, nullable=nullable)
         joined = sa.Rel(join=sa.JoinRel(left=left, right=right, expression=condition, type=kind))
         if plan.how in ("semi", "anti"):
             return joined
@@ -504,13 +505,16 @@ def _typed(f: dt.Field) -> st.Type:
     return substrait_type(f.dtype, nullable=f.nullable)
 
 
-def _all(checks: list[sa.Expression], functions: Functions) -> sa.Expression:
-    """The conjunction of boolean expressions (one ``and`` call, Substrait's ``and`` takes any number)."""
+def _all(checks: list[sa.Expression], functions: Functions, *, nullable: bool) -> sa.Expression:
+    """The conjunction of boolean expressions (one ``and`` call, Substrait's ``and`` takes any number).
+
+    ``nullable``: whether one of them may be NULL (then the conjunction may be, as ``and``'s definition says).
+    """
     anchor = functions.anchor(fn.AND, "and (&)")
     call = sa.Expression.ScalarFunction(
         function_reference=anchor,
         arguments=[sa.FunctionArgument(value=c) for c in checks],
-        output_type=_boolean(nullable=True),
+        output_type=_boolean(nullable=nullable),
     )
     return sa.Expression(scalar_function=call)
 

@@ -18,7 +18,7 @@ from pydantic.fields import FieldInfo
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import column_name, field_of_annotation
 from pydantable_spark.constructors import schema_of_model
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, UnknownColumnError
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, RowValidationError, UnknownColumnError
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.testing.rows import spell
@@ -86,9 +86,11 @@ def build_frame(model: type[M], rows: Sequence[Mapping[str, Any]] | int, /, **de
     Raises:
         ArgumentTypeError: ``model``, ``rows`` or a row of the wrong type (a ``TypeError``), named.
         UnknownColumnError: A row key or a keyword that is not a column of the model.
+        RowValidationError: A row (or a nested dict) that gives a field twice, by its column name
+            and its field name, as ``from_rows`` refuses it; or a row, completed, that fails the
+            model's validation.
         ValueError: No placeholder passes a field's constraints (a ``pattern``, say); the message
             names the field and how to give it a value. Also for a negative number of rows.
-        RowValidationError: A row, completed, fails the model's validation.
 
     """
     what = "build_frame()"
@@ -182,6 +184,14 @@ class _Builder:
             if key not in keys:
                 columns = [column_name(n, i) for n, i in model.model_fields.items()]
                 raise UnknownColumnError(key, columns, where=f"{where} (model {model.__name__})")
+        for name, info in model.model_fields.items():
+            column = column_name(name, info)
+            if column != name and column in given and name in given:  # from_rows refuses the second as well
+                msg = (
+                    f"{where} (model {model.__name__}) gives field {name!r} twice: as its column name {column!r} "
+                    f"({given[column]!r}) and as its field name {name!r} ({given[name]!r}); give it once"
+                )
+                raise RowValidationError(msg)
 
     def fill(
         self,

@@ -35,7 +35,7 @@ __all__: list[str] = []
 _MARKER = "pydantable_engine"
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Tally:
     """What each test ran on, under an engine other than Spark: test id → the results that fell back."""
 

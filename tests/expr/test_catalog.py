@@ -31,6 +31,7 @@ from pyspark.sql import functions as sf
 from pydantable_spark import DataFrame, F, Window
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.lower import lower
+from pydantable_spark._spark.sql import to_sql
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.arrow import arrow_type
 from pydantable_spark.errors import PydantableSparkError, SparkAnalysisError
@@ -470,6 +471,12 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
     try:
         ours = _sorted_rows(facade.to_arrow().to_pydict())
     except Exception as error:  # compared with the other side below
+        suspects = [n for n in failing_calls(error, facade) if n in candidates]
+        if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
+            for n in suspects:
+                _compare_values(wide, plain_source, {n: candidates[n]}, differences)
+            _compare_values(wide, plain_source, {n: c for n, c in candidates.items() if n not in suspects}, differences)
+            return
         ours = error
     try:
         theirs = _sorted_rows(plain.toArrow().to_pydict())
@@ -487,6 +494,23 @@ def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candida
         if any(failed) or not _same(mine, other):
             entry = candidates[n].entry
             differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
+
+
+def failing_calls(error: BaseException, frame: DataFrame[Any]) -> list[str]:
+    """The output columns of ``frame`` whose SQL holds the expression a failed Spark job names (its query context).
+
+    A batch failing on one call's values (an ANSI error) is then checked without halving it again and again.
+    Each call's SQL is that of the call bound to ``frame`` (an unbound call names columns it cannot type).
+    """
+    cause: BaseException | None = error
+    while cause is not None and not hasattr(cause, "getQueryContext"):
+        cause = cause.__cause__
+    if cause is None:
+        return []
+    fragments = [c.fragment() for c in cause.getQueryContext() if c.fragment()]  # type: ignore[attr-defined]
+    plan = frame.plan
+    outputs = [*getattr(plan, "exprs", ()), *getattr(plan, "keys", ()), *getattr(plan, "aggs", ())]
+    return [e.output_name for e in outputs if fragments and any(f in to_sql(e) for f in fragments)]
 
 
 def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
@@ -558,6 +582,12 @@ def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalO
         try:
             results.append(_sorted_rows(frame.to_arrow(engine=engine).to_pydict()))
         except Exception as error:  # compared below
+            suspects = [n for n in failing_calls(error, frame) if n in candidates] if engine == "spark" else []
+            if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
+                for n in suspects:
+                    _compare_local(wide, {n: candidates[n]}, outcome)
+                _compare_local(wide, {n: c for n, c in candidates.items() if n not in suspects}, outcome)
+                return
             results.append(error)
     spark_failed, local_failed = (isinstance(r, Exception) for r in results)
     if (spark_failed or local_failed) and len(names) > 1:

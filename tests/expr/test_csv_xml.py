@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Any
+import decimal
+from typing import TYPE_CHECKING, Annotated, Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
@@ -113,3 +114,68 @@ def test_arguments_are_checked_when_the_call_is_made() -> None:
         F.from_xml("record", Reading, {"rowTag": None})
     with pytest.raises(ColumnTypeError, match="col must be a string column of XML text; got column 'Texts.id'"):
         Texts.from_rows([]).select(a=F.from_xml(Texts.id, Reading))
+
+
+# --- decimals Spark would round (issue 32): the strict readers' rule ----------------------------------------
+
+
+class Amount(BaseModel):
+    amount: Annotated[decimal.Decimal, Field(max_digits=10, decimal_places=2)] | None
+    name: str | None = None
+
+
+class Amounts(DataFrameModel):
+    id: int
+    line: str
+    record: str
+
+
+D = decimal.Decimal
+AMOUNTS = [  # the amount's text, and what PERMISSIVE parses it into (Spark: 1.01, 12345679.00, 0.00, ...)
+    ("1.005", None),
+    ("12345678.999", None),
+    ("1e-41", None),
+    ("2.50", D("2.50")),
+    ("100e-2", D("1.00")),
+    ("x", None),
+]
+
+
+@pytest.fixture(scope="module")
+def amounts(spark: SparkSession) -> Any:
+    rows = [
+        {"id": i, "line": f"{text},n{i}", "record": f"<r><amount>{text}</amount><name>n{i}</name></r>"}
+        for i, (text, _) in enumerate(AMOUNTS)
+    ]
+    return Amounts.from_rows(rows)
+
+
+@pytest.mark.spark
+def test_a_decimal_that_would_round_is_null_in_permissive_mode(amounts: Any, agrees: Any) -> None:
+    frame = amounts.select(
+        "id",
+        csv=F.from_csv(Amounts.line, Amount),
+        xml=F.from_xml(Amounts.record, Amount),
+        strict=F.from_csv(Amounts.line, Amount, {"mode": "FAILFAST"}),
+    ).sort("id")
+    agrees(frame)  # from_csv of a non-null text is a non-null struct, as Spark types it
+    assert [frame.schema[c].nullable for c in ("csv", "xml", "strict")] == [False, True, False]
+    parsed = frame.select("id", "csv", "xml").to_dict()
+    assert [r["amount"] for r in parsed["csv"]] == [amount for _, amount in AMOUNTS]
+    assert [r["name"] for r in parsed["csv"]] == [f"n{i}" for i in range(len(AMOUNTS))]  # the other fields stay
+    assert [r["amount"] for r in parsed["xml"]] == [amount for _, amount in AMOUNTS]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize(("function", "column"), [("from_csv", "line"), ("from_xml", "record")])
+def test_failfast_names_the_decimal_that_would_round(amounts: Any, function: str, column: str) -> None:
+    strict = amounts.filter(Amounts.id == 0).select(a=getattr(F, function)(F.col(column), Amount, {"mode": "FAILFAST"}))
+    with pytest.raises(
+        MalformedDataError,
+        match=rf"column '{column}' of type str \(string\), field 'amount' of Amount: the value 1.005 has more than 2 "
+        r"digits after the point, so the model's decimal\(10, 2\) would round it",
+    ) as info:
+        strict.collect()
+    assert info.value.__cause__ is not None
+    good = amounts.filter(Amounts.id.is_in([3, 4])).select("id", a=getattr(F, function)(F.col(column), Amount))
+    assert sorted((r.id, r.a.amount) for r in good.collect()) == [(3, D("2.50")), (4, D("1.00"))]

@@ -182,6 +182,36 @@ def test_a_value_json_cannot_hold_is_refused_naming_row_and_column(value: object
 
 
 @pytest.mark.jvm_free
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        (10**38 + 1, r"value is the int 10{37}1 \(39 digits\)"),
+        ({"a": [-(10**38)]}, r"value\['a'\]\[0\] is the int -10{38} \(39 digits\)"),
+        (D("1" * 41), r"value is Decimal\('1{41}'\) \(41 significant digits, 0 places\)"),
+        ([D("0." + "0" * 38 + "1")], r"value\[0\] is Decimal\('0\.0{38}1'\) \(1 significant digits, 39 places\)"),
+    ],
+)
+def test_a_number_a_variant_would_round_is_refused_naming_row_and_column(value: object, where: str) -> None:
+    # Spark keeps such numbers as doubles: 10**38 + 1 came back as Decimal('1.0E+38') (issue 32)
+    rows = [ROWS[0], {"id": 9, "payload": 1, "extra": value}]
+    with pytest.raises(
+        RowValidationError, match=rf"^row 1, column 'extra' \(variant\): {where}, which a VARIANT holds"
+    ):
+        Event.from_rows(rows)
+
+
+@pytest.mark.jvm_free
+@pytest.mark.parametrize("levels", [dt.VARIANT_MAX_DEPTH + 1, 2_000, 100_000])
+def test_a_value_nested_deeper_than_spark_parses_is_refused_naming_the_limit(levels: int) -> None:
+    deep: Any = 1
+    for _ in range(levels):
+        deep = [deep] if levels % 2 else {"k": deep}
+    message = r"^row 1, column 'extra' \(variant\): value nests lists and dicts more than 1000 levels deep"
+    with pytest.raises(RowValidationError, match=message):  # was a RecursionError
+        Event.from_rows([ROWS[0], {"id": 9, "payload": 1, "extra": deep}])
+
+
+@pytest.mark.jvm_free
 def test_a_string_column_is_not_reconciled_to_a_variant() -> None:
     class AsText(DataFrameModel):
         id: int
@@ -241,6 +271,29 @@ def test_to_arrow_gives_the_json_text(spark: SparkSession) -> None:
     texts = ['{"a":1,"b":[1,2.5,"x"],"d":null}', '[true,{"k":"v"}]', "null", '"ünï"']
     assert table.column("payload").to_pylist() == texts
     assert table.column("extra").to_pylist()[:2] == [None, '"text"']
+
+
+def test_numbers_and_nesting_at_the_variant_limits_go_in_and_come_back_exactly(spark: SparkSession) -> None:
+    deep: Any = "leaf"
+    for _ in range(dt.VARIANT_MAX_DEPTH - 1):
+        deep = [deep]
+    values: list[Any] = [
+        10**38 - 1,
+        -(10**38 - 1),
+        D("1" * 38),
+        D("0." + "1" * 38),
+        D("1E-38"),
+        D("-12345678901234567890.123456789012345678"),
+        D("1.5" + "0" * 50),  # trailing zeros are no digits
+        {"k": deep},  # 1,000 levels: as deep as Spark parses, and deeper than json.loads reads here
+    ]
+    rows = [{"id": i, "payload": v, "extra": None} for i, v in enumerate(values)]
+    got = [r.payload for r in Event.from_rows(rows).sort(Event.id).collect()]
+    assert got[:-1] == values[:-1]
+    levels, inner = 0, got[-1]["k"]
+    while isinstance(inner, list):
+        levels, inner = levels + 1, inner[0]
+    assert (levels, inner) == (dt.VARIANT_MAX_DEPTH - 1, "leaf")
 
 
 def test_variant_get_matches_pyspark(spark: SparkSession, agrees: Any) -> None:

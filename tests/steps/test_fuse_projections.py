@@ -112,3 +112,16 @@ def test_an_expression_nested_deeper_than_spark_parses_is_refused_naming_it() ->
     with pytest.raises(PlanLimitError, match="nested 5002 operations deep"):  # the alias is one more
         lines(frame().select(y=nested))
     assert depth(nested.node) == 5001
+
+
+def test_a_deep_expression_of_named_columns_binds_and_is_refused_by_the_limit() -> None:
+    # F.col("a") + 1 + ... bound recursively: a RecursionError from 300 levels on (issue 32)
+    nested = F.col("a")
+    for _ in range(1000):
+        nested = nested + 1
+    with pytest.raises(PlanLimitError, match=r"column 'y' is an expression nested 1002 operations deep.*up to 200"):
+        lines(frame().select(y=nested))
+    with pytest.raises(PlanLimitError, match=r"column 'y' is an expression nested 1002 operations deep"):
+        lines(frame().with_columns(y=nested))
+    with pytest.raises(PlanLimitError, match=r"a filter's condition is an expression nested 1002 operations deep"):
+        lines(frame().filter(nested > 0))

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 class Sale(DataFrameModel):
@@ -248,3 +252,12 @@ def frames() -> dict[str, DataFrame[Any]]:
         "cross_with_condition": s.join(shops(), on=Sale.shop == Shop.shop, how="cross"),
         "self_join": s.join(s.select(Sale.id, Sale.price), on="id", suffix="_again"),
     }
+
+
+@functools.cache
+def spark_answer(name: str) -> pa.Table:
+    """Spark's result of the frame ``name`` (of ``frames()`` or ``local_frames()``), computed once per test run.
+
+    The local engine's test and DuckDB's both compare with it (one Spark job per frame, not two).
+    """
+    return {**frames(), **local_frames()}[name].to_arrow(engine="spark")

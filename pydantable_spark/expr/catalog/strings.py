@@ -610,7 +610,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "encode",
         TEXT,
-        value("charset", str),
+        value("charset", str, sample="UTF-16"),
         returns=returns.BINARY,
         summary="The string's bytes in ``charset`` (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32).",
         nullable=always,
@@ -618,7 +618,7 @@ ENTRIES: tuple[Function, ...] = (
     _entry(
         "decode",
         column("col", accepts.BINARY),
-        value("charset", str),
+        value("charset", str, sample="UTF-16"),
         summary="The string the bytes encode in ``charset``.",
         nullable=always,
     ),

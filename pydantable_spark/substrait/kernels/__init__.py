@@ -22,17 +22,31 @@ from pydantable_spark.substrait.kernels import (
     binary,
     collections,
     conditional,
+    csv_text,
     datetime,
+    hashing,
     json_text,
     math,
     strings,
+    vectors,
 )
 from pydantable_spark.substrait.kernels.spec import Aggregate, Kernel, Scalar, Session, Site, SparkError
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.call import Call
 
-__all__ = ["KERNELS", "Aggregate", "Kernel", "Scalar", "Session", "Site", "SparkError", "kernel_of", "refusal"]
+__all__ = [
+    "KERNELS",
+    "Aggregate",
+    "Kernel",
+    "Scalar",
+    "Session",
+    "Site",
+    "SparkError",
+    "kernel_of",
+    "local_names",
+    "refusal",
+]
 
 
 def _index(*modules: object) -> dict[str, Kernel]:
@@ -44,17 +58,40 @@ def _index(*modules: object) -> dict[str, Kernel]:
     return found
 
 
-KERNELS: dict[str, Kernel] = _index(aggregates, binary, collections, conditional, datetime, json_text, math, strings)
+KERNELS: dict[str, Kernel] = _index(
+    aggregates, binary, collections, conditional, csv_text, datetime, hashing, json_text, math, strings, vectors
+)
 """Catalog entry name → its kernel."""
+
+REFUSED: dict[str, str] = {name: why for module in (math, vectors) for name, why in module.REFUSED.items()}
+"""Entries no kernel will compute, and why (Spark's answer depends on what Python cannot reproduce)."""
 
 OPERATORS = arithmetic.OPERATORS
 """Operator kernels (``/``, ``%``, ``//``, decimal arithmetic Spark rounds), by the name the plan calls them."""
+
+
+def local_names() -> list[str]:
+    """The catalog's names the local engine runs (``F`` names and aliases; a method-only entry by its name).
+
+    An entry runs where a kernel computes it or where Substrait's standard function, run by DataFusion, gives
+    Spark's answer (``functions.CATALOG_FUNCTIONS``); some calls of it may still be refused by name.
+    """
+    from pydantable_spark.expr.catalog import CATALOG, ENTRIES
+    from pydantable_spark.substrait.functions import CATALOG_FUNCTIONS
+
+    native = {name for name, mapped in CATALOG_FUNCTIONS.items() if mapped.local}
+    runs = {e.name for e in ENTRIES if e.name in KERNELS or e.name in native}
+    names = {name for name, entry in CATALOG.items() if entry.name in runs}
+    names |= {e.name for e in ENTRIES if e.name in runs and not e.signature.in_f}
+    return sorted(names)
 
 
 def refusal(call: Call) -> str | None:
     """Why the local engine cannot run ``call`` with a kernel (None: it can)."""
     kernel = KERNELS.get(call.function.name)
     if kernel is None:
+        if call.function.name in REFUSED:
+            return f"the local engine does not compute {call.function.name}(): {REFUSED[call.function.name]}"
         return f"the local engine has no kernel for {call.function.name}() yet"
     if kernel.refuse is not None:
         return kernel.refuse(call)

@@ -40,8 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.expr import core
-from pydantable_spark.substrait.kernels.jvm_hashing import hash_set_order, scala_hash_of, set_hashable, xxhash_of
+from pydantable_spark.substrait.kernels.hashing import xxhash64_values
 from pydantable_spark.substrait.kernels.numbers import EXACT, divide_decimals, fit_decimal, fit_integer
+from pydantable_spark.substrait.kernels.scala_sets import hash_set_order, scala_hash_of, set_hashable
 from pydantable_spark.substrait.kernels.spec import ARITHMETIC_OVERFLOW, Aggregate, SparkError, groups, non_null
 from pydantable_spark.substrait.kernels.statistics import (
     CoMoments,
@@ -629,7 +630,7 @@ _HLL_THRESHOLDS = (10, 20, 40, 80, 220, 400, 900, 1800, 3100, 6500, 15500, 20000
 
 
 def _approx_count_distinct(site: Site) -> Callable[..., Any]:
-    """``approx_count_distinct``: Spark's HyperLogLog++ over its ``xxhash64`` of each value.
+    """``approx_count_distinct``: Spark's HyperLogLog++ over its ``xxhash64`` of each value (``hashing``).
 
     Spark's registers are the maximum of the leading zeros of each hash (a maximum: the same however its
     partitions merge). Its estimate is linear counting while that stays below the precision's threshold,
@@ -640,8 +641,7 @@ def _approx_count_distinct(site: Site) -> Callable[..., Any]:
     p = math.ceil(2.0 * math.log(1.106 / rsd) / math.log(2.0))
     m = 1 << p
     alpha_m2 = {4: 0.673 * m * m, 5: 0.697 * m * m, 6: 0.709 * m * m}.get(p, (0.7213 / (1.0 + 1.079 / m)) * m * m)
-    hashed = xxhash_of(site.args[0].dtype)
-    assert hashed is not None  # refused otherwise
+    dtypes = (site.args[0].dtype,)
     padding = 1 << (p - 1)
 
     def corrected(raw: float) -> float:
@@ -658,7 +658,7 @@ def _approx_count_distinct(site: Site) -> Callable[..., Any]:
         for v in values:
             if v is None:
                 continue
-            x = hashed(v) & 0xFFFFFFFFFFFFFFFF
+            x = xxhash64_values((v,), dtypes) & 0xFFFFFFFFFFFFFFFF
             index = x >> (64 - p)
             w = ((x << p) & 0xFFFFFFFFFFFFFFFF) | padding
             registers[index] = max(registers.get(index, 0), 64 - w.bit_length() + 1)
@@ -677,9 +677,31 @@ def _approx_count_distinct(site: Site) -> Callable[..., Any]:
     return run
 
 
+_XXHASHED = (
+    dt.Boolean,
+    dt.Integral,
+    dt.Floating,
+    dt.Decimal,
+    dt.String,
+    dt.Binary,
+    dt.Date,
+    dt.Datetime,
+    dt.DatetimeNTZ,
+)
+"""The types ``hashing.xxhash64_values`` hashes as Spark does (and lists and structs of them)."""
+
+
+def _xxhashed(dtype: dt.DType) -> bool:
+    if isinstance(dtype, dt.List):
+        return _xxhashed(dtype.inner)
+    if isinstance(dtype, dt.Struct):
+        return all(_xxhashed(f.dtype) for f in dtype.fields)
+    return isinstance(dtype, _XXHASHED)
+
+
 def _refuse_unhashable(call: Call) -> str | None:
     given = call.args[0].type.dtype
-    if xxhash_of(given) is not None:
+    if _xxhashed(given):
         return None
     return f"the local engine does not hash {given} values as Spark's approx_count_distinct() does yet"
 
