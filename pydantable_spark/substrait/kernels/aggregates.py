@@ -9,15 +9,25 @@ included, one list per argument, and returns the result. Spark's rules:
   equal to ``0.0`` (the first of equal values is kept: ``max(-0.0, 0.0)`` is
   ``-0.0``); ``max_by``/``min_by`` keep the last row of equal orderings.
 - Sums of integers fail (ANSI) as soon as the running sum leaves ``bigint``;
-  decimal sums are exact and fail where the sum has more digits than its type;
-  averages of decimals divide to 38 places and round half up to the type.
-  ``try_`` forms give NULL instead.
+  decimal sums are exact: in ``group_by`` a running sum that leaves the type
+  fails (``ARITHMETIC_OVERFLOW``), over a window a final sum that does not fit
+  (``NUMERIC_VALUE_OUT_OF_RANGE``); averages of decimals divide to 38 places and
+  round half up to the type. ``try_`` forms give NULL instead.
 - Variances, moments, covariances and correlations follow Spark's streaming
-  updates (``statistics``); a sample statistic of one value is NULL.
-- Percentiles sort the values and interpolate between the two nearest ranks.
+  updates (``statistics``); a sample statistic of one value is NULL, and so is
+  a final division by zero (the correlation of a constant).
+- ``percentile`` sorts the values and interpolates between the two nearest
+  ranks; ``percentile_approx`` is exact where Spark's summary is (fewer than
+  ``accuracy / 2`` values), ``approx_count_distinct`` is Spark's HyperLogLog++
+  outside the band its bias tables correct: beyond those the kernel stops with
+  an error naming the limit.
+- ``collect_set`` and ``collect_union`` return their elements in the order of
+  Spark's Scala hash set (``scala_sets``).
 
 Calls whose answer Spark leaves to the order of a hash table (``mode`` without
-``deterministic``) are refused when the plan is exported.
+``deterministic``) are refused when the plan is exported, and so are results
+that are lists and may be NULL (DataFusion fails on a NULL list a kernel
+returns).
 
 >>> from pydantable_spark import dtypes as dt
 >>> from pydantable_spark.expr.core import Typed
@@ -102,6 +112,17 @@ def _equality_key(value: Any) -> Any:
     return value
 
 
+def _distinct_key(value: Any) -> Any:
+    """A key under which Java's ``equals`` holds boxed values equal: ``-0.0`` apart from ``0.0``, one NaN."""
+    if isinstance(value, float):
+        return _NAN_KEY if math.isnan(value) else (value, math.copysign(1.0, value))
+    if isinstance(value, list | tuple):
+        return tuple(_distinct_key(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(_distinct_key(v) for v in value.values())
+    return value
+
+
 def _literal(site: Site, index: int, default: Any) -> Any:
     """The value of the literal argument at ``index`` (``default`` when the call has no such argument)."""
     return site.literals[index] if len(site.literals) > index else default
@@ -133,10 +154,6 @@ def _count_if(values: list[Any]) -> int:
 
 
 # --- sums and averages -----------------------------------------------------------------------------
-
-
-def _exact_sum(values: Sequence[decimal.Decimal]) -> decimal.Decimal:
-    return functools.reduce(lambda a, b: EXACT.add(a, b), values, decimal.Decimal(0))
 
 
 _SUM_OVERFLOW = (
@@ -381,17 +398,6 @@ def _percentile_approx(site: Site) -> Callable[..., Any]:
         return found if listed else found[0]
 
     return run
-
-
-def _distinct_key(value: Any) -> Any:
-    """A key under which Java's ``equals`` holds boxed values equal: ``-0.0`` apart from ``0.0``, one NaN."""
-    if isinstance(value, float):
-        return _NAN_KEY if math.isnan(value) else (value, math.copysign(1.0, value))
-    if isinstance(value, list | tuple):
-        return tuple(_distinct_key(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(_distinct_key(v) for v in value.values())
-    return value
 
 
 def _mode(values: list[Any], *_: Any) -> Any:
