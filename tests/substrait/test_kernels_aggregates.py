@@ -262,11 +262,11 @@ def _windows(r: type[Row]) -> dict[str, Any]:
         "regr_slope_growing": F.regr_slope(r.y, r.n).over(growing),
         "try_sum_growing": F.try_sum(r.n).over(growing),
         "approx_count_distinct_growing": F.approx_count_distinct(r.ts, 0.1).over(growing),
+        "percentile_approx_growing": F.percentile_approx(r.i, 0.75, 20).over(growing),
         # the default frame (RANGE from the partition's start to the current row's peers)
         "avg_m_default": F.avg(r.m).over(ordered),
         "list_default": F.collect_list(r.d).over(ordered),
         "percentile_default": F.percentile(r.y, 0.5).over(ordered),
-        "percentile_approx_growing": F.percentile_approx(r.i, 0.75, 20).over(growing),
         # empty frames: Spark's value over no rows
         "count_if_ahead": F.count_if(r.flag).over(ahead),
         "list_ahead": F.collect_list(r.s).over(ahead),

@@ -73,37 +73,39 @@ class CoMoments:
 
     def __init__(self, pairs: Iterable[tuple[float, float]] = ()) -> None:
         self.n = self.x_avg = self.y_avg = self.ck = 0.0
+        self._start()
         for x, y in pairs:
             self.update(x, y)
+
+    def _start(self) -> None:
+        """Set a subclass's further moments to 0."""
 
     def update(self, x: float, y: float) -> None:
         """Spark's ``Covariance.updateExpressionsDef`` for one pair without NULLs."""
         n = self.n + 1.0
         dx = x - self.x_avg
         dy = y - self.y_avg
-        y_avg = self.y_avg + dy / n
-        self.ck = self.ck + dx * (y - y_avg)
-        self.n, self.x_avg, self.y_avg = n, self.x_avg + dx / n, y_avg
-
-
-class Correlation:
-    """``PearsonCorrelation``'s buffer: ``CoMoments`` and each side's second moment (``x_mk``, ``y_mk``)."""
-
-    __slots__ = ("ck", "n", "x_avg", "x_mk", "y_avg", "y_mk")
-
-    def __init__(self, pairs: Iterable[tuple[float, float]] = ()) -> None:
-        self.n = self.x_avg = self.y_avg = self.ck = self.x_mk = self.y_mk = 0.0
-        for x, y in pairs:
-            self.update(x, y)
-
-    def update(self, x: float, y: float) -> None:
-        """Spark's ``PearsonCorrelation.updateExpressionsDef`` for one pair without NULLs."""
-        n = self.n + 1.0
-        dx = x - self.x_avg
-        dy = y - self.y_avg
         x_avg = self.x_avg + dx / n
         y_avg = self.y_avg + dy / n
         self.ck = self.ck + dx * (y - y_avg)
+        self._more(x, y, dx, dy, x_avg, y_avg)
+        self.n, self.x_avg, self.y_avg = n, x_avg, y_avg
+
+    def _more(self, x: float, y: float, dx: float, dy: float, x_avg: float, y_avg: float) -> None:
+        """A subclass's further moments, from the same deltas and new means."""
+
+
+class Correlation(CoMoments):
+    """``PearsonCorrelation``'s buffer: ``CoMoments`` and each side's second moment (``x_mk``, ``y_mk``).
+
+    (Spark's ``PearsonCorrelation`` computes the means and ``ck`` with the same operations as ``Covariance``.)
+    """
+
+    __slots__ = ("x_mk", "y_mk")
+
+    def _start(self) -> None:
+        self.x_mk = self.y_mk = 0.0
+
+    def _more(self, x: float, y: float, dx: float, dy: float, x_avg: float, y_avg: float) -> None:
         self.x_mk = self.x_mk + dx * (x - x_avg)
         self.y_mk = self.y_mk + dy * (y - y_avg)
-        self.n, self.x_avg, self.y_avg = n, x_avg, y_avg
