@@ -1,0 +1,240 @@
+"""The datetime kernels and the cast kernel against Spark: one frame of edge rows, a few selects, three session zones.
+
+Each select runs on Spark and on the local engine (``to_arrow`` of both), and
+every column must agree, row by row; where Spark fails on a value (ANSI), the
+local engine must fail with the same error class. Calendar fields, formatting
+and parsing read the session time zone: the frame is compared in UTC, in
+``Asia/Tokyo`` (a fixed +09:00 without DST) and in ``America/New_York`` (DST
+gaps and overlaps in the rows).
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+from decimal import Decimal
+from typing import TYPE_CHECKING, Annotated, Any
+
+import pyarrow as pa
+import pydantic
+import pytest
+
+from pydantable_spark import DataFrameModel, F
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import LocalEngineError, SparkJobError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from pyspark.sql import SparkSession
+
+    from pydantable_spark import DataFrame
+
+pytestmark = pytest.mark.spark
+
+UTC = datetime.timezone.utc
+
+
+class Moment(DataFrameModel):
+    id: int
+    d: datetime.date | None
+    ts: datetime.datetime | None
+    ntz: pydantic.NaiveDatetime | None
+    n: int | None
+    i: Annotated[int, dt.Int32()] | None
+    x: float | None
+    s: str | None
+
+
+def _ts(*parts: int) -> datetime.datetime:
+    return datetime.datetime(*parts, tzinfo=UTC)  # type: ignore[misc]
+
+
+_MOMENTS = [
+    (datetime.date(2024, 2, 29), _ts(2024, 2, 29, 13, 5, 9, 123456), datetime.datetime(2024, 2, 29, 13, 5, 9, 123456)),
+    (datetime.date(1970, 1, 1), _ts(1970, 1, 1), datetime.datetime(1970, 1, 1)),
+    (datetime.date(1969, 12, 31), _ts(1969, 12, 31, 23, 59, 59, 999999), datetime.datetime(1969, 12, 31, 23, 59, 59, 999999)),
+    (datetime.date(1, 1, 3), _ts(1, 1, 3, 4, 5, 6), datetime.datetime(1, 1, 3, 4, 5, 6)),
+    (datetime.date(9999, 12, 29), _ts(9999, 12, 29, 23, 59, 59), datetime.datetime(9999, 12, 29, 23, 59, 59)),
+    (datetime.date(2024, 3, 10), _ts(2024, 3, 10, 7, 30), datetime.datetime(2024, 3, 10, 2, 30)),  # NY's gap
+    (datetime.date(2024, 11, 3), _ts(2024, 11, 3, 5, 30), datetime.datetime(2024, 11, 3, 1, 30)),  # NY's overlap
+    (datetime.date(2024, 11, 3), _ts(2024, 11, 3, 6, 30), datetime.datetime(2024, 11, 3, 1, 30, 0, 1)),
+    (datetime.date(1883, 11, 18), _ts(1883, 11, 18, 16, 59), datetime.datetime(1883, 11, 18, 11, 59)),  # NY's LMT
+    (datetime.date(2021, 1, 3), _ts(2021, 1, 3, 23), datetime.datetime(2021, 1, 3)),  # ISO week 53 of 2020
+    (datetime.date(2020, 12, 31), _ts(2020, 12, 31, 15, 0, 0, 1), datetime.datetime(2020, 12, 31, 12)),
+    (datetime.date(2023, 1, 31), _ts(2023, 1, 31, 0, 0, 0, 500000), datetime.datetime(2023, 5, 31, 23, 59)),
+]
+_NUMBERS: list[tuple[int, int, float]] = [
+    (1, 1, 1.5), (-2, -2, -0.25), (0, 0, 0.0), (7, 7, 100.0), (13, 13, -1e10), (-14, -14, 2.5e-7),
+    (1000, 1000, 59.9999999), (-1000, -1000, 60.0), (2**31 - 1, 29, math.nan), (-(2**31), 31, math.inf),
+    (12, 12, -math.inf), (1709211909, 3, -0.0),
+]  # fmt: skip
+_TEXTS = [
+    "2024-02-29 13:05:09.123456", " 2024-2-9T1:2:3Z ", "1970-01-01", "2024-02-29T13:05:09+09:00", "", "Ab c1",
+    "2024-03-10 02:30:00", "2024-11-03 01:30", "+12024-01-01", "2024-02-30", "2024-01-01 10:00:00 Europe/Paris",
+    "\t1999-12-31 23:59:59.9999999\n",
+]  # fmt: skip
+
+
+def _rows() -> list[dict[str, Any]]:
+    rows = []
+    for index, ((day, ts, ntz), (n, i, x), s) in enumerate(zip(_MOMENTS, _NUMBERS, _TEXTS, strict=True)):
+        rows.append({"id": index, "d": day, "ts": ts, "ntz": ntz, "n": n, "i": i, "x": x, "s": s})
+    rows.append({"id": len(rows), "d": None, "ts": None, "ntz": None, "n": None, "i": None, "x": None, "s": None})
+    return rows
+
+
+def _frame() -> DataFrame[Moment]:
+    return Moment.from_rows(_rows())
+
+
+@pytest.fixture
+def zone(spark: SparkSession, request: pytest.FixtureRequest) -> Iterator[str]:
+    name = request.param
+    before = spark.conf.get("spark.sql.session.timeZone")
+    spark.conf.set("spark.sql.session.timeZone", name)
+    try:
+        yield name
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", before)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+    return type(a) is type(b) and a == b
+
+
+def _values(column: pa.ChunkedArray) -> list[Any]:
+    """A column's values; dates and timestamps as their epoch counts (Spark's reach past Python's year 9999)."""
+    if pa.types.is_date32(column.type):
+        return column.cast(pa.int32()).to_pylist()
+    if pa.types.is_timestamp(column.type):
+        return column.cast(pa.int64()).to_pylist()
+    return column.to_pylist()
+
+
+def _differences(frame: DataFrame[Any]) -> list[str]:
+    """Each column whose values differ between Spark and the local engine, with the first differing row."""
+    theirs = frame.to_arrow()
+    mine = frame.to_arrow(engine="local")
+    found = []
+    if mine.schema != theirs.schema:
+        found.append(f"schema: {mine.schema} vs Spark {theirs.schema}")
+    for name in theirs.column_names:
+        ours, spark_values = _values(mine.column(name)), _values(theirs.column(name))
+        for row, (a, b) in enumerate(zip(ours, spark_values, strict=True)):
+            if not _same(a, b):
+                found.append(f"{name} row {row}: local {a!r} vs Spark {b!r}")
+                break
+    return found
+
+
+def _error_class(error: BaseException) -> str:
+    text = str(error) + " " + str(error.__cause__ or "")
+    found = re.search(r"\[([A-Z_]+)", text)
+    return found.group(1) if found else text[:200]
+
+
+def _failures(frame: DataFrame[Any], cases: dict[str, Callable[[], Any]]) -> list[str]:
+    """Each case (an expression over the frame) must fail on both engines with Spark's error class."""
+    found = []
+    for name, expr in cases.items():
+        selected = frame.select(expr().alias(name))
+        with pytest.raises(SparkJobError) as on_spark:
+            selected.to_arrow()
+        try:
+            selected.to_arrow(engine="local")
+        except LocalEngineError as error:
+            if _error_class(error) != _error_class(on_spark.value):
+                found.append(f"{name}: local {_error_class(error)} vs Spark {_error_class(on_spark.value)}")
+        else:
+            found.append(f"{name}: the local engine did not fail (Spark: {_error_class(on_spark.value)})")
+    return found
+
+
+def _fields(m: type[Moment]) -> dict[str, Any]:
+    exprs: dict[str, Any] = {}
+    for column in ("d", "ts", "ntz"):
+        value = getattr(m, column)
+        for name in ("year", "quarter", "month", "dayofmonth", "dayofweek", "weekday", "dayofyear", "weekofyear"):
+            exprs[f"{name}_{column}"] = getattr(F, name)(value)
+        for name in ("hour", "minute", "second", "dayname", "monthname", "last_day"):
+            exprs[f"{name}_{column}"] = getattr(F, name)(value)
+        for field in ("YEAR", "yearofweek", "qtr", "mon", "week", "d", "dow", "dow_iso", "doy", "h", "min", "Second"):
+            exprs[f"part_{field}_{column}"] = F.date_part(field, value)
+        exprs[f"date_add_{column}"] = F.date_add(value, m.i)
+        exprs[f"date_sub_{column}"] = F.date_sub(value, 3)
+        exprs[f"add_months_{column}"] = F.add_months(value, m.i)
+        exprs[f"datediff_{column}"] = F.datediff(value, m.d)
+        exprs[f"months_between_{column}"] = F.months_between(value, m.ts)
+        exprs[f"months_between_raw_{column}"] = F.months_between(m.ntz, value, False)
+        for unit in ("year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond"):
+            exprs[f"add_{unit}_{column}"] = F.timestamp_add(unit, m.i, value)
+            exprs[f"diff_{unit}_{column}"] = F.timestamp_diff(unit, value, m.ts)
+            exprs[f"diff_ntz_{unit}_{column}"] = F.timestamp_diff(unit, m.ntz, value)
+        exprs[f"next_day_{column}"] = F.next_day(value, "Sun")
+        for level in ("year", "quarter", "month", "week"):
+            exprs[f"trunc_{level}_{column}"] = F.trunc(value, level)
+            exprs[f"truncate_{level}_{column}"] = value.dt.truncate(level)
+        for level in ("year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond"):
+            exprs[f"date_trunc_{level}_{column}"] = F.date_trunc(level, value)
+            if column != "d" and level not in ("millisecond",):
+                exprs[f"truncate_{level}_{column}"] = value.dt.truncate(level)
+        exprs[f"from_utc_{column}"] = F.from_utc_timestamp(value, "America/New_York")
+        exprs[f"to_utc_{column}"] = F.to_utc_timestamp(value, "Asia/Tokyo")
+        exprs[f"convert_{column}"] = F.convert_timezone(F.lit("Europe/Paris"), F.lit("America/New_York"), value)
+        exprs[f"format_{column}"] = F.date_format(value, "yyyy-MM-dd HH:mm:ss.SSSSSS EEE EEEE MMM MMMM a h K k D Q XXX xx Z")
+        exprs[f"format2_{column}"] = F.date_format(value, "y yy yyy yyyyy G d M L H m s S SSSSSSSSS 'o''clock' X x QQQ")
+        exprs[f"strftime_{column}"] = value.dt.strftime("%Y/%m/%d %H:%M:%S.%f %j %a %b %p %I %y %%")
+        exprs[f"unix_timestamp_{column}"] = F.unix_timestamp(value)
+    for column in ("ts", "ntz"):
+        value = getattr(m, column)
+        for name in ("unix_seconds", "unix_millis", "unix_micros"):
+            exprs[f"{name}_{column}"] = getattr(F, name)(value)
+    exprs["unix_date"] = F.unix_date(m.d)
+    exprs["date_from_unix_date"] = F.date_from_unix_date(m.i)
+    exprs["timestamp_seconds_int"] = F.timestamp_seconds(m.i)
+    exprs["timestamp_seconds_double"] = F.timestamp_seconds(m.x)
+    exprs["timestamp_millis"] = F.timestamp_millis(m.n)
+    exprs["timestamp_micros"] = F.timestamp_micros(m.n)
+    exprs["from_unixtime"] = F.from_unixtime(m.n)
+    exprs["from_unixtime_pattern"] = F.from_unixtime(m.n, "yyyy-MM-dd'T'HH:mm:ssXXX")
+    exprs["make_date"] = F.make_date(F.lit(2024), F.lit(2), F.abs(m.i) % 28 + 1)
+    exprs["make_timestamp"] = F.make_timestamp(F.lit(2024), F.lit(3), F.lit(10), F.lit(2), F.lit(30), F.lit(Decimal("59.999999")))
+    exprs["make_timestamp_tz"] = F.make_timestamp(F.lit(2024), F.lit(11), F.lit(3), F.lit(1), F.abs(m.i) % 60, F.lit(60), F.lit("America/New_York"))
+    exprs["make_timestamp_ntz"] = F.make_timestamp_ntz(F.lit(2024), F.lit(12), F.lit(31), F.lit(23), F.lit(59), F.lit(59.5))
+    exprs["try_make_timestamp"] = F.try_make_timestamp(m.i, m.i, m.i, m.i, m.i, m.x)
+    exprs["try_make_timestamp_ntz"] = F.try_make_timestamp_ntz(F.lit(2024), m.i, F.lit(1), F.lit(0), F.lit(0), m.x)
+    exprs["try_make_timestamp_ltz"] = F.try_make_timestamp_ltz(F.lit(2000), F.lit(1), m.i, F.lit(0), F.lit(0), F.lit(1), F.lit("+05:30"))
+    return exprs
+
+
+def _parsing(m: type[Moment]) -> dict[str, Any]:
+    exprs: dict[str, Any] = {
+        "try_to_date": F.try_to_date(m.s),
+        "try_to_date_pattern": F.try_to_date(m.s, "yyyy-MM-dd"),
+        "try_to_timestamp": F.try_to_timestamp(m.s),
+        "try_to_timestamp_pattern": F.try_to_timestamp(m.s, F.lit("yyyy-MM-dd HH:mm:ss.SSSSSS")),
+        "try_to_timestamp_pattern2": F.try_to_timestamp(m.s, F.lit("yyyy-MM-dd HH:mm")),
+        "to_date_ts": F.to_date(m.ts),
+        "to_date_ntz": F.to_date(m.ntz),
+        "to_date_d": F.to_date(m.d),
+        "to_timestamp_fixed": F.to_timestamp(F.date_format(m.ts, "dd/MM/yyyy hh:mm:ss a"), "dd/MM/yyyy hh:mm:ss a"),
+        "to_timestamp_ntz_fixed": F.to_timestamp_ntz(F.date_format(m.ts, "yyyyMMddHHmmss"), F.lit("yyyyMMddHHmmss")),
+        "to_timestamp_ltz_fixed": F.to_timestamp_ltz(F.date_format(m.ts, "MMM d yyyy HH:mm XXX"), F.lit("MMM d yyyy HH:mm XXX")),
+        "unix_timestamp_fixed": F.unix_timestamp(F.date_format(m.ntz, "yyyy-MM-dd HH:mm:ss"), "yyyy-MM-dd HH:mm:ss"),
+        "to_unix_timestamp_fixed": F.to_unix_timestamp(F.date_format(m.d, "yy.M.d"), F.lit("yy.M.d")),
+        "to_date_fixed": F.to_date(F.date_format(m.ts, "yyyy-MM-dd HH:mm:ss.SSS"), "yyyy-MM-dd HH:mm:ss.SSS"),
+    }
+    for target in (dt.Date(), dt.Datetime(), dt.DatetimeNTZ()):
+        exprs[f"cast_text_{target.sql_name}"] = F.try_cast(m.s, target) if hasattr(F, "try_cast") else m.s.cast(target)
+    return exprs
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo", "America/New_York"], indirect=True)
+def test_datetime_kernels_give_sparks_values(zone: str) -> None:
+    frame = _frame()
+    problems = _differences(frame.select(**_fields(Moment)))
+    assert problems == [], "\n".join(problems)
