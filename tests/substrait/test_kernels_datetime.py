@@ -238,3 +238,34 @@ def test_datetime_kernels_give_sparks_values(zone: str) -> None:
     frame = _frame()
     problems = _differences(frame.select(**_fields(Moment)))
     assert problems == [], "\n".join(problems)
+
+
+class Text(DataFrameModel):
+    id: int
+    s: str | None
+
+
+_PARSED = [
+    "2024-02-29 13:05:09", "2024-2-29 13:05:09", "2024-02-29 13:05:09 extra", "2024-02-29 13:05", "24-02-29 01:05:09",
+    "29/02/2024 01:05:09 pm", "Feb 29 2024", "feb 29 2024", "February 29 2024", "2024-02-30 00:00:00",
+    "2024-02-29T13:05:09.1", "2024-02-29T13:05:09.123456789", "20240229130509", "2024-02-29 13:05:09+09:00",
+    "2024-02-29 13:05:09Z", "12024-02-29 13:05:09", "+2024-02-29 13:05:09", " 2024-02-29 13:05:09", "",
+    "2024-03-10 02:30:00", "2024-11-03 01:30:00", "2024-02-29 24:00:00", "2024-02-29 12:00:00 AM", "1:2:3",
+]  # fmt: skip
+_PATTERNS = [
+    "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yy-MM-dd hh:mm:ss", "dd/MM/yyyy hh:mm:ss a", "MMM d yyyy",
+    "MMMM d yyyy", "yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss.SSSSSS", "yyyyMMddHHmmss",
+    "yyyy-MM-dd HH:mm:ssXXX", "yyyy-MM-dd HH:mm:ssX", "y-M-d H:m:s", "yyyy-MM-dd hh:mm:ss a", "H:m:s", "yyyy-MM-dd",
+]  # fmt: skip
+
+
+def _texts() -> DataFrame[Text]:
+    return Text.from_rows([{"id": i, "s": s} for i, s in enumerate([*_PARSED, None])])
+
+
+def _attempts(m: type[Text]) -> dict[str, Any]:
+    exprs: dict[str, Any] = {}
+    for k, pattern in enumerate(_PATTERNS):
+        exprs[f"try_ts_{k}"] = F.try_to_timestamp(m.s, F.lit(pattern))
+        exprs[f"try_date_{k}"] = F.try_to_date(m.s, pattern)
+    return exprs

@@ -119,16 +119,14 @@ def float32_of(value: Fraction | int | float) -> float:
     return sign * float(result)
 
 
-def double_to_decimal(value: float, target: dt.Decimal) -> decimal.Decimal:
-    """A double as Spark casts it to a decimal: its shortest decimal text, rounded half up to ``target``."""
+def double_to_decimal(value: float, target: dt.Decimal) -> decimal.Decimal | None:
+    """A double as Spark casts it to a decimal: its shortest decimal text, rounded half up to ``target``.
+
+    NaN and the infinities are NULL (under ANSI too).
+    """
     if math.isnan(value) or math.isinf(value):
-        raise _invalid_number(value, target)
+        return None
     return fit_decimal(decimal.Decimal(repr(value)), target)
-
-
-def _invalid_number(value: float, target: dt.DType) -> SparkError:
-    msg = f"The value {java_double_string(value)} of the type \"DOUBLE\" cannot be cast to {target.sql_name.upper()}"
-    return SparkError(CAST_OVERFLOW, msg)
 
 
 def _to_integer(site: Site) -> Callable[[Any], Any]:
@@ -391,8 +389,8 @@ def _to_string(site: Site) -> Callable[[Any], Any]:
 
 
 def _decimal_string(value: decimal.Decimal) -> str:
-    """A decimal as Spark writes it (Java's ``BigDecimal.toString``: an exponent below 10^-6)."""
-    return str(value)
+    """A decimal as Spark writes it: plain digits, the scale's zeros kept (``BigDecimal.toPlainString``)."""
+    return format(value, "f")
 
 
 def _to_binary(site: Site) -> Callable[[Any], Any]:

@@ -392,7 +392,7 @@ def _make_date(site: Site) -> Callable[..., Any]:
     return run
 
 
-def _seconds_decimal(value: Any, precision: int) -> decimal.Decimal:
+def _seconds_decimal(value: Any, precision: int) -> decimal.Decimal | None:
     """The seconds argument as Spark casts it to ``decimal(precision, 6)``."""
     target = dt.Decimal(precision, 6)
     if isinstance(value, float):
@@ -427,13 +427,21 @@ def _make_timestamp(*, ntz: bool, attempt: bool) -> Callable[[Site], Callable[..
             tz = site.session.tzinfo if zone is None else zone_named(zone)
             return timestamp_value(instant_micros(wall, tz))
 
+        def run(*values: Any) -> Any:
+            seconds = _seconds_decimal(values[5], 16)  # NULL for a NaN or infinite double
+            return None if seconds is None else compute(*values[:5], seconds, *values[6:])
+
         if not attempt:
-            return lambda *values: compute(*values[:5], _seconds_decimal(values[5], 16), *values[6:])
+            return run
 
         def attempted(*values: Any) -> Any:
             if None in values[:6] or (len(values) > 6 and values[6] is None):
                 return None
             seconds = _seconds_decimal(values[5], 16)  # Spark's cast of the seconds fails in try_ forms too
+            if seconds is None:
+                return None
+            if len(values) > 6:
+                zone_named(values[6])  # and so does an unknown time zone
             try:
                 return compute(*values[:5], seconds, *values[6:])
             except SparkError:
@@ -445,8 +453,10 @@ def _make_timestamp(*, ntz: bool, attempt: bool) -> Callable[[Site], Callable[..
 
 
 def _make_dt_interval(site: Site) -> Callable[..., Any]:
-    def run(days: int, hours: int, minutes: int, seconds: Any) -> datetime.timedelta:
+    def run(days: int, hours: int, minutes: int, seconds: Any) -> datetime.timedelta | None:
         exact = _seconds_decimal(seconds, 18)
+        if exact is None:
+            return None
         micros = int(exact.scaleb(6)) + ((days * 24 + hours) * 60 + minutes) * 60 * MICROS_PER_SECOND
         if not -_LONG <= micros < _LONG:
             msg = f"make_dt_interval({days}, {hours}, {minutes}, {seconds}) overflows"
@@ -498,7 +508,13 @@ def _timestamp_seconds(site: Site) -> Callable[..., Any]:
 
 
 def _epoch_count(per: int) -> Callable[[Site], Callable[..., Any]]:
-    return lambda site: lambda value: timestamp_value(_exact_micros(value * per))
+    def run(value: int) -> Any:
+        if not -_LONG <= value * per < _LONG:
+            msg = f"{value} overflows a timestamp"
+            raise SparkError(DATETIME_OVERFLOW, msg)
+        return timestamp_value(value * per)
+
+    return lambda site: run
 
 
 # --- time zones ----------------------------------------------------------------------------------------
@@ -604,10 +620,7 @@ def _from_unixtime(site: Site) -> Callable[..., Any]:
     zone = site.session.tzinfo
 
     def run(seconds: Any, *_: Any) -> str:
-        micros = int(seconds) * MICROS_PER_SECOND
-        if not -_LONG <= micros < _LONG:
-            msg = f"{seconds} seconds overflow a timestamp"
-            raise SparkError("ARITHMETIC_OVERFLOW", msg)
+        micros = (int(seconds) * MICROS_PER_SECOND + _LONG) % (2 * _LONG) - _LONG  # a long's product: it wraps
         return formatter(micros, zone)
 
     return run

@@ -346,8 +346,8 @@ def _read_number(text: str, position: int, token: Token, reserved: int, fields: 
     limit = high + reserved
     while end < len(text) and end - position < limit and "0" <= text[end] <= "9":
         end += 1
-    if reserved:
-        end = position + max(low, min(end - position, high, end - position - reserved))
+    if reserved:  # Java's second pass: leave the fixed-width numbers after this one their digits
+        end = position + min(end - position, max(low, end - position - reserved), high)
     digits = text[position:end]
     if len(digits) < low:
         raise ParseFailure(text)

@@ -103,8 +103,6 @@ def wall_micros(micros: int, zone: datetime.tzinfo) -> int:
     """The wall-clock time (as microseconds read as UTC) that the instant ``micros`` shows in ``zone``."""
     if zone is UTC:
         return micros
-    wall = ntz_value(micros)
-    assert isinstance(wall, datetime.datetime), "a timestamp outside years 1-9999"
     return micros + _micros(zone_offset(micros, zone))
 
 
@@ -126,11 +124,11 @@ def _in_range(micros: int) -> int:
 
 
 def zone_offset(micros: int, zone: datetime.tzinfo) -> datetime.timedelta:
-    """The offset from UTC ``zone`` has at the instant ``micros`` (at years 1 and 9999: the offset two days in)."""
+    """The offset from UTC ``zone`` has at the instant ``micros`` (any year: see ``_in_range``)."""
     if isinstance(zone, datetime.timezone):
         return zone.utcoffset(None)
     wall = ntz_value(_in_range(micros))
-    assert isinstance(wall, datetime.datetime), "a timestamp outside years 1-9999"
+    assert isinstance(wall, datetime.datetime)
     offset = wall.replace(tzinfo=UTC).astimezone(zone).utcoffset()
     assert offset is not None
     return offset
