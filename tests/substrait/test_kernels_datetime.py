@@ -269,3 +269,112 @@ def _attempts(m: type[Text]) -> dict[str, Any]:
         exprs[f"try_ts_{k}"] = F.try_to_timestamp(m.s, F.lit(pattern))
         exprs[f"try_date_{k}"] = F.try_to_date(m.s, pattern)
     return exprs
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"], indirect=True)
+def test_parsing_kernels_give_sparks_values(zone: str) -> None:
+    problems = _differences(_frame().select(**_parsing(Moment)))
+    problems += _differences(_texts().select(**_attempts(Text)))
+    assert problems == [], "\n".join(problems)
+
+
+# --- casts -----------------------------------------------------------------------------------------------------
+
+
+class Castable(DataFrameModel):
+    id: int
+    i8: Annotated[int, dt.Int8()] | None
+    i16: Annotated[int, dt.Int16()] | None
+    i32: Annotated[int, dt.Int32()] | None
+    i64: int | None
+    n16: Annotated[int, dt.Int16()] | None
+    n32: Annotated[int, dt.Int32()] | None
+    n64: int | None
+    f64: float | None
+    fi: float | None
+    f32: Annotated[float, dt.Float32()] | None
+    fi32: Annotated[float, dt.Float32()] | None
+    dec: Annotated[Decimal, dt.Decimal(10, 2)] | None
+    wide: Annotated[Decimal, dt.Decimal(38, 18)] | None
+    bo: bool | None
+    s_int: str | None
+    s_num: str | None
+    s_dec: str | None
+    s_bool: str | None
+    s_date: str | None
+    s_ts: str | None
+    s: str | None
+    bin: bytes | None
+    d: datetime.date | None
+    ts: datetime.datetime | None
+    ntz: pydantic.NaiveDatetime | None
+
+
+_CAST_COLUMNS: dict[str, list[Any]] = {
+    "i8": [-128, 127, 0, -1, 5],
+    "i16": [-(2**15), 2**15 - 1, 0, -1, 300],
+    "i32": [-(2**31), 2**31 - 1, 0, -1, 70000],
+    "i64": [-(2**63), 2**63 - 1, 0, -1, 2**53 + 1],
+    "n16": [-128, 127, 0, -1, 5],
+    "n32": [-128, 127, 0, -1, 5],
+    "n64": [-128, 127, 0, -1, 5],
+    "f64": [1e10, -0.0, 1e-5, 123456789.0, 1e300, math.nan, math.inf, -math.inf, 0.1, 1e7, 9999999.999, 0.001, 0.00099,
+            5e-324, 1.7976931348623157e308, 100.0, 2.675, -1.5],
+    "fi": [127.9, -128.9, -0.5, 0.5, 2.675, 0.125, -0.125, -0.0, 99.995],
+    "f32": [0.1, 1e10, -0.0, 3.4028234663852886e38, math.nan, math.inf, 1.5, 16777217.0, 1e-45, 0.001],
+    "fi32": [127.5, -128.75, -0.5, 2.675, 0.125],
+    "dec": [Decimal("1.25"), Decimal("-1.25"), Decimal("0.00"), Decimal("127.99"), Decimal("-128.99"), Decimal("0.05")],
+    "wide": [Decimal("12345678901234567890.123456789012345678"), Decimal("-0.000000000000000001"), Decimal("0E-18"),
+             Decimal("99999999999999999999.999999999999999999")],
+    "bo": [True, False],
+    "s_int": [" 12 ", "-0", "+7", "2147483647", "-9223372036854775808", "\t1\n", "0012"],
+    "s_num": ["1e3", " -nan ", "Infinity", "0x1p3", "1d", ".5", "5.", "1.5", "-0.0", "3.4028235e38", "1e-50", "-inf",
+              "+Infinity", "1E+2f", "0.1", "123456789012345678901234567890", "4.9e-324"],
+    "s_dec": [" 1.50 ", "1e2", ".5", "5.", "-0.001", "+3", "99.994", "-99.995"],
+    "s_bool": [" yes ", "T", "n", "0", "FALSE", "1", "True"],
+    "s_date": ["2024-02-29", " 2024-2-9T10:00 ", "2024", "2024-03", "0001-01-01", "9999-12-31", "2024-02-29 junk"],
+    "s_ts": ["2024-02-29 13:05:09.123456", "2024-02-29T13:05:09+09:00", "2024-03-10 02:30", "2024-11-03 01:30:00",
+             "2024-01-01 10:00:00 Europe/Paris", "2024-01-01 10:00:00Z", "1999-12-31 23:59:59.9999999", "2024-02-29",
+             "2024", "2024-02-29 1:2:3.5", "2024-01-01T00:00:00-08:00", "2024-06-01 12:00:00 UTC+05:30"],
+    "s": ["Ab c1", "", "Ünï 42", "\U0001f600 x"],
+    "bin": [b"ab", b"", b"\x00A", "é\U0001f600".encode()],
+    "d": [datetime.date(2024, 2, 29), datetime.date(1, 1, 1), datetime.date(9999, 12, 31), datetime.date(2024, 3, 10)],
+    "ts": [_ts(2024, 2, 29, 13, 5, 9, 123456), _ts(1970, 1, 1), _ts(1969, 12, 31, 23, 59, 59, 999999),
+           _ts(2024, 11, 3, 5, 30), _ts(2024, 3, 10, 7, 30, 0, 100000)],
+    "ntz": [datetime.datetime(2024, 2, 29, 13, 5, 9, 123456), datetime.datetime(2024, 3, 10, 2, 30),
+            datetime.datetime(2024, 11, 3, 1, 30), datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23)],
+}  # fmt: skip
+
+
+def _castables() -> DataFrame[Castable]:
+    count = max(len(v) for v in _CAST_COLUMNS.values()) + 1  # and a row of NULLs
+    rows = [{"id": k} | {c: (v[k] if k < len(v) else None) for c, v in _CAST_COLUMNS.items()} for k in range(count)]
+    return Castable.from_rows(rows)
+
+
+_INTS = (dt.Int8(), dt.Int16(), dt.Int32(), dt.Int64())
+_DECIMALS = (dt.Decimal(5, 2), dt.Decimal(38, 18), dt.Decimal(3, 0))
+
+
+def _casts(m: type[Castable]) -> dict[str, Any]:
+    pairs: list[tuple[str, dt.DType]] = []
+    pairs += [(c, t) for c in ("n16", "n32", "n64", "fi", "fi32", "dec", "bo") for t in _INTS]
+    pairs += [(c, t) for c in ("i8", "n16", "n32", "n64", "fi", "fi32", "dec", "bo") for t in _DECIMALS[:1]]
+    pairs += [(c, t) for c in ("i8", "i16", "i32", "i64", "wide", "dec") for t in _DECIMALS[1:2]]
+    pairs += [(c, dt.Decimal(4, 1)) for c in ("dec", "fi", "fi32")]
+    pairs += [(c, t) for c in ("i64", "f64", "f32", "dec", "wide", "bo") for t in (dt.Float32(), dt.Float64())]
+    pairs += [(c, dt.Boolean()) for c in ("i8", "i64", "f64", "f32", "dec", "wide")]
+    pairs += [(c, dt.String()) for c in ("i8", "i64", "f64", "f32", "dec", "wide", "bo", "d", "ts", "ntz", "bin")]
+    pairs += [("s_int", t) for t in (dt.Int32(), dt.Int64())] + [("n64", dt.Int8())]
+    pairs += [("s_num", t) for t in (dt.Float64(), dt.Float32())] + [("s_dec", dt.Decimal(5, 2))]
+    pairs += [("s_bool", dt.Boolean()), ("s_date", dt.Date()), ("s", dt.Binary())]
+    pairs += [("s_ts", t) for t in (dt.Datetime(), dt.DatetimeNTZ(), dt.Date())]
+    pairs += [("d", dt.Datetime()), ("d", dt.DatetimeNTZ()), ("ts", dt.Date()), ("ts", dt.DatetimeNTZ())]
+    pairs += [("ntz", dt.Date()), ("ntz", dt.Datetime())]
+    return {f"{c}_as_{t.sql_name.replace('(', '_').replace(',', '_').replace(')', '')}": getattr(m, c).cast(t) for c, t in pairs}
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"], indirect=True)
+def test_cast_kernel_gives_sparks_values(zone: str) -> None:
+    problems = _differences(_castables().select(**_casts(Castable)))
+    assert problems == [], "\n".join(problems)

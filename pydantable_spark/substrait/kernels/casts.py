@@ -62,6 +62,7 @@ __all__ = [
     "double_to_decimal",
     "float32_of",
     "java_double_string",
+    "java_float_string",
     "refusal",
     "spark_trim",
     "timestamp_string",
@@ -213,12 +214,121 @@ def spark_trim(text: str) -> str:
 
 
 def java_double_string(value: float) -> str:
-    """Java's ``Double.toString``: plain between 10^-3 and 10^7, else ``d.dddE±n``; at least one decimal."""
-    return _java_text(value, repr(value))
+    """Java's ``Double.toString`` (``FloatingDecimal``): plain between 10^-3 and 10^7, else ``d.dddE±n``.
+
+    Java 17's digits are not always the shortest that read back: a whole number below 2^63 is written
+    from the integer (``2.82879384806159008E17``), the E form always develops a second digit
+    (``4.9E-324``), and the stopping test is symmetric (``7.729999999999999E21`` for 7.73E21).
+    """
+    return _java_text(value, single=False)
 
 
-def _java_text(value: float, shortest: str) -> str:
-    """A double or float in Java's layout, from the shortest digits that read back (``shortest``)."""
+def java_float_string(value: float) -> str:
+    """Java's ``Float.toString`` of a float32 value (``FloatingDecimal`` on its 24 bits)."""
+    return _java_text(value, single=True)
+
+
+_INSIGNIFICANT = (0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 9)
+_INSIGNIFICANT += (10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17, 17)
+_INSIGNIFICANT += (18, 18, 18, 19)
+"""``FloatingDecimal.insignificantDigitsNumber``: decimal digits below 2^p that carry no information."""
+
+
+def _bits_of(value: float, *, single: bool) -> tuple[int, int, int]:
+    """(fraction bits with the leading 1 at bit 52, binary exponent, significant bits) as ``FloatingDecimal`` reads them."""
+    if single:
+        raw = struct.unpack(">I", struct.pack(">f", value))[0]
+        fraction, exponent, width, bias, shift = raw & 0x7FFFFF, (raw >> 23) & 0xFF, 23, 127, 29
+    else:
+        raw = struct.unpack(">Q", struct.pack(">d", value))[0]
+        fraction, exponent, width, bias, shift = raw & ((1 << 52) - 1), (raw >> 52) & 0x7FF, 52, 1023, 0
+    if exponent == 0:  # subnormal: normalized, fewer significant bits
+        significant = fraction.bit_length()
+        move = width + 1 - significant
+        fraction <<= move
+        exponent = 1 - move
+    else:
+        fraction |= 1 << width
+        significant = width + 1
+    return fraction << shift, exponent - bias, significant
+
+
+def _estimate_exponent(fraction: int, bin_exp: int) -> int:
+    """``FloatingDecimal.estimateDecExp``: floor of an estimate of log10, computed in doubles as Java does."""
+    mantissa = struct.unpack(">d", struct.pack(">Q", 0x3FF0000000000000 | (fraction & ((1 << 52) - 1))))[0]
+    return math.floor((mantissa - 1.5) * 0.289529654 + 0.176091259 + bin_exp * 0.301029995663981)
+
+
+def _java_digits(value: float, *, single: bool) -> tuple[list[int], int]:
+    """(digits, decimal exponent) as ``FloatingDecimal.BinaryToASCIIBuffer.dtoa`` develops them: 0.digits × 10^exp."""
+    fraction, bin_exp, significant = _bits_of(abs(value), single=single)
+    tail = (fraction & -fraction).bit_length() - 1
+    fraction_bits = 53 - tail
+    tiny = max(0, fraction_bits - bin_exp - 1)
+    if -21 <= bin_exp <= 62 and tiny == 0:  # a whole number: written from the integer
+        whole = fraction >> (52 - bin_exp) if bin_exp <= 52 else fraction << (bin_exp - 52)
+        p2 = bin_exp - significant - 1
+        dropped = _INSIGNIFICANT[p2] if bin_exp > significant and 1 < p2 < len(_INSIGNIFICANT) else 0
+        if dropped:
+            whole, residue = divmod(whole, 10**dropped)
+            whole += residue >= 10**dropped // 2
+        text = str(whole)
+        return [int(c) for c in text.rstrip("0")], len(text) + dropped
+    dec_exp = _estimate_exponent(fraction, bin_exp)
+    b5 = max(0, -dec_exp)
+    b2 = b5 + tiny + bin_exp
+    s5 = max(0, dec_exp)
+    s2 = s5 + tiny
+    m5, m2 = b5, b2 - significant
+    fraction >>= tail
+    b2 -= fraction_bits - 1
+    common = min(b2, s2)
+    b2, s2, m2 = b2 - common, s2 - common, m2 - common
+    if fraction_bits == 1:
+        m2 -= 1
+    if m2 < 0:
+        b2, s2, m2 = b2 - m2, s2 - m2, 0
+    b_bits = fraction_bits + b2 + (5**b5).bit_length()
+    ten_s_bits = s2 + 1 + (5 ** (s5 + 1)).bit_length()
+    strict_high = b_bits < 64 and ten_s_bits < 64  # the int and long variants test b + m > 10s
+    b, s, m = fraction * 5**b5 << b2, 5**s5 << s2, 5**m5 << m2
+    ten_s = 10 * s
+
+    def step() -> tuple[int, bool, bool]:
+        nonlocal b
+        q, b = divmod(b, s)
+        b *= 10
+        return q, b < m, (b + m > ten_s) if strict_high else (b + m >= ten_s)
+
+    m *= 10
+    digits: list[int] = []
+    q, low, high = step()
+    if q == 0 and not high:
+        dec_exp -= 1
+    else:
+        digits.append(q)
+    if dec_exp < -3 or dec_exp >= 8:  # the E form: at least two digits
+        low = high = False
+    while not low and not high:
+        q, _, _ = step()
+        m *= 10
+        low, high = b < m, (b + m > ten_s) if strict_high else (b + m >= ten_s)
+        digits.append(q)
+    exponent = dec_exp + 1
+    if high and (not low or (2 * b > ten_s) or (2 * b == ten_s and digits[-1] % 2 == 1)):
+        index = len(digits) - 1
+        while digits[index] == 9 and index > 0:
+            digits[index] = 0
+            index -= 1
+        if digits[index] == 9:
+            digits[0], exponent = 1, exponent + 1
+        else:
+            digits[index] += 1
+    return digits, exponent
+
+
+def _java_text(value: float, *, single: bool) -> str:
+    """A double or float in Java's layout (``FloatingDecimal.toJavaFormatString``)."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
@@ -226,12 +336,14 @@ def _java_text(value: float, shortest: str) -> str:
     if value == 0:
         return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
     sign = "-" if value < 0 else ""
-    exact = decimal.Decimal(shortest).copy_abs().normalize()
-    if 1e-3 <= abs(value) < 1e7:
-        plain = format(exact, "f")
-        return sign + (plain if "." in plain else plain + ".0")
-    digits = "".join(map(str, exact.as_tuple().digits))
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exact.adjusted()}"
+    numbers, exponent = _java_digits(value, single=single)
+    digits = "".join(map(str, numbers))
+    if 0 < exponent < 8:
+        whole, rest = digits[:exponent].ljust(exponent, "0"), digits[exponent:]
+        return f"{sign}{whole}.{rest or '0'}"
+    if -3 < exponent <= 0:
+        return f"{sign}0.{'0' * -exponent}{digits}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exponent - 1}"
 
 
 def _integer_text(text: str, target: dt.DType) -> int:
@@ -375,7 +487,7 @@ def _to_string(site: Site) -> Callable[[Any], Any]:
     if isinstance(source, dt.Float64):
         return java_double_string
     if isinstance(source, dt.Float32):
-        return lambda value: _java_text(value, float32_text(value) if math.isfinite(value) else repr(value))
+        return java_float_string
     if isinstance(source, dt.Decimal):
         return _decimal_string
     if isinstance(source, dt.Integral):
@@ -385,7 +497,16 @@ def _to_string(site: Site) -> Callable[[Any], Any]:
     if isinstance(source, dt.Datetime | dt.DatetimeNTZ):
         return lambda value: timestamp_string(wall_of(value, source, site))
     assert isinstance(source, dt.Binary)
-    return lambda value: bytes(value).decode("utf-8", "replace")
+    return _utf8_text
+
+
+def _utf8_text(value: bytes) -> str:
+    """Bytes as text. Spark keeps bytes that are not UTF-8 as they are, a string Arrow in Python cannot hold."""
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError:
+        msg = f"the local engine cannot cast the bytes {bytes(value)!r} to a string: they are not UTF-8 (Spark keeps them)"
+        raise ValueError(msg) from None
 
 
 def _decimal_string(value: decimal.Decimal) -> str:
