@@ -144,9 +144,8 @@ def _to_integer(site: Site) -> Callable[[Any], Any]:
 
         return narrow
     if isinstance(source, dt.Floating):
-        # Spark: floor(x) <= MaxValue and ceil(x) >= MinValue, the bounds in the source's precision
-        bound = float32_of if isinstance(source, dt.Float32) else float
-        top, bottom = bound(high), bound(low)
+        # Spark: floor(x) <= MaxValue and ceil(x) >= MinValue in doubles (2^63 - 1 is 2^63 there: it saturates)
+        top, bottom = float(high), float(low)
 
         def truncate(value: float) -> int:
             if math.isnan(value) or math.isinf(value) or not (math.floor(value) <= top and math.ceil(value) >= bottom):

@@ -491,11 +491,8 @@ def _timestamp_seconds(site: Site) -> Callable[..., Any]:
         if isinstance(dtype, dt.Floating):
             if math.isnan(value) or math.isinf(value):
                 return None
-            micros = value * MICROS_PER_SECOND
-            if not (math.floor(micros) <= 2**63 - 1 and math.ceil(micros) >= -(2**63)) or abs(micros) >= 2**63:
-                msg = f"The value {value} of the type DOUBLE cannot be cast to BIGINT due to an overflow"
-                raise SparkError("CAST_OVERFLOW", msg)
-            return timestamp_value(int(micros))
+            micros = int(value * MICROS_PER_SECOND)  # a double's toLong: truncated, saturated
+            return timestamp_value(max(-_LONG, min(_LONG - 1, micros)))
         if isinstance(dtype, dt.Decimal):
             exact = value.scaleb(6)
             if exact != exact.to_integral_value():
