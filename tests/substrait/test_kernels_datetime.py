@@ -54,7 +54,11 @@ def _ts(*parts: int) -> datetime.datetime:
 _MOMENTS = [
     (datetime.date(2024, 2, 29), _ts(2024, 2, 29, 13, 5, 9, 123456), datetime.datetime(2024, 2, 29, 13, 5, 9, 123456)),
     (datetime.date(1970, 1, 1), _ts(1970, 1, 1), datetime.datetime(1970, 1, 1)),
-    (datetime.date(1969, 12, 31), _ts(1969, 12, 31, 23, 59, 59, 999999), datetime.datetime(1969, 12, 31, 23, 59, 59, 999999)),
+    (
+        datetime.date(1969, 12, 31),
+        _ts(1969, 12, 31, 23, 59, 59, 999999),
+        datetime.datetime(1969, 12, 31, 23, 59, 59, 999999),
+    ),
     (datetime.date(1, 1, 3), _ts(1, 1, 3, 4, 5, 6), datetime.datetime(1, 1, 3, 4, 5, 6)),
     (datetime.date(9999, 12, 29), _ts(9999, 12, 29, 23, 59, 59), datetime.datetime(9999, 12, 29, 23, 59, 59)),
     (datetime.date(2024, 3, 10), _ts(2024, 3, 10, 7, 30), datetime.datetime(2024, 3, 10, 2, 30)),  # NY's gap
@@ -190,7 +194,9 @@ def _fields(m: type[Moment]) -> dict[str, Any]:
         exprs[f"from_utc_{column}"] = F.from_utc_timestamp(value, "America/New_York")
         exprs[f"to_utc_{column}"] = F.to_utc_timestamp(value, "Asia/Tokyo")
         exprs[f"convert_{column}"] = F.convert_timezone(F.lit("Europe/Paris"), F.lit("America/New_York"), value)
-        exprs[f"format_{column}"] = F.date_format(value, "yyyy-MM-dd HH:mm:ss.SSSSSS EEE EEEE MMM MMMM a h K k D Q XXX xx Z")
+        exprs[f"format_{column}"] = F.date_format(
+            value, "yyyy-MM-dd HH:mm:ss.SSSSSS EEE EEEE MMM MMMM a h K k D Q XXX xx Z"
+        )
         exprs[f"format2_{column}"] = F.date_format(value, "y yy yyy yyyyy G d M L H m s S SSSSSSSSS 'o''clock' X x QQQ")
         exprs[f"strftime_{column}"] = value.dt.strftime("%Y/%m/%d %H:%M:%S.%f %j %a %b %p %I %y %%")
         exprs[f"unix_timestamp_{column}"] = F.unix_timestamp(value)
@@ -208,12 +214,22 @@ def _fields(m: type[Moment]) -> dict[str, Any]:
     exprs["from_unixtime"] = F.from_unixtime(m.n)
     exprs["from_unixtime_pattern"] = F.from_unixtime(m.n, "yyyy-MM-dd'T'HH:mm:ssXXX")
     exprs["make_date"] = F.make_date(F.lit(2024), F.lit(2), F.abs(m.i) % 28 + 1)
-    exprs["make_timestamp"] = F.make_timestamp(F.lit(2024), F.lit(3), F.lit(10), F.lit(2), F.lit(30), F.lit(Decimal("59.999999")))
-    exprs["make_timestamp_tz"] = F.make_timestamp(F.lit(2024), F.lit(11), F.lit(3), F.lit(1), F.abs(m.i) % 60, F.lit(60), F.lit("America/New_York"))
-    exprs["make_timestamp_ntz"] = F.make_timestamp_ntz(F.lit(2024), F.lit(12), F.lit(31), F.lit(23), F.lit(59), F.lit(59.5))
+    exprs["make_timestamp"] = F.make_timestamp(
+        F.lit(2024), F.lit(3), F.lit(10), F.lit(2), F.lit(30), F.lit(Decimal("59.999999"))
+    )
+    exprs["make_timestamp_tz"] = F.make_timestamp(
+        F.lit(2024), F.lit(11), F.lit(3), F.lit(1), F.abs(m.i) % 60, F.lit(60), F.lit("America/New_York")
+    )
+    exprs["make_timestamp_ntz"] = F.make_timestamp_ntz(
+        F.lit(2024), F.lit(12), F.lit(31), F.lit(23), F.lit(59), F.lit(59.5)
+    )
     exprs["try_make_timestamp"] = F.try_make_timestamp(m.i, m.i, m.i, m.i, m.i, m.x % 100)
-    exprs["try_make_timestamp_ntz"] = F.try_make_timestamp_ntz(F.lit(2024), m.i, F.lit(1), F.lit(0), F.lit(0), m.x % 100)
-    exprs["try_make_timestamp_ltz"] = F.try_make_timestamp_ltz(F.lit(2000), F.lit(1), m.i, F.lit(0), F.lit(0), F.lit(1), F.lit("+05:30"))
+    exprs["try_make_timestamp_ntz"] = F.try_make_timestamp_ntz(
+        F.lit(2024), m.i, F.lit(1), F.lit(0), F.lit(0), m.x % 100
+    )
+    exprs["try_make_timestamp_ltz"] = F.try_make_timestamp_ltz(
+        F.lit(2000), F.lit(1), m.i, F.lit(0), F.lit(0), F.lit(1), F.lit("+05:30")
+    )
     return exprs
 
 
@@ -229,7 +245,9 @@ def _parsing(m: type[Moment]) -> dict[str, Any]:
         "to_date_d": F.to_date(m.d),
         "to_timestamp_fixed": F.to_timestamp(F.date_format(m.ts, "dd/MM/yyyy hh:mm:ss a"), "dd/MM/yyyy hh:mm:ss a"),
         "to_timestamp_ntz_fixed": F.to_timestamp_ntz(F.date_format(m.ts, "yyyyMMddHHmmss"), F.lit("yyyyMMddHHmmss")),
-        "to_timestamp_ltz_fixed": F.to_timestamp_ltz(F.date_format(m.ts, "MMM d yyyy HH:mm XXX"), F.lit("MMM d yyyy HH:mm XXX")),
+        "to_timestamp_ltz_fixed": F.to_timestamp_ltz(
+            F.date_format(m.ts, "MMM d yyyy HH:mm XXX"), F.lit("MMM d yyyy HH:mm XXX")
+        ),
         "unix_timestamp_fixed": F.unix_timestamp(F.date_format(m.ntz, "yyyy-MM-dd HH:mm:ss"), "yyyy-MM-dd HH:mm:ss"),
         "to_unix_timestamp_fixed": F.to_unix_timestamp(F.date_format(m.d, "yy.M.d"), F.lit("yy.M.d")),
         "to_date_fixed": F.to_date(F.date_format(m.ts, "yyyy-MM-dd HH:mm:ss.SSS"), "yyyy-MM-dd HH:mm:ss.SSS"),
@@ -377,7 +395,10 @@ def _casts(m: type[Castable]) -> dict[str, Any]:
     pairs += [("s_ts", t) for t in (dt.Datetime(), dt.DatetimeNTZ(), dt.Date())]
     pairs += [("d", dt.Datetime()), ("d", dt.DatetimeNTZ()), ("ts", dt.Date()), ("ts", dt.DatetimeNTZ())]
     pairs += [("ntz", dt.Date()), ("ntz", dt.Datetime())]
-    return {f"{c}_as_{t.sql_name.replace('(', '_').replace(',', '_').replace(')', '')}": getattr(m, c).cast(t) for c, t in pairs}
+    return {
+        f"{c}_as_{t.sql_name.replace('(', '_').replace(',', '_').replace(')', '')}": getattr(m, c).cast(t)
+        for c, t in pairs
+    }
 
 
 @pytest.mark.parametrize("zone", ["UTC", "America/New_York"], indirect=True)
@@ -412,7 +433,9 @@ def _failing(m: type[Bad]) -> dict[str, Any]:
     return {
         "make_date": F.make_date(F.lit(2023), F.lit(2), day),
         "make_timestamp_hour": F.make_timestamp(F.lit(2024), F.lit(1), F.lit(1), day, F.lit(0), F.lit(0)),
-        "make_timestamp_fraction": F.make_timestamp(F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), m.x / m.x + 59.5),
+        "make_timestamp_fraction": F.make_timestamp(
+            F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), m.x / m.x + 59.5
+        ),
         "make_timestamp_zone": F.make_timestamp(F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), F.lit(0), m.tz),
         "try_make_timestamp_seconds": F.try_make_timestamp(F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), m.x),
         "timestamp_add_years": F.timestamp_add("year", m.big, m.ts),
@@ -449,7 +472,7 @@ def test_failures_are_sparks(spark: SparkSession) -> None:
 
 
 def test_bytes_that_are_not_utf8_fail_by_name(spark: SparkSession) -> None:
-    """Spark keeps such bytes in a string as they are; Arrow in Python cannot hold that string, so the engine says so."""
+    """Spark keeps such bytes in a string as they are; Arrow in Python cannot hold that, so the engine says so."""
     row = {"id": 0} | dict.fromkeys(_CAST_COLUMNS) | {"bin": b"\x00\xff"}
     frame = Castable.from_rows([row]).select(Castable.bin.cast(dt.String()).alias("s"))
     with pytest.raises(LocalEngineError, match="not UTF-8"):

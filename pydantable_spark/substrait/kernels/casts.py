@@ -34,7 +34,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark.substrait.kernels.math import float32_text
 from pydantable_spark.substrait.kernels.numbers import fit_decimal
 from pydantable_spark.substrait.kernels.spec import CAST_INVALID_INPUT, CAST_OVERFLOW, Scalar, SparkError
 from pydantable_spark.substrait.kernels.temporal import (
@@ -82,7 +81,7 @@ def _overflow(value: Any, source: dt.DType, target: dt.DType) -> SparkError:
 
 def _invalid(text: str, target: dt.DType) -> SparkError:
     msg = (
-        f"The value '{text}' of the type \"STRING\" cannot be cast to \"{target.sql_name.upper()}\" because it is "
+        f'The value \'{text}\' of the type "STRING" cannot be cast to "{target.sql_name.upper()}" because it is '
         "malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate "
         "malformed input and return NULL instead"
     )
@@ -227,14 +226,13 @@ def java_float_string(value: float) -> str:
     return _java_text(value, single=True)
 
 
-_INSIGNIFICANT = (0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 9)
-_INSIGNIFICANT += (10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17, 17)
-_INSIGNIFICANT += (18, 18, 18, 19)
-"""``FloatingDecimal.insignificantDigitsNumber``: decimal digits below 2^p that carry no information."""
+_INSIGNIFICANT = tuple(p * 30103 // 100_000 for p in range(40))
+"""``FloatingDecimal.insignificantDigitsNumber``: decimal digits below 2^p that carry no information (its table is
+floor(p·log10 2) at every p it is read at: p < 40 for a double's or a float's whole numbers below 2^63)."""
 
 
 def _bits_of(value: float, *, single: bool) -> tuple[int, int, int]:
-    """(fraction bits with the leading 1 at bit 52, binary exponent, significant bits) as ``FloatingDecimal`` reads them."""
+    """(fraction bits, the leading 1 at bit 52; binary exponent; significant bits) as ``FloatingDecimal`` has them."""
     if single:
         raw = struct.unpack(">I", struct.pack(">f", value))[0]
         fraction, exponent, width, bias, shift = raw & 0x7FFFFF, (raw >> 23) & 0xFF, 23, 127, 29
@@ -254,7 +252,7 @@ def _bits_of(value: float, *, single: bool) -> tuple[int, int, int]:
 
 def _estimate_exponent(fraction: int, bin_exp: int) -> int:
     """``FloatingDecimal.estimateDecExp``: floor of an estimate of log10, computed in doubles as Java does."""
-    mantissa = struct.unpack(">d", struct.pack(">Q", 0x3FF0000000000000 | (fraction & ((1 << 52) - 1))))[0]
+    mantissa: float = struct.unpack(">d", struct.pack(">Q", 0x3FF0000000000000 | (fraction & ((1 << 52) - 1))))[0]
     return math.floor((mantissa - 1.5) * 0.289529654 + 0.176091259 + bin_exp * 0.301029995663981)
 
 
@@ -366,15 +364,19 @@ def _from_string_to_integer(site: Site) -> Callable[[Any], Any]:
 
 
 _JAVA_DOUBLE = re.compile(
-    r"[+-]?(?:NaN|Infinity|(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+))[fFdD]?"
+    r"[+-]?(?:NaN|Infinity|(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"|(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+))[fFdD]?"
 )
+"""What ``Double.parseDouble`` reads: decimal and hexadecimal forms, ``NaN``, ``Infinity``, a type suffix."""
+_JAVA_SPACE = "".join(map(chr, range(33)))
+"""What Java's ``String.trim`` removes (``Double.parseDouble`` trims so): code points up to the space."""
 _SPECIAL = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "+infinity": math.inf, "nan": math.nan}
 _SPECIAL |= {"-inf": -math.inf, "-infinity": -math.inf}
 
 
 def _number_text(value: str, target: dt.DType) -> Fraction | float:
     """A text as Java's ``Double.parseDouble`` reads it (exactly), or Spark's special spellings."""
-    java = value.strip(" \t\n\r\x0b\x0c\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")
+    java = value.strip(_JAVA_SPACE)
     if _JAVA_DOUBLE.fullmatch(java):
         body = java.rstrip("fFdD") if not java.endswith("Infinity") else java
         if body.lstrip("+-") == "NaN":
@@ -504,7 +506,7 @@ def _utf8_text(value: bytes) -> str:
     try:
         return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
-        msg = f"the local engine cannot cast the bytes {bytes(value)!r} to a string: they are not UTF-8 (Spark keeps them)"
+        msg = f"the local engine cannot cast the bytes {bytes(value)!r} to a string: not UTF-8 (Spark keeps them)"
         raise ValueError(msg) from None
 
 

@@ -22,7 +22,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark.substrait.kernels import datetime_patterns as patterns
 from pydantable_spark.substrait.kernels.casts import double_to_decimal
 from pydantable_spark.substrait.kernels.numbers import fit_decimal
-from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, SparkError
+from pydantable_spark.substrait.kernels.spec import ARITHMETIC_OVERFLOW, Scalar, SparkError
 from pydantable_spark.substrait.kernels.temporal import (
     MICROS_PER_DAY,
     MICROS_PER_SECOND,
@@ -55,6 +55,7 @@ __all__ = ["KERNELS", "dayofweek_of", "iso_week"]
 DATETIME_OVERFLOW = "DATETIME_OVERFLOW"
 DATETIME_FIELD_OUT_OF_BOUNDS = "DATETIME_FIELD_OUT_OF_BOUNDS"
 INVALID_FRACTION_OF_SECOND = "INVALID_FRACTION_OF_SECOND"
+ILLEGAL_DAY_OF_WEEK = "ILLEGAL_DAY_OF_WEEK"
 
 # --- calendar arithmetic on day counts --------------------------------------------------------------
 
@@ -320,8 +321,15 @@ def _timestamp_diff(site: Site) -> Callable[..., Any]:
 _DAYS_OF_WEEK = {
     name: index
     for index, names in enumerate(
-        (("mo", "mon", "monday"), ("tu", "tue", "tuesday"), ("we", "wed", "wednesday"), ("th", "thu", "thursday"))
-        + (("fr", "fri", "friday"), ("sa", "sat", "saturday"), ("su", "sun", "sunday"))
+        (
+            ("mo", "mon", "monday"),
+            ("tu", "tue", "tuesday"),
+            ("we", "wed", "wednesday"),
+            ("th", "thu", "thursday"),
+            ("fr", "fri", "friday"),
+            ("sa", "sat", "saturday"),
+            ("su", "sun", "sunday"),
+        )
     )
     for name in names
 }
@@ -334,7 +342,7 @@ def _next_day(site: Site) -> Callable[..., Any]:
         target = _DAYS_OF_WEEK.get(name.strip().lower()) if isinstance(name, str) else None
         if target is None:
             msg = f"Illegal input for day of week: {name}"
-            raise SparkError("ILLEGAL_DAY_OF_WEEK", msg)
+            raise SparkError(ILLEGAL_DAY_OF_WEEK, msg)
         days = date_days(start, dtype, site)
         return date_value(days + (target - _weekday(days) - 1) % 7 + 1)
 
@@ -347,15 +355,18 @@ def _trunc(site: Site) -> Callable[..., Any]:
     return lambda value, _: date_value(_truncated_days(date_days(value, dtype, site), level))
 
 
+_CLOCK_UNITS = {"minute": 60 * MICROS_PER_SECOND, "hour": 3600 * MICROS_PER_SECOND, "day": MICROS_PER_DAY}
+_CLOCK_UNITS["dd"] = MICROS_PER_DAY
+
+
 def truncate_instant(micros: int, level: str, zone: datetime.tzinfo) -> int:
     """Spark's ``truncTimestamp``: sub-second units on the instant, others on the wall clock in ``zone``."""
     sizes = {"microsecond": 1, "millisecond": 1000, "second": MICROS_PER_SECOND}
     if level in sizes:
         return micros - micros % sizes[level]
     wall = wall_micros(micros, zone)
-    clocks = {"minute": 60 * MICROS_PER_SECOND, "hour": 3600 * MICROS_PER_SECOND, "day": MICROS_PER_DAY, "dd": MICROS_PER_DAY}
-    if level in clocks:
-        truncated = wall - wall % clocks[level]
+    if level in _CLOCK_UNITS:
+        truncated = wall - wall % _CLOCK_UNITS[level]
         return instant_micros(truncated, zone, zone_offset(micros, zone) if zone is not UTC else None)
     days = _truncated_days(wall // MICROS_PER_DAY, level)
     return instant_micros(days * MICROS_PER_DAY, zone)
@@ -420,7 +431,9 @@ def make_wall(fields: tuple[int, int, int, int, int], seconds: decimal.Decimal) 
 
 def _make_timestamp(*, ntz: bool, attempt: bool) -> Callable[[Site], Callable[..., Any]]:
     def make(site: Site) -> Callable[..., Any]:
-        def compute(year: int, month: int, day: int, hour: int, minute: int, secs: Any, zone: Any = None) -> Any:
+        def compute(*values: Any) -> Any:
+            year, month, day, hour, minute, secs = values[:6]
+            zone = values[6] if len(values) > 6 else None
             wall = make_wall((year, month, day, hour, minute), secs)
             if ntz:
                 return ntz_value(wall)
@@ -460,7 +473,7 @@ def _make_dt_interval(site: Site) -> Callable[..., Any]:
         micros = int(exact.scaleb(6)) + ((days * 24 + hours) * 60 + minutes) * 60 * MICROS_PER_SECOND
         if not -_LONG <= micros < _LONG:
             msg = f"make_dt_interval({days}, {hours}, {minutes}, {seconds}) overflows"
-            raise SparkError("ARITHMETIC_OVERFLOW", msg)
+            raise SparkError(ARITHMETIC_OVERFLOW, msg)
         return datetime.timedelta(microseconds=micros)
 
     return run
@@ -470,17 +483,13 @@ def _make_dt_interval(site: Site) -> Callable[..., Any]:
 
 
 def _unix(divisor: int) -> Callable[[Site], Callable[..., Any]]:
-    def make(site: Site) -> Callable[..., Any]:
-        dtype = site.args[0].dtype  # a timestamp_ntz is read as UTC
-        return lambda value: micros_of(value) // divisor
-
-    return make
+    return lambda site: lambda value: micros_of(value) // divisor  # a timestamp_ntz is read as UTC
 
 
 def _exact_micros(value: int) -> int:
     if not -_LONG <= value < _LONG:
         msg = f"{value} microseconds overflow a timestamp"
-        raise SparkError("ARITHMETIC_OVERFLOW", msg)
+        raise SparkError(ARITHMETIC_OVERFLOW, msg)
     return value
 
 
@@ -497,7 +506,7 @@ def _timestamp_seconds(site: Site) -> Callable[..., Any]:
             exact = value.scaleb(6)
             if exact != exact.to_integral_value():
                 msg = f"Rounding necessary: {value} seconds have more than 6 decimal places"
-                raise SparkError("ARITHMETIC_OVERFLOW", msg)
+                raise SparkError(ARITHMETIC_OVERFLOW, msg)
             return timestamp_value(_exact_micros(int(exact)))
         return timestamp_value(_exact_micros(value * MICROS_PER_SECOND))
 
@@ -558,7 +567,8 @@ def _literal_zones(*indexes: int) -> Callable[[Call], str | None]:
         for index in indexes:
             arg = call.args[index]
             if isinstance(arg, CallNode):
-                return f"the local engine does not compute {arg.function.name}() as an argument of {call.function.name}() yet"
+                what = f"{arg.function.name}() as an argument of {call.function.name}()"
+                return f"the local engine does not compute {what} yet"
         return None
 
     return refuse
@@ -588,7 +598,9 @@ def _pattern_refusal(index: int, *, parsing: bool, default: str | None = None) -
 
             pattern = spark_pattern(pattern)
         why = patterns.refusal(pattern, parsing=parsing)
-        return None if why is None else f"the local engine does not {'parse' if parsing else 'format'} {why} of {pattern!r} in {name}() yet"
+        if why is None:
+            return None
+        return f"the local engine does not {'parse' if parsing else 'format'} {why} of {pattern!r} in {name}() yet"
 
     return refuse
 
@@ -660,9 +672,11 @@ def _unix_timestamp(site: Site) -> Callable[..., Any]:
 
 
 def _seconds_toward_zero(micros: int | None) -> int | None:
+    """Micros to whole seconds as Java's long division does: truncated toward zero."""
     if micros is None:
         return None
-    return int(micros / MICROS_PER_SECOND) if abs(micros) < 2**52 else -(-micros // MICROS_PER_SECOND) if micros < 0 else micros // MICROS_PER_SECOND
+    whole = abs(micros) // MICROS_PER_SECOND
+    return whole if micros >= 0 else -whole
 
 
 def _cast_text(site: Site, target: dt.DType, *, attempt: bool) -> Callable[[str], Any]:

@@ -10,6 +10,7 @@ fraction, and a field the text lacks takes Spark's default (1970-01-01
 exactly; ``refusal`` names any other letter (and the counts Java reads
 otherwise), so a call with one runs on Spark.
 
+>>> import datetime
 >>> format_pattern("yyyy-MM-dd HH:mm:ss.SSS EEE MMM a XXX", 1709211909123456, datetime.timezone.utc)
 '2024-02-29 13:05:09.123 Thu Feb PM Z'
 >>> refusal("yyyy-MM-dd VV", parsing=False)
@@ -18,7 +19,6 @@ otherwise), so a call with one runs on Spark.
 
 from __future__ import annotations
 
-import datetime
 import functools
 import re
 from dataclasses import dataclass
@@ -32,16 +32,16 @@ from pydantable_spark.substrait.kernels.temporal import (
     instant_micros,
     valid_civil,
     wall_micros,
-    zone_offset,
 )
 
 if TYPE_CHECKING:
+    import datetime
     from collections.abc import Callable
 
 __all__ = ["ParseFailure", "Parsed", "format_pattern", "formatter", "parser", "refusal", "tokens"]
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October")
-_MONTHS += ("November", "December")
+_MONTHS: tuple[str, ...] = ("January", "February", "March", "April", "May", "June", "July", "August", "September")
+_MONTHS += ("October", "November", "December")
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _QUARTERS = ("1st quarter", "2nd quarter", "3rd quarter", "4th quarter")
 
@@ -131,28 +131,26 @@ def tokens(pattern: str) -> tuple[Token, ...]:
 
 
 def refusal(pattern: str, *, parsing: bool) -> str | None:
-    """What of ``pattern`` this module does not format (or parse) as Spark does, or None."""
+    """What of ``pattern`` this module does not format (or parse) as Spark does, or None.
+
+    >>> refusal("yyyy-MM-dd", parsing=True) is None, refusal("EEE d", parsing=True)
+    (True, "the pattern letter 'E' (count 3)")
+    """
     counts = _PARSE_COUNTS if parsing else _FORMAT_COUNTS
-    letters = [t for t in tokens(pattern) if t.letter]
     for token in tokens(pattern):
         if not token.letter and token.text in ("[", "]", "#", "{", "}"):
             return f"the optional section or reserved character {token.text!r}"
         if token.letter and token.count not in counts.get(token.letter, ()):
             return f"the pattern letter {token.letter!r} (count {token.count})"
-    if parsing:
-        names = {t.letter for t in letters}
-        if "a" in names and not names & {"h", "K"}:
-            return "the pattern letter 'a' without 'h' or 'K'"
-        if "a" in names and names & {"H", "k"}:
-            return "the pattern letter 'a' with 'H' or 'k'"
-        if len(names) != len(letters) and any(t.letter not in "" for t in letters):
-            seen: set[str] = set()
-            for t in letters:
-                if t.letter in seen:
-                    return f"the pattern letter {t.letter!r} twice"
-                seen.add(t.letter)
-    elif "G" in {t.letter for t in letters} and "y" not in {t.letter for t in letters}:
+    if not parsing:
         return None
+    letters = [t.letter for t in tokens(pattern) if t.letter]
+    if len(set(letters)) != len(letters):
+        return "a pattern letter twice"
+    if "a" in letters and not {"h", "K"} & set(letters):
+        return "the pattern letter 'a' without 'h' or 'K'"
+    if {"H", "k"} & set(letters) and {"h", "K", "a"} & set(letters):
+        return "the hour of the day ('H', 'k') with the hour of the half day ('h', 'K', 'a')"
     return None
 
 
@@ -271,9 +269,6 @@ class Parsed:
         return instant_micros(self.wall, zone)
 
 
-_NUMBER_WIDTHS: dict[str, tuple[int, int]] = {}
-
-
 def _widths(token: Token) -> tuple[int, int, str]:
     """(min digits, max digits, sign style) of a numeric letter run, as ``appendPattern`` builds it."""
     letter, count = token.letter, token.count
@@ -376,9 +371,6 @@ def _read_name(text: str, position: int, names: list[str], key: str, fields: dic
     raise ParseFailure(text)
 
 
-_OFFSET = re.compile(r"([+-])(\d\d)(?::?(\d\d))?")
-
-
 def _read_offset(text: str, position: int, token: Token) -> tuple[int, int]:
     letter, count = token.letter, token.count
     if letter == "X" and text[position : position + 1] in ("Z", "z"):
@@ -426,8 +418,3 @@ def _resolve(fields: dict[str, int]) -> int:
         raise ParseFailure(str(fields))
     clock = ((hour * 60 + minute) * 60 + second) * MICROS_PER_SECOND + fields.get("S", 0)
     return civil_days(year, month, day) * MICROS_PER_DAY + clock
-
-
-def offset_seconds(micros: int, zone: datetime.tzinfo) -> int:
-    """The UTC offset (seconds) of ``zone`` at the instant ``micros``."""
-    return int(zone_offset(micros, zone).total_seconds())

@@ -37,16 +37,16 @@ __all__ = [
     "MICROS_PER_SECOND",
     "UTC",
     "civil_days",
+    "civil_of",
     "date_days",
     "date_value",
     "day_of",
-    "civil_of",
     "instant_micros",
     "instant_of",
     "micros_of",
+    "ntz_value",
     "parse_date",
     "parse_timestamp",
-    "ntz_value",
     "timestamp_value",
     "valid_civil",
     "wall_micros",
@@ -173,7 +173,7 @@ def wall_of(value: Any, dtype: dt.DType, site: Site) -> int:
 
 
 def instant_of(value: Any, dtype: dt.DType, site: Site) -> int:
-    """A value as the instant Spark casts it to (``CAST(x AS TIMESTAMP)``): dates and wall clocks in the session zone."""
+    """A value as the instant Spark casts it to (``CAST(x AS TIMESTAMP)``): dates, wall clocks in the session zone."""
     if isinstance(dtype, dt.Datetime):
         return micros_of(value)
     return instant_micros(wall_of(value, dtype, site), site.session.tzinfo)
@@ -227,6 +227,8 @@ def civil_of(days: int) -> tuple[int, int, int]:
 
 # --- time zone names and Spark's own datetime texts ------------------------------------------------------
 
+INVALID_TIMEZONE = "INVALID_TIMEZONE"
+
 _SHORT_IDS = {
     "EST": "-05:00", "MST": "-07:00", "HST": "-10:00", "ACT": "Australia/Darwin", "AET": "Australia/Sydney",
     "AGT": "America/Argentina/Buenos_Aires", "ART": "Africa/Cairo", "AST": "America/Anchorage",
@@ -265,7 +267,7 @@ def zone_named(name: str) -> datetime.tzinfo:
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             pass
     msg = f"The datetime zone id '{name}' is not valid"
-    raise SparkError("INVALID_TIMEZONE", msg)
+    raise SparkError(INVALID_TIMEZONE, msg)
 
 
 def _trimmed(text: str) -> str:
@@ -396,7 +398,7 @@ def parse_timestamp(text: str, zone: datetime.tzinfo, *, ntz: bool = False) -> i
     if zone_text is not None:
         try:
             zone_of_text = zone_named(_spark_zone_text(zone_text.strip()))
-        except Exception:  # noqa: BLE001 - an unknown zone: the text is no timestamp
+        except Exception:
             return None
         if not ntz:
             zone = zone_of_text
