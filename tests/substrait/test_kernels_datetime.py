@@ -395,6 +395,8 @@ def _casts(m: type[Castable]) -> dict[str, Any]:
     pairs += [("s_ts", t) for t in (dt.Datetime(), dt.DatetimeNTZ(), dt.Date())]
     pairs += [("d", dt.Datetime()), ("d", dt.DatetimeNTZ()), ("ts", dt.Date()), ("ts", dt.DatetimeNTZ())]
     pairs += [("ntz", dt.Date()), ("ntz", dt.Datetime())]
+    pairs += [(c, dt.Datetime()) for c in ("i8", "i32", "i64", "fi", "fi32", "dec", "wide")]
+    pairs += [("ts", t) for t in (dt.Int32(), dt.Int64(), dt.Float64(), dt.Float32(), dt.Decimal(20, 6))]
     return {
         f"{c}_as_{t.sql_name.replace('(', '_').replace(',', '_').replace(')', '')}": getattr(m, c).cast(t)
         for c, t in pairs
@@ -432,36 +434,28 @@ def _failing(m: type[Bad]) -> dict[str, Any]:
     day = F.dayofmonth(m.d)  # 29
     return {
         "make_date": F.make_date(F.lit(2023), F.lit(2), day),
-        "make_timestamp_hour": F.make_timestamp(F.lit(2024), F.lit(1), F.lit(1), day, F.lit(0), F.lit(0)),
         "make_timestamp_fraction": F.make_timestamp(
             F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), m.x / m.x + 59.5
         ),
         "make_timestamp_zone": F.make_timestamp(F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), F.lit(0), m.tz),
         "try_make_timestamp_seconds": F.try_make_timestamp(F.lit(2024), F.lit(1), F.lit(1), F.lit(0), F.lit(0), m.x),
         "timestamp_add_years": F.timestamp_add("year", m.big, m.ts),
-        "timestamp_add_millis": F.timestamp_add("millisecond", m.big, m.ts),
         "timestamp_millis": F.timestamp_millis(m.big),
-        "from_utc_timestamp": F.from_utc_timestamp(m.ts, m.tz),
         "to_timestamp_pattern": F.to_timestamp(m.s, "yyyy-MM-dd"),
-        "to_date_text": F.to_date(m.s),
-        "to_timestamp_text": F.to_timestamp(m.s),
         "unix_timestamp": F.unix_timestamp(F.date_format(m.d, "yyyy-MM-30"), "yyyy-MM-dd"),
         "int_overflow": m.big.cast(dt.Int32()),
         "double_to_int": m.x.cast(dt.Int32()),
         "nan_to_long": (m.x - m.x * 2 + float("nan")).cast(dt.Int64()),
         "float_to_int": m.f32.cast(dt.Int32()),
-        "double_to_long": (m.x * 1e10).cast(dt.Int64()),
         "decimal_to_byte": m.dec.cast(dt.Int8()),
         "double_to_decimal": m.x.cast(dt.Decimal(5, 2)),
-        "decimal_to_decimal": m.dec.cast(dt.Decimal(4, 2)),
         "text_to_int": m.s.cast(dt.Int32()),
-        "text_to_double": m.s.cast(dt.Float64()),
         "text_to_decimal": m.s.cast(dt.Decimal(10, 2)),
-        "text_to_boolean": m.s.cast(dt.Boolean()),
         "text_to_date": m.s.cast(dt.Date()),
         "text_to_timestamp": m.s.cast(dt.Datetime()),
-        "long_text_to_int": F.date_format(m.d, "yyyyMMddyyyy").cast(dt.Int32()),
         "fraction_text_to_int": F.date_format(m.d, "yyyy.MM").cast(dt.Int32()),
+        "nan_to_timestamp": (m.x - m.x * 2 + float("nan")).cast(dt.Datetime()),
+        "timestamp_to_short": m.ts.cast(dt.Int16()),
     }
 
 

@@ -43,6 +43,7 @@ from pydantable_spark.substrait.kernels.temporal import (
     date_days,
     date_value,
     instant_of,
+    micros_of,
     ntz_value,
     parse_date,
     parse_timestamp,
@@ -537,6 +538,49 @@ def _to_ntz(site: Site) -> Callable[[Any], Any]:
     return lambda value: ntz_value(wall_of(value, source, site))
 
 
+def _seconds_to_timestamp(site: Site) -> Callable[[Any], Any]:
+    """Seconds since the epoch as an instant: doubles truncated to micros (NaN fails), integers saturated."""
+    source, target = site.args[0].dtype, site.result.dtype
+    if isinstance(source, dt.Floating):
+
+        def from_double(value: float) -> Any:
+            if math.isnan(value) or math.isinf(value):
+                msg = f"The value {java_double_string(value)} of the type DOUBLE cannot be cast to TIMESTAMP"
+                raise SparkError(CAST_INVALID_INPUT, msg)
+            micros = value * MICROS_PER_SECOND
+            if not (math.floor(micros) <= float(_LONG - 1) and math.ceil(micros) >= float(-_LONG)):
+                raise _overflow(value, source, target)
+            return timestamp_value(max(-_LONG, min(_LONG - 1, int(micros))))
+
+        return from_double
+    if isinstance(source, dt.Decimal):  # BigDecimal.longValue: truncated, then the low 64 bits
+        return lambda value: timestamp_value((int(value.scaleb(6)) + _LONG) % (2 * _LONG) - _LONG)
+    return lambda value: timestamp_value(max(-_LONG, min(_LONG - 1, int(value) * MICROS_PER_SECOND)))
+
+
+def _timestamp_to_number(site: Site) -> Callable[[Any], Any]:
+    """An instant as seconds since the epoch: whole (floored) for integers, else through the double micros / 10^6."""
+    target = site.result.dtype
+    if isinstance(target, dt.Integral):
+        bits = _INTEGERS[type(target)]
+
+        def whole(value: Any) -> int:
+            seconds = micros_of(value) // MICROS_PER_SECOND
+            if not -(1 << bits) <= seconds < (1 << bits):
+                raise _overflow(value, site.args[0].dtype, target)
+            return seconds
+
+        return whole
+    if isinstance(target, dt.Float64):
+        return lambda value: micros_of(value) / MICROS_PER_SECOND
+    if isinstance(target, dt.Float32):
+        return lambda value: float32_of(micros_of(value) / MICROS_PER_SECOND)
+    assert isinstance(target, dt.Decimal)
+    return lambda value: double_to_decimal(micros_of(value) / MICROS_PER_SECOND, target)
+
+
+_LONG = 2**63
+
 _NUMBERS: tuple[type[dt.DType], ...] = (dt.Int8, dt.Int16, dt.Int32, dt.Int64, dt.Float32, dt.Float64, dt.Decimal)
 
 
@@ -568,6 +612,9 @@ def _table() -> dict[tuple[type[dt.DType], type[dt.DType]], Maker]:
     table[dt.DatetimeNTZ, dt.Datetime] = _to_timestamp
     table[dt.Date, dt.DatetimeNTZ] = _to_ntz
     table[dt.Datetime, dt.DatetimeNTZ] = _to_ntz
+    for number in _NUMBERS:
+        table[number, dt.Datetime] = _seconds_to_timestamp
+        table[dt.Datetime, number] = _timestamp_to_number
     return table
 
 
