@@ -22,7 +22,7 @@ import pytest
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark import dtypes as dt
-from pydantable_spark.errors import LocalEngineError, SparkJobError
+from pydantable_spark.errors import LocalEngineError, SparkJobError, UnsupportedEngineError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from pydantable_spark import DataFrame
-
-pytestmark = pytest.mark.spark
 
 UTC = datetime.timezone.utc
 
@@ -255,6 +253,7 @@ def _parsing(m: type[Moment]) -> dict[str, Any]:
     return exprs
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo", "America/New_York"], indirect=True)
 def test_datetime_kernels_give_sparks_values(zone: str) -> None:
     frame = _frame()
@@ -293,6 +292,7 @@ def _attempts(m: type[Text]) -> dict[str, Any]:
     return exprs
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("zone", ["UTC", "America/New_York"], indirect=True)
 def test_parsing_kernels_give_sparks_values(zone: str) -> None:
     problems = _differences(_frame().select(**_parsing(Moment)))
@@ -403,6 +403,7 @@ def _casts(m: type[Castable]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("zone", ["UTC", "America/New_York"], indirect=True)
 def test_cast_kernel_gives_sparks_values(zone: str) -> None:
     problems = _differences(_castables().select(**_casts(Castable)))
@@ -459,15 +460,33 @@ def _failing(m: type[Bad]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.spark
 def test_failures_are_sparks(spark: SparkSession) -> None:
     """Where Spark (ANSI) fails on a value, the local engine fails with Spark's error class."""
     problems = _failures(_bad(), _failing(Bad))
     assert problems == [], "\n".join(problems)
 
 
+@pytest.mark.spark
 def test_bytes_that_are_not_utf8_fail_by_name(spark: SparkSession) -> None:
     """Spark keeps such bytes in a string as they are; Arrow in Python cannot hold that, so the engine says so."""
     row = {"id": 0} | dict.fromkeys(_CAST_COLUMNS) | {"bin": b"\x00\xff"}
     frame = Castable.from_rows([row]).select(Castable.bin.cast(dt.String()).alias("s"))
     with pytest.raises(LocalEngineError, match="not UTF-8"):
         frame.to_arrow(engine="local")
+
+
+@pytest.mark.jvm_free
+def test_what_the_kernels_do_not_translate_is_refused_by_name() -> None:
+    frame = _frame()
+    refused = {
+        "the pattern letter 'V' (count 2) of 'yyyy VV' in date_format()": F.date_format(Moment.ts, "yyyy VV"),
+        "parse the pattern letter 'G' (count 1) of 'yyyy G'": F.to_timestamp(Moment.s, "yyyy G"),
+        "the optional section or reserved character '['": F.to_date(Moment.s, "yyyy[-MM]"),
+        "a literal pattern only": F.try_to_timestamp(Moment.s, Moment.s),
+        "current_timezone() as an argument of convert_timezone()": F.convert_timezone(None, F.lit("UTC"), Moment.ntz),
+        "does not cast bigint to interval": Moment.n.cast(dt.Duration()),
+    }
+    for why, expr in refused.items():
+        with pytest.raises(UnsupportedEngineError, match=re.escape(why)):
+            frame.select(expr.alias("v")).to_arrow(engine="local")
