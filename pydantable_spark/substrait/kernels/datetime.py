@@ -4,8 +4,9 @@ Spark reads a timestamp's calendar fields in the session time zone: a function
 of dates given a timestamp casts it to a date there, a function of timestamps
 given a date takes the date's midnight there, and a ``timestamp_ntz`` given
 where a timestamp is wanted is read as a wall-clock time there
-(``temporal.instant_of``). Arithmetic in days and months follows the wall clock
-(``java.time``'s ``plusDays``), arithmetic in hours and smaller the instant.
+(``temporal.instant_of``). ``timestamp_add`` adds days and months on the wall
+clock (``java.time``'s ``plusDays``) and hours and smaller units to the instant;
+``timestamp_diff`` counts every unit on the wall clock (``LocalDateTime.until``).
 
 >>> dayofweek_of(0), iso_week(civil_days(2021, 1, 3))
 (5, (2020, 53))
@@ -558,7 +559,7 @@ def _convert_timezone(site: Site) -> Callable[..., Any]:
     return run
 
 
-def _literal_zones(*indexes: int) -> Callable[[Call], str | None]:
+def _session_zone_refusal(*indexes: int) -> Callable[[Call], str | None]:
     """Refuses a call whose source zone is the session's ``current_timezone()`` (no kernel reads it)."""
 
     def refuse(call: Call) -> str | None:
@@ -566,7 +567,7 @@ def _literal_zones(*indexes: int) -> Callable[[Call], str | None]:
 
         for index in indexes:
             arg = call.args[index]
-            if isinstance(arg, CallNode):
+            if isinstance(arg, CallNode) and arg.function.name == "current_timezone":
                 what = f"{arg.function.name}() as an argument of {call.function.name}()"
                 return f"the local engine does not compute {what} yet"
         return None
@@ -598,6 +599,8 @@ def _pattern_refusal(index: int, *, parsing: bool, default: str | None = None) -
 
             pattern = spark_pattern(pattern)
         why = patterns.refusal(pattern, parsing=parsing)
+        if why is None and name == "to_timestamp_ntz" and any(t.letter in "XxZ" for t in patterns.tokens(pattern)):
+            why = "an offset (X, x, Z) into a timestamp_ntz"
         if why is None:
             return None
         return f"the local engine does not {'parse' if parsing else 'format'} {why} of {pattern!r} in {name}() yet"
@@ -786,7 +789,7 @@ KERNELS = (
     Scalar("timestamp_micros", _epoch_count(1)),
     Scalar("from_utc_timestamp", _shift_zone(to_utc=False)),
     Scalar("to_utc_timestamp", _shift_zone(to_utc=True)),
-    Scalar("convert_timezone", _convert_timezone, refuse=_literal_zones(0)),
+    Scalar("convert_timezone", _convert_timezone, refuse=_session_zone_refusal(0)),
     Scalar("date_format", _date_format, refuse=_pattern_refusal(1, parsing=False)),
     Scalar("dt.strftime", _strftime, refuse=_pattern_refusal(1, parsing=False)),
     Scalar("from_unixtime", _from_unixtime, refuse=_pattern_refusal(1, parsing=False, default=_DEFAULT_PATTERN)),

@@ -261,7 +261,7 @@ def zone_named(name: str) -> datetime.tzinfo:
         hours, minutes, seconds = (int(g or 0) for g in found.groups()[1:])
         if hours <= 18 and minutes < 60 and seconds < 60:
             return datetime.timezone(sign * datetime.timedelta(hours=hours, minutes=minutes, seconds=seconds))
-    elif "/" in text or text.isalpha():
+    elif text[:1].isalpha():
         try:
             return zoneinfo.ZoneInfo(text)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
