@@ -196,6 +196,9 @@ def _fields(m: type[Moment]) -> dict[str, Any]:
             value, "yyyy-MM-dd HH:mm:ss.SSSSSS EEE EEEE MMM MMMM a h K k D Q XXX xx Z"
         )
         exprs[f"format2_{column}"] = F.date_format(value, "y yy yyy yyyyy G d M L H m s S SSSSSSSSS 'o''clock' X x QQQ")
+        exprs[f"format3_{column}"] = F.date_format(
+            value, "GGGG QQQQ qq DD DDD dd hh KK kk ZZZZZ XX xxx ZZ LL LLL LLLL yyyyyy"
+        )
         exprs[f"strftime_{column}"] = value.dt.strftime("%Y/%m/%d %H:%M:%S.%f %j %a %b %p %I %y %%")
         exprs[f"unix_timestamp_{column}"] = F.unix_timestamp(value)
     for column in ("ts", "ntz"):

@@ -46,15 +46,15 @@ _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Su
 _QUARTERS = ("1st quarter", "2nd quarter", "3rd quarter", "4th quarter")
 
 _FORMAT_COUNTS: dict[str, tuple[int, ...]] = {
-    "G": (1, 2, 3, 4, 5),
+    "G": (1, 2, 3, 4),
     "y": (1, 2, 3, 4, 5, 6),
-    "M": (1, 2, 3, 4, 5),
-    "L": (1, 2),
+    "M": (1, 2, 3, 4),
+    "L": (1, 2, 3, 4),
     "d": (1, 2),
     "D": (1, 2, 3),
     "Q": (1, 2, 3, 4),
     "q": (1, 2),
-    "E": (1, 2, 3, 4, 5),
+    "E": (1, 2, 3, 4),
     "a": (1,),
     "h": (1, 2),
     "K": (1, 2),
@@ -67,7 +67,7 @@ _FORMAT_COUNTS: dict[str, tuple[int, ...]] = {
     "x": (1, 2, 3),
     "Z": (1, 2, 3, 5),
 }
-"""The letters (and counts) the formatter writes as Spark does."""
+"""The letters (and counts) the formatter writes as Spark does (Spark refuses ``GGGGG``, ``MMMMM``, ``EEEEE``)."""
 
 _PARSE_COUNTS: dict[str, tuple[int, ...]] = {
     "y": (1, 2, 3, 4),
@@ -164,8 +164,12 @@ def _pad(value: int, width: int, *, exceeds: bool = False) -> str:
     return "+" + digits if exceeds and len(digits) > width else digits
 
 
-def _offset_text(seconds: int, *, colon: bool, minutes: str, zero: str | None) -> str:
-    """An offset as Java's ``appendOffset``: ``minutes`` is "always", "optional" (when non-zero)."""
+def _offset_text(seconds: int, *, colon: bool, minutes: str, zero: str | None, with_seconds: bool = False) -> str:
+    """An offset as Java's ``appendOffset``.
+
+    ``minutes`` is "always" or "optional" (when non-zero); seconds are written if asked and non-zero (local
+    mean times: ``-04:56:02``).
+    """
     if seconds == 0 and zero is not None:
         return zero
     sign = "-" if seconds < 0 else "+"
@@ -174,6 +178,8 @@ def _offset_text(seconds: int, *, colon: bool, minutes: str, zero: str | None) -
     text = f"{sign}{hours:02d}"
     if minutes == "always" or mins:
         text += (":" if colon else "") + f"{mins:02d}"
+    if with_seconds and total % 60:
+        text += (":" if colon else "") + f"{total % 60:02d}"
     return text
 
 
@@ -184,7 +190,7 @@ def _field_text(token: Token, wall: int, offset: int, *, era: bool) -> str:
     letter, count = token.letter, token.count
     hour = time // 3_600_000_000
     if letter == "G":
-        names = ("BC", "AD") if count <= 3 else ("Before Christ", "Anno Domini") if count == 4 else ("B", "A")
+        names = ("BC", "AD") if count <= 3 else ("Before Christ", "Anno Domini")
         return names[year > 0]
     if letter == "y":
         shown = (year if year > 0 else 1 - year) if era else year
@@ -195,7 +201,7 @@ def _field_text(token: Token, wall: int, offset: int, *, era: bool) -> str:
         if count <= 2:
             return _pad(month, count)
         name = _MONTHS[month - 1]
-        return name[:3] if count == 3 else name if count == 4 else name[0]
+        return name[:3] if count == 3 else name
     if letter == "d":
         return _pad(day, count)
     if letter == "D":
@@ -205,7 +211,7 @@ def _field_text(token: Token, wall: int, offset: int, *, era: bool) -> str:
         return _pad(quarter, count) if count <= 2 else f"Q{quarter}" if count == 3 else _QUARTERS[quarter - 1]
     if letter == "E":
         name = _DAYS[(days + 3) % 7]
-        return name[:3] if count <= 3 else name if count == 4 else name[0]
+        return name[:3] if count <= 3 else name
     if letter == "a":
         return "AM" if hour < 12 else "PM"
     clock = {"h": (hour % 12) or 12, "K": hour % 12, "k": hour or 24, "H": hour}
@@ -225,7 +231,7 @@ def _field_text(token: Token, wall: int, offset: int, *, era: bool) -> str:
         return _offset_text(offset, colon=count == 3, minutes=minutes, zero=None)
     assert letter == "Z"
     if count == 5:
-        return _offset_text(offset, colon=True, minutes="always", zero="Z")
+        return _offset_text(offset, colon=True, minutes="always", zero="Z", with_seconds=True)
     return _offset_text(offset, colon=False, minutes="always", zero=None)
 
 
