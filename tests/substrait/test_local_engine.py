@@ -293,8 +293,8 @@ def test_the_engine_argument_is_checked_when_called() -> None:
 
 @pytest.mark.jvm_free
 def test_a_plan_the_local_engine_cannot_run_exactly_is_refused_by_name() -> None:
-    with pytest.raises(UnsupportedEngineError, match=r"the local engine does not cast double to string"):
-        sales().select(Sale.price.cast(str).alias("p")).collect(engine="local")
+    with pytest.raises(UnsupportedEngineError, match=r"does not cast bigint to interval day to second"):
+        sales().select(Sale.amount.cast(dt.Duration()).alias("p")).collect(engine="local")
     with pytest.raises(UnsupportedEngineError, match=r"sin\(\)"):  # Spark's Math.sin is HotSpot's own on x86-64
         sales().select(F.sin(Sale.price).alias("s")).to_arrow(engine="local")
 
