@@ -528,13 +528,26 @@ class ExpressionWriter:
         """
         types = [n.type.dtype for n in nodes]
         dates = any(isinstance(t, dt.Date) for t in types)
-        if self.functions.local and dates and any(isinstance(t, dt.Datetime | dt.DatetimeNTZ) for t in types):
-            msg = (
-                f"the local engine does not compare a date with a timestamp ({', '.join(map(core.render, nodes))}): "
-                "Spark reads the date as midnight in the session's time zone, and DataFusion casts it to "
-                "nanoseconds, which fail before 1677 (measured); run it on Spark (collect() without engine=)"
-            )
-            raise UnsupportedEngineError(msg)
+        instants = {type(t) for t in types if isinstance(t, dt.Datetime | dt.DatetimeNTZ)}
+        if self.functions.local and dates and instants:
+            # Spark reads the date as midnight in the session's time zone; DataFusion would cast it to nanoseconds,
+            # which fail before 1677 (measured): the cast kernel converts it as Spark does
+            if len(instants) > 1:
+                msg = (
+                    f"the local engine does not compare a date with timestamps of two kinds "
+                    f"({', '.join(map(core.render, nodes))}); run it on Spark (collect() without engine=)"
+                )
+                raise UnsupportedEngineError(msg)
+            instant = instants.pop()()
+            return [
+                (
+                    self.spark_cast(n, instant, core.Typed(instant, n.type.nullable)),
+                    core.Typed(instant, n.type.nullable),
+                )
+                if isinstance(n.type.dtype, dt.Date)
+                else (self.write(n), n.type)
+                for n in nodes
+            ]
         common = common_type(types) if all(isinstance(t, dt.Numeric) for t in types) else None
         if common is None:
             return [(self.write(n), n.type) for n in nodes]
