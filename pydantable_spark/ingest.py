@@ -378,8 +378,10 @@ _ARROW_ATOMIC: dict[pa.DataType, dt.DType] = {
     pa.float64(): dt.Float64(),
     pa.string(): dt.String(),
     pa.large_string(): dt.String(),
+    pa.string_view(): dt.String(),  # what newer Parquet writers and readers give (tpchgen-cli, DataFusion)
     pa.binary(): dt.Binary(),
     pa.large_binary(): dt.Binary(),
+    pa.binary_view(): dt.Binary(),
     pa.date32(): dt.Date(),
     pa.date64(): dt.Date(),
 }

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pytest
 from frames import Sale, frames, local_frames, sales, spark_answer
 
-from pydantable_spark import DataFrameModel, F, Window
+from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import (
     ArgumentTypeError,
@@ -39,8 +39,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pyspark.sql import SparkSession
-
-    from pydantable_spark import DataFrame
 
 ORDERED = {"sort_limit", "offset"}
 REFUSED_LOCALLY = {"except_all", "range_offsets"}
@@ -409,3 +407,33 @@ def test_a_session_without_ansi_mode_is_refused_by_name(spark: SparkSession) -> 
     finally:
         spark.conf.set("spark.sql.ansi.enabled", previous)
     assert sales().count(engine="local") == 4
+
+
+def test_from_arrow_takes_string_and_binary_views_and_large_types(spark: SparkSession) -> None:
+    """What newer Parquet writers and readers give (tpchgen-cli, DataFusion) reaches both engines as Spark types."""
+
+    class Texts(DataFrameModel):
+        s: str
+        b: bytes
+        words: list[str]
+        big: str
+
+    table = pa.table(
+        {
+            "s": pa.array(["a", "b"], pa.string_view()),
+            "b": pa.array([b"x", b"\x00"], pa.binary_view()),
+            "words": pa.array([["x"], ["y", "z"]], pa.list_(pa.string_view())),
+            "big": pa.array(["p", "q"], pa.large_string()),
+        }
+    )
+    for frame in (Texts.from_arrow(table), DataFrame.from_arrow(table)):
+        assert (
+            frame.to_dict(engine="local")
+            == frame.to_dict()
+            == {
+                "s": ["a", "b"],
+                "b": [b"x", b"\x00"],
+                "words": [["x"], ["y", "z"]],
+                "big": ["p", "q"],
+            }
+        )
