@@ -287,6 +287,8 @@ class ExpressionWriter:
         after = offset + len(schema)
         self.right_positions = {f.name: after + i for i, f in enumerate(right or ())}
         self.functions = functions
+        self.windows: set[bytes] = set()
+        """The window functions this writer wrote (serialized): one of them again is renamed, not refused."""
         self._writers: dict[type[core.Node], Callable[[Any], sa.Expression]] = {
             core.Column: self._column,
             SideColumn: self._side_column,
@@ -805,14 +807,26 @@ class ExpressionWriter:
         if not self.functions.local:
             return self.conform(written, defined, node.type)
         serialized = window.SerializeToString(deterministic=True)
-        if serialized in self.functions.windows:
+        if serialized in self.functions.windows and serialized not in self.windows:
             msg = (
                 f"the local engine does not run one window expression twice in a plan ({core.render(node)}): "
                 "DataFusion names both columns alike and refuses the plan (measured); compute it once, or run "
                 "it on Spark (collect() without engine=)"
             )
             raise UnsupportedEngineError(msg)
+        while serialized in self.windows:
+            # DataFusion names a window column by its text and refuses two of one name in a projection (measured):
+            # the same window again in one projection reads its first key as coalesce(k, k), another text
+            if not self._renamed(window, node):
+                msg = (
+                    f"the local engine does not run one window expression twice in a plan ({core.render(node)}): "
+                    "DataFusion names both columns alike and refuses the plan (measured); compute it once, or run "
+                    "it on Spark (collect() without engine=)"
+                )
+                raise UnsupportedEngineError(msg)
+            serialized = window.SerializeToString(deterministic=True)
         self.functions.windows.add(serialized)
+        self.windows.add(serialized)
         if kernel is not None and not node.type.nullable:
             written = self._over_no_rows(written, kernel, site, node)
         if (not call.is_aggregate and kernel is None) or self.widens(call):
@@ -832,6 +846,26 @@ class ExpressionWriter:
             f"{kernel.name}_over_no_rows", rows(lambda value: empty if value is None else value), strict=False
         )
         return self.kernel_call(filled, self.site_of(node.type, (node,), (node.type,)), [written])
+
+    def _renamed(self, window: sa.Expression.WindowFunction, node: Over) -> bool:
+        """``window`` with its first partition key (else sort key) ``k`` read as ``coalesce(k, k)``.
+
+        The same values, another text (a cast to its own type would not do: DataFusion drops it when it builds
+        the plan). Only within one projection: a window of an earlier projection keeps its own text there.
+        """
+        if node.partition_by:
+            key, typed = window.partitions[0], node.partition_by[0].type
+        elif node.order_by:
+            key, typed = window.sorts[0].expr, node.order_by[0].type
+        else:
+            return False
+        both = sa.Expression.ScalarFunction(
+            function_reference=self.functions.anchor(fn.COALESCE, "coalesce()"),
+            arguments=[sa.FunctionArgument(value=key), sa.FunctionArgument(value=key)],
+            output_type=substrait_type(typed.dtype, nullable=typed.nullable),
+        )
+        key.CopyFrom(sa.Expression(scalar_function=both))
+        return True
 
     def measure(self, node: core.Node) -> sa.AggregateRel.Measure:
         """An aggregate output as a measure; ``count_if(cond)`` is ``count()`` filtered by ``cond``."""

@@ -252,7 +252,8 @@ def test_an_aggregate_sees_a_group_in_row_order_across_batches() -> None:
 @pytest.mark.jvm_free
 def test_what_datafusion_names_or_casts_otherwise_runs_as_on_spark() -> None:
     """A date beside a timestamp is midnight in the session's zone (DataFusion would cast it to nanoseconds, which
-    fail before 1677); one window expression twice is refused (DataFusion names both alike and refuses the plan)."""
+    fail before 1677); one window expression twice in one projection is renamed (DataFusion refuses two columns of
+    one name), twice in two projections refused."""
     early = sales().filter(Sale.day < datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)).select(Sale.id)
     assert early.to_dict(engine="local") == {"id": [3]}
     twice = sales().with_columns(F.count(Sale.id).over(Window.partition_by(Sale.shop)).alias("a"))
@@ -260,6 +261,14 @@ def test_what_datafusion_names_or_casts_otherwise_runs_as_on_spark() -> None:
     with pytest.raises(UnsupportedEngineError, match="one window expression twice"):
         twice.to_dict(engine="local")
     to_substrait(twice)  # the export itself takes it
+    by_shop = Window.partition_by(Sale.shop)
+    one_projection = sales().select(Sale.id, *(F.count(Sale.id).over(by_shop).alias(n) for n in "abc")).sort(Sale.id)
+    assert one_projection.to_dict(engine="local") == {
+        "id": [1, 2, 3, 4],
+        "a": [1, 2, 2, 1],
+        "b": [1, 2, 2, 1],
+        "c": [1, 2, 2, 1],
+    }
 
 
 @pytest.mark.parametrize("value", ["6e37", "9" * 38])
