@@ -8,7 +8,7 @@ page; a test fails when the page on disk differs from what the catalog gives
 for the installed PySpark.
 
 >>> status("upper"), status("col"), status("try_cast")[:11]
-('F.upper, str.upper', 'special form', 'not offered')
+('F.upper, str.upper · local', 'special form', 'not offered')
 """
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ _SPECIAL_FORMS = ("col", "lit", "when", "coalesce", "udf", "from_json", "from_cs
 
 
 def status(name: str) -> str:
-    """How a PySpark function name is served: the façade's spellings, or why it is not."""
+    """How a PySpark function name is served: the façade's spellings (and whether the local engine runs it)."""
     if name in CATALOG:
         entry = CATALOG[name]
         spellings = [f"F.{name}"] if entry.signature.in_f else []
-        return ", ".join([*spellings, *entry.signature.methods]) or entry.call_name
+        served = ", ".join([*spellings, *entry.signature.methods]) or entry.call_name
+        return f"{served} · local" if name in _local() else served
     if name in _SPECIAL_FORMS:
         return "special form"
     if name in NOT_OFFERED:
@@ -43,6 +44,21 @@ def status(name: str) -> str:
     if not inspect.isfunction(getattr(sf, name, None)):
         return "a class (PySpark's UDF and UDTF machinery), not a function"
     return "not yet"
+
+
+def _local() -> frozenset[str]:
+    """The catalog names the local engine runs (``substrait.kernels.local_names``)."""
+    from pydantable_spark.substrait.kernels import local_names
+
+    return frozenset(local_names())
+
+
+def local_count() -> tuple[int, int]:
+    """How many of PySpark's typed function names the local engine runs, of how many typed ones."""
+    from pyspark.sql import functions as sf
+
+    typed = [name for name in sf.__all__ if _kind(name) == "typed"]
+    return sum(name in _local() for name in typed), len(typed)
 
 
 def _kind(name: str) -> str:
@@ -73,7 +89,8 @@ def page() -> str:
         "rules (`F.col`, `F.lit`, `F.when`, `F.coalesce`, `F.udf`, `F.from_json`, `F.from_csv`, `F.from_xml`).\n",
         "*Not offered* names say why; *not yet* ones are still to come: write them with `F.col(...)` expressions\n",
         "the façade has, or ask in an issue. Not offered names include the classes PySpark's module re-exports\n",
-        "for UDFs and UDTFs.\n\n",
+        "for UDFs and UDTFs. *local* marks the typed functions the local engine also runs, each proven equal\n",
+        f"to Spark (docs/local-engine.md): {local_count()[0]} of the {counts['typed']} typed names.\n\n",
         "| status | names |\n|---|---:|\n",
         *[f"| {kind} | {counts[kind]} |\n" for kind in ("typed", "special form", "not offered", "not yet")],
         "\n| PySpark function | façade |\n|---|---|\n",

@@ -12,6 +12,7 @@ import struct
 import subprocess
 import sys
 from decimal import Decimal
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import pyarrow as pa
@@ -36,7 +37,6 @@ from pydantable_spark.substrait.local import reconcile
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from pyspark.sql import SparkSession
 
@@ -446,3 +446,13 @@ def test_from_arrow_takes_string_and_binary_views_and_large_types(spark: SparkSe
                 "big": ["p", "q"],
             }
         )
+
+
+@pytest.mark.jvm_free
+def test_the_docs_state_how_many_typed_functions_run_locally() -> None:
+    from tools.functions_page import local_count
+
+    local, typed = local_count()
+    assert local >= 300
+    page = (Path(__file__).parents[2] / "docs" / "local-engine.md").read_text()
+    assert f"**{local} of the {typed} typed functions run locally**" in page
