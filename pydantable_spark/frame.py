@@ -77,6 +77,7 @@ from pydantable_spark.plan.physical import (
 )
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.pyspark_names import FRAME, install, visible
 from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.results import Results
 from pydantable_spark.selectors import Selector
@@ -172,6 +173,9 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def plan(self) -> p.Plan:
         """The logical plan."""
         return self._plan
+
+    def __dir__(self) -> list[str]:
+        return visible(super().__dir__())
 
     def __repr__(self) -> str:
         """Names and types only: ``repr()`` never runs a Spark job."""
@@ -1195,6 +1199,9 @@ JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
 JoinOn = JoinKeys
 """Key names, columns and selectors, boolean conditions (``Expr[bool | None]``), or a list mixing them."""
 Subset = JoinKeys
+
+
+install(DataFrame, FRAME)  # PySpark's DataFrame names answer what to write here (``pyspark_names``)
 
 
 def _lossy_names(option: object, values: tuple[str, ...], what: str) -> tuple[str, ...]:
