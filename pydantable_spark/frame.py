@@ -921,9 +921,25 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """Groups of rows with equal keys; ``.agg(...)`` makes one row per group.
 
         Rows whose keys are NULL are left out unless ``drop_nulls=False``
-        (then they form their own groups); with the default, key columns are
-        not nullable. ``maintain_order=True`` returns groups in the order of
-        their first rows (an extra sort).
+        (then they form their own groups, as in PySpark's ``groupBy``); with
+        the default, key columns are not nullable. ``explain()`` and
+        ``GroupBy.null_dropped_keys`` name the keys whose NULL rows are left
+        out, and the mypy plugin notes a ``group_by`` over a nullable key that
+        does not write ``drop_nulls=``. ``maintain_order=True`` returns groups
+        in the order of their first rows (an extra sort).
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, F
+        >>> class Sale(DataFrameModel):
+        ...     country: str | None
+        ...     amount: float
+        >>> sales = Sale.from_rows([{"country": "NO", "amount": 2.0}, {"country": None, "amount": 5.0}])
+        >>> sales.group_by("country").agg(total=F.sum(Sale.amount)).to_dict()
+        {'country': ['NO'], 'total': [2.0]}
+        >>> sales.group_by("country", drop_nulls=False).agg(total=F.sum(Sale.amount)).sort("country").to_dict()
+        {'country': [None, 'NO'], 'total': [5.0, 2.0]}
+
+        ```
         """
         check_param("group_by()", "drop_nulls", drop_nulls, bool)
         check_param("group_by()", "maintain_order", maintain_order, bool)
