@@ -166,15 +166,12 @@ def list_literal(values: Sequence[object], what: str, elements: dt.DType | None 
 
 
 def _parsed(text: str, dtype: dt.DType) -> object | None:
-    """The Python value of ``dtype`` that ``text`` spells (ISO dates, numbers), or None."""
-    readers: dict[type[dt.DType], type] = {
-        dt.Date: datetime.date,
-        dt.Datetime: datetime.datetime,
-        dt.DatetimeNTZ: datetime.datetime,
-    }
+    """The Python value of ``dtype`` that ``text`` spells (an ISO date or time, a number), or None."""
     try:
-        if type(dtype) in readers:
-            return readers[type(dtype)].fromisoformat(text.strip())  # type: ignore[attr-defined,no-any-return]
+        if isinstance(dtype, dt.Date):
+            return datetime.date.fromisoformat(text.strip())
+        if isinstance(dtype, dt.Datetime | dt.DatetimeNTZ):
+            return datetime.datetime.fromisoformat(text.strip())
         if isinstance(dtype, dt.Integral):
             return int(text)
         if isinstance(dtype, dt.Floating):
