@@ -8,6 +8,7 @@ own type rules against Spark's.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from pydantable_spark.expr.sides import SideColumn
 from pydantable_spark.substrait import functions as fn
 from pydantable_spark.substrait import kernels
 from pydantable_spark.substrait.kernels import casts, reconciled
-from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site, SparkError
+from pydantable_spark.substrait.kernels.spec import NOT_LITERAL, Scalar, Session, Site, SparkError, rows
 from pydantable_spark.substrait.types import substrait_type
 from pydantable_spark.substrait.udfs import KernelSite
 from pydantable_spark.typerules import decimal_for_integral, decimal_for_number
@@ -186,6 +187,14 @@ def _wide(dtype: dt.DType) -> dt.DType:
 def integer_sum(call: core.Node) -> bool:
     """Whether ``call`` is ``sum`` of integers (Spark's ``bigint`` result fails on overflow; DataFusion's wraps)."""
     return isinstance(call, Call) and call.function.name == "sum" and isinstance(call.args[0].type.dtype, dt.Integral)
+
+
+def decimal_sum_may_overflow(node: core.Node) -> bool:
+    """Whether ``node`` is a decimal ``sum`` whose result type (capped at 38 digits) may not hold the sum."""
+    if not (isinstance(node, Call) and node.function.name == "sum"):
+        return False
+    given, result = node.args[0].type.dtype, node.type.dtype
+    return isinstance(given, dt.Decimal) and isinstance(result, dt.Decimal) and given.precision + 10 > result.precision
 
 
 def _bound(offset: int | None) -> sa.Expression.WindowFunction.Bound:
@@ -519,13 +528,26 @@ class ExpressionWriter:
         """
         types = [n.type.dtype for n in nodes]
         dates = any(isinstance(t, dt.Date) for t in types)
-        if self.functions.local and dates and any(isinstance(t, dt.Datetime | dt.DatetimeNTZ) for t in types):
-            msg = (
-                f"the local engine does not compare a date with a timestamp ({', '.join(map(core.render, nodes))}): "
-                "Spark reads the date as midnight in the session's time zone, and DataFusion casts it to "
-                "nanoseconds, which fail before 1677 (measured); run it on Spark (collect() without engine=)"
-            )
-            raise UnsupportedEngineError(msg)
+        instants = {type(t) for t in types if isinstance(t, dt.Datetime | dt.DatetimeNTZ)}
+        if self.functions.local and dates and instants:
+            # Spark reads the date as midnight in the session's time zone; DataFusion would cast it to nanoseconds,
+            # which fail before 1677 (measured): the cast kernel converts it as Spark does
+            if len(instants) > 1:
+                msg = (
+                    f"the local engine does not compare a date with timestamps of two kinds "
+                    f"({', '.join(map(core.render, nodes))}); run it on Spark (collect() without engine=)"
+                )
+                raise UnsupportedEngineError(msg)
+            instant = instants.pop()()
+            return [
+                (
+                    self.spark_cast(n, instant, core.Typed(instant, n.type.nullable)),
+                    core.Typed(instant, n.type.nullable),
+                )
+                if isinstance(n.type.dtype, dt.Date)
+                else (self.write(n), n.type)
+                for n in nodes
+            ]
         common = common_type(types) if all(isinstance(t, dt.Numeric) for t in types) else None
         if common is None:
             return [(self.write(n), n.type) for n in nodes]
@@ -729,7 +751,7 @@ class ExpressionWriter:
             if self.functions.local and call.is_aggregate:
                 msg = f"{kernels.refusal(call)} ({core.render(node)}); run it on Spark (collect() without engine=)"
             raise UnsupportedEngineError(msg)
-        if call.function.name == "count_if":  # a measure filter in group_by(); a window function has none
+        if kernel is None and call.function.name == "count_if":  # a measure filter in group_by(); not in a window
             msg = f"Substrait export does not take count_if() over a window yet ({core.render(node)})"
             raise UnsupportedEngineError(msg)
         sorts = [
@@ -739,7 +761,7 @@ class ExpressionWriter:
         spark = node.type
         if kernel is not None:
             received = call_types(call.function, call.args, call.method)
-            site = self.site(call, call.args, received)
+            site = dataclasses.replace(self.site(call, call.args, received), over=True)
             arguments = self._received(call, received)
             function = fn.spark_function(kernel.name)
             reference = self.functions.kernel(kernel, site)
@@ -791,10 +813,25 @@ class ExpressionWriter:
             )
             raise UnsupportedEngineError(msg)
         self.functions.windows.add(serialized)
+        if kernel is not None and not node.type.nullable:
+            written = self._over_no_rows(written, kernel, site, node)
         if (not call.is_aggregate and kernel is None) or self.widens(call):
             # back to Spark's type: DataFusion's ranking functions count in uint64, a widened sum is decimal(38,0)
             written = self.cast(written, node.type.dtype, nullable=node.type.nullable)
         return self.canonical_nan(written, node.type.dtype, nullable=node.type.nullable)
+
+    def _over_no_rows(self, written: sa.Expression, kernel: kernels.Kernel, site: Site, node: Over) -> sa.Expression:
+        """A kernel's window value, with its value over no rows where the frame is empty.
+
+        DataFusion gives NULL for an aggregate over an empty frame without calling it (measured); Spark
+        gives the aggregate's value over no rows, which for an aggregate never NULL is not NULL
+        (``count_if`` 0, ``collect_list`` an empty list). A scalar kernel puts it in place of the NULL.
+        """
+        empty = kernel.make(site)(*([] for _ in site.args))
+        filled = Scalar(
+            f"{kernel.name}_over_no_rows", rows(lambda value: empty if value is None else value), strict=False
+        )
+        return self.kernel_call(filled, self.site_of(node.type, (node,), (node.type,)), [written])
 
     def measure(self, node: core.Node) -> sa.AggregateRel.Measure:
         """An aggregate output as a measure; ``count_if(cond)`` is ``count()`` filtered by ``cond``."""
@@ -937,17 +974,25 @@ class ExpressionWriter:
         if not self.functions.local or not call.args:
             return ""
         name, given = call.function.name, call.args[0].type.dtype
+        if over and name == "count_if":
+            return "count_if() is a filtered count(), and a window function takes no filter"
         if name in ("min", "max") and isinstance(given, dt.Floating):
             return (
                 f"DataFusion's grouped {name} of floating values is wrong where a group holds only infinities "
                 "(measured: the min of a group of inf is 1.7976931348623157e308)"
             )
+        if over and name in ("sum", "avg", "mean") and isinstance(call.type.dtype, dt.Floating):
+            return (
+                f"DataFusion's {name} of doubles over a sliding window frame subtracts the rows that leave it, losing "
+                "what larger values absorbed (measured: 0.0 for a frame of three 1.0 after a 1e20); Spark sums "
+                "each frame anew"
+            )
         if name in ("avg", "mean") and isinstance(given, dt.Decimal):
             return "Spark rounds a decimal average half up, DataFusion truncates it (measured: 0.6667 against 0.6666)"
-        if over and self.guarded(call) and isinstance(given, dt.Decimal):
+        if decimal_sum_may_overflow(call) and isinstance(given, dt.Decimal):
             return (
-                f"a sum of decimal({given.precision},{given.scale}) over a window can pass 38 digits, where Spark "
-                "raises and DataFusion wraps around (measured)"
+                f"a sum of decimal({given.precision},{given.scale}) can pass 38 digits, where Spark raises and "
+                "DataFusion wraps around (measured); a guard summing doubles is inexact near the limit"
             )
         return ""
 
@@ -965,18 +1010,18 @@ class ExpressionWriter:
         return self.functions.local and integer_sum(node)
 
     def guarded(self, node: core.Node) -> bool:
-        """Whether the local engine checks a decimal ``sum`` for overflow (Spark's result type is capped at 38 digits).
+        """Whether the local engine checks a decimal ``sum`` for overflow with a guard (when no kernel sums it).
 
-        DataFusion's decimal sum wraps around past 38 digits where Spark raises (measured); the local plan
-        also sums the values as doubles and casts that sum to Spark's type, a cast DataFusion refuses with an
-        error when the sum does not fit (a double is exact to about 15 digits, so a sum within a relative
-        ``1e-15`` of the limit may pass either way).
+        DataFusion's decimal sum wraps around past 38 digits where Spark raises (measured); without the
+        ``sum`` kernel (which sums exactly), the local plan also sums the values as doubles and casts that sum
+        to Spark's type, a cast DataFusion refuses with an error when the sum does not fit (a double is exact
+        to about 15 digits, so a sum within a relative ``1e-15`` of the limit may pass either way).
         """
-        if not (self.functions.local and isinstance(node, Call) and node.function.name == "sum"):
-            return False
-        given, result = node.args[0].type.dtype, node.type.dtype
         return (
-            isinstance(given, dt.Decimal) and isinstance(result, dt.Decimal) and given.precision + 10 > result.precision
+            self.functions.local
+            and decimal_sum_may_overflow(node)
+            and isinstance(node, Call)
+            and kernels.kernel_of(node) is None
         )
 
     def double_sum(self, call: core.Node) -> sa.AggregateRel.Measure:

@@ -53,7 +53,7 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
     does) is a ``LocalEngineError`` naming ``action``.
     """
     try:
-        from datafusion import SessionContext
+        from datafusion import SessionConfig, SessionContext
         from datafusion import substrait as ds
     except ImportError as error:  # pragma: no cover - the [local] extra is part of [dev]
         msg = "the local engine needs DataFusion: pip install 'pydantable-spark[local]'"
@@ -68,7 +68,9 @@ def run_local(plan: Plan, action: str = "collect()") -> pa.Table:
     except SparkError as error:  # a step computed while the plan is written (explode) failed as Spark's would
         msg = f"{action}: the local engine failed: {error}"
         raise LocalEngineError(msg) from error
-    context = SessionContext()
+    # one partition: a group's rows reach an aggregate in row order (with several, DataFusion merges partial
+    # aggregates in no set order: collect_list, first and last of a multi-batch table changed from run to run)
+    context = SessionContext(SessionConfig().with_target_partitions(1))
     failures = Failures()
     register(context, exported.sites, failures)
     for name, given in exported.tables.items():

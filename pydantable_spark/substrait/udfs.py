@@ -66,12 +66,40 @@ def register(context: SessionContext, sites: list[KernelSite], failures: Failure
             context.register_udf(udf(run, inputs, result, "immutable", found.name))
         else:
             made = _accumulator(found.kernel, found.site, inputs, result, failures)
-            states: list[pa.DataType] = [pa.list_(t) for t in inputs]
+            states: list[pa.DataType] = [_state_type(t) for t in inputs]
             context.register_udaf(udaf(made, inputs, result, states, "immutable", found.name))
 
 
 def _input_type(dtype: Any) -> pa.DataType:
     return arrow_type(dtype)
+
+
+def _state_type(dtype: pa.DataType) -> pa.DataType:
+    """How a group's values of ``dtype`` pass between partial aggregates: a list of them, or packed bytes.
+
+    Values that are lists travel as Arrow IPC bytes: DataFusion reads a state scalar through ``pa.array``,
+    which fails on a list scalar holding a NULL list (measured: "object of type 'NoneType' has no len()").
+    """
+    return pa.binary() if pa.types.is_list(dtype) else pa.list_(dtype)
+
+
+def _state(values: list[Any], dtype: pa.DataType) -> pa.Scalar[Any]:
+    if not pa.types.is_list(dtype):
+        return pa.scalar(values, type=pa.list_(dtype))
+    batch = pa.record_batch([pa.array(values, type=dtype)], names=["values"])
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    return pa.scalar(sink.getvalue().to_pybytes(), type=pa.binary())
+
+
+def _values_of(state: Any, dtype: pa.DataType) -> list[Any]:
+    if not pa.types.is_list(dtype):
+        return list(state or ())
+    if state is None:
+        return []
+    values: list[Any] = pa.ipc.open_stream(state).read_all().column(0).to_pylist()
+    return values
 
 
 def _scalar(kernel: Scalar, site: Site, result: pa.DataType, failures: Failures) -> Callable[..., pa.Array[Any]]:
@@ -110,9 +138,9 @@ def _accumulator(
                 held.extend(array.to_pylist())
 
         def merge(self, states: list[pa.Array[Any]]) -> None:
-            for held, state in zip(self.values, states, strict=True):
+            for held, state, t in zip(self.values, states, inputs, strict=True):
                 for part in state.to_pylist():
-                    held.extend(part or ())
+                    held.extend(_values_of(part, t))
 
         def retract_batch(self, *arrays: pa.Array[Any]) -> None:
             for held, array in zip(self.values, arrays, strict=True):
@@ -122,7 +150,7 @@ def _accumulator(
             return True
 
         def state(self) -> list[pa.Scalar[Any]]:
-            return [pa.scalar(held, type=pa.list_(t)) for held, t in zip(self.values, inputs, strict=True)]
+            return [_state(held, t) for held, t in zip(self.values, inputs, strict=True)]
 
         def evaluate(self) -> pa.Scalar[Any]:
             try:

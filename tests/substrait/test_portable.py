@@ -319,4 +319,6 @@ def test_a_kernel_named_as_one_of_the_extensions_own_functions_adds_its_implemen
     made = spark_extension.extension()
     [average] = [f for f in made["aggregate_functions"] if f["name"] == "avg"]
     assert [impl["args"][0]["value"] for impl in average["impls"]] == ["decimal<P,S>", "any"]
-    assert [f["name"] for f in made["aggregate_functions"]] == ["avg", "max", "min"]
+    names = [f["name"] for f in made["aggregate_functions"]]
+    assert names.count("avg") == 1
+    assert {"avg", "max", "min"} <= set(names)

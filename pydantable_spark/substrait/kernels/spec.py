@@ -129,13 +129,16 @@ class Site:
 
     ``args`` are the types the function receives (after the conversions Spark
     applies), ``result`` the type the façade derived, ``literals`` the value of
-    each literal argument (``NOT_LITERAL`` for the others).
+    each literal argument (``NOT_LITERAL`` for the others); ``over`` says whether
+    an aggregate runs over a window frame.
     """
 
     args: tuple[Typed, ...]
     result: Typed
     literals: tuple[Any, ...]
     session: Session
+    over: bool = False
+    """For an aggregate: whether it runs over a window frame (True) or a group of ``group_by`` (False)."""
 
 
 @dataclass(frozen=True, slots=True)
