@@ -158,6 +158,8 @@ def reconcile(
         # Spark keeps a non-null source non-null, and marks a cast that can fail nullable whatever the target
         checks_top = found.nullable and not wanted.nullable and check
         nullable = (found.nullable and not checks_top) or cast_forces_nullable(found.dtype, wanted.dtype)
+        if checks_top and not checks_inside(found.dtype, wanted.dtype) and not has_struct(wanted.dtype):
+            nullable = False  # checked after the conversion (``checked_later``): non-null whatever the cast
         if dtype is not None:
             result = dt.Field(wanted.name, dtype, nullable)
             columns.append(ColumnMatch(found, result, check and _checks_nulls(found, wanted)))

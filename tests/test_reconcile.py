@@ -261,3 +261,23 @@ def test_reconciliation_gate_at_collect_matches_derived_schema(spark: SparkSessi
     sdf = spark.sql("select 1L as id")
     frame = DataFrame.from_spark(sdf)
     assert frame.to_spark().schema == sdf.schema
+
+
+class _Totals(DataFrameModel):
+    key: str
+    total: Annotated[decimal.Decimal, dt.Decimal(38, 2)] | None
+
+
+class _CheckedTotals(DataFrameModel):
+    key: str
+    total: decimal.Decimal  # decimal(38,18): a cast Spark marks as possibly failing
+
+
+def test_a_checked_column_is_non_null_whatever_its_cast(spark: SparkSession, agrees: object) -> None:
+    """A top-level NULL check applies to the converted value, so the column is non-null even where the cast alone
+    is nullable (decimal(38,2) to decimal(38,18)); the derived schema said nullable (found by the local engine)."""
+    totals = _Totals.from_rows([{"key": "a", "total": decimal.Decimal("1.50")}])
+    checked = totals.as_model(_CheckedTotals, null_check=True)
+    assert not checked.schema["total"].nullable
+    agrees(checked)  # type: ignore[operator]
+    agrees(checked.sort("key"))  # type: ignore[operator]
