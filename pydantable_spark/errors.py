@@ -6,6 +6,7 @@ The hierarchy is small on purpose::
     ├── ArgumentError                    a Python argument misused (not a column's type)
     │   ├── ArgumentTypeError (TypeError)    of the wrong Python type, or not taken in that form
     │   └── ArgumentValueError (ValueError)  of the right type, but a value the call does not take
+    ├── PySparkNameError (AttributeError)  a PySpark name spelled otherwise here (``df.withColumn``), or not offered
     ├── SchemaError                      a plan or model cannot be typed
     │   ├── UnknownColumnError           a name that is not in the frame
     │   ├── DuplicateColumnError (ValueError)  two output columns with one name (a rename onto a name)
@@ -47,6 +48,9 @@ Which class a mistake raises:
   a ``ValueError``.
 * A column of a type the operation does not take (``User.name + 1``): ``ColumnTypeError``,
   a ``TypeError``. A name no column has: ``UnknownColumnError``.
+* A PySpark name read on a frame, a grouped frame, an expression or ``F``
+  (``df.withColumn``, ``F.col("x").desc()``, ``F.expr``): ``PySparkNameError``, an
+  ``AttributeError`` whose message says what to write here, or why it is not offered.
 * What the interface contract calls a ``ValueError`` is one: a rename or join onto a
   name a column already has (``DuplicateColumnError``), a selector matching no column in
   ``join(on=)``, ``melt``, ``unnest``, ``explode``, ``pivot`` (``EmptySelectionError``).
@@ -88,6 +92,7 @@ __all__ = [
     "OutOfRangeError",
     "PlanFormatError",
     "Problem",
+    "PySparkNameError",
     "PydantableSparkError",
     "ReconciliationError",
     "RowValidationError",
@@ -126,6 +131,16 @@ class ArgumentValueError(ArgumentError, ValueError):
     """An argument of the right Python type whose value the call does not take.
 
     ``unique(keep="middle")``, ``limit(-1)``, ``F.percentile(x, 1.5)``.
+    """
+
+
+class PySparkNameError(PydantableSparkError, AttributeError):
+    """A PySpark name this library spells otherwise or does not offer, read where PySpark has it.
+
+    ``df.withColumn``, ``df.where``, ``F.col("day").desc()``, ``F.expr``: the message
+    says what to write here (``df.with_columns(name=expr)``) or why the name is not
+    offered. The answers come from one table, ``pydantable_spark.pyspark_names``,
+    which docs/migration.md shows. An ``AttributeError``, so ``hasattr`` is False.
     """
 
 

@@ -77,6 +77,7 @@ from pydantable_spark.plan.physical import (
 )
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.pyspark_names import FRAME, install, visible
 from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.results import Results
 from pydantable_spark.selectors import Selector
@@ -172,6 +173,9 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     def plan(self) -> p.Plan:
         """The logical plan."""
         return self._plan
+
+    def __dir__(self) -> list[str]:
+        return visible(super().__dir__())
 
     def __repr__(self) -> str:
         """Names and types only: ``repr()`` never runs a Spark job."""
@@ -917,9 +921,25 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         """Groups of rows with equal keys; ``.agg(...)`` makes one row per group.
 
         Rows whose keys are NULL are left out unless ``drop_nulls=False``
-        (then they form their own groups); with the default, key columns are
-        not nullable. ``maintain_order=True`` returns groups in the order of
-        their first rows (an extra sort).
+        (then they form their own groups, as in PySpark's ``groupBy``); with
+        the default, key columns are not nullable. ``explain()`` and
+        ``GroupBy.null_dropped_keys`` name the keys whose NULL rows are left
+        out, and the mypy plugin notes a ``group_by`` over a nullable key that
+        does not write ``drop_nulls=``. ``maintain_order=True`` returns groups
+        in the order of their first rows (an extra sort).
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel, F
+        >>> class Sale(DataFrameModel):
+        ...     country: str | None
+        ...     amount: float
+        >>> sales = Sale.from_rows([{"country": "NO", "amount": 2.0}, {"country": None, "amount": 5.0}])
+        >>> sales.group_by("country").agg(total=F.sum(Sale.amount)).to_dict()
+        {'country': ['NO'], 'total': [2.0]}
+        >>> sales.group_by("country", drop_nulls=False).agg(total=F.sum(Sale.amount)).sort("country").to_dict()
+        {'country': [None, 'NO'], 'total': [5.0, 2.0]}
+
+        ```
         """
         check_param("group_by()", "drop_nulls", drop_nulls, bool)
         check_param("group_by()", "maintain_order", maintain_order, bool)
@@ -1195,6 +1215,9 @@ JoinKeys = str | Expr[Any] | Selector | Sequence[str | Expr[Any] | Selector]
 JoinOn = JoinKeys
 """Key names, columns and selectors, boolean conditions (``Expr[bool | None]``), or a list mixing them."""
 Subset = JoinKeys
+
+
+install(DataFrame, FRAME)  # PySpark's DataFrame names answer what to write here (``pyspark_names``)
 
 
 def _lossy_names(option: object, values: tuple[str, ...], what: str) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.catalog.signatures import signature
 from pydantable_spark.expr.forms import *  # noqa: F403 - the special forms are F functions too
 from pydantable_spark.expr.forms import __all__ as _forms
+from pydantable_spark.pyspark_names import function_error
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,3 +51,12 @@ for _name, _entry in CATALOG.items():
     globals()[_name] = _function(_entry, _name)
 
 __all__ = sorted({*_forms, *CATALOG})
+
+
+def __getattr__(name: str) -> object:
+    """A name ``F`` lacks: PySpark's spelling of a function answers what to write here, or why it is not offered.
+
+    ``F.expr`` and the catalog's other ``NOT_OFFERED`` names give their reason,
+    ``F.sumDistinct`` the snake_case ``F.sum_distinct`` (``pyspark_names``).
+    """
+    raise function_error(name, __all__)

@@ -20,9 +20,10 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
-from pydantable_spark.expr.core import Alias, Column, Node, bind
+from pydantable_spark.expr.core import Alias, Column, Node, bind, render
 from pydantable_spark.expr.over import Over
-from pydantable_spark.plan.aggregate import Aggregate
+from pydantable_spark.plan.aggregate import Aggregate, null_dropped_keys
+from pydantable_spark.pyspark_names import GROUPED, install, visible
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,6 +60,27 @@ class GroupBy(Generic[K_co]):
         self._drop_nulls = drop_nulls
         self._maintain_order = maintain_order
 
+    def __dir__(self) -> list[str]:
+        return visible(super().__dir__())
+
+    @property
+    def null_dropped_keys(self) -> tuple[str, ...]:
+        """The keys whose NULL rows ``agg`` leaves out: every nullable key, unless ``group_by(..., drop_nulls=False)``.
+
+        PySpark's ``groupBy`` keeps such rows as a group of their own;
+        ``drop_nulls=False`` does here. ``explain()`` names these keys too.
+
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Sale(DataFrameModel):
+        ...     day: str
+        ...     country: str | None
+        >>> Sale.from_rows([]).group_by("day", "country").null_dropped_keys
+        ('country',)
+        >>> Sale.from_rows([]).group_by("day", "country", drop_nulls=False).null_dropped_keys
+        ()
+        """
+        return tuple(render(k) for k in null_dropped_keys(self._keys, self._drop_nulls))
+
     def agg(self, *exprs: Expr[Any], **named: Expr[Any] | tuple[str, str]) -> DataFrame[Any]:
         """The keys, then one column per aggregate; keywords name them.
 
@@ -76,6 +98,9 @@ class GroupBy(Generic[K_co]):
     def count(self) -> DataFrame[Any]:
         """Rows per group, in a column ``count``."""
         return self.agg(count=Expr(Call(CATALOG["count"], ())))
+
+
+install(GroupBy, GROUPED)  # PySpark's GroupedData names answer what to write here (``pyspark_names``)
 
 
 def _tuple_form(name: str, value: tuple[str, str]) -> Node:

@@ -64,7 +64,7 @@ from pydantable_spark._mypy.frames import (
 from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.models import MODEL, record_fields
-from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join
+from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join, note_null_keys
 from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
 from pydantable_spark._mypy.statics import EXPR
 from pydantable_spark.expr.catalog import CATALOG
@@ -126,6 +126,8 @@ def _checked(method: str, typing: Callable[[MethodContext], Type] | None) -> Cal
 
     def run(ctx: MethodContext) -> Type:
         outcome = check(ctx, method)
+        if method == "group_by":
+            note_null_keys(ctx, outcome.result)
         if outcome.error and typing is not keep:
             return refined(ctx, method, ctx.default_return_type, None)
         unpacked = any(kind in (ARG_STAR, ARG_STAR2) for kinds in ctx.arg_kinds for kind in kinds)

@@ -76,17 +76,20 @@ class Results(Generic[M]):
 
         No Spark job runs; with ``spark=True`` Spark's own extended plan is
         appended (which makes Spark analyse the plan); without it pyspark is not
-        even imported.
+        even imported. The Spark calls show string literals as written
+        (``'cancelled'``; Spark gets them spelled in hex) and each run-time NULL
+        check as one call, ``null_check(column)``. An aggregation says which
+        keys' NULL rows it leaves out (``group_by(..., drop_nulls=True)``, the default).
         """
         from pydantable_spark.display import one_line
-        from pydantable_spark.steps import plan_steps, render_steps
+        from pydantable_spark.steps import readable_steps
 
         # each rendered line is one line of the view: a name or a value holding a line break cannot forge another
         lines = ["logical plan:"]
         lines += [f"  {one_line(line)}" for line in p.render_plan(self._plan)]
         lines += ["schema:"] + [f"  {line}" for line in str(self.schema).split("\n")]
         lines += ["spark calls (last first):"]
-        lines += [f"  {one_line(line)}" for line in render_steps(plan_steps(self._plan))]
+        lines += [f"  {one_line(line)}" for line in readable_steps(self._plan)]
         text = "\n".join(lines)
         if spark:
             buffer = io.StringIO()

@@ -21,7 +21,7 @@ from pathlib import Path
 from pydantable_spark.expr.catalog import CATALOG
 from pydantable_spark.expr.catalog.unoffered import NOT_OFFERED
 
-__all__ = ["PAGE", "main", "page", "status"]
+__all__ = ["PAGE", "cell", "main", "page", "status"]
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "functions.md"
 
@@ -68,7 +68,8 @@ def _kind(name: str) -> str:
     return found if found in ("special form", "not yet") else "typed"
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
+    """``text`` in a Markdown table cell (a ``|`` escaped)."""
     return text.replace("|", "\\|")
 
 
@@ -94,7 +95,7 @@ def page() -> str:
         "| status | names |\n|---|---:|\n",
         *[f"| {kind} | {counts[kind]} |\n" for kind in ("typed", "special form", "not offered", "not yet")],
         "\n| PySpark function | façade |\n|---|---|\n",
-        *[f"| `{name}` | {_cell(status(name))} |\n" for name in names],
+        *[f"| `{name}` | {cell(status(name))} |\n" for name in names],
     ]
     return "".join(lines)
 

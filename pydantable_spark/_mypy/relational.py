@@ -38,7 +38,7 @@ from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join
 if TYPE_CHECKING:
     from mypy.plugin import MethodContext
 
-__all__ = ["agg", "group_by", "grouped_frame", "join", "python_type"]
+__all__ = ["agg", "group_by", "grouped_frame", "join", "note_null_keys", "python_type"]
 
 GROUP_BY = "pydantable_spark.groupby.GroupBy"
 
@@ -190,6 +190,28 @@ def group_by(ctx: MethodContext) -> Type:
             key = Output(key.name, _without_none(key.type))
         keys.append(key)
     return _group_of(ctx.api, keys)
+
+
+def note_null_keys(ctx: MethodContext, grouped: object) -> None:
+    """A note (not an error) where ``group_by`` leaves out rows with a NULL key and ``drop_nulls=`` is not written.
+
+    ``grouped`` is the runtime's ``GroupBy`` built on the static schema
+    (``_mypy.replay``): which keys drop their NULL rows is the runtime's rule,
+    ``GroupBy.null_dropped_keys``. Writing ``drop_nulls=True`` says it is meant.
+    """
+    from pydantable_spark.groupby import GroupBy
+
+    if not isinstance(grouped, GroupBy) or _argument(ctx, "drop_nulls") is not None:
+        return
+    keys = grouped.null_dropped_keys
+    if keys:
+        names = " or ".join(f'"{key}"' for key in keys)
+        ctx.api.note(  # type: ignore[attr-defined]  # a TypeChecker: the plugin interface has no note()
+            f"group_by(): rows whose {names} is NULL are left out (drop_nulls=True, the default; PySpark's "
+            "groupBy keeps them); write drop_nulls=False to keep them as groups, or drop_nulls=True to say so",
+            ctx.context,
+            code=SPARK_TYPE,
+        )
 
 
 def _without_none(t: Type) -> Type:

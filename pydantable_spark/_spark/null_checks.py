@@ -13,12 +13,14 @@ The two different stand-in values keep Spark from folding the ``IF`` away;
 needs no stand-in, since the rebuilt ``named_struct`` is non-null itself::
 
     coalesce(IF(s IS NULL, raise_error('... s ...'), NULL), named_struct('a', s.a, ...))
+
+``explain()`` shows each as one call, ``null_check(v)`` (``sql.readable_sql``).
 """
 
 from __future__ import annotations
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._spark.sql import literal_sql, string_sql, struct_field_sql
+from pydantable_spark._spark.sql import literal_sql, readable, string_sql, struct_field_sql
 from pydantable_spark.reconcile import checks_inside, matched_fields
 
 __all__ = ["NULL_CHECK_MARK", "checked_sql", "null_check_message"]
@@ -37,6 +39,9 @@ def null_check_message(path: str) -> str:
 
 def checked_sql(sql: str, source: dt.Field, target: dt.Field, path: str, depth: int = 0) -> str:
     """``sql`` (a value of ``source``'s type) with every NULL that ``target`` forbids turned into an error."""
+    checked = (source.nullable and not target.nullable) or checks_inside(source.dtype, target.dtype)
+    if checked and readable():
+        return f"null_check({sql})"
     if not (source.nullable and not target.nullable):
         return _checked_inside(sql, source.dtype, target.dtype, path, depth)
     message = string_sql(null_check_message(path))

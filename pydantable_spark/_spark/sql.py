@@ -27,6 +27,10 @@ in a ``SELECT`` (``spark.sql.parser.quotedRegexColumnNames``). So:
 * struct field names, which SQL must spell, cannot contain ``${``
   (``dtypes.Struct`` refuses them) and are only read after a parenthesised value;
 * numbers are Python ``int``/``float`` values formatted by Python, checked by type.
+
+``explain()`` shows the same SQL to people with string literals as written
+(``'cancelled'``, a Python ``repr``) and each run-time NULL check as one call
+(``null_check(`age`)``): inside ``readable_sql()``, text that is never sent to Spark.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ import datetime
 import decimal
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +72,8 @@ __all__ = [
     "internal_sql",
     "literal_sql",
     "needs_renaming",
+    "readable",
+    "readable_sql",
     "spark_name",
     "string_sql",
     "struct_field_sql",
@@ -163,6 +170,30 @@ def struct_field_sql(base: str, name: str) -> str:
 
 # --- literals ---------------------------------------------------------------------------------
 
+_READABLE: ContextVar[bool] = ContextVar("readable_sql", default=False)
+
+
+@contextmanager
+def readable_sql() -> Iterator[None]:
+    """SQL written for people inside the block (``explain()``): literals as written, NULL checks folded.
+
+    Text made inside is never sent to Spark: only the lowering outside it is.
+
+    >>> with readable_sql():
+    ...     print(string_sql("it's"))
+    "it's"
+    """
+    token = _READABLE.set(True)
+    try:
+        yield
+    finally:
+        _READABLE.reset(token)
+
+
+def readable() -> bool:
+    """Whether SQL is being written for people (inside ``readable_sql()``)."""
+    return _READABLE.get()
+
 
 def string_sql(value: str) -> str:
     """A Spark SQL string literal that no parser setting reads differently: hex bytes cast to a string.
@@ -170,6 +201,8 @@ def string_sql(value: str) -> str:
     >>> string_sql("it's")
     "CAST(X'69742773' AS STRING)"
     """
+    if _READABLE.get():
+        return repr(value)  # for people: one line whatever the value holds (explain() shows each step on one)
     return f"CAST(X'{str.encode(value, 'utf-8').hex()}' AS STRING)"
 
 

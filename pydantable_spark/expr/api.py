@@ -58,6 +58,7 @@ from pydantable_spark.expr.operators import (
     Power,
 )
 from pydantable_spark.expr.windowspec import WindowSpec
+from pydantable_spark.pyspark_names import COLUMN, install, visible
 
 if TYPE_CHECKING:
     from pydantable_spark.expr.namespaces import (
@@ -159,6 +160,9 @@ class Expr(Generic[T_co]):
         typed = self._node.typed
         shown = python_name(typed.dtype, nullable=typed.nullable) if typed else "?"
         return f"{type(self).__name__}[{shown}]({render(self._node)})"
+
+    def __dir__(self) -> list[str]:
+        return visible(super().__dir__())
 
     def __bool__(self) -> bool:
         msg = (
@@ -378,6 +382,9 @@ class Expr(Generic[T_co]):
         from pydantable_spark.expr.namespaces import DateTimeNamespace
 
         return DateTimeNamespace(self)
+
+
+install(Expr, COLUMN)  # PySpark's Column names answer what to write here (``pyspark_names``)
 
 
 class Col(Expr[T_co]):

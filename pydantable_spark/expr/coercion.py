@@ -32,6 +32,7 @@ Typed(dtype=Int32(), nullable=False)
 
 from __future__ import annotations
 
+import datetime
 import decimal
 from typing import TYPE_CHECKING
 
@@ -43,7 +44,16 @@ from pydantable_spark.typerules import supertype
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-__all__ = ["beside", "common_type", "is_weak", "list_literal", "meet", "meeting_type", "to_type"]
+__all__ = [
+    "beside",
+    "common_type",
+    "is_weak",
+    "list_literal",
+    "meet",
+    "meeting_type",
+    "string_literal_hint",
+    "to_type",
+]
 
 
 def is_weak(node: Node) -> bool:
@@ -153,3 +163,58 @@ def list_literal(values: Sequence[object], what: str, elements: dt.DType | None 
         msg = f"{what}: the values {shown(list(values))} have no common type ({kinds})"
         raise ColumnTypeError(msg)
     return literal_of(tuple(values), dt.List(common, False))
+
+
+def _parsed(text: str, dtype: dt.DType) -> object | None:
+    """The Python value of ``dtype`` that ``text`` spells (an ISO date or time, a number), or None."""
+    try:
+        if isinstance(dtype, dt.Date):
+            return datetime.date.fromisoformat(text.strip())
+        if isinstance(dtype, dt.Datetime | dt.DatetimeNTZ):
+            return datetime.datetime.fromisoformat(text.strip())
+        if isinstance(dtype, dt.Integral):
+            return int(text)
+        if isinstance(dtype, dt.Floating):
+            return float(text)
+        if isinstance(dtype, dt.Decimal):
+            return decimal.Decimal(text.strip())
+    except (ValueError, decimal.InvalidOperation):
+        return None
+    return None
+
+
+_KINDS: tuple[tuple[type[dt.DType], str], ...] = (
+    (dt.Date, "a datetime.date"),
+    (dt.Datetime, "a datetime.datetime"),
+    (dt.DatetimeNTZ, "a datetime.datetime"),
+    (dt.Integral, "an int"),
+    (dt.Floating, "a float"),
+    (dt.Decimal, "a Decimal or an int"),
+    (dt.Boolean, "True or False"),
+)
+
+
+def string_literal_hint(left: Node, right: Node) -> str:
+    """``"; pass ..."`` when one side is a string literal and the other a date, timestamp, number or boolean.
+
+    Strings are not converted to other types (Spark would, by its own rules, or
+    fail at run time): the hint names the Python value to write instead, parsed
+    from the string where it spells one. ``""`` otherwise.
+
+    >>> from pydantable_spark.expr.core import Column, literal_of
+    >>> day = Column("day", Typed(dt.Date(), False))
+    >>> string_literal_hint(day, literal_of("2024-03-01", weak=True))
+    '; pass a datetime.date, not a string: datetime.date(2024, 3, 1)'
+    >>> string_literal_hint(literal_of("March", weak=True), day)
+    '; pass a datetime.date, not a string'
+    """
+    for text, other in ((right, left), (left, right)):
+        typed = other.typed
+        if not (isinstance(text, Literal) and isinstance(text.value, str) and typed is not None):
+            continue
+        kind = next((name for cls, name in _KINDS if isinstance(typed.dtype, cls)), None)
+        if kind is None:
+            return ""
+        value = _parsed(text.value, typed.dtype)
+        return f"; pass {kind}, not a string" + ("" if value is None else f": {value!r}")
+    return ""

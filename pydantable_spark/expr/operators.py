@@ -13,7 +13,7 @@ from typing import Literal as TypingLiteral
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ColumnTypeError
-from pydantable_spark.expr.coercion import beside
+from pydantable_spark.expr.coercion import beside, string_literal_hint
 from pydantable_spark.expr.core import Literal, Node, Typed, describe
 from pydantable_spark.typerules import ArithmeticOp, arithmetic_hint, arithmetic_result
 
@@ -165,6 +165,7 @@ class Comparison(Node):
         ordering = self.op not in (ComparisonOp.EQ, ComparisonOp.NE)
         if not comparable(left.dtype, right.dtype, ordering=ordering):
             msg = f"cannot compare {describe(self.left)} {self.op.value} {describe(self.right)}"
+            msg += string_literal_hint(self.left, self.right)
             if dt.contains_variant(left.dtype) or dt.contains_variant(right.dtype):
                 msg += f": {dt.VARIANT_NOT_COMPARABLE}"
             raise ColumnTypeError(msg)
@@ -277,6 +278,7 @@ class IsIn(Node):
                 raise ColumnTypeError(msg)
             if not comparable(child.dtype, value.dtype, ordering=False):
                 msg = f"is_in() value {describe(value)} cannot be compared with {describe(self.child)}"
+                msg += string_literal_hint(self.child, value)
                 raise ColumnTypeError(msg)
         return Typed(dt.Boolean(), child.nullable)
 
@@ -304,6 +306,7 @@ class Between(Node):
         for bound in (self.lower, self.upper):
             if not comparable(child.dtype, bound.type.dtype, ordering=True):
                 msg = f"between() bound {describe(bound)} cannot be compared with {describe(self.child)}"
+                msg += string_literal_hint(self.child, bound)
                 raise ColumnTypeError(msg)
         nullable = child.nullable or self.lower.type.nullable or self.upper.type.nullable
         return Typed(dt.Boolean(), nullable)

@@ -17,7 +17,7 @@ from pydantable_spark.expr.core import Alias, Column, Node, contains_aggregate, 
 from pydantable_spark.plan.nodes import Plan, refuse_time_bucket
 from pydantable_spark.schema import Schema
 
-__all__ = ["Aggregate", "check_aggregation", "narrowable", "time_bucket"]
+__all__ = ["Aggregate", "check_aggregation", "narrowable", "null_dropped_keys", "time_bucket"]
 
 
 def check_aggregation(node: Node, what: str) -> None:
@@ -84,6 +84,16 @@ def _check_time_buckets(keys: tuple[Node, ...], *, drop_null_keys: bool) -> None
         raise ColumnTypeError(msg)
 
 
+def null_dropped_keys(keys: tuple[Node, ...], drop_null_keys: bool) -> tuple[Node, ...]:
+    """The keys whose NULL rows an aggregation leaves out: every nullable key, unless ``drop_nulls=False``.
+
+    The one statement of the rule: the lowering filters these keys' NULLs (a
+    time bucket's are left out by Spark itself), ``explain()`` names them, and
+    the mypy plugin notes them where ``drop_nulls=`` is not written.
+    """
+    return tuple(k for k in keys if k.type.nullable) if drop_null_keys else ()
+
+
 def narrowable(dtype: dt.DType) -> bool:
     """Whether a key of this type can be made non-null in Spark's eyes (atomic types only)."""
     return not dtype.is_nested
@@ -105,7 +115,9 @@ class Aggregate(Plan):
     def describe(self) -> str:
         keys = ", ".join(render(k) for k in self.keys) or "(all rows)"
         aggs = ", ".join(f"{render(a)} AS {a.output_name}" for a in self.aggs)
-        return f"Aggregate [by {keys}: {aggs}]"
+        dropped = " or ".join(render(k) for k in null_dropped_keys(self.keys, self.drop_null_keys))
+        left_out = f" (drop_nulls: rows whose {dropped} is NULL are left out)" if dropped else ""
+        return f"Aggregate [by {keys}: {aggs}]{left_out}"
 
     def derive(self) -> Schema:
         _check_time_buckets(self.keys, drop_null_keys=self.drop_null_keys)

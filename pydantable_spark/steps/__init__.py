@@ -17,6 +17,6 @@ Nothing in this package imports pyspark (a test checks it, lazily or not).
 """
 
 from pydantable_spark.steps.ir import Step, render_steps
-from pydantable_spark.steps.translate import plan_steps
+from pydantable_spark.steps.translate import plan_steps, readable_steps
 
-__all__ = ["Step", "plan_steps", "render_steps"]
+__all__ = ["Step", "plan_steps", "readable_steps", "render_steps"]

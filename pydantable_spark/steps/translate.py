@@ -26,6 +26,7 @@ from pydantable_spark._spark.sql import (
     internal_sql,
     literal_sql,
     needs_renaming,
+    readable_sql,
     spark_name,
     string_sql,
     to_sql,
@@ -35,7 +36,7 @@ from pydantable_spark.expr import conditional as cond
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.expr.sides import Side, SideColumn
 from pydantable_spark.plan import nodes as p
-from pydantable_spark.plan.aggregate import Aggregate, narrowable, time_bucket
+from pydantable_spark.plan.aggregate import Aggregate, narrowable, null_dropped_keys, time_bucket
 from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
@@ -65,6 +66,7 @@ from pydantable_spark.steps.ir import (
     ToSchema,
     UnionStep,
     UnpivotStep,
+    render_steps,
     udfs_in,
 )
 from pydantable_spark.steps.null_checks import NullChecked, checked_again, defer_checks
@@ -84,7 +86,7 @@ from pydantable_spark.steps.push_down_filters import push_down_filter
 if TYPE_CHECKING:
     from pydantable_spark.reconcile import ColumnMatch
 
-__all__ = ["TRANSLATIONS", "plan_steps", "relation"]
+__all__ = ["TRANSLATIONS", "plan_steps", "readable_steps", "relation"]
 
 Translation = Callable[[Any, Needed], Pending]
 """Turns a plan node (its inputs translated through ``relation``) into pending work over steps."""
@@ -146,6 +148,16 @@ def plan_steps(plan: p.Plan) -> Step:
     if needs_renaming(plan.schema.names):
         step = Rename(step, plan.schema.names)
     return ToSchema(step, plan.schema, gate=True)
+
+
+def readable_steps(plan: p.Plan) -> list[str]:
+    """The lines ``explain()`` shows for ``plan``'s steps: string literals as written, each NULL check one call.
+
+    The steps are translated again for people (``sql.readable_sql``); the text
+    Spark gets (``plan_steps``) spells every string in hex, and this never reaches it.
+    """
+    with readable_sql():
+        return list(render_steps(plan_steps(plan)))
 
 
 def _stepped(step: Step, plan: p.Plan) -> Pending:
@@ -451,10 +463,8 @@ def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
     rel = flush(relation(plan.input, needed))
     # Spark leaves out the rows whose time is NULL when it groups by a time bucket (and a filter on the
     # bucket itself would add a column of its own to the rows)
-    nullable_keys = [k for k in plan.keys if k.type.nullable and time_bucket(k) is None]
-    where = None
-    if plan.drop_null_keys and nullable_keys:
-        where = " AND ".join(f"({to_sql(k)} IS NOT NULL)" for k in nullable_keys)
+    nullable_keys = [k for k in null_dropped_keys(plan.keys, plan.drop_null_keys) if time_bucket(k) is None]
+    where = " AND ".join(f"({to_sql(k)} IS NOT NULL)" for k in nullable_keys) or None
     keys = []
     kept = []  # column keys wrapped in coalesce lose their Spark metadata; it is put back
     for key in plan.keys:

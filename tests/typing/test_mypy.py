@@ -142,6 +142,30 @@ def test_a_call_mypy_refuses_for_its_arity_gets_only_mypy_s_message(tmp_path: Pa
     assert "could not type" not in report
 
 
+def test_a_group_by_over_a_nullable_key_without_drop_nulls_gets_a_note(tmp_path: Path) -> None:
+    """A note, not an error, naming the keys whose NULL rows are left out; writing drop_nulls= (either way) says it."""
+    module = tmp_path / "null_keys.py"
+    module.write_text(
+        "from models import User\n"
+        "from pydantable_spark import F\n"
+        "users = User.from_rows([])\n"
+        "users.group_by('joined', 'age').agg(n=F.count())\n"
+        "users.group_by(User.age, User.seen).agg(n=F.count())\n"
+        "users.group_by('age', drop_nulls=True).agg(n=F.count())\n"
+        "users.group_by('age', drop_nulls=False).agg(n=F.count())\n"
+        "users.group_by('id', 'joined').agg(n=F.count())\n"
+        "users.with_columns(a=User.age).group_by('a').count()\n"
+    )
+    report, _ = mypy_output(tmp_path, [module])
+    notes = dict(re.findall(r"null_keys\.py:(\d+): note: (.*)", report))
+    assert set(notes) == {"4", "5", "9"}, report
+    assert notes["4"].startswith('group_by(): rows whose "age" is NULL are left out (drop_nulls=True, the default')
+    assert 'rows whose "age" or "seen" is NULL' in notes["5"]
+    assert "write drop_nulls=False to keep them as groups, or drop_nulls=True to say so" in notes["5"]
+    assert 'rows whose "a" is NULL' in notes["9"]
+    assert "error" not in report, report
+
+
 def test_the_tpch_queries_type_check_strictly_without_a_false_positive(tmp_path: Path) -> None:
     """The 22 TPC-H queries (``benchmarks/tpch``: joins on conditions, semi/anti joins, Decimal arithmetic)."""
     root = Path(__file__).parents[2]

@@ -28,6 +28,7 @@ as_text = u.with_columns(age=User.age.cast(str))
 as_text.filter(User.age > 1)  # E: column 'User.age' is declared as int | None (bigint) but the frame's column
 left = u.join(d, on="id", how="left")
 left.filter(Dept.budget.str.upper() == "X")  # E: str.upper(): col must be a string; got column 'Dept.budget'
+u.filter(F.col("joined") >= "2024-03-01")  # E: pass a datetime.date, not a string: datetime.date(2024, 3, 1)
 left.with_columns(budget=Dept.budget.cast(str)).filter(Dept.budget > 1)  # E: column 'Dept.budget' is declared as float
 
 
