@@ -34,5 +34,6 @@ def test_random_pipelines_agree_with_plain_pyspark(spark: SparkSession) -> None:
     # not vacuous: most cases run to the end and compare rows
     assert summary.agreed >= 0.75 * CASES, str(summary)
     assert summary.with_rows >= 0.5 * CASES, str(summary)
-    # the local engine (DataFusion) ran the pipelines it takes to the end and agreed with Spark on each
-    assert summary.local_compared >= 0.1 * CASES, str(summary)
+    # the local engine (DataFusion) ran the pipelines it takes to the end and agreed with Spark on each: at least
+    # three in four of the pipelines that run at all (those refused when built run nowhere)
+    assert summary.local_compared >= 0.75 * (CASES - summary.refused), str(summary)
