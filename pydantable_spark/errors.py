@@ -87,6 +87,7 @@ __all__ = [
     "NullabilityError",
     "OutOfRangeError",
     "PlanFormatError",
+    "PlanLimitError",
     "Problem",
     "PydantableSparkError",
     "ReconciliationError",
@@ -97,13 +98,12 @@ __all__ = [
     "SparkJobError",
     "StubgenError",
     "TargetExistsError",
+    "UdfError",
     "UnknownColumnError",
     "UnsupportedEngineError",
     "UnsupportedPlanError",
     "UnsupportedTypeError",
     "WriteError",
-    "listing",
-    "shown",
 ]
 
 

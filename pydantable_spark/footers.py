@@ -6,6 +6,7 @@ which columns never hold NULL. A Parquet footer can: a REQUIRED column (or
 struct field, list element, map value) holds no NULL in that file. Read with
 pyarrow, whose schema takes its nullability from the footer's repetition.
 
+```pycon
 >>> import tempfile, pyarrow as pa, pyarrow.parquet as pq
 >>> from pydantable_spark import dtypes as dt
 >>> where = tempfile.mkdtemp()
@@ -14,6 +15,8 @@ pyarrow, whose schema takes its nullability from the footer's repetition.
 >>> spark_read = (dt.Field("id", dt.Int64(), True), dt.Field("note", dt.String(), True))
 >>> [str(f) for f in required_in_every_file(spark_read, [f"file://{where}/a.parquet"])]
 ['id: bigint not null', 'note: string']
+
+```
 """
 
 from __future__ import annotations

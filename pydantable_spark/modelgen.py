@@ -20,6 +20,7 @@ annotations read (``date``, ``int``, ``Field``) gets an attribute of its own
 and ``Field(alias=...)`` with the column's name. Nested models are named so
 that no field shadows them.
 
+```pycon
 >>> from pydantable_spark import dtypes as dt
 >>> fields = (
 ...     dt.Field("id", dt.Int64(), False),
@@ -52,6 +53,8 @@ class Order(DataFrameModel):
     total: Annotated[Decimal, Field(max_digits=12, decimal_places=2)] | None
     ship: Ship | None
 <BLANKLINE>
+
+```
 """
 
 from __future__ import annotations
@@ -465,7 +468,7 @@ def source_of_table(table: str, name: str, *, session: Any = None) -> str:
     _check_name(name)
     with _in_one_paragraph(), spark_errors(action), _columns_equal_ignoring_case(action):
         sdf = resolve_session(session).read.table(table)
-    return source_of_spark(sdf, name, origin=table)
+        return source_of_spark(sdf, name, origin=table)  # Spark Connect reads the schema here
 
 
 FORMATS = ("parquet", "orc", "delta", "avro")
@@ -529,7 +532,7 @@ def _source_of_path(
         if format in ("parquet", "orc"):
             reader = reader.option("mergeSchema", "true")
         sdf = reader.load(location)
-    return _source(sdf, name, origin=location, parquet_files=format == "parquet")
+        return _source(sdf, name, origin=location, parquet_files=format == "parquet")  # Connect reads the schema here
 
 
 _EXTENSIONS = {
