@@ -850,3 +850,25 @@ def test_files_spark_cannot_read_are_one_paragraph_naming_the_format_to_pass(
         assert "\tat " not in message, message
         assert "Exception" not in message, message
         assert message.endswith(f". {path} {hint}"), message
+
+
+@pytest.mark.jvm_free
+def test_footers_pyarrow_cannot_open_leave_the_fields_as_spark_read_them_and_say_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from pydantable_spark.modelgen import _footer_nullability
+
+    class Listed:
+        """All ``_footer_nullability`` asks of a Spark DataFrame: the files it reads."""
+
+        def inputFiles(self) -> list[str]:  # PySpark's name
+            return ["hdfs-like://cluster/data/a.parquet"]
+
+    fields = (dt.Field("id", dt.Int64(), True),)
+    with caplog.at_level("WARNING", logger="pydantable_spark"):
+        assert _footer_nullability(fields, Listed(), "/data") == fields
+    (message,) = caplog.messages
+    assert message.startswith(
+        "the model of /data keeps every column Optional, as Spark reads them: pyarrow cannot open "
+        "'hdfs-like://cluster/data/a.parquet' ("
+    ), message
