@@ -94,6 +94,8 @@ JVM_FREE_DOCTESTS = frozenset(
     (
         "tools/functions_page.py",
         "tools/migration_table.py",
+        "tools/suite_numbers.py",
+        "pydantable_spark/footers.py",
         "pydantable_spark/pyspark_names.py",
         "pydantable_spark/engines.py",
         "pydantable_spark/_spark/java.py",

@@ -41,8 +41,11 @@ Its Python value is the parsed JSON of the variant (``dict``, ``list``, ``str``,
 ``VariantVal.toPython()`` gives it; rows written in take any JSON-serializable
 value. Type checkers see ``Any``.
 
+```pycon
 >>> print(field_of_annotation("payload", Variant | None))
 payload: variant
+
+```
 """
 
 _SCALARS: dict[Any, dt.DType] = {

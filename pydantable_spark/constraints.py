@@ -81,21 +81,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
 __all__ = [
-    "WHITESPACE",
-    "Before",
     "Constraint",
     "ConstraintMode",
     "PythonOnly",
-    "ReadConstraints",
     "SparkConstraints",
     "ValidationReport",
-    "Verdict",
     "Violation",
-    "bound_verdict",
-    "decimal_type",
-    "java_pattern",
-    "multiple_verdict",
-    "spark_constraints",
 ]
 
 ConstraintMode = Literal["raise", "report", "quarantine", "skip"]

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["PREVIEW_ROWS", "html_table", "one_line", "text_table"]
+__all__ = ["PREVIEW_ROWS"]
 
 PREVIEW_ROWS = 10
 """Rows in a notebook's preview of a frame (``_repr_html_``); 0 turns the preview (and its Spark job) off."""

@@ -6,16 +6,21 @@ their elements. Nothing here imports pyspark: ``pydantable_spark._spark.types``
 maps these to Spark's ``DataType`` objects and back.
 
 The class names are also markers for narrower Spark types than a Python
-annotation would give by default::
+annotation would give by default:
 
-    class Reading(DataFrameModel):
-        sensor: Annotated[int, dt.Int32]    # IntegerType instead of LongType
-        value: Annotated[float, dt.Float32]  # FloatType instead of DoubleType
+```python
+class Reading(DataFrameModel):
+    sensor: Annotated[int, dt.Int32]    # IntegerType instead of LongType
+    value: Annotated[float, dt.Float32]  # FloatType instead of DoubleType
+```
 
-    >>> from typing import Annotated
-    >>> from pydantable_spark.annotations import field_of_annotation
-    >>> print(field_of_annotation("sensor", Annotated[int, Int32]))
-    sensor: int not null
+```pycon
+>>> from typing import Annotated
+>>> from pydantable_spark.annotations import field_of_annotation
+>>> print(field_of_annotation("sensor", Annotated[int, Int32]))
+sensor: int not null
+
+```
 """
 
 from __future__ import annotations

@@ -35,13 +35,14 @@ from pydantable_spark.expr.core import check_param
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["ENGINES", "Engine", "Fallback", "chosen_engine", "default_engine", "recording", "use_engine"]
+__all__ = ["ENGINES", "Engine", "Fallback", "default_engine", "recording", "use_engine"]
 
 Engine = Literal["spark", "local", "auto"]
 """Spark (the default); the local engine (DataFusion, for tests without a JVM; a plan it does not take is an
 ``UnsupportedEngineError``); or ``auto``, the local engine where it takes the plan and Spark otherwise."""
 
 ENGINES: tuple[Engine, ...] = ("spark", "local", "auto")
+"""The engine names, as ``engine=`` and ``use_engine`` take them."""
 
 _DEFAULT: ContextVar[Engine] = ContextVar("pydantable_spark_engine", default="spark")
 _RECORDERS: ContextVar[tuple[list[Fallback], ...]] = ContextVar("pydantable_spark_fallbacks", default=())

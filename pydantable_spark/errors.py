@@ -91,6 +91,7 @@ __all__ = [
     "NullabilityError",
     "OutOfRangeError",
     "PlanFormatError",
+    "PlanLimitError",
     "Problem",
     "PySparkNameError",
     "PydantableSparkError",
@@ -102,13 +103,12 @@ __all__ = [
     "SparkJobError",
     "StubgenError",
     "TargetExistsError",
+    "UdfError",
     "UnknownColumnError",
     "UnsupportedEngineError",
     "UnsupportedPlanError",
     "UnsupportedTypeError",
     "WriteError",
-    "listing",
-    "shown",
 ]
 
 

@@ -727,6 +727,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         return self._frame(Unpivot(self._plan, ids, values, variable_name, value_name, lossy))
 
     unpivot = melt
+    """``melt`` under PySpark's name (the same parameters)."""
     pivot_longer = melt
     """``melt`` under the interface contract's other name (the same parameters)."""
 

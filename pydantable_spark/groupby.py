@@ -70,6 +70,7 @@ class GroupBy(Generic[K_co]):
         PySpark's ``groupBy`` keeps such rows as a group of their own;
         ``drop_nulls=False`` does here. ``explain()`` names these keys too.
 
+        ```pycon
         >>> from pydantable_spark import DataFrameModel
         >>> class Sale(DataFrameModel):
         ...     day: str
@@ -78,6 +79,8 @@ class GroupBy(Generic[K_co]):
         ('country',)
         >>> Sale.from_rows([]).group_by("day", "country", drop_nulls=False).null_dropped_keys
         ()
+
+        ```
         """
         return tuple(render(k) for k in null_dropped_keys(self._keys, self._drop_nulls))
 

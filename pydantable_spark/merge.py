@@ -92,15 +92,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 __all__ = [
-    "Clause",
     "Delete",
     "Insert",
     "MergeMetrics",
     "MergeSide",
-    "MergeSpec",
     "Update",
-    "assigned_value",
-    "bind_merge",
     "delete",
     "insert",
     "insert_all",
@@ -161,6 +157,7 @@ class Update:
 
     @property
     def label(self) -> str:
+        """The call that made the clause, as messages name it: ``update()`` or ``update_all()``."""
         return "update_all()" if self.every else "update()"
 
 
@@ -175,6 +172,7 @@ class Insert:
 
     @property
     def label(self) -> str:
+        """The call that made the clause, as messages name it: ``insert()`` or ``insert_all()``."""
         return "insert_all()" if self.every else "insert()"
 
 
@@ -239,14 +237,7 @@ def update(
 ) -> Update:
     """``UPDATE SET column = value, ...`` (``when_matched``, ``when_not_matched_by_source``).
 
-    Args:
-        values: target column → value, for names that are not identifiers or
-            that clash with ``condition``.
-        condition: a boolean expression; the clause applies where it is true.
-        **columns: target column → value: a typed expression (``source.col("qty")``,
-            ``target.col("qty") + 1``) or a Python value (a literal of the column's type).
-
-
+    ```pycon
     >>> from pydantable_spark.merge import source
     >>> [name for name, _ in update(qty=source.col("qty"), note=None).values]
     ['qty', 'note']
@@ -254,6 +245,15 @@ def update(
     Traceback (most recent call last):
     ...
     pydantable_spark.errors.ArgumentValueError: update(): sets no column; name at least one ...
+
+    ```
+
+    Args:
+        values: target column → value, for names that are not identifiers or
+            that clash with ``condition``.
+        condition: a boolean expression; the clause applies where it is true.
+        **columns: target column → value: a typed expression (``source.col("qty")``,
+            ``target.col("qty") + 1``) or a Python value (a literal of the column's type).
 
     """
     assigned = _values(values, columns, "update()")

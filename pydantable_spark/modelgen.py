@@ -20,6 +20,7 @@ annotations read (``date``, ``int``, ``Field``) gets an attribute of its own
 and ``Field(alias=...)`` with the column's name. Nested models are named so
 that no field shadows them.
 
+```pycon
 >>> from pydantable_spark import dtypes as dt
 >>> fields = (
 ...     dt.Field("id", dt.Int64(), False),
@@ -52,12 +53,15 @@ class Order(DataFrameModel):
     total: Annotated[Decimal, Field(max_digits=12, decimal_places=2)] | None
     ship: Ship | None
 <BLANKLINE>
+
+```
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import logging
 import os
 import re
 import sys
@@ -76,9 +80,11 @@ from pydantable_spark.errors import (
 from pydantable_spark.model import DataFrameModel, attribute_name, is_source_identifier
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
-__all__ = ["model_source", "source_of_path", "source_of_spark", "source_of_table"]
+__all__ = ["FORMATS", "model_source", "source_of_path", "source_of_spark", "source_of_table"]
+
+log = logging.getLogger("pydantable_spark")
 
 _ATOMIC: dict[type[dt.DType], str] = {
     # the annotation, as the generated module spells it (fixed text: no data reaches it)
@@ -416,16 +422,40 @@ def _import(module: str, names: set[str]) -> ast.ImportFrom | None:
 
 def source_of_spark(sdf: Any, name: str, *, origin: str | None = None) -> str:
     """``model_source`` for a Spark DataFrame's schema, with its columns' comments."""
+    return _source(sdf, name, origin=origin)
+
+
+def _source(sdf: Any, name: str, *, origin: str | None, parquet_files: bool = False) -> str:
+    """``model_source`` for ``sdf``'s schema; with ``parquet_files``, non-null where every file's footer says so."""
     from pydantable_spark._spark.types import comments_of_struct, fields_of_struct
 
     schema = sdf.schema
-    return model_source(fields_of_struct(schema), name, comments=comments_of_struct(schema), origin=origin)
+    fields = fields_of_struct(schema)
+    if parquet_files:
+        fields = _footer_nullability(fields, sdf, origin)
+    return model_source(fields, name, comments=comments_of_struct(schema), origin=origin)
+
+
+def _footer_nullability(fields: tuple[dt.Field, ...], sdf: Any, origin: str | None) -> tuple[dt.Field, ...]:
+    """``fields`` non-null where every footer of the files ``sdf`` reads says REQUIRED (else as Spark read them)."""
+    from pydantable_spark.footers import FooterError, required_in_every_file
+
+    try:
+        return required_in_every_file(fields, sdf.inputFiles())
+    except FooterError as error:
+        log.warning(
+            "the model of %s keeps every column Optional, as Spark reads them: %s", origin or "the files", error
+        )
+        return fields
 
 
 def source_of_table(table: str, name: str, *, session: Any = None) -> str:
     """``model_source`` for catalog table ``table`` (Delta, Iceberg, Parquet...), with its column comments.
 
-    A table Spark cannot read raises the library's error with Spark's reason
+    A column is non-null where the table's schema, as Spark reports it, says
+    so: Delta Lake and Iceberg tables keep their ``NOT NULL`` columns; a table
+    of plain files (``USING parquet``) is read nullable throughout. A table
+    Spark cannot read raises the library's error with Spark's reason
     (``SparkJobError``); see ``source_of_path`` for columns whose names differ
     only in case.
     """
@@ -436,20 +466,48 @@ def source_of_table(table: str, name: str, *, session: Any = None) -> str:
     action = f"source_of_table({shown(table)})"
     table_name(table, action)
     _check_name(name)
-    with spark_errors(action), _columns_equal_ignoring_case(action):
+    with _in_one_paragraph(), spark_errors(action), _columns_equal_ignoring_case(action):
         sdf = resolve_session(session).read.table(table)
-    return source_of_spark(sdf, name, origin=table)
+        return source_of_spark(sdf, name, origin=table)  # Spark Connect reads the schema here
+
+
+FORMATS = ("parquet", "orc", "delta", "avro")
+"""The formats ``source_of_path`` describes: those whose files carry their schema."""
 
 
 def source_of_path(path: str | os.PathLike[str], name: str, *, format: str = "parquet", session: Any = None) -> str:
     """``model_source`` for the files at ``path`` (Parquet, ORC, Delta: formats that carry their schema).
 
-    Files Spark cannot read (a missing path, a bad file) raise the library's
-    error with Spark's reason (``SparkJobError``). Files whose columns' names
-    differ only in case (``id``, ``ID``) raise ``DuplicateColumnError``: Spark
-    reads names ignoring case unless ``spark.sql.caseSensitive`` is set, and a
-    model, as Spark matches its names, holds one of them only.
+    A column is non-null where the data says so: for Parquet, where the footer
+    of every file declares it REQUIRED (Spark itself reads every file column
+    as nullable); for a Delta table, where its schema says ``NOT NULL``. The
+    same holds for struct fields, list elements and map values.
+
+    Files Spark cannot read (a missing path, a file of another format) raise
+    ``SparkJobError`` with Spark's reason in one paragraph and, when the
+    file's extension is not one of the format's, the format it has or the
+    formats to try. Files whose columns' names differ only in case (``id``,
+    ``ID``) raise ``DuplicateColumnError``: Spark reads names ignoring case
+    unless ``spark.sql.caseSensitive`` is set, and a model, as Spark matches
+    its names, holds one of them only.
     """
+    return _source_of_path(path, name, format=format, session=session)
+
+
+def _format_argument(format: str) -> str:
+    return f"format={format!r}"
+
+
+def _source_of_path(
+    path: str | os.PathLike[str],
+    name: str,
+    *,
+    format: str,
+    session: Any,
+    option: Callable[[str], str] = _format_argument,
+    action: str | None = None,
+) -> str:
+    """``source_of_path``; its errors start with ``action`` and name a format as ``option`` spells it (CLI's own)."""
     from pydantable_spark._spark.session import resolve_session
     from pydantable_spark._spark.storage import spark_errors
 
@@ -457,20 +515,88 @@ def source_of_path(path: str | os.PathLike[str], name: str, *, format: str = "pa
         msg = f"source_of_path(): path must be a str or a path, got {shown(path)}"
         raise ArgumentTypeError(msg)
     location = os.fspath(path)
-    action = f"source_of_path({shown(location)})"
-    if format not in ("parquet", "orc", "delta", "avro"):
+    action = action or f"source_of_path({shown(location)})"
+    if format not in FORMATS:
         msg = (
-            f"source_of_path(format={shown(format)}): only formats that carry their schema can be described "
-            "(parquet, orc, delta, avro); CSV and JSON have no types to read"
+            f"{action}: {option(format)}: only formats that carry their schema can be described "
+            f"({', '.join(FORMATS)}); CSV and JSON have no types to read"
         )
         raise ArgumentValueError(msg)
     _check_name(name)
-    with spark_errors(action), _columns_equal_ignoring_case(action):
+    with (
+        _in_one_paragraph(lambda text: _format_hint(location, format, text, option)),
+        spark_errors(action),
+        _columns_equal_ignoring_case(action),
+    ):
         reader = resolve_session(session).read.format(format)
         if format in ("parquet", "orc"):
             reader = reader.option("mergeSchema", "true")
         sdf = reader.load(location)
-    return source_of_spark(sdf, name, origin=location)
+        return _source(sdf, name, origin=location, parquet_files=format == "parquet")  # Connect reads the schema here
+
+
+_EXTENSIONS = {
+    # a file's extension: what it holds (by name), and the format that reads it here (None: no types to read)
+    ".parquet": ("Parquet", "parquet"),
+    ".parq": ("Parquet", "parquet"),
+    ".pq": ("Parquet", "parquet"),
+    ".orc": ("ORC", "orc"),
+    ".avro": ("Avro", "avro"),
+    ".json": ("JSON", None),
+    ".jsonl": ("JSON Lines", None),
+    ".ndjson": ("JSON Lines", None),
+    ".csv": ("CSV", None),
+    ".tsv": ("TSV", None),
+    ".txt": ("text", None),
+    ".xml": ("XML", None),
+}
+
+
+def _format_hint(location: str, format: str, text: str, option: Callable[[str], str]) -> str:
+    """What to do about files Spark could not read as ``format``, from the extension of the one it names ("": none)."""
+    from pydantable_spark._spark.storage import file_in_error
+
+    named = file_in_error(text)
+    file = named or location
+    if named is not None and named.endswith(os.path.abspath(location)):
+        file = location  # the path given is the file: as the user spelt it
+    extension = os.path.splitext(file.rstrip("/"))[1].lower()
+    holds, reads = _EXTENSIONS.get(extension, (None, None))
+    if reads == format:
+        return ""  # a file of the format by its name, which Spark could not read: its reason says why
+    if holds is not None and reads is not None:
+        return f"{file} is {holds} by its extension ({extension}): pass {option(reads)}"
+    if holds is not None:
+        return (
+            f"{file} is {holds} by its extension ({extension}), which carries no column types: only files that "
+            f"carry their schema can be described (formats {', '.join(FORMATS)}); write the model by hand, or write "
+            "the data as Parquet first"
+        )
+    if named is None:
+        return ""  # Spark named no file it could not read (a missing path, no files): its reason says it all
+    others = [option(f) for f in FORMATS if f != format]
+    return (
+        f"{file} is not {format} by its extension ({extension or 'none'}); if the files are of another format "
+        f"that carries its schema, pass {', '.join(others[:-1])} or {others[-1]}"
+    )
+
+
+@contextlib.contextmanager
+def _in_one_paragraph(hint: Callable[[str], str] | None = None) -> Iterator[None]:
+    """A ``SparkJobError`` said again with Spark's reason in one paragraph (``spark_paragraph``), then ``hint``'s."""
+    from pydantable_spark._spark.storage import spark_paragraph
+    from pydantable_spark.errors import SparkJobError
+
+    try:
+        yield
+    except SparkJobError as error:
+        cause = error.__cause__
+        if cause is None or type(error) is not SparkJobError:
+            raise
+        text = str(cause)
+        advice = hint(text) if hint is not None else ""
+        reason = f"Spark cannot read it: {spark_paragraph(text)}" + (f". {advice}" if advice else "")
+        raise SparkJobError(error.action, reason) from cause
 
 
 @contextlib.contextmanager

@@ -34,9 +34,13 @@ For ``class User(DataFrameModel)`` with ``age: int | None`` in ``app/models.py``
 ``pydantable-spark stubgen app.models -o stubs`` writes ``stubs/app/models.pyi``
 with ``age: _ModelColumn[int | None]``; a package (``app``) gives
 ``stubs/app/__init__.pyi`` from its ``__init__.py``. ``--check`` writes nothing
-and exits 1 when a stub differs from what the source gives (for CI). A module
-that cannot be stubbed (it does not import, has no source, or the name is a
-file path) is one paragraph on stderr and exit code 2, and no stub is written.
+and exits 1 when a stub differs from what the source gives (for CI). A MODULE
+may also be a path: ``app/models.py`` is ``app.models`` when ``app/`` holds an
+``__init__.py`` (the directory above the top-level package is put on
+``sys.path``), ``pipeline.py`` is module ``pipeline``; the stub is the same as
+for the name. A module that cannot be stubbed (it does not import, has no
+source, the path is no module) is one paragraph on stderr and exit code 2, and
+no stub is written.
 """
 
 from __future__ import annotations
@@ -436,24 +440,72 @@ def _is_dotted_name(parts: Sequence[str]) -> bool:
 
 
 def _check_name(name: str) -> None:
-    """Refuse what is not a module name as ``import`` spells it (a file path, ``app/``, ``.models``)."""
-    if _is_dotted_name(name.split(".")):
-        return
-    path = Path(name)
-    if "/" in name or "\\" in name or path.suffix in {".py", ".pyi"}:
-        parts = [*path.parent.parts, path.stem] if path.suffix in {".py", ".pyi"} else list(path.parts)
-        hint = (
-            f": {'.'.join(parts)}, run from the directory that holds {parts[0]}/"
-            if not path.is_absolute() and _is_dotted_name(parts)
-            else " (run from the directory that holds its top-level package)"
-        )
-        msg = f"{name!r} is a file path, not a module name; stubgen imports each MODULE by its dotted name{hint}"
-    else:
+    """Refuse what is neither a file path nor a module name as ``import`` spells it (``.models``, ``a.class``)."""
+    if not _is_dotted_name(name.split(".")):
         msg = (
-            f"{name!r} is not a module name: each MODULE is a dotted name of identifiers, "
-            f"as `import` spells it (app.models)"
+            f"{name!r} is not a module name: each MODULE is a dotted name of identifiers, as `import` spells it "
+            f"(app.models), or the path of a .py file or a package directory (app/models.py)"
         )
-    raise StubgenError(msg)
+        raise StubgenError(msg)
+
+
+def _is_path(argument: str) -> bool:
+    """Whether a MODULE argument is a file or directory path (``app/models.py``, ``./app``, ``pipeline.py``)."""
+    return "/" in argument or "\\" in argument or Path(argument).suffix in {".py", ".pyi"}
+
+
+def _module_of_path(argument: str) -> tuple[str, Path]:
+    """The dotted name of the module at path ``argument``, and the directory its top-level package is in.
+
+    A ``.py`` file is the module of its name (``__init__.py``: its package), a
+    directory with ``__init__.py`` the package; each directory above that holds
+    an ``__init__.py`` is a package around it, as Python and mypy read a tree.
+    """
+    path = Path(argument)
+    if not path.exists():
+        msg = f"{argument!r}: no such file or directory (looked from the current directory, {Path.cwd()})"
+        raise StubgenError(msg)
+    path = path.resolve()
+    if path.is_dir():
+        if not (path / "__init__.py").is_file():
+            inside = sorted(p.name for p in path.glob("*.py"))
+            listed = f"; name its modules instead: {', '.join(inside)}" if inside else " and holds no module"
+            msg = f"cannot stub {argument!r}: it is a directory without __init__.py (no package){listed}"
+            raise StubgenError(msg)
+        parts, directory = [path.name], path.parent
+    elif path.suffix != ".py":
+        msg = f"cannot stub {argument!r}: a module's source is a .py file (a .pyi file is a stub already)"
+        raise StubgenError(msg)
+    elif path.stem == "__init__":
+        parts, directory = [path.parent.name], path.parent.parent
+    else:
+        parts, directory = [path.stem], path.parent
+    while (directory / "__init__.py").is_file():
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    if not _is_dotted_name(parts):
+        name = ".".join(parts)
+        msg = (
+            f"cannot stub {argument!r}: its module name would be {name!r}, which `import` cannot spell (each part an "
+            "identifier, no keyword); rename the file or directory"
+        )
+        raise StubgenError(msg)
+    return ".".join(parts), directory
+
+
+def _resolve(argument: str) -> str:
+    """The module name of a MODULE argument: a dotted name as it is, a path as the module it is (made importable).
+
+    For a path, the directory of its top-level package goes first on
+    ``sys.path``; ``_load`` then checks that the import finds that very file.
+    """
+    if not _is_path(argument):
+        _check_name(argument)
+        return argument
+    name, directory = _module_of_path(argument)
+    if str(directory) not in sys.path:
+        sys.path.insert(0, str(directory))
+    return name
 
 
 def _own_frames(frames: list[traceback.FrameSummary]) -> list[traceback.FrameSummary]:
@@ -499,7 +551,8 @@ def _import_failure(name: str, error: BaseException) -> str:
             return (
                 f"cannot import {name}: ModuleNotFoundError: {error} (looked from the current directory, "
                 f"{Path.cwd()}, and on PYTHONPATH); stubgen imports each MODULE by its dotted name (app.models): "
-                f"run it from the directory that holds the top-level package, or add that directory to PYTHONPATH"
+                f"run it from the directory that holds the top-level package, add that directory to PYTHONPATH, "
+                f"or pass the module's file (app/models.py)"
             )
     if isinstance(error, SyntaxError):
         what = f"{type(error).__name__}: {error.msg}"
@@ -514,13 +567,19 @@ def _import_failure(name: str, error: BaseException) -> str:
     )
 
 
-def _load(name: str) -> tuple[ModuleType, str]:
-    """The module named ``name``, imported, and its source; ``StubgenError`` when either cannot be had."""
-    _check_name(name)
+def _load(argument: str) -> tuple[ModuleType, str]:
+    """The module ``argument`` names (a dotted name or a path), imported, and its source.
+
+    ``StubgenError`` when either cannot be had, or when the import of a path's
+    module name finds another file (a module of that name earlier on ``sys.path``).
+    """
+    name = _resolve(argument)
     try:
         module = importlib.import_module(name)
     except (Exception, SystemExit) as error:
         raise StubgenError(_import_failure(name, error)) from error
+    if _is_path(argument):
+        _check_same_file(argument, name, module)
     if getattr(module, "__file__", None) is None:
         if hasattr(module, "__path__"):
             inside = sorted(f"{name}.{m.name}" for m in pkgutil.iter_modules(module.__path__))
@@ -538,12 +597,28 @@ def _load(name: str) -> tuple[ModuleType, str]:
     return module, source
 
 
-def _stub_of(name: str) -> tuple[ModuleType, str]:
-    module, source = _load(name)
+def _check_same_file(argument: str, name: str, module: ModuleType) -> None:
+    """Refuse a path whose module name imports another file (``json.py`` imports the standard library's)."""
+    wanted = Path(argument).resolve()
+    if wanted.is_dir():
+        wanted = wanted / "__init__.py"
+    found = getattr(module, "__file__", None)
+    if found is not None and Path(found).resolve() == wanted:
+        return
+    where = f"finds {_shown(found)}" if found is not None else "finds a namespace package"
+    msg = (
+        f"cannot stub {argument!r}: it is module {name}, but `import {name}` {where} first (a module of that name "
+        "comes earlier on sys.path, or is part of Python); rename the file"
+    )
+    raise StubgenError(msg)
+
+
+def _stub_of(argument: str) -> tuple[ModuleType, str]:
+    module, source = _load(argument)
     tree = ast.parse(source)
     writer = _Writer(module, tree)
     writer.body(tree.body, 0)
-    header = [HEADER.format(module=name)]
+    header = [HEADER.format(module=module.__name__)]
     imports = [f"from pydantable_spark.descriptors import ModelColumn as {_COLUMN}"]
     if writer.uses_any:
         imports.append("from typing import Any as _Any")
@@ -560,25 +635,32 @@ def _path_of(module: ModuleType, directory: Path) -> Path:
     )
 
 
-def stub_text(module_name: str) -> str:
-    """The stub of the module named ``module_name`` (imported, and its source read).
+def stub_text(module: str) -> str:
+    """The stub of ``module`` (imported, and its source read).
+
+    Args:
+        module: a dotted module name (``app.models``), or the path of its ``.py`` file (``app/models.py``,
+            ``pipeline.py``) or of a package directory; a path is read as the module Python would import
+            from the tree (directories holding ``__init__.py`` are packages around it).
 
     Raises:
-        StubgenError: ``module_name`` is not a module name, the module does not import, or has no source.
+        StubgenError: ``module`` is neither a module name nor a path to one, the module does not import,
+            or has no source.
 
     """
-    return _stub_of(module_name)[1]
+    return _stub_of(module)[1]
 
 
-def stub_path(module_name: str, directory: Path) -> Path:
-    """Where the stub of ``module_name`` goes under ``directory`` (``a/b.pyi``, ``a/__init__.pyi``)."""
-    return _path_of(_load(module_name)[0], directory)
+def stub_path(module: str, directory: Path) -> Path:
+    """Where the stub of ``module`` (a name or a path) goes under ``directory`` (``a/b.pyi``, ``a/__init__.pyi``)."""
+    return _path_of(_load(module)[0], directory)
 
 
 def write_stubs(modules: Sequence[str], directory: Path, *, check: bool = False) -> list[Path]:
     """Write the stubs of ``modules`` under ``directory``; with ``check``, write nothing and return the stale ones.
 
-    Every stub is made before any is written: when one module cannot be stubbed
+    ``modules`` are module names or paths, as ``stub_text`` takes them. Every
+    stub is made before any is written: when one module cannot be stubbed
     (``StubgenError``), nothing is written.
     """
     stubs = []
@@ -605,7 +687,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pydantable-spark", description="pydantable-spark tools")
     commands = parser.add_subparsers(dest="command", required=True)
     stubgen = commands.add_parser("stubgen", help="write pyright/Pylance stubs of model modules")
-    stubgen.add_argument("modules", nargs="+", metavar="MODULE", help="importable module names (app.models)")
+    stubgen.add_argument(
+        "modules", nargs="+", metavar="MODULE", help="module names (app.models) or their files' paths (app/models.py)"
+    )
     stubgen.add_argument("-o", "--output", type=Path, default=Path("stubs"), help="the stub directory (stubs)")
     stubgen.add_argument("--check", action="store_true", help="write nothing; exit 1 if a stub is out of date")
     models = commands.add_parser("models", help="print DataFrameModel source for an existing table or files")
@@ -640,13 +724,22 @@ def _models(options: argparse.Namespace) -> int:
         if options.from_table is not None:
             text = modelgen.source_of_table(options.from_table, options.name)
         else:
-            text = modelgen.source_of_path(options.from_path, options.name, format=options.format)
+            text = modelgen._source_of_path(
+                options.from_path,
+                options.name,
+                format=options.format,
+                session=None,
+                option=lambda format: f"--format {format}",
+                action=f"cannot describe {options.from_path!r}",
+            )
     except PydantableSparkError as error:
         sys.stderr.write(f"pydantable-spark models: {error}\n")
         return 2
-    except Exception as error:  # Spark's own: a missing path or table
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        sys.stderr.write(f"pydantable-spark models: Spark could not read the source: {first}\n")
+    except Exception as error:  # one the library does not translate: its reason, in one paragraph
+        from pydantable_spark._spark.storage import spark_paragraph
+
+        reason = spark_paragraph(str(error)) if str(error).strip() else type(error).__name__
+        sys.stderr.write(f"pydantable-spark models: {type(error).__name__}: {reason}\n")
         return 2
     if options.output is None:
         sys.stdout.write(text)

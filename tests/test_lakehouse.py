@@ -234,6 +234,23 @@ def test_iceberg_time_travel_by_timestamp(spark: SparkSession) -> None:
 
 
 @LAKEHOUSE
+def test_models_of_delta_and_iceberg_tables_keep_their_not_null_columns(spark: SparkSession) -> None:
+    """``pydantable-spark models`` (issue 34): the table's NOT NULL columns are the model's non-Optional fields."""
+    from pydantable_spark.modelgen import source_of_path, source_of_table
+
+    delta, iceberg = _table(), _table("lake")
+    for name, format in ((delta, "delta"), (iceberg, "iceberg")):
+        spark.sql(f"CREATE TABLE {name} (id BIGINT NOT NULL, note STRING, ship STRUCT<city: STRING NOT NULL>) "
+                  f"USING {format}")  # fmt: skip
+    location = spark.sql(f"DESCRIBE DETAIL {delta}").collect()[0]["location"]
+    sources = [source_of_table(delta, "Row"), source_of_table(iceberg, "Row")]
+    sources.append(source_of_path(location, "Row", format="delta"))
+    for source in sources:
+        assert "class Ship(DataFrameModel):\n    city: str\n" in source, source
+        assert source.endswith("    id: int\n    note: str | None\n    ship: Ship | None\n"), source
+
+
+@LAKEHOUSE
 def test_a_delta_table_can_be_overwritten_from_itself(tmp_path: Path, spark: SparkSession) -> None:
     where = str(tmp_path / "d")
     Item.from_rows(OLD).write_delta(where)

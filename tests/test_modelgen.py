@@ -10,7 +10,6 @@ import json
 import keyword
 import os
 import pickle
-import re
 import subprocess
 import sys
 import tokenize
@@ -30,6 +29,7 @@ from pydantable_spark.errors import (
     DuplicateColumnError,
     SparkJobError,
     UnsupportedTypeError,
+    shown,
 )
 from pydantable_spark.model import is_source_identifier
 from pydantable_spark.modelgen import model_source, source_of_path, source_of_spark, source_of_table
@@ -176,21 +176,63 @@ def test_only_formats_that_carry_a_schema_are_described(tmp_path: Path) -> None:
         source_of_path(str(tmp_path), "Row", format="csv")
 
 
+MODELS_COMMAND = r"""
+import sys
+from pydantable_spark.stubgen import main
+
+for argv in map(str.split, sys.argv[1:]):
+    sys.stderr.write(f"@@ {argv}\n")
+    sys.stderr.flush()
+    code = main(["models", *argv])
+    sys.stdout.flush()
+    sys.stderr.write(f"@@ exit {code}\n")
+    sys.stderr.flush()
+"""
+"""Runs `pydantable-spark models` once per argument (a command line) in one process: one embedded session."""
+
+
 @pytest.mark.slow
-def test_the_models_command_writes_a_module_that_reads_the_files(tmp_path: Path, spark: SparkSession) -> None:
+def test_the_models_command_writes_a_module_or_says_in_one_paragraph_why_not(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    """The command on the embedded session: a module that reads the files; the issue's `orders.jsonl` and an
+    ORC file read as Parquet: one paragraph with Spark's reason and the --format hint, exit code 2, no Java stack
+    and no progress bar on stderr."""
     spark.createDataFrame([(1, "a")], "id bigint, `user name` string").write.parquet(str(tmp_path / "users"))
+    spark.range(1).write.orc(str(tmp_path / "orc"))
+    next((tmp_path / "orc").glob("*.orc")).rename(tmp_path / "events.orc")
+    (tmp_path / "orders.jsonl").write_text('{"id": 1, "name": "a"}\n')
     out = tmp_path / "users_model.py"
-    command = [sys.executable, "-m", "pydantable_spark.stubgen", "models", "--from-path", str(tmp_path / "users")]
+    commands = [
+        f"--from-path {tmp_path / 'users'} --name User -o {out}",
+        f"--from-path {tmp_path / 'nowhere'}",
+        f"--from-path {tmp_path / 'orders.jsonl'}",
+        f"--from-path {tmp_path / 'events.orc'}",
+    ]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_CONNECT", "SPARK_REMOTE", "SPARK_LOCAL"))}
-    run = {"capture_output": True, "text": True, "timeout": 300, "env": env}
-    done = subprocess.run([*command, "--name", "User", "-o", str(out)], **run)  # type: ignore[call-overload]
-    assert done.returncode == 0, done.stderr[-2000:]
+    env.pop("PYDANTABLE_SPARK_PROGRESS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", MODELS_COMMAND, *commands], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = done.stderr.split("@@ ")[1:]
+    assert [part.split("\n", 1)[0] for part in said[1::2]] == ["exit 0", "exit 2", "exit 2", "exit 2"], done.stderr
+    assert "\tat " not in done.stderr, done.stderr  # no Java stack
+    assert "[Stage " not in done.stderr, done.stderr  # no progress bar
     User = _load(out.read_text(), "User")
     assert [r.user_name for r in User.read_parquet(str(tmp_path / "users")).collect()] == ["a"]
-    missing = subprocess.run([*command[:-1], str(tmp_path / "nowhere")], **run)  # type: ignore[call-overload]
-    assert missing.returncode == 2
-    said = r"pydantable-spark models: source_of_path\('[^\n]*nowhere'\): Spark failed: \[PATH_NOT_FOUND\] Path does not"
-    assert re.search(said, missing.stderr), missing.stderr[-2000:]
+    messages = [part.split("\n", 1)[1].strip().splitlines()[-1] for part in said[0::2][1:]]  # the last line: ours
+    for message, path in zip(messages, ("nowhere", "orders.jsonl", "events.orc"), strict=True):
+        assert message.startswith(f"pydantable-spark models: cannot describe {str(tmp_path / path)!r}: Spark cannot "
+                                  "read it: ["), message  # fmt: skip
+    assert "[PATH_NOT_FOUND] Path does not exist: " in messages[0]
+    assert messages[1].endswith(
+        f"{tmp_path / 'orders.jsonl'} is JSON Lines by its extension (.jsonl), which carries no column types: only "
+        "files that carry their schema can be described (formats parquet, orc, delta, avro); write the model by hand, "
+        "or write the data as Parquet first"
+    )
+    assert "is not a Parquet file. Expected magic number at tail" in messages[1]
+    assert messages[2].endswith(f"{tmp_path / 'events.orc'} is ORC by its extension (.orc): pass --format orc")
 
 
 # --- generated source cannot run data (issue 32) -----------------------------------------------------------------
@@ -685,10 +727,10 @@ def test_data_spark_cannot_read_is_the_librarys_error_with_sparks_reason(tmp_pat
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    with pytest.raises(SparkJobError, match=r"source_of_path\('.*nowhere'\): Spark failed: \[PATH_NOT_FOUND\]"):
+    with pytest.raises(SparkJobError, match=r"source_of_path\('.*nowhere'\): Spark cannot read it: \[PATH_NOT_FOUND\]"):
         source_of_path(str(tmp_path / "nowhere"), "Row")
     with pytest.raises(
-        SparkJobError, match=r"source_of_table\('no_such_table'\): Spark failed: \[TABLE_OR_VIEW_NOT_FOUND\]"
+        SparkJobError, match=r"source_of_table\('no_such_table'\): Spark cannot read it: \[TABLE_OR_VIEW_NOT_FOUND\]"
     ):
         source_of_table("no_such_table", "Row")
     pq.write_table(pa.table({"id": [1], "ID": [2], "Id": [3]}), tmp_path / "cases.parquet")
@@ -705,3 +747,128 @@ def test_data_spark_cannot_read_is_the_librarys_error_with_sparks_reason(tmp_pat
         source_of_path(5, "Row")  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match=r"name must be a Python class name, got 'Field'"):
         source_of_path(str(tmp_path / "cases.parquet"), "Field")
+
+
+# --- the first hour (issue 34): non-null columns of Parquet footers; files Spark cannot read ----------------------
+
+
+def _footers(directory: Path) -> None:
+    """Two Parquet files whose footers agree on some REQUIRED columns and parts, and differ on others."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def ship(*extra: Any) -> Any:
+        return pa.struct([pa.field("a", pa.int32(), nullable=False), pa.field("b", pa.string()), *extra])
+
+    def schema(tags: bool, ship_type: Any, *extra: Any) -> Any:
+        return pa.schema([
+            pa.field("id", pa.int64(), nullable=False),
+            pa.field("note", pa.string()),
+            pa.field("ship", ship_type, nullable=False),
+            pa.field("tags", pa.list_(pa.field("element", pa.string(), nullable=tags)), nullable=False),
+            pa.field("scores", pa.map_(pa.string(), pa.field("value", pa.int64(), nullable=False))),
+            *extra,
+        ])  # fmt: skip
+
+    directory.mkdir()
+    first = schema(False, ship(), pa.field("seen", pa.int64(), nullable=False), pa.field("old", pa.int64(), False))
+    second = schema(True, ship(pa.field("c", pa.int64(), nullable=False)), pa.field("seen", pa.int64()))
+    row = {"id": 1, "note": None, "ship": {"a": 1, "b": None}, "tags": ["x"], "scores": [("k", 1)], "seen": 5}
+    pq.write_table(pa.Table.from_pylist([{**row, "old": 7}], schema=first), directory / "first.parquet")
+    second_row = {**row, "id": 2, "ship": {"a": 2, "b": "y", "c": 3}, "tags": [None], "seen": None}
+    pq.write_table(pa.Table.from_pylist([second_row], schema=second), directory / "second.parquet")
+
+
+def test_columns_every_parquet_footer_declares_required_are_not_optional(tmp_path: Path, spark: SparkSession) -> None:
+    """The issue's Parquet file whose footer marks columns non-null; and a directory whose files disagree."""
+    _footers(tmp_path / "data")
+    assert all(f.nullable for f in spark.read.parquet(str(tmp_path / "data" / "first.parquet")).schema)  # Spark's way
+    one = source_of_path(tmp_path / "data" / "first.parquet", "Row")
+    assert "class Ship(DataFrameModel):\n    a: Annotated[int, dtypes.Int32]\n    b: str | None\n" in one
+    expected_one = (
+        "    id: int\n    note: str | None\n    ship: Ship\n    tags: list[str]\n    scores: dict[str, int] | None\n"
+        "    seen: int\n    old: int\n"
+    )
+    assert one.endswith(expected_one), one
+    both = source_of_path(tmp_path / "data", "Row")  # c only in the second file, tags' elements and seen NULL there
+    ship = "class Ship(DataFrameModel):\n    a: Annotated[int, dtypes.Int32]\n    b: str | None\n    c: int | None\n"
+    assert ship in both
+    expected_both = (
+        "    id: int\n    note: str | None\n    ship: Ship\n    tags: list[str | None]\n"
+        "    scores: dict[str, int] | None\n    seen: int | None\n    old: int | None\n"
+    )
+    assert both.endswith(expected_both), both
+    Row = _load(both, "Row")
+    rows = sorted(Row.read_parquet(str(tmp_path / "data")).collect(), key=lambda r: r.id)
+    read = [(r.id, r.ship.c, r.tags, r.seen, r.old) for r in rows]
+    assert read == [(1, None, ["x"], 5, 7), (2, 3, [None], None, None)]
+
+
+@pytest.mark.jvm_free
+def test_footers_that_cannot_be_read_are_the_footer_error(tmp_path: Path) -> None:
+    from pydantable_spark.footers import FooterError, required_in_every_file
+
+    fields = (dt.Field("id", dt.Int64(), True),)
+    (tmp_path / "a.parquet").write_text("not parquet")
+    with pytest.raises(FooterError, match=r"cannot read the Parquet footer of '.*a\.parquet' \("):
+        required_in_every_file(fields, [str(tmp_path / "a.parquet")])
+    with pytest.raises(FooterError, match=r"pyarrow cannot open 'nosuchscheme://bucket/a\.parquet' \("):
+        required_in_every_file(fields, ["nosuchscheme://bucket/a.parquet"])
+    assert required_in_every_file(fields, []) == fields
+
+
+def test_files_spark_cannot_read_are_one_paragraph_naming_the_format_to_pass(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "orders.jsonl").write_text('{"id": 1, "name": "a"}\n')
+    spark.range(1).write.orc(str(tmp_path / "orc"))
+    next((tmp_path / "orc").glob("*.orc")).rename(tmp_path / "events.orc")
+    pq.write_table(pa.table({"id": [1]}), tmp_path / "users.parquet")
+    (tmp_path / "blob.dat").write_bytes(b"neither parquet nor orc\n")
+    cases = [
+        ("orders.jsonl", "parquet", "is JSON Lines by its extension (.jsonl), which carries no column types: only "
+         "files that carry their schema can be described (formats parquet, orc, delta, avro); write the model by "
+         "hand, or write the data as Parquet first"),
+        ("events.orc", "parquet", "is ORC by its extension (.orc): pass format='orc'"),
+        ("users.parquet", "orc", "is Parquet by its extension (.parquet): pass format='parquet'"),
+        ("blob.dat", "parquet", "is not parquet by its extension (.dat); if the files are of another format that "
+         "carries its schema, pass format='orc', format='delta' or format='avro'"),
+    ]  # fmt: skip
+    for name, format, hint in cases:
+        path = str(tmp_path / name)
+        with pytest.raises(SparkJobError) as caught:
+            source_of_path(path, "Row", format=format)
+        message = str(caught.value)
+        assert message.startswith(
+            f"source_of_path({shown(path)}): Spark cannot read it: [FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER] "
+            f"Encountered error while reading file file:{path}. Could not read footer."
+        ), message
+        assert "\n" not in message, message  # one paragraph: no stack line, no exception class
+        assert "\tat " not in message, message
+        assert "Exception" not in message, message
+        assert message.endswith(f". {path} {hint}"), message
+
+
+@pytest.mark.jvm_free
+def test_footers_pyarrow_cannot_open_leave_the_fields_as_spark_read_them_and_say_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from pydantable_spark.modelgen import _footer_nullability
+
+    class Listed:
+        """All ``_footer_nullability`` asks of a Spark DataFrame: the files it reads."""
+
+        def inputFiles(self) -> list[str]:  # PySpark's name
+            return ["hdfs-like://cluster/data/a.parquet"]
+
+    fields = (dt.Field("id", dt.Int64(), True),)
+    with caplog.at_level("WARNING", logger="pydantable_spark"):
+        assert _footer_nullability(fields, Listed(), "/data") == fields
+    (message,) = caplog.messages
+    assert message.startswith(
+        "the model of /data keeps every column Optional, as Spark reads them: pyarrow cannot open "
+        "'hdfs-like://cluster/data/a.parquet' ("
+    ), message

@@ -210,24 +210,90 @@ def test_a_module_that_does_not_exist_says_where_it_was_looked_for(
 @pytest.mark.parametrize(
     ("argument", "expected"),
     [
-        ("shop/models.py", "'shop/models.py' is a file path, not a module name; stubgen imports each MODULE by its "
-         "dotted name: shop.models, run from the directory that holds shop/"),
-        ("./shop/", "'./shop/' is a file path, not a module name; stubgen imports each MODULE by its dotted "
-         "name: shop,"),
-        ("/srv/app/models.py", "'/srv/app/models.py' is a file path, not a module name"),
-        (".models", "'.models' is not a module name: each MODULE is a dotted name of identifiers"),
+        (".models", "'.models' is not a module name: each MODULE is a dotted name of identifiers, as `import` spells "
+         "it (app.models), or the path of a .py file or a package directory (app/models.py)"),
         ("shop.class", "'shop.class' is not a module name"),
+        ("/srv/nowhere/models.py", "'/srv/nowhere/models.py': no such file or directory (looked from the current "
+         "directory, "),
+        ("shop/missing.py", "'shop/missing.py': no such file or directory"),
+        ("shop/models.pyi", "cannot stub 'shop/models.pyi': a module's source is a .py file (a .pyi file is a stub "
+         "already)"),
+        ("sg_loose/", "cannot stub 'sg_loose/': it is a directory without __init__.py (no package); name its modules "
+         "instead: orders.py"),
+        ("my-pipeline.py", "cannot stub 'my-pipeline.py': its module name would be 'my-pipeline', which `import` "
+         "cannot spell (each part an identifier, no keyword); rename the file or directory"),
+        ("json.py", "cannot stub 'json.py': it is module json, but `import json` finds "),
     ],
-    ids=["file", "directory", "absolute-file", "relative-name", "keyword"],
+    ids=["relative-name", "keyword", "missing-absolute-file", "missing-file", "stub-file", "loose-directory",
+         "not-an-identifier", "shadowed"],
 )  # fmt: skip
-def test_a_file_path_or_other_non_name_is_refused_before_anything_is_imported(
-    project: Path, capsys: pytest.CaptureFixture[str], argument: str, expected: str
+def test_what_is_neither_a_module_name_nor_a_path_to_one_is_refused(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argument: str, expected: str
 ) -> None:
+    monkeypatch.chdir(project)
     (project / "shop" / "models.py").write_text("raise AssertionError('imported')\n")
+    (project / "shop" / "models.pyi").write_text("")
+    (project / "sg_loose").mkdir()
+    (project / "sg_loose" / "orders.py").write_text("")
+    (project / "my-pipeline.py").write_text("")
+    (project / "json.py").write_text("")
     code, out, err = run(["stubgen", argument, "-o", str(project / "stubs")], capsys)
     assert (code, out) == (2, "")
     assert err.startswith(f"pydantable-spark stubgen: {expected}")
     assert err.count("\n") == 1
+    assert not (project / "stubs").exists()
+
+
+PIPELINE = """\
+from pydantable_spark import DataFrameModel
+
+
+class Order(DataFrameModel):
+    id: int
+"""
+
+
+@pytest.mark.parametrize(
+    ("argument", "module", "stub"),
+    [
+        ("a_pipeline.py", "a_pipeline", "a_pipeline.pyi"),
+        ("./a_pipeline.py", "a_pipeline", "a_pipeline.pyi"),
+        ("shop/models.py", "shop.models", "shop/models.pyi"),
+        ("shop/", "shop", "shop/__init__.pyi"),
+        ("shop/__init__.py", "shop", "shop/__init__.pyi"),
+        ("{project}/jobs/nightly/run.py", "nightly.run", "nightly/run.pyi"),
+    ],
+    ids=["module-file", "dot-slash", "package-module", "package-directory", "package-init", "absolute"],
+)
+def test_a_file_path_is_stubbed_as_the_module_python_imports_from_it(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argument: str,
+    module: str,
+    stub: str,
+) -> None:
+    """The issue's `stubgen a_pipeline.py` and `./a_pipeline.py`: the stub is the module name's, header and path."""
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the directory a path puts on sys.path goes away after
+    (project / "a_pipeline.py").write_text(PIPELINE)
+    (project / "shop" / "models.py").write_text(PIPELINE)
+    (project / "shop" / "__init__.py").write_text(PIPELINE)
+    (project / "jobs" / "nightly").mkdir(parents=True)  # jobs/ has no __init__.py: nightly is a top-level package
+    (project / "jobs" / "nightly" / "__init__.py").write_text("")
+    (project / "jobs" / "nightly" / "run.py").write_text(PIPELINE)
+    before = set(sys.modules)
+    try:
+        code, out, err = run(["stubgen", argument.format(project=project), "-o", "stubs"], capsys)
+    finally:
+        for name in set(sys.modules) - before:
+            if name in ("a_pipeline", "nightly") or name.startswith("nightly."):
+                del sys.modules[name]
+    assert (code, err) == (0, "")
+    assert out == f"wrote: {Path('stubs', stub)}\n"
+    text = (project / "stubs" / stub).read_text()
+    assert text.startswith(f"# Generated by `pydantable-spark stubgen {module}`; do not edit.\n")
+    assert "    id: _ModelColumn[int]\n" in text
 
 
 def test_a_package_is_stubbed_from_its_init_module(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,8 @@
 Each name in ``pyspark.sql.functions.__all__`` is one of: a catalog entry (typed,
 checked against Spark's analyzer), a special form (``col``, ``lit``, ``when``,
 ``coalesce``), not offered (with the reason, ``unoffered.NOT_OFFERED``) or not
-yet offered. ``python -m tools.functions_page`` writes the
+yet offered; a catalog entry's row also names its aliases that PySpark lacks
+(``F.n_unique``). ``python -m tools.functions_page`` writes the
 page; a test fails when the page on disk differs from what the catalog gives
 for the installed PySpark.
 
@@ -33,6 +34,11 @@ def status(name: str) -> str:
     if name in CATALOG:
         entry = CATALOG[name]
         spellings = [f"F.{name}"] if entry.signature.in_f else []
+        if spellings and name == entry.name:  # the façade's own aliases, which PySpark lacks (F.n_unique)
+            from pyspark.sql import functions as sf
+
+            pyspark_names = set(sf.__all__)
+            spellings += [f"F.{n}" for n, e in CATALOG.items() if e is entry and n not in pyspark_names]
         served = ", ".join([*spellings, *entry.signature.methods]) or entry.call_name
         return f"{served} · local" if name in _local() else served
     if name in _SPECIAL_FORMS:

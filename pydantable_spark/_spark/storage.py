@@ -44,6 +44,7 @@ __all__ = [
     "WriteRequest",
     "csv_header",
     "csv_uses_crlf",
+    "file_in_error",
     "honest_nullability",
     "json_keys",
     "partitions_in_files",
@@ -51,6 +52,7 @@ __all__ = [
     "read_table",
     "read_text",
     "spark_errors",
+    "spark_paragraph",
     "spark_reason",
     "with_comments",
     "with_null_columns",
@@ -682,6 +684,58 @@ def _struct_fields(text: str) -> dict[str, str]:
             fields[name.strip("`")] = kind.lower()
             start = i + 1
     return fields
+
+
+_STACK = re.compile(r"^\s+(?:at |\.\.\. \d+ more|Suppressed: )")
+_THROWABLE = re.compile(r"^(?:[\w$]+\.)+[\w$]*(?:Exception|Error)(?::\s*|$)")
+_TRACE_HEADINGS = frozenset({"JVM stacktrace:", "Driver stacktrace:"})
+_WRAPPERS = ("Job aborted due to stage failure", "Exception thrown in awaitResult")
+
+
+def _spark_messages(text: str) -> list[str]:
+    """Each distinct message of a Spark error's chain (the error, then its causes), without stack lines or class names.
+
+    A message that only wraps another (a failed stage, ``awaitResult``) is left out.
+    """
+    messages: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if _CALLING.match(stripped) or stripped in _TRACE_HEADINGS or _STACK.match(line):
+            current = None
+            continue
+        if line.startswith("Caused by: "):
+            line, current = line[len("Caused by: ") :], None
+        if current is None:
+            if stripped:
+                current = [_THROWABLE.sub("", line.removeprefix(": ").strip())]
+                messages.append(current)
+        elif stripped:
+            current.append(stripped)
+    shown: list[str] = []
+    for message in (" ".join(lines).strip() for lines in messages):
+        if message and message not in shown and not message.startswith(_WRAPPERS):
+            shown.append(message)
+    return shown
+
+
+def spark_paragraph(text: str) -> str:
+    """Spark's reason in one paragraph: its error's message, and its root cause's when that says more.
+
+    Stack lines, exception class names and the messages that only wrap another
+    are left out; each message is cut at 600 characters.
+    """
+    messages = [m if len(m) <= _MAX_SHOWN else m[:_MAX_SHOWN] + "..." for m in _spark_messages(text)]
+    if not messages:
+        return spark_reason(text)
+    first, root = messages[0], messages[-1]
+    return first if root == first or root in first else f"{first} (caused by: {root})"
+
+
+def file_in_error(text: str) -> str | None:
+    """The file a Spark read error names (``while reading file file:/data/x.json``), or None."""
+    found = _FILE.search(text) or _READING.search(text)
+    return found.group(1) if found else None
 
 
 def spark_reason(text: str) -> str:

@@ -254,9 +254,12 @@ class Expr(Generic[T_co]):
     def eq_null_safe(self, other: object) -> Expr[bool]:
         """True where the values are equal or both NULL (PySpark's ``eqNullSafe``, SQL's ``<=>``); never NULL.
 
+        ```pycon
         >>> from pydantable_spark import F
         >>> F.col("a").eq_null_safe(F.col("b"))
         Expr[?](equal_null(a, b))
+
+        ```
         """
         if other is None:
             return self.is_null()
@@ -319,9 +322,12 @@ class Expr(Generic[T_co]):
         The interface contract's alias: ``x.isin(vs)`` is ``x.is_in(vs)``; a single
         string is one value, as in PySpark (``is_in`` asks for a collection).
 
+        ```pycon
         >>> from pydantable_spark import F
         >>> F.col("n").isin(1, 2)
         Expr[?](isin(n, 1, 2))
+
+        ```
         """
         if len(values) == 1 and isinstance(values[0], list | tuple | set | frozenset):
             values = tuple(values[0])

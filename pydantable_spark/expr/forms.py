@@ -48,8 +48,11 @@ def lit(
     Where nothing decides (``select(F.lit(None))``) building the plan fails and
     asks for ``dtype=``.
 
+    ```pycon
     >>> lit(None).cast(int)
     Expr[int | None](cast(None))
+
+    ```
     """
     if value is None and dtype is None:
         return Expr(undecided_null())

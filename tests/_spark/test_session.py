@@ -12,7 +12,8 @@ import pytest
 
 from pydantable_spark import DataFrameModel
 from pydantable_spark._spark.lower import spark_frame
-from pydantable_spark._spark.session import resolve_session
+from pydantable_spark._spark.session import EMBEDDED_CONFIG, PROGRESS_VARIABLE, embedded_config, resolve_session
+from pydantable_spark.errors import ArgumentValueError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -73,7 +74,27 @@ def test_an_embedded_local_session_starts_when_none_exists() -> None:
     assert "spark.sql.session.timeZone UTC" in out
     assert "spark.sql.execution.arrow.pyspark.enabled true" in out
     assert "spark.ui.enabled false" in out
-    assert "spark.ui.showConsoleProgress true" in out  # stage progress in a terminal, as PySpark shows it
+    assert "spark.ui.showConsoleProgress false" in out  # no progress bars on stderr unless asked for (issue 34)
+
+
+@pytest.mark.jvm_free
+def test_progress_bars_are_off_unless_the_environment_asks_for_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PROGRESS_VARIABLE, raising=False)
+    assert embedded_config()["spark.ui.showConsoleProgress"] == "false"
+    assert {k: v for k, v in embedded_config().items() if k != "spark.ui.showConsoleProgress"} == {
+        k: v for k, v in EMBEDDED_CONFIG.items() if k != "spark.ui.showConsoleProgress"
+    }
+    for value, shown in [("1", "true"), ("true", "true"), (" ON ", "true"), ("yes", "true"), ("0", "false"),
+                         ("off", "false"), ("", "false"), ("False", "false")]:  # fmt: skip
+        monkeypatch.setenv(PROGRESS_VARIABLE, value)
+        assert embedded_config()["spark.ui.showConsoleProgress"] == shown, value
+    monkeypatch.setenv(PROGRESS_VARIABLE, "ture")
+    said = (
+        r"PYDANTABLE_SPARK_PROGRESS='ture': set it to 1 to show Spark's progress bars on the embedded session, or to 0 "
+        r"\(or leave it unset\) to keep them off"
+    )
+    with pytest.raises(ArgumentValueError, match=said):
+        embedded_config()
 
 
 @pytest.mark.slow
