@@ -209,6 +209,7 @@ def _typed_files(root: Path) -> None:
     for name, column in refused.items():
         _write(root, name, pa.table({"x": column}))
     _write(root, "twins", pa.table({"a": [1], "A": [2]}))
+    _write(root, "intkeys", pa.table({"x": [1], "m": pa.array([[(1, "a")]], pa.map_(pa.int32(), pa.string()))}))
     _write(root, "case/a", pa.table({"Name": ["x"]}))
     _write(root, "case/b", pa.table({"name": ["y"]}))
     _write(root, "nest/a", pa.table({"s": [{"A": 1}]}))
@@ -230,7 +231,7 @@ _PARTITIONS = {
     "ints": ["k=1", "k=-2", "k=+3"],
     "floats": ["k=1.5", "k=2", "k=-0.0"],
     "days": ["k=2024-01-02", "k=2024-02-29"],
-    "texts": ["k=pen", "k=ink", "k=a%3Ab"],
+    "texts": ["k=pen", "k=ink", "k=a%3Ab", "k=v1"],
     "mixed": ["k=007", "k=a", "k=2024-01-02"],
     "nulls": ["k=__HIVE_DEFAULT_PARTITION__", "k=3"],
     "onlynull": ["k=__HIVE_DEFAULT_PARTITION__"],
@@ -310,6 +311,7 @@ CASES = [
     Case("types pyarrow reads otherwise", Kinds, ("kinds",), {"allow_lossy": ["local"]}),
     *(Case(f"refused type {n}", One, (n,), exact=False) for n in ("nanos", "time", "wide", "uuid")),
     Case("columns differing in case", One, ("twins",), exact=False),
+    Case("map keys that are not strings", One, ("intkeys",)),
     Case("case-differing names merge", Cased, ("case/a", "case/b")),
     Case("case-differing nested names merge", Nest, ("nest/a", "nest/b")),
     Case("decimals of one scale merge", Dec, ("decs/a", "decs/b")),
