@@ -445,6 +445,7 @@ def _read_locally(
             raise UnsupportedEngineError(msg)
         from pydantable_spark.substrait.files import read_parquet
 
+        _session_reads_as_by_default(label)
         opts = _spark_options(options)
         for key, value in _SELF_DESCRIBING_DEFAULTS["parquet"].items():
             if not any(given.lower() == key.lower() for given in opts):
@@ -463,6 +464,48 @@ def _read_locally(
     inside = {name.lower() for name in read.in_files}
     _refuse_partitions_in_files([n for n in read.partitions if n.lower() in lowered and n.lower() in inside], label)
     return local_source(read, target, label=label, session=session, allow_lossy=allow_lossy, absent=absent)
+
+
+PARQUET_READ_SETTINGS = {
+    "spark.sql.caseSensitive": "false",
+    "spark.sql.parquet.binaryAsString": "false",
+    "spark.sql.parquet.int96AsTimestamp": "true",
+    "spark.sql.parquet.inferTimestampNTZ.enabled": "true",
+    "spark.sql.legacy.parquet.nanosAsLong": "false",
+    "spark.sql.parquet.fieldId.read.enabled": "false",
+    "spark.sql.parquet.respectSummaryFiles": "false",
+    "spark.sql.parquet.int96RebaseModeInRead": "corrected",
+    "spark.sql.parquet.datetimeRebaseModeInRead": "corrected",
+    "spark.sql.sources.partitionColumnTypeInference.enabled": "true",
+    "spark.sql.files.ignoreCorruptFiles": "false",
+    "spark.sql.files.ignoreMissingFiles": "false",
+}
+"""The session settings that change how Spark reads Parquet files, at the values the local read follows (Spark 4's
+defaults, lower-cased). A running session that sets another value is refused: the local read would read otherwise."""
+
+
+def _session_reads_as_by_default(label: str) -> None:
+    """``UnsupportedEngineError`` if this thread's active Spark session reads Parquet otherwise than by default.
+
+    Only when PySpark is loaded already: nothing here imports it or starts a session.
+    """
+    import sys
+
+    if "pyspark.sql" not in sys.modules:
+        return
+    from pydantable_spark._spark.session import active_conf
+    from pydantable_spark.errors import UnsupportedEngineError
+
+    found = active_conf(PARQUET_READ_SETTINGS)
+    changed = [
+        f"{key}={found[key]}" for key, value in PARQUET_READ_SETTINGS.items() if found[key].lower() != value.lower()
+    ]
+    if changed:
+        msg = (
+            f"{label}: the active Spark session sets {', '.join(changed)}, and the local read follows Spark's "
+            "defaults for reading Parquet files; read on Spark, or leave the setting at its default"
+        )
+        raise UnsupportedEngineError(msg)
 
 
 def local_source(

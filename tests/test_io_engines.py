@@ -402,7 +402,9 @@ _SAMPLE = {
 }
 
 
-def test_what_the_local_read_does_not_take_is_refused_locally_and_read_by_spark_under_auto(files: Path) -> None:
+def test_what_the_local_read_does_not_take_is_refused_locally_and_read_by_spark_under_auto(
+    files: Path, spark: SparkSession
+) -> None:
     (files / "csv").mkdir(exist_ok=True)
     (files / "csv" / "a.csv").write_text("x\n1\n")
     reads: dict[str, Callable[[], DataFrame[Any]]] = {
@@ -425,6 +427,12 @@ def test_what_the_local_read_does_not_take_is_refused_locally_and_read_by_spark_
             assert _outcome("auto", read) == _outcome("spark", read), name  # auto reads it on Spark
         assert [f.reason for f in fallbacks][:1] == [said[name]], name
     assert "the local engine reads Parquet files only; CSV and JSON are parsed by Spark's own readers" in said["CSV"]
+    spark.conf.set("spark.sql.parquet.binaryAsString", "true")
+    try:
+        with use_engine("local"), pytest.raises(UnsupportedEngineError, match="sets spark.sql.parquet.binaryAsString"):
+            One.read_parquet(files / "hidden")
+    finally:
+        spark.conf.unset("spark.sql.parquet.binaryAsString")
     assert "does not expand glob patterns" in said["a glob"]
     assert "'pathGlobFilter'" in said["another option"]
     assert "k=2024Q1" in said["a partition value of unsure type"]

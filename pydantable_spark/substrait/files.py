@@ -24,6 +24,7 @@ an unusual type or directory) is an ``UnsupportedEngineError`` naming it, so
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +89,8 @@ def read_parquet(paths: Sequence[str], options: Mapping[str, str], label: str) -
     for file, _ in files:
         opened.append(_open(file, label))
     schemas = [types.file_fields(parquet, file, label) for (file, _), parquet in zip(files, opened, strict=True)]
+    for (file, _), parquet, columns in zip(files, opened, schemas, strict=True):
+        _no_legacy_calendar(file, parquet, columns)
     if given.get("mergeschema", "false") != "true" and any(s != schemas[0] for s in schemas):
         msg = (
             "the local read does not take mergeSchema=False over files whose schemas differ (Spark then trusts "
@@ -185,6 +188,42 @@ def _open(file: str, label: str) -> pq.ParquetFile:
     except (OSError, pa.ArrowException) as error:
         msg = f"Spark could not read {file} of the source: {error}"
         raise SparkJobError(label, msg) from error
+
+
+_LEGACY_KEYS = (b"org.apache.spark.legacyDateTime", b"org.apache.spark.legacyINT96")
+
+
+def _no_legacy_calendar(file: str, parquet: pq.ParquetFile, fields: Sequence[types.FileField]) -> None:
+    """Refuse dates and timestamps that Spark would rebase from the Julian calendar (files of Spark before 3.1).
+
+    Spark reads such a file's old dates and timestamps in the hybrid Julian calendar its writer used (the
+    file's metadata says so: ``org.apache.spark.legacyDateTime``, or a writer version before 3.0, 3.1 for
+    INT96); pyarrow reads every value in the proleptic Gregorian calendar.
+    """
+    metadata = parquet.metadata.metadata or {}
+    version = metadata.get(b"org.apache.spark.version", b"").decode("utf-8", "replace")
+    numbers = tuple(int(part) for part in re.findall(r"[0-9]+", version)[:2])
+    legacy = any(key in metadata for key in _LEGACY_KEYS) or (bool(numbers) and numbers < (3, 1))
+    dated = [f.name for f in fields if _holds_dates(f.dtype)]
+    if legacy and dated:
+        msg = (
+            f"the local read does not take {file}: written by Spark {version or 'in its legacy calendar mode'}, "
+            f"its dates and timestamps ({', '.join(map(repr, dated))}) are read by Spark in the Julian calendar "
+            "its writer used; read it on Spark"
+        )
+        raise UnsupportedEngineError(msg)
+
+
+def _holds_dates(dtype: dt.DType) -> bool:
+    if isinstance(dtype, dt.Date | dt.Datetime | dt.DatetimeNTZ):
+        return True
+    if isinstance(dtype, dt.List):
+        return _holds_dates(dtype.inner)
+    if isinstance(dtype, dt.Map):
+        return _holds_dates(dtype.key) or _holds_dates(dtype.value)
+    if isinstance(dtype, dt.Struct):
+        return any(_holds_dates(f.dtype) for f in dtype.fields)
+    return False
 
 
 def _no_duplicates(names: Sequence[str], label: str) -> None:

@@ -111,6 +111,24 @@ def test_reads_spark_would_make_otherwise_are_refused_naming_why(tmp_path: Path)
     assert read_parquet([f"file://{a}"], {}, "r").table.num_rows == 1
 
 
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {"org.apache.spark.version": "2.4.8"},
+        {"org.apache.spark.version": "3.4.1", "org.apache.spark.legacyDateTime": ""},
+    ],
+)
+def test_dates_spark_would_read_in_the_julian_calendar_are_refused(tmp_path: Path, metadata: dict[str, str]) -> None:
+    days = pa.table({"d": [datetime.date(1200, 1, 1)], "x": [1]}).replace_schema_metadata(metadata)
+    _write(tmp_path / "old" / "part-0.parquet", days)
+    with pytest.raises(
+        UnsupportedEngineError, match=r"its dates and timestamps \('d'\) are read by Spark in the Julian"
+    ):
+        _read(tmp_path / "old")
+    _write(tmp_path / "new" / "part-0.parquet", days.replace_schema_metadata({"org.apache.spark.version": "3.1.0"}))
+    assert _read(tmp_path / "new").table.column("d").to_pylist() == [datetime.date(1200, 1, 1)]
+
+
 def test_a_file_pyarrow_cannot_read_is_the_error_a_spark_read_gives(tmp_path: Path) -> None:
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "notes.txt").write_text("not parquet")
