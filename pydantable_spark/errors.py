@@ -184,6 +184,20 @@ class AmbiguousSideError(SchemaError):
 class UnsupportedTypeError(SchemaError, TypeError):
     """A Python annotation or Spark type with no mapping in the type mapping (docs/types.md)."""
 
+    @classmethod
+    def of_spark(cls, path: str, spark_type: str) -> UnsupportedTypeError:
+        """The error for a column of a Spark type (``void``, as Spark spells it) the façade has no mapping for."""
+        msg = (
+            f"column {path!r}: Spark type {spark_type} has no mapping; supported are the atomic types of the type "
+            "mapping (docs/types.md), interval day to second, variant, arrays, maps with string keys and structs"
+        )
+        return cls(msg)
+
+    @classmethod
+    def of_map_key(cls, path: str, key_type: str) -> UnsupportedTypeError:
+        """The error for a map column whose keys are not strings (``key_type`` as Spark spells it)."""
+        return cls(f"column {path!r}: map<{key_type}, ...> has no Python mapping; map keys must be strings")
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:

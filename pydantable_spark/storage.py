@@ -36,6 +36,7 @@ from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
     ColumnTypeError,
+    IncompatibleCastError,
     MissingColumnError,
     ReconciliationError,
     UnknownColumnError,
@@ -43,8 +44,8 @@ from pydantable_spark.errors import (
     suggest,
 )
 from pydantable_spark.plan import nodes as p
-from pydantable_spark.plan.sources import SparkData
-from pydantable_spark.reconcile import Selection, reconcile
+from pydantable_spark.plan.sources import ArrowData, SparkData
+from pydantable_spark.reconcile import Reconciliation, Selection, reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
     from pydantable_spark._spark.writes import Request as WriteRequest
+    from pydantable_spark.substrait.files import LocalFiles
 
 __all__ = [
     "FileFormat",
@@ -156,10 +158,7 @@ def spark_source(
     from pydantable_spark._spark.types import fields_of_struct
 
     if absent:
-        have = set(sdf.columns) if case_sensitive else {c.lower() for c in sdf.columns}
-        lacking = [f for f in target if f.name in absent and (f.name if case_sensitive else f.name.lower()) not in have]
-        _no_case_twins(lacking, sdf.columns, label)
-        sdf = with_null_columns(sdf, lacking)
+        sdf = with_null_columns(sdf, _lacking(target, sdf.columns, absent, label, case_sensitive=case_sensitive))
     if checks is not None:
         sdf = _checked_source(sdf, checks, label)
     sdf, claimed = honest_nullability(sdf)
@@ -169,11 +168,48 @@ def spark_source(
             f.name for f in target if f.name in claimed or f.name.lower() in {c.lower() for c in claimed}
         }
     fields = fields_of_struct(sdf.schema)
+    rec = _reconciled(
+        fields, target, label=label, allow_lossy=allow_lossy, null_check=null_check, case_sensitive=case_sensitive
+    )
+    if len({f.name.lower() for f in fields}) < len(fields):
+        # drop case-colliding unused columns (select by name: backticks quote it, nothing parses it as SQL)
+        sdf = sdf.select(*["`" + c.source.name.replace("`", "``") + "`" for c in rec.columns])
+        fields = fields_of_struct(sdf.schema)
+    source = p.Source(SparkData(sdf, label), Schema(fields))
+    return p.Reconcile(source, rec)
+
+
+def _lacking(
+    target: Schema, columns: Sequence[str], absent: Collection[str], label: str, *, case_sensitive: bool
+) -> list[dt.Field]:
+    """The fields of ``absent`` that the data's ``columns`` lack (read as NULL).
+
+    One the data holds under another case is an error (``_no_case_twins``).
+    """
+    have = set(columns) if case_sensitive else {c.lower() for c in columns}
+    lacking = [f for f in target if f.name in absent and (f.name if case_sensitive else f.name.lower()) not in have]
+    _no_case_twins(lacking, columns, label)
+    return lacking
+
+
+def _reconciled(
+    fields: Sequence[dt.Field],
+    target: Schema,
+    *,
+    label: str,
+    allow_lossy: Selection,
+    null_check: Selection,
+    case_sensitive: bool,
+) -> Reconciliation:
+    """``reconcile`` of a read's ``fields`` with ``target``; the error says how to declare a field older data lacks.
+
+    One rule for every engine: Spark's reads and the local engine's (``local_source``) both come here.
+    """
     try:
-        rec = reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
+        return reconcile(fields, target, case_sensitive=case_sensitive, allow_lossy=allow_lossy, null_check=null_check)
     except ReconciliationError as error:
         missing = [pr.path for pr in error.problems if issubclass(pr.kind, MissingColumnError) and "." not in pr.path]
-        folded = {c.lower() for c in sdf.columns}  # a name held under another case gets a did-you-mean, not this hint
+        folded = {f.name.lower() for f in fields}  # a name held under another case gets a did-you-mean, not this hint
         optional = [n for n in missing if n in target and target[n].nullable and n.lower() not in folded]
         if optional:
             hint = (
@@ -183,12 +219,6 @@ def spark_source(
             msg = f"{label}: {error}{hint}"
             raise type(error)(msg, error.problems) from None
         raise error.within(label) from None
-    if len({f.name.lower() for f in fields}) < len(fields):
-        # drop case-colliding unused columns (select by name: backticks quote it, nothing parses it as SQL)
-        sdf = sdf.select(*["`" + c.source.name.replace("`", "``") + "`" for c in rec.columns])
-        fields = fields_of_struct(sdf.schema)
-    source = p.Source(SparkData(sdf, label), Schema(fields))
-    return p.Reconcile(source, rec)
 
 
 def _no_case_twins(lacking: Sequence[dt.Field], columns: Sequence[str], label: str) -> None:
@@ -313,12 +343,18 @@ def read_files(
 
     ``absent``: the columns the files may lack, read as NULL (see ``spark_source``).
     """
+    files = _paths(paths)
+    label = f"read_{fmt}({files[0]!r}{', ...' if len(files) > 1 else ''})"
+    local = _read_locally(
+        fmt, files, target, label=label, session=session, allow_lossy=allow_lossy, options=options, checks=checks,
+        absent=absent,
+    )  # fmt: skip
+    if local is not None:
+        return local
     from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark.session import resolve_session
 
     spark = resolve_session(session)
-    files = _paths(paths)
-    label = f"read_{fmt}({files[0]!r}{', ...' if len(files) > 1 else ''})"
     opts = _spark_options(options)
     if fmt in _TEXT_FORMATS:
         read_schema = target
@@ -361,6 +397,160 @@ def read_files(
         sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks,
         absent=absent,
     )  # fmt: skip
+
+
+_LOCAL_TEXT_REFUSAL = (
+    "CSV and JSON are parsed by Spark's own readers (its CSV parser's quoting, header, line-ending and "
+    "malformed-record rules under mode=FAILFAST; Jackson's JSON parsing with the strict string and decimal "
+    "checks of docs/io.md), which the local engine does not reproduce"
+)
+
+
+def _read_locally(
+    fmt: FileFormat,
+    files: Sequence[str],
+    target: Schema,
+    *,
+    label: str,
+    session: Any,
+    allow_lossy: Selection,
+    options: Mapping[str, Any],
+    checks: SparkConstraints | None,
+    absent: Collection[str],
+) -> p.Plan | None:
+    """The read on the local engine when one is in force (``engines.use_engine``); None: read on Spark.
+
+    Under ``"local"`` a read it does not take is an ``UnsupportedEngineError``
+    naming why; under ``"auto"`` that read runs on Spark, as without an engine,
+    and the fall-back is reported (``engines.recording``). The files' schema
+    is reconciled with ``target`` by the same rules as a Spark read's
+    (``local_source``).
+    """
+    from pydantable_spark.engines import default_engine, fell_back
+    from pydantable_spark.errors import UnsupportedEngineError
+
+    engine = default_engine()
+    if engine == "spark":
+        return None
+    try:
+        if fmt != "parquet":
+            why = _LOCAL_TEXT_REFUSAL if fmt in _TEXT_FORMATS else f"{fmt} is read by Spark's own reader"
+            msg = f"{label}: the local engine reads Parquet files only; {why}. Read it on Spark (engine spark or auto)"
+            raise UnsupportedEngineError(msg)
+        if checks is not None:
+            msg = (
+                f"{label}: the local engine does not check constraints='raise' while reading; read with "
+                "constraints='skip' and call validate(), or read on Spark"
+            )
+            raise UnsupportedEngineError(msg)
+        from pydantable_spark.substrait.files import read_parquet
+
+        _session_reads_as_by_default(label)
+        opts = _spark_options(options)
+        for key, value in _SELF_DESCRIBING_DEFAULTS["parquet"].items():
+            if not any(given.lower() == key.lower() for given in opts):
+                opts[key] = value
+        try:
+            read = read_parquet(files, opts, label)
+        except UnsupportedEngineError as refused:
+            msg = f"{label}: {refused}"
+            raise UnsupportedEngineError(msg) from None
+    except UnsupportedEngineError as refused:
+        if engine == "local":
+            raise
+        fell_back(label, str(refused))
+        return None
+    lowered = {name.lower() for name in target.names}
+    inside = {name.lower() for name in read.in_files}
+    _refuse_partitions_in_files([n for n in read.partitions if n.lower() in lowered and n.lower() in inside], label)
+    return local_source(read, target, label=label, session=session, allow_lossy=allow_lossy, absent=absent)
+
+
+PARQUET_READ_SETTINGS = {
+    "spark.sql.caseSensitive": "false",
+    "spark.sql.parquet.binaryAsString": "false",
+    "spark.sql.parquet.int96AsTimestamp": "true",
+    "spark.sql.parquet.inferTimestampNTZ.enabled": "true",
+    "spark.sql.legacy.parquet.nanosAsLong": "false",
+    "spark.sql.parquet.fieldId.read.enabled": "false",
+    "spark.sql.parquet.respectSummaryFiles": "false",
+    "spark.sql.parquet.int96RebaseModeInRead": "corrected",
+    "spark.sql.parquet.datetimeRebaseModeInRead": "corrected",
+    "spark.sql.sources.partitionColumnTypeInference.enabled": "true",
+    "spark.sql.files.ignoreCorruptFiles": "false",
+    "spark.sql.files.ignoreMissingFiles": "false",
+}
+"""The session settings that change how Spark reads Parquet files, at the values the local read follows (Spark 4's
+defaults, lower-cased). A running session that sets another value is refused: the local read would read otherwise."""
+
+
+def _session_reads_as_by_default(label: str) -> None:
+    """``UnsupportedEngineError`` if this thread's active Spark session reads Parquet otherwise than by default.
+
+    Only when PySpark is loaded already: nothing here imports it or starts a session.
+    """
+    import sys
+
+    if "pyspark.sql" not in sys.modules:
+        return
+    from pydantable_spark._spark.session import active_conf
+    from pydantable_spark.errors import UnsupportedEngineError
+
+    found = active_conf(PARQUET_READ_SETTINGS)
+    changed = [
+        f"{key}={found[key]}" for key, value in PARQUET_READ_SETTINGS.items() if found[key].lower() != value.lower()
+    ]
+    if changed:
+        msg = (
+            f"{label}: the active Spark session sets {', '.join(changed)}, and the local read follows Spark's "
+            "defaults for reading Parquet files; read on Spark, or leave the setting at its default"
+        )
+        raise UnsupportedEngineError(msg)
+
+
+def local_source(
+    read: LocalFiles, target: Schema, *, label: str, session: Any, allow_lossy: Selection, absent: Collection[str]
+) -> p.Plan:
+    """A plan over files read locally, reconciled with ``target`` as ``spark_source`` reconciles a Spark read.
+
+    Every file column is nullable, as Spark reads it, so a non-null field gets
+    the same run-time NULL check (run by the local engine's ``as_model``
+    kernels, or by Spark if the frame runs there); a column of ``absent`` the
+    files lack reads as NULL.
+    """
+    import pyarrow as pa
+
+    from pydantable_spark.arrow import arrow_schema
+
+    lacking = _lacking(target, [f.name for f in read.fields], absent, label, case_sensitive=True)
+    fields = (*read.fields, *(dt.Field(f.name, f.dtype, True) for f in lacking))
+    rec = _reconciled(fields, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True)
+    schema = Schema(fields)
+    nulls = [pa.nulls(read.table.num_rows, arrow_schema(Schema((f,))).field(0).type) for f in lacking]
+    table = pa.Table.from_arrays([*read.table.columns, *nulls], schema=arrow_schema(schema))
+    source = p.Source(ArrowData(table, label=label), schema, session)
+    return p.Reconcile(source, rec)
+
+
+def files_disagree(
+    action: str, first: Mapping[str, str], other: Mapping[str, str], shown: str | None = None
+) -> IncompatibleCastError:
+    """The error for files whose schemas do not merge: each column both name, with its two types.
+
+    ``first`` and ``other`` map column names to their types as Spark prints
+    them (lower-cased); a Spark read and a local read both raise it.
+    """
+    differ = [
+        f"{name}: {kind} in one file, {other[name]} in another"
+        for name, kind in first.items()
+        if other.get(name, kind) != kind
+    ]
+    listing = "; ".join(differ) or shown or f"{dict(first)} against {dict(other)}"
+    msg = (
+        f"{action}: the files disagree on a column's type ({listing}), so their schemas cannot be merged; "
+        "rewrite the files with one schema, or read them separately and cast in the plan"
+    )
+    return IncompatibleCastError(msg)
 
 
 def _refuse_partitions_in_files(names: Sequence[str], action: str) -> None:

@@ -34,13 +34,14 @@ from pyspark.sql import SparkSession
 from pydantable_spark._spark.java import ensure_java
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
 from pydantable_spark.errors import ArgumentValueError, SessionStoppedError
 
 __all__ = [
     "EMBEDDED_CONFIG",
     "PROGRESS_VARIABLE",
+    "active_conf",
     "active_settings",
     "embedded_config",
     "interrupt_tag",
@@ -144,6 +145,14 @@ def active_settings() -> dict[str, str] | None:
         return None
     keys = ("spark.sql.session.timeZone", "spark.sql.ansi.enabled")
     return {key: str(active.conf.get(key, "true" if key.endswith("enabled") else "UTC")) for key in keys}
+
+
+def active_conf(defaults: Mapping[str, str]) -> dict[str, str]:
+    """The settings of ``defaults`` as this thread's active session has them; their defaults without one."""
+    active = SparkSession.getActiveSession()
+    if active is None or is_stopped(active):
+        return dict(defaults)
+    return {key: str(active.conf.get(key, value)) for key, value in defaults.items()}
 
 
 def _embedded() -> SparkSession:

@@ -17,7 +17,6 @@ from pydantable_spark._spark.types import spark_type, struct_of
 from pydantable_spark._spark.writes import Request as WriteRequest
 from pydantable_spark.errors import (
     ArgumentValueError,
-    IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
     PydantableSparkError,
@@ -574,18 +573,10 @@ def _translate(error: Exception, action: str) -> Exception | None:
         return NullCheckError(path, action)
     clash = _MERGE.search(text)
     if clash:
+        from pydantable_spark.storage import files_disagree
+
         first, other = _struct_fields(clash.group(1)), _struct_fields(clash.group(2))
-        differ = [
-            f"{name}: {kind} in one file, {other[name]} in another"
-            for name, kind in first.items()
-            if other.get(name, kind) != kind
-        ]
-        listing = "; ".join(differ) or f"{clash.group(1)} against {clash.group(2)}"
-        msg = (
-            f"{action}: the files disagree on a column's type ({listing}), so their schemas cannot be merged; "
-            "rewrite the files with one schema, or read them separately and cast in the plan"
-        )
-        return IncompatibleCastError(msg)
+        return files_disagree(action, first, other, f"{clash.group(1)} against {clash.group(2)}")
     udf = _UDF_ERROR.search(text)
     if udf:
         said = bytes.fromhex(udf.group(1)).decode("utf-8", "replace")

@@ -85,19 +85,12 @@ def dtype_of_spark(spark: st.DataType, path: str) -> dt.DType:
     elif isinstance(spark, st.MapType):
         key = dtype_of_spark(spark.keyType, f"{path}{{key}}")
         if not isinstance(key, dt.String):
-            key_type = spark.keyType.simpleString()
-            msg = f"column {path!r}: map<{key_type}, ...> has no Python mapping; map keys must be strings"
-            raise UnsupportedTypeError(msg)
+            raise UnsupportedTypeError.of_map_key(path, spark.keyType.simpleString())
         value = dtype_of_spark(spark.valueType, f"{path}{{value}}")
         return dt.Map(key, value, spark.valueContainsNull)
     elif isinstance(spark, st.StructType):
         return dt.Struct(fields_of_struct(spark, prefix=f"{path}."))
-    msg = (
-        f"column {path!r}: Spark type {spark.simpleString()} has no mapping; supported are the "
-        "atomic types of the type mapping (docs/types.md), interval day to second, variant, arrays, maps with "
-        "string keys and structs"
-    )
-    raise UnsupportedTypeError(msg)
+    raise UnsupportedTypeError.of_spark(path, spark.simpleString())
 
 
 def comments_of_struct(struct: st.StructType, path: tuple[str, ...] = ()) -> dict[str | tuple[str, ...], str]:

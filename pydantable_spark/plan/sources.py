@@ -21,8 +21,12 @@ class ArrowData:
 
     table: pa.Table
     created: dict[int, Any] = field(default_factory=dict, repr=False)
+    label: str | None = None
+    """Where the rows came from when not from Python (a local read: ``read_parquet('...')``)."""
 
     def describe(self) -> str:
+        if self.label is not None:
+            return f"{self.label}, {self.table.num_rows} rows read locally"
         return f"{self.table.num_rows} rows from Python"
 
 
