@@ -175,9 +175,13 @@ def _rolled(rows: list[dict[str, Any]], on: str, size: int, by: str | None, op: 
 
 def test_rolling_agg_aggregates_each_rows_trailing_window(spark: SparkSession, agrees: Any) -> None:
     rows = _ticks()
+    for row in rows:
+        row["local"] = row["at"].replace(tzinfo=None)
     hour = 3_600_000_000
     frame = (
         Tick.from_rows(rows)
+        .drop_nulls(subset=["local"])
+        .rolling_agg(on="local", column="px", window_size="90m", op="max", out_name="max_90m_naive")
         .rolling_agg(on="at", column="px", window_size="1h", op="sum", out_name="sum_1h", by="sym")
         .rolling_agg(on="at", column=Tick.px, window_size=datetime.timedelta(hours=2), op="mean", out_name="mean_2h")
         .rolling_agg(on=Tick.seq, column="px", window_size=6, op="max", out_name="max_6", by=[Tick.sym])
@@ -193,6 +197,7 @@ def test_rolling_agg_aggregates_each_rows_trailing_window(spark: SparkSession, a
         "seq",
         "sym",
         "px",
+        "max_90m_naive",
         "sum_1h",
         "mean_2h",
         "max_6",
@@ -208,6 +213,7 @@ def test_rolling_agg_aggregates_each_rows_trailing_window(spark: SparkSession, a
     def expect(values: list[Any]) -> list[Any]:
         return [values[i] for i in order]
 
+    assert got["max_90m_naive"] == expect(_rolled(rows, "at", 90 * 60_000_000, None, "max", 1))
     assert got["sum_1h"] == expect(_rolled(rows, "at", hour, "sym", "sum", 1))
     assert got["mean_2h"] == pytest.approx(expect(_rolled(rows, "at", 2 * hour, None, "mean", 1)))
     assert got["max_6"] == expect(_rolled(rows, "seq", 6, "sym", "max", 1))
