@@ -126,6 +126,8 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/expr/windowspec.py",
         "pydantable_spark/functions.py",
         "pydantable_spark/groupby.py",
+        "pydantable_spark/timeseries.py",
+        "pydantable_spark/expr/catalog/time_windows.py",
         "pydantable_spark/into.py",
         "pydantable_spark/model.py",
         "pydantable_spark/reconcile.py",

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from pydantable_spark import storage
 from pydantable_spark.annotations import fields_of_model, may_be_absent
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError, shown
+from pydantable_spark.expr.core import check_param
 from pydantable_spark.model import DataFrameModel
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData
@@ -105,7 +106,12 @@ class Constructors(Generic[M]):
     @overload
     @classmethod
     def from_rows(
-        cls, rows: Iterable[Mapping[str, Any] | BaseModel], model: type[M2], *, session: SparkSession | None = None
+        cls,
+        rows: Iterable[Mapping[str, Any] | BaseModel],
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[M2]: ...
 
     @overload
@@ -116,6 +122,7 @@ class Constructors(Generic[M]):
         model: None = None,
         *,
         session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[M2]: ...
 
     @classmethod
@@ -125,24 +132,42 @@ class Constructors(Generic[M]):
         model: type[Any] | None = None,
         *,
         session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[Any]:
         """A frame of rows (dicts or model instances), validated by Pydantic first.
 
         An invalid row raises ``RowValidationError`` naming its index and field;
-        nothing reaches Spark until the frame is materialized.
+        nothing reaches Spark until the frame is materialized. A key a row lacks
+        is an error, unless its field is Optional with the default None
+        (``age: int | None = None``): then it is NULL, as Pydantic fills it.
+
+        ``trusted=True`` skips the model's validation (validators, constraints,
+        conversions such as ``"1"`` to ``1``), several times faster, and still
+        checks each row's shape and types strictly: every value of its field's
+        Python type (an ``Enum`` member, a ``date`` and not a ``datetime``),
+        NULL only in Optional fields, no unknown key at any depth, every field
+        given but those Optional with the default None. The skipped constraints
+        run when the rows are collected (unless ``collect(trusted=True)``), on
+        write and in ``validate()``.
         """
         from pydantable_spark import ingest
         from pydantable_spark.frame import DataFrame
 
+        check_param("from_rows()", "trusted", trusted, bool)
         chosen = cls._require_model(model, "from_rows")
         schema = schema_of_model(chosen)
-        table = ingest.rows_to_arrow(rows, chosen, schema)
+        table = ingest.rows_to_arrow(rows, chosen, schema, trusted=trusted)
         return DataFrame(p.Source(ArrowData(table), schema, session), chosen)
 
     @overload
     @classmethod
     def from_columns(
-        cls, columns: Mapping[str, Iterable[Any]], model: type[M2], *, session: SparkSession | None = None
+        cls,
+        columns: Mapping[str, Iterable[Any]],
+        model: type[M2],
+        *,
+        session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[M2]: ...
 
     @overload
@@ -153,6 +178,7 @@ class Constructors(Generic[M]):
         model: None = None,
         *,
         session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[M2]: ...
 
     @classmethod
@@ -162,8 +188,9 @@ class Constructors(Generic[M]):
         model: type[Any] | None = None,
         *,
         session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[Any]:
-        """A frame of equally long column lists, validated row by row like ``from_rows``."""
+        """A frame of equally long column lists, validated row by row like ``from_rows`` (``trusted`` too)."""
         chosen = cls._require_model(model, "from_columns")
         schema = schema_of_model(chosen)
         lists = {name: list(values) for name, values in columns.items()}
@@ -177,7 +204,7 @@ class Constructors(Generic[M]):
             raise ArgumentValueError(msg)
         names = list(lists)
         rows = [dict(zip(names, values, strict=True)) for values in zip(*lists.values(), strict=True)]
-        return cls.from_rows(rows, chosen, session=session)
+        return cls.from_rows(rows, chosen, session=session, trusted=trusted)
 
     @overload
     @classmethod
@@ -217,7 +244,9 @@ class Constructors(Generic[M]):
 
         Without a model the row model is derived from the Arrow schema. A
         column Arrow calls nullable satisfies a non-null field when it holds no
-        NULL. Pydantic validators and constraints run at ``collect()``.
+        NULL. A column the table lacks is an error, unless its field is Optional
+        with the default None (the readers' rule): then it is NULL. Pydantic
+        validators and constraints run at ``collect()``.
         """
         from pydantable_spark import ingest
         from pydantable_spark.frame import DataFrame
@@ -227,7 +256,9 @@ class Constructors(Generic[M]):
             reconciled, rec = ingest.arrow_table_from(table, Schema(ingest.fields_of_arrow(table.schema)))
             return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session))
         target = schema_of_model(chosen)
-        reconciled, rec = ingest.arrow_table_from(table, target, allow_lossy=allow_lossy, null_check=null_check)
+        reconciled, rec = ingest.arrow_table_from(
+            table, target, allow_lossy=allow_lossy, null_check=null_check, absent=may_be_absent(chosen)
+        )
         return DataFrame(p.Source(ArrowData(reconciled), rec.schema, session), chosen)
 
     @overload

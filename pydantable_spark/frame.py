@@ -88,6 +88,7 @@ if TYPE_CHECKING:
     from pyspark.storagelevel import StorageLevel
 
     from pydantable_spark.schema import Schema
+    from pydantable_spark.timeseries import Duration, RollingOp
 
 __all__ = ["DataFrame"]
 
@@ -949,6 +950,97 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
             msg = "group_by() needs at least one key"
             raise ArgumentTypeError(msg)
         return GroupBy(self, tuple(nodes), drop_nulls, maintain_order)
+
+    def group_by_dynamic(
+        self,
+        index_column: IntoColumn,
+        *,
+        every: Duration,
+        period: Duration | None = None,
+        offset: Duration | None = None,
+        by: IntoColumn | Selector | Sequence[IntoColumn | Selector] | None = None,
+        drop_nulls: bool = True,
+    ) -> GroupBy[Any]:
+        r"""Groups of rows by time window (and ``by``); ``.agg(...)`` makes one row per window and group.
+
+        Windows of ``period`` (default: ``every``) start every ``every``, at
+        ``offset`` past 1970-01-01 00:00 UTC (so a ``"1w"`` window starts on a
+        Thursday unless ``offset="4d"``); a row is in every window whose span
+        ``[start, start + period)`` holds its index time (several when ``period``
+        is longer). Durations are ``timedelta`` values, Spark's text (``"1 hour"``) or
+        Polars' (``"1h"``, ``"30m"``, ``"1d"``). It is ``group_by(*by,
+        F.window(index_column, period, every, offset))``: rows whose index time is
+        NULL are left out, and ``drop_nulls`` applies to ``by`` as in ``group_by``.
+
+        ``agg`` gives the ``by`` columns, the index column holding each window's
+        start (a ``datetime``; a date column's windows start at UTC midnights),
+        then the aggregates. Groups come in no particular order: ``sort`` them.
+
+        ```pycon
+        >>> import datetime
+        >>> from pydantable_spark import DataFrameModel, F
+        >>> class Reading(DataFrameModel):
+        ...     at: datetime.datetime
+        ...     value: float
+        >>> t0 = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+        >>> rows = [{"at": t0 + datetime.timedelta(minutes=m), "value": float(m)} for m in (5, 50, 70)]
+        >>> hourly = Reading.from_rows(rows).group_by_dynamic("at", every="1h").agg(total=F.sum(Reading.value))
+        >>> [(row.at.hour, row.total) for row in hourly.sort("at").collect()]
+        [(0, 55.0), (1, 70.0)]
+
+        ```
+        """
+        from pydantable_spark.timeseries import dynamic_groups
+
+        return dynamic_groups(
+            self, index_column, every=every, period=period, offset=offset, by=by, drop_nulls=drop_nulls
+        )
+
+    def rolling_agg(
+        self,
+        *,
+        on: IntoColumn,
+        column: IntoColumn,
+        window_size: int | Duration,
+        op: RollingOp,
+        out_name: str,
+        by: IntoColumn | Selector | Sequence[IntoColumn | Selector] | None = None,
+        min_periods: int = 1,
+    ) -> DataFrame[Any]:
+        """This frame with ``out_name``: ``op`` of ``column`` over each row's trailing window of ``on``.
+
+        The window of a row holds the rows of its ``by`` group whose ``on`` lies
+        in ``[on - window_size, on]`` (its ties included, whatever their order).
+        ``on`` is a date, a datetime (``window_size`` a duration: ``"2h"``,
+        ``timedelta``) or an integer column (``window_size`` an ``int``), not
+        nullable. ``op`` is ``sum``, ``mean``, ``min``, ``max`` (NULLs ignored; NULL
+        for a window without values, or with fewer than ``min_periods``) or
+        ``count`` (of non-NULL values; never NULL). It is
+        ``with_columns(out_name=F.<op>(column).over(Window.partition_by(*by).order_by(on).range_between(-size, 0)))``.
+
+        ```pycon
+        >>> from pydantable_spark import DataFrameModel
+        >>> class Sale(DataFrameModel):
+        ...     day: int
+        ...     shop: str
+        ...     amount: int | None
+        >>> sales = Sale.from_rows([
+        ...     {"day": 1, "shop": "a", "amount": 10}, {"day": 2, "shop": "a", "amount": None},
+        ...     {"day": 4, "shop": "a", "amount": 5}, {"day": 2, "shop": "b", "amount": 7},
+        ... ])
+        >>> rolled = sales.rolling_agg(on="day", column="amount", window_size=2, op="sum", out_name="last3", by="shop")
+        >>> sorted((row.shop, row.day, row.last3) for row in rolled.collect())
+        [('a', 1, 10), ('a', 2, 10), ('a', 4, 5), ('b', 2, 7)]
+
+        ```
+        """
+        from pydantable_spark.timeseries import rolling_column
+
+        check_param("rolling_agg()", "out_name", out_name, str)
+        expr = rolling_column(
+            self.schema, on=on, column=column, window_size=window_size, op=op, by=by, min_periods=min_periods
+        )
+        return self.with_columns(**{out_name: expr})
 
     def join(
         self,

@@ -14,13 +14,16 @@ most: float | None (double)
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.catalog import CATALOG
-from pydantable_spark.expr.core import Alias, Column, Node, bind, render
+from pydantable_spark.expr.core import Alias, Column, Node, bind, literal_of, render
+from pydantable_spark.expr.forms import coalesce, col
 from pydantable_spark.expr.over import Over
 from pydantable_spark.plan.aggregate import Aggregate, null_dropped_keys
 from pydantable_spark.pyspark_names import GROUPED, install, visible
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["AGGREGATIONS", "GroupBy", "broadcast"]
+__all__ = ["AGGREGATIONS", "DynamicGroupBy", "GroupBy", "broadcast"]
 
 _TUPLE_NAMES = (
     "count", "sum", "mean", "avg", "min", "max", "median", "std", "var", "first", "last", "n_unique",
@@ -104,6 +107,34 @@ class GroupBy(Generic[K_co]):
 
 
 install(GroupBy, GROUPED)  # PySpark's GroupedData names answer what to write here (``pyspark_names``)
+
+
+class DynamicGroupBy(GroupBy[K_co]):
+    """``group_by_dynamic(...)``: groups by time window (``F.window``), then by window start in ``agg``'s result.
+
+    The keys are the ``by`` columns and the window (a struct of ``start`` and
+    ``end``, under the index column's name); ``agg`` gives the ``by`` columns,
+    then the index column holding each window's start, then the aggregates.
+    Spark types a window's fields nullable: the start is coalesced with a
+    constant of its type, never used (a window always has a start), so that the
+    index column is not nullable.
+    """
+
+    __slots__ = ("_index",)
+
+    def __init__(self, frame: DataFrame[Any], keys: tuple[Node, ...], drop_nulls: bool, index: str) -> None:
+        super().__init__(frame, keys, drop_nulls, False)
+        self._index = index
+
+    def agg(self, *exprs: Expr[Any], **named: Expr[Any] | tuple[str, str]) -> DataFrame[Any]:
+        """The ``by`` columns, the index column (each window's start), then one column per aggregate."""
+        grouped = super().agg(*exprs, **named)
+        window = grouped.schema[self._index].dtype
+        assert isinstance(window, dt.Struct)
+        start = window.fields[0].dtype
+        zone = None if isinstance(start, dt.DatetimeNTZ) else datetime.timezone.utc
+        never_used: Expr[Any] = Expr(literal_of(datetime.datetime(1970, 1, 1, tzinfo=zone), start))
+        return grouped.with_columns(**{self._index: coalesce(col(self._index).struct.field("start"), never_used)})
 
 
 def _tuple_form(name: str, value: tuple[str, str]) -> Node:

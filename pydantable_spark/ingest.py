@@ -9,19 +9,21 @@ Python, without Spark).
 
 from __future__ import annotations
 
+import collections.abc
 import decimal
 import enum
 import functools
 import json
 import math
 import re
+import types
 import typing
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.arrow import arrow_schema, arrow_type
@@ -29,7 +31,7 @@ from pydantable_spark.errors import RowValidationError, UnsupportedTypeError
 from pydantable_spark.reconcile import Reconciliation, Selection, reconcile, selected
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping
 
     from pydantable_spark.schema import Schema
 
@@ -42,6 +44,7 @@ __all__ = [
     "json_text",
     "plain_value",
     "rows_to_arrow",
+    "trusted_rows",
     "unknown_keys_checker",
     "validation_message",
 ]
@@ -69,21 +72,33 @@ def validation_message(error: ValidationError, what: str, offset: int = 0) -> st
     return f"{error.error_count()} invalid value(s) {what}:\n" + "\n".join(lines) + tail
 
 
-def rows_to_arrow(rows: Iterable[Mapping[str, Any] | BaseModel], model: type[BaseModel], schema: Schema) -> pa.Table:
-    """Validate ``rows`` with ``model`` and lay them out as an Arrow table of ``schema``."""
-    adapter = adapter_for(model)
+def rows_to_arrow(
+    rows: Iterable[Mapping[str, Any] | BaseModel], model: type[BaseModel], schema: Schema, *, trusted: bool = False
+) -> pa.Table:
+    """Validate ``rows`` with ``model`` and lay them out as an Arrow table of ``schema``.
+
+    ``trusted``: the rows are checked for their shape and types only
+    (``trusted_rows``), not validated by the model.
+    """
     items = rows if isinstance(rows, list) else list(rows)
+    if trusted:
+        return _table(trusted_rows(items, model), model, schema)
+    adapter = adapter_for(model)
     try:
         validated = adapter.validate_python(items)
     except ValidationError as error:
         raise RowValidationError(validation_message(error, f"in rows for {model.__name__}"), error.errors()) from error
     _refuse_unknown_nested_keys(items, model)
-    dumped: list[dict[str, Any]] = adapter.dump_python(validated, by_alias=True)
+    return _table(adapter.dump_python(validated, by_alias=True), model, schema)
+
+
+def _table(dumped: list[dict[str, Any]], model: type[BaseModel], schema: Schema) -> pa.Table:
+    """Rows of Python values of the fields' types as an Arrow table of ``schema`` (a key a row lacks is NULL)."""
     if _needs_plain(model):
         dumped = [{k: plain_value(v) for k, v in row.items()} for row in dumped]
     arrays = []
     for f in schema.fields:
-        values = [row[f.name] for row in dumped]
+        values = [row.get(f.name) for row in dumped]
         if isinstance(f.dtype, dt.Variant):  # crosses as its JSON text; Spark parses it (arrow.arrow_type)
             values = [_variant_text(v, f, i) for i, v in enumerate(values)]
         try:
@@ -206,6 +221,81 @@ def _refuse(value: Any, path: str) -> typing.NoReturn:
         "bool or None"
     )
     raise ValueError(msg)
+
+
+# --- trusted rows -------------------------------------------------------------------------------
+
+
+def trusted_rows(rows: list[Any], model: type[BaseModel]) -> list[dict[str, Any]]:
+    """Rows checked for shape and types, not validated: Pydantic's strict mode over the fields' bare types.
+
+    Each value must already be of its field's Python type (``int`` for ``int``,
+    a ``date`` for ``date``: no conversion, as ``"1"`` to ``1``), NULL only where
+    the field is Optional, every key a field's (nested ones too) and every field
+    given but those ``may_be_absent`` (Optional with the default None: NULL).
+    The model's validators and constraints (``Field(ge=0)``, ``max_length``...)
+    do not run: they run when the rows are collected (unless
+    ``collect(trusted=True)``), on write, and in ``validate()``. Instances of
+    ``model`` are valid already and taken as they dump.
+    """
+    items = [row.model_dump(by_alias=True) if isinstance(row, model) else row for row in rows]
+    try:
+        checked: list[dict[str, Any]] = _shape_adapter(model).validate_python(items)
+    except ValidationError as error:
+        what = f"in trusted rows for {model.__name__} (each value of its field's Python type, unconverted)"
+        raise RowValidationError(validation_message(error, what), error.errors()) from error
+    return checked
+
+
+@functools.lru_cache(maxsize=256)
+def _shape_adapter(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
+    rows: Any = types.GenericAlias(list, (_shape_of_model(model),))
+    return TypeAdapter(rows)
+
+
+def _shape_of_model(model: type[BaseModel]) -> Any:
+    """A ``TypedDict`` of the model's columns and their bare types, checked strictly (no validators, no constraints).
+
+    (Models are not recursive: a model that refers to itself is refused when it is defined.)
+    """
+    from typing_extensions import NotRequired, TypedDict
+
+    from pydantable_spark.annotations import column_name, may_be_absent
+
+    absent = may_be_absent(model)
+    fields: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        column = column_name(name, info)
+        shape = _shape(info.annotation)
+        fields[column] = NotRequired[shape] if column in absent else shape
+    make: Any = TypedDict  # the functional form, with the columns' names as keys
+    shaped = make(f"{model.__name__}Shape", fields)
+    extra = model.model_config.get("extra")
+    strict = extra is None or extra == "forbid"  # as ``_struct_checker``: a nested model's unknown keys are refused
+    shaped.__pydantic_config__ = ConfigDict(strict=True, extra="forbid" if strict else "ignore")
+    return shaped
+
+
+def _shape(annotation: Any) -> Any:
+    """``annotation`` without its constraints and validators, nested models as their shapes."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _shape_of_model(annotation)
+    if origin is typing.Annotated:
+        if any(m is dt.Variant or isinstance(m, dt.Variant) for m in args[1:]):
+            return Any  # any JSON value: ``json_text`` checks it
+        return _shape(args[0])
+    if origin in (typing.Union, types.UnionType):
+        union: Any = typing.Union
+        return union[tuple(_shape(a) for a in args)]
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return types.GenericAlias(tuple, (_shape(args[0]), ...))
+    if origin in (list, set, frozenset, collections.abc.Sequence) and args:
+        return types.GenericAlias(origin, (_shape(args[0]),))
+    if origin in (dict, collections.abc.Mapping) and len(args) == 2:
+        return types.GenericAlias(dict, (args[0], _shape(args[1])))
+    return annotation
 
 
 # --- nested strictness --------------------------------------------------------------------------
@@ -426,7 +516,8 @@ def _observed(f: dt.Field, column: pa.ChunkedArray[Any] | pa.Array[Any]) -> dt.F
     nullable = f.nullable and array.null_count > 0
     dtype = f.dtype
     if isinstance(dtype, dt.Struct) and isinstance(array, pa.StructArray):
-        parts = array.flatten()
+        # the fields of the structs that are there (``flatten`` makes a field NULL where its struct is)
+        parts = (array.filter(array.is_valid()) if array.null_count else array).flatten()
         dtype = dt.Struct(tuple(_observed(sub, part) for sub, part in zip(dtype.fields, parts, strict=True)))
     elif isinstance(dtype, dt.Map) and isinstance(array, pa.MapArray):
         value = _observed(dt.Field("", dtype.value, dtype.value_contains_null), array.items)
@@ -443,8 +534,18 @@ def arrow_table_from(
     *,
     allow_lossy: Selection = False,
     null_check: Selection = False,
+    absent: Collection[str] = (),
 ) -> tuple[pa.Table, Reconciliation]:
-    """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked."""
+    """``table`` reconciled strictly with ``target``: renamed, reordered, cast, NULL-checked.
+
+    ``absent`` names target columns the table may lack (``annotations.may_be_absent``:
+    Optional fields with the default None, the readers' rule); a missing one is NULL.
+    """
+    have = {name.lower() for name in table.column_names}
+    for wanted in target:
+        if wanted.name in absent and wanted.name.lower() not in have:  # a case twin is reconcile's to judge
+            missing = pa.array([None] * table.num_rows, type=arrow_type(wanted.dtype))
+            table = table.append_column(pa.field(wanted.name, missing.type), missing)
     fields = _source_fields(table.schema, target)
     source = [_observed(f, column) for f, column in zip(fields, table.columns, strict=True)]
     reconciliation = reconcile(
@@ -461,12 +562,32 @@ def arrow_table_from(
             raise RowValidationError(msg)
         safe = not selected(allow_lossy, match.result.name)
         target_type = arrow_type(match.result.dtype)
+        # cast to the type with every inner field nullable (Arrow's cast refuses a non-null field that holds
+        # NULLs under NULL structs, which reconcile has judged already), then relabel: the same layout
+        loose = _loosened(target_type)
         try:
-            arrays.append(pc.cast(column, target_type, safe=safe) if column.type != target_type else column)
+            cast = pc.cast(column, loose, safe=safe) if column.type != loose else column
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
             msg = f"column {match.result.name!r}: cannot convert Arrow {column.type} to {target_type}: {error}"
             raise RowValidationError(msg) from error
+        if loose != target_type:
+            cast = pa.chunked_array([chunk.view(target_type) for chunk in cast.chunks], type=target_type)  # type: ignore[call-overload]
+        arrays.append(cast)
     return pa.Table.from_arrays(arrays, schema=arrow_schema(reconciliation.schema)), reconciliation
+
+
+def _loosened(t: pa.DataType) -> pa.DataType:
+    """``t`` with every field inside it nullable (map keys stay non-null, as Arrow's maps have them)."""
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, _loosened(f.type), True) for f in t])
+    if pa.types.is_map(t):
+        item: Any = pa.field(t.item_field.name, _loosened(t.item_type), True)  # pyarrow takes a field, its stubs not
+        return pa.map_(t.key_type, item)
+    if pa.types.is_large_list(t):
+        return pa.large_list(pa.field(t.value_field.name, _loosened(t.value_type), True))
+    if pa.types.is_list(t):
+        return pa.list_(pa.field(t.value_field.name, _loosened(t.value_type), True))
+    return t
 
 
 def _source_fields(schema: pa.Schema, target: Schema) -> list[dt.Field]:

@@ -160,17 +160,28 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
 
     @classmethod
     def from_rows(
-        cls: type[M], rows: Iterable[Mapping[str, Any] | BaseModel], *, session: SparkSession | None = None
+        cls: type[M],
+        rows: Iterable[Mapping[str, Any] | BaseModel],
+        *,
+        session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[M]:
-        """A frame of ``rows`` (dicts or instances), validated before Spark sees them."""
-        return _frames().from_rows(rows, model=cls, session=session)
+        """A frame of ``rows`` (dicts or instances), validated before Spark sees them (see ``DataFrame.from_rows``).
+
+        ``trusted=True`` checks shape and types strictly but runs no validators or constraints.
+        """
+        return _frames().from_rows(rows, model=cls, session=session, trusted=trusted)
 
     @classmethod
     def from_columns(
-        cls: type[M], columns: Mapping[str, Iterable[Any]], *, session: SparkSession | None = None
+        cls: type[M],
+        columns: Mapping[str, Iterable[Any]],
+        *,
+        session: SparkSession | None = None,
+        trusted: bool = False,
     ) -> DataFrame[M]:
-        """A frame of column lists (all of one length), validated row by row."""
-        return _frames().from_columns(columns, model=cls, session=session)
+        """A frame of column lists (all of one length), validated row by row (``trusted`` as ``from_rows``)."""
+        return _frames().from_columns(columns, model=cls, session=session, trusted=trusted)
 
     @classmethod
     def from_arrow(

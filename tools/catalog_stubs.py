@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantable_spark.expr.catalog import CATALOG, METHODS, REQUIRED
-from pydantable_spark.expr.catalog.signatures import annotation
+from pydantable_spark.expr.catalog.signatures import KEYWORDS, annotation
 from tools.stub_results import result_annotation
 
 if TYPE_CHECKING:
@@ -42,8 +42,16 @@ def _parameters(params: tuple[Param, ...], *, method: bool, unpacks: bool = Fals
     return ", ".join(parts)
 
 
+def _keywords(entry: Function, *, method: bool) -> str:
+    """``**named: ...`` for an entry whose variadic parameter also takes keyword values (``Signature.keywords``)."""
+    if not entry.signature.keywords:
+        return ""
+    return f", **{KEYWORDS}: {annotation(entry.signature.params[-1], method=method)}"
+
+
 def _function(name: str, entry: Function) -> str:
     parameters = _parameters(entry.params_as(name), method=False, unpacks=entry.signature.unpacks)
+    parameters += _keywords(entry, method=False)
     return f"def {name}({parameters}) -> {result_annotation(entry)}: ...\n"
 
 
@@ -99,7 +107,7 @@ def namespaces_stub() -> str:
         for qualified, entry in sorted(METHODS.items()):
             owner, _, name = qualified.partition(".")
             if owner == prefix:
-                params = _parameters(entry.signature.params[1:], method=True)
+                params = _parameters(entry.signature.params[1:], method=True) + _keywords(entry, method=True)
                 result = result_annotation(entry, method=qualified)
                 lines.append(f"    def {name}(self{', ' if params else ''}{params}) -> {result}: ...\n")
     lines += [

@@ -23,7 +23,7 @@ from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.sql import literal_sql, readable, string_sql, struct_field_sql
 from pydantable_spark.reconcile import checks_inside, matched_fields
 
-__all__ = ["NULL_CHECK_MARK", "checked_sql", "null_check_message"]
+__all__ = ["NULL_CHECK_MARK", "checked_sql", "null_check_message", "stand_ins"]
 
 NULL_CHECK_MARK = "pydantable:null_check:"
 """Marks a failed NULL check in Spark's error text; the column path follows in hex (see ``null_check_message``)."""
@@ -51,7 +51,7 @@ def checked_sql(sql: str, source: dt.Field, target: dt.Field, path: str, depth: 
         rebuilt = _rebuilt(sql, source.dtype, target.dtype, path, depth)
         return f"coalesce(IF({sql} IS NULL, raise_error({message}), NULL), {rebuilt})"
     inner = _checked_inside(sql, source.dtype, target.dtype, path, depth)
-    first, second = _stand_ins(_inner_type(source.dtype, target.dtype))
+    first, second = stand_ins(_inner_type(source.dtype, target.dtype))
     return f"coalesce({inner}, IF(raise_error({message}) IS NULL, {first}, {second}))"
 
 
@@ -100,20 +100,20 @@ def _inner_type(src: dt.DType, dst: dt.DType) -> dt.DType:
     return src
 
 
-def _stand_ins(dtype: dt.DType) -> tuple[str, str]:
+def stand_ins(dtype: dt.DType) -> tuple[str, str]:
     """Two different non-null SQL values of ``dtype`` (nested ones built from atomic stand-ins)."""
     if isinstance(dtype, dt.Struct):
-        firsts = [_stand_ins(f.dtype) for f in dtype.fields]
+        firsts = [stand_ins(f.dtype) for f in dtype.fields]
         names = [string_sql(f.name) for f in dtype.fields]
         one = ", ".join(f"{n}, {a}" for n, (a, _) in zip(names, firsts, strict=True))
         other = ", ".join(f"{n}, {b if i == 0 else a}" for i, (n, (a, b)) in enumerate(zip(names, firsts, strict=True)))
         return f"named_struct({one})", f"named_struct({other})"
     if isinstance(dtype, dt.List):
-        element, _ = _stand_ins(dtype.inner)
+        element, _ = stand_ins(dtype.inner)
         return f"array_repeat({element}, 0)", f"array({element})"
     if isinstance(dtype, dt.Map):
-        key, _ = _stand_ins(dtype.key)
-        value, _ = _stand_ins(dtype.value)
+        key, _ = stand_ins(dtype.key)
+        value, _ = stand_ins(dtype.value)
         return f"map_from_arrays(array_repeat({key}, 0), array_repeat({value}, 0))", f"map({key}, {value})"
     if isinstance(dtype, dt.Variant):
         return f"parse_json({string_sql('0')})", f"parse_json({string_sql('1')})"

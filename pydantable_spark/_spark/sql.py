@@ -51,9 +51,10 @@ from pydantable_spark.expr import lambdas as lam
 from pydantable_spark.expr import operators as ops
 from pydantable_spark.expr import over as win
 from pydantable_spark.expr.call import Call, call_types
-from pydantable_spark.expr.catalog.collections import struct_names, zip_names
+from pydantable_spark.expr.catalog.collections import struct_names, with_fields_names, zip_names
 from pydantable_spark.expr.catalog.datetime import TIMESTAMP_UNITS, spark_pattern
 from pydantable_spark.expr.catalog.math import date_days
+from pydantable_spark.expr.catalog.spec import Args
 from pydantable_spark.expr.catalog.time_windows import interval_micros, micros_text, window_shapes
 from pydantable_spark.expr.catalog.variant import target_type
 from pydantable_spark.expr.text_formats import FromText
@@ -766,6 +767,53 @@ def _shuffle(node: Call, texts: list[str]) -> str:
 def _struct(node: Call, texts: list[str]) -> str:
     names = struct_names(node.args)
     return "named_struct(" + ", ".join(f"{string_sql(n)}, {t}" for n, t in zip(names, texts, strict=True)) + ")"
+
+
+def _struct_fields_from(node: Call, struct: str) -> str:
+    """What the fields of the call's struct argument are read from, typed by Spark as they are declared.
+
+    Spark types ``s.a`` of a nullable ``s`` nullable whatever ``a`` is; a
+    nullable struct's fields are read from ``coalesce(s, <a non-null struct of
+    s's type>)`` instead (the stand-in is never read: the result is NULL where
+    the struct is, ``_null_where_struct_is``). ``explain()`` shows ``s`` itself.
+    """
+    source = node.args[0].type
+    if not source.nullable or readable():
+        return struct
+    from pydantable_spark._spark.null_checks import stand_ins  # it builds on this module's helpers
+
+    return f"coalesce({struct}, {stand_ins(source.dtype)[0]})"
+
+
+def _null_where_struct_is(node: Call, struct: str, fields: list[tuple[str, str]]) -> str:
+    """``named_struct`` of ``(name, SQL)`` pairs, NULL where the call's struct argument is."""
+    built = "named_struct(" + ", ".join(f"{string_sql(n)}, {v}" for n, v in fields) + ")"
+    return f"IF({struct} IS NULL, NULL, {built})" if node.args[0].type.nullable else built
+
+
+@special("struct.struct_rename_fields")
+def _rename_fields(node: Call, texts: list[str]) -> str:
+    parent, renamed = node.args[0].type.dtype, node.type.dtype
+    assert isinstance(parent, dt.Struct)
+    assert isinstance(renamed, dt.Struct)
+    base = _struct_fields_from(node, texts[0])
+    pairs = [
+        (new.name, struct_field_sql(base, old.name)) for new, old in zip(renamed.fields, parent.fields, strict=True)
+    ]
+    return _null_where_struct_is(node, texts[0], pairs)
+
+
+@special("struct.struct_with_fields")
+def _with_fields(node: Call, texts: list[str]) -> str:
+    parent = node.args[0].type.dtype
+    assert isinstance(parent, dt.Struct)
+    names = with_fields_names(Args(node.args, tuple(a.type for a in node.args)))
+    given = dict(zip(names, texts[1:], strict=True))
+    base = _struct_fields_from(node, texts[0])
+    pairs = [(f.name, given.get(f.name) or struct_field_sql(base, f.name)) for f in parent.fields]
+    kept = {f.name for f in parent.fields}
+    pairs += [(n, v) for n, v in given.items() if n not in kept]
+    return _null_where_struct_is(node, texts[0], pairs)
 
 
 _ZIPPED = "__pydantable_z"

@@ -25,7 +25,7 @@ from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.call import Call, call_types
 from pydantable_spark.expr.catalog.spec import ABSENT, OPTIONS, REQUIRED, Function, Param
 from pydantable_spark.expr.coercion import list_literal
-from pydantable_spark.expr.core import Column, Literal, Node, describe, literal_of
+from pydantable_spark.expr.core import Alias, Column, Literal, Node, describe, literal_of
 from pydantable_spark.expr.lambdas import Lambda, Variable, binding, body_error, new_token, refuse_escaped
 from pydantable_spark.expr.options import option_pairs
 
@@ -232,6 +232,11 @@ def call(
     name = method or function.call_name
     if function.signature.unpacks and len(positional) == 1 and isinstance(positional[0], list | tuple):
         positional = list(positional[0])  # F.array([a, b]), as PySpark takes it
+    keywords: dict[str, object] = {}
+    if function.signature.keywords and named:  # values named by their keywords join the variadic ones
+        taken = {p.name for p in params if not p.variadic}
+        keywords = {k: v for k, v in named.items() if k not in taken}
+        named = {k: v for k, v in named.items() if k in taken}
     values = _values(function, params, positional, named, name)
     nodes: list[Node] = []
     absent = False
@@ -253,7 +258,11 @@ def call(
             nodes.append(_lambda_argument(function, param, param.takes, value, nodes, name))
         else:
             nodes.append(_argument(function, param, value, names=names, name=name))
-    if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) < len(params):
+    for keyword, value in keywords.items():
+        variadic = params[-1]
+        node = value.node if isinstance(value, Expr) else _argument(function, variadic, value, names=names, name=name)
+        nodes.append(Alias(node, keyword))
+    if params and params[-1].variadic and params[-1].default is REQUIRED and len(values) + len(keywords) < len(params):
         msg = f"{name}() needs at least one {params[-1].name}"
         raise ArgumentTypeError(msg)
     if not nodes and function.rules.empty is not None:

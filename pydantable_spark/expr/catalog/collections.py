@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Unpack
 
-__all__ = ["ENTRIES", "concat_lists", "given_name", "struct_names", "zip_names"]
+__all__ = ["ENTRIES", "concat_lists", "given_name", "struct_names", "with_fields_names", "zip_names"]
 
 LIST = column("col", accepts.ARRAY)
 STRING_LIST = Accepts(
@@ -479,6 +479,88 @@ def _field_name(nodes: Sequence[Node]) -> str:
 
 def _field_nullable(args: Args) -> bool:
     return args.nullable(0) or _field(args).nullable
+
+
+def _struct_of(args: Args) -> dt.Struct:
+    parent = args.dtype(0)
+    assert isinstance(parent, dt.Struct)
+    return parent
+
+
+def _field_names(names: list[str] | tuple[str, ...]) -> str | None:
+    if not all(isinstance(n, str) for n in names):
+        return "must hold strings (the new field names)"
+    return None
+
+
+def _check_new_names(args: Args, names: Sequence[str], kept: Sequence[str]) -> None:
+    """New field names: distinct also ignoring case (as Spark resolves fields), none a kept one's but for case."""
+    seen: dict[str, str] = {}
+    for name in names:
+        if "${" in name:
+            msg = f"{args.name}(): field name {name!r} contains '${{', which Spark's variable substitution rewrites"
+            raise ColumnTypeError(msg)
+        folded = name.lower()
+        if folded in seen:
+            msg = (
+                f"{args.name}(): two fields would be named {seen[folded]!r} and {name!r}; field names must differ "
+                "also ignoring case, as Spark resolves them"
+            )
+            raise ColumnTypeError(msg)
+        seen[folded] = name
+    for name in kept:
+        other = seen.get(name.lower())
+        if other is not None and other != name:
+            msg = (
+                f"{args.name}(): new field {other!r} differs from the field {name!r} of {describe(args.nodes[0])} "
+                "only in case; Spark would not tell them apart. Use the same name to replace it, or another one"
+            )
+            raise ColumnTypeError(msg)
+
+
+def _renamed(args: Args) -> dt.DType:
+    """``rename_fields``: the struct's fields under the new names, in order; one name per field."""
+    parent = _struct_of(args)
+    names = list(args.value(1) or ())
+    if len(names) != len(parent.fields):
+        have = ", ".join(f.name for f in parent.fields)
+        msg = (
+            f"{args.name}(): {describe(args.nodes[0])} has {len(parent.fields)} field(s) ({have}) but "
+            f"{len(names)} new name(s) were given; give one name per field, in order"
+        )
+        raise ColumnTypeError(msg)
+    _check_new_names(args, names, ())
+    return dt.Struct(tuple(dt.Field(n, f.dtype, f.nullable) for n, f in zip(names, parent.fields, strict=True)))
+
+
+def with_fields_names(args: Args) -> list[str]:
+    """The names of ``with_fields``' new values: a keyword's, an alias's, a column's or a struct field's."""
+    names = []
+    for node in args.nodes[1:]:
+        name = given_name(node)
+        if name is None:
+            msg = (
+                f"{args.name}(): {describe(node)} has no name; pass it by keyword (with_fields(total=...)) or "
+                "alias it (expr.alias('total'))"
+            )
+            raise ColumnTypeError(msg)
+        names.append(name)
+    return names
+
+
+def _with_fields(args: Args) -> dt.DType:
+    """``with_fields``: a field of a new value's name is replaced where it is; the others are added last."""
+    parent = _struct_of(args)
+    names = with_fields_names(args)
+    _check_new_names(args, names, [f.name for f in parent.fields])
+    values = dict(zip(names, args.types[1:], strict=True))
+    fields = [
+        dt.Field(f.name, values[f.name].dtype, values[f.name].nullable) if f.name in values else f
+        for f in parent.fields
+    ]
+    kept = {f.name for f in parent.fields}
+    fields += [dt.Field(n, t.dtype, t.nullable) for n, t in values.items() if n not in kept]
+    return dt.Struct(tuple(fields))
 
 
 def given_name(node: Node) -> str | None:
@@ -1187,6 +1269,37 @@ ENTRIES: tuple[Function, ...] = (
         special=True,
         output=_field_name,
         summary="The field called ``name``; NULL where the struct is.",
+    ),
+    # --- struct reshaping of the interface contract (``.struct`` methods under its names) ---
+    _entry(
+        "struct.struct_rename_fields",
+        column("col", STRUCT),
+        value("names", list, tuple, literal=dt.String(), check=_field_names, sample=["x", "y"]),
+        returns=_renamed,
+        nullable=null_if(0),
+        in_f=False,
+        methods=("struct.struct_rename_fields", "struct.rename_fields"),
+        special=True,
+        summary=(
+            "The struct with its fields renamed, one new name per field in order (values, types and nullability "
+            "kept); NULL where the struct is."
+        ),
+    ),
+    _entry(
+        "struct.struct_with_fields",
+        column("col", STRUCT),
+        column("fields", accepts.ANY, variadic=True),
+        returns=_with_fields,
+        nullable=null_if(0),
+        in_f=False,
+        keywords=True,
+        methods=("struct.struct_with_fields", "struct.with_fields"),
+        special=True,
+        summary=(
+            "The struct with fields replaced or added: ``with_fields(total=expr)`` (or named expressions: "
+            "``expr.alias('total')``, a column); a field of that name keeps its place, a new one goes last. "
+            "NULL where the struct is (as PySpark's ``withField``)."
+        ),
     ),
     # --- predicates of the interface contract (``.list`` and ``.map`` methods under its names) ---
     _entry(

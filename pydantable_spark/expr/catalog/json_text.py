@@ -68,6 +68,13 @@ _JSON_ARRAYS = Built("lambda c: F.to_json(c)", (_STRINGS,))
 _JSON_MAPS = Built("lambda c: F.to_json(c)", (_MAP,))
 
 
+_STRUCT_ONLY = Accepts("a struct", lambda t: isinstance(t, dt.Struct), examples=(_STRUCT,))
+
+
+def _json_path(path: str) -> str | None:
+    return None if path.startswith("$") else "must be a JSONPath starting at the root, '$' ('$.a', '$.b[0]')"
+
+
 def _entry(name: str, *params: Param, returns: DTypeRule, summary: str, **options: Unpack[EntryOptions]) -> Function:
     options.setdefault("nullable", always)
     return entry(name, params, returns, summary, "json", **options)
@@ -99,6 +106,33 @@ ENTRIES: tuple[Function, ...] = (
         returns=fixed(dt.String()),
         samples=((_JSON_OBJECTS, "$.b"), (_JSON_OBJECTS, "$.a"), (_JSON_ARRAYS, "$[1]"), (_JSON_MAPS, "$.x")),
         summary="The value at a JSONPath (``$.a.b[0]``) as JSON text; NULL where none is or the text is no JSON.",
+    ),
+    _entry(
+        "struct.struct_json_encode",
+        column("col", _STRUCT_ONLY),
+        returns=fixed(dt.String()),
+        in_f=False,
+        methods=("struct.struct_json_encode", "struct.json_encode"),
+        template="to_json({0})",
+        session=True,
+        summary=(
+            "The struct as JSON text (``to_json``): NULL fields left out, timestamps in the session time zone; "
+            "NULL for a NULL struct."
+        ),
+    ),
+    _entry(
+        "struct.struct_json_path_match",
+        column("col", _STRUCT_ONLY),
+        value("path", str, check=_json_path, sample="$.a"),
+        returns=fixed(dt.String()),
+        in_f=False,
+        methods=("struct.struct_json_path_match", "struct.json_path_match"),
+        template="get_json_object(to_json({0}), {1})",
+        session=True,
+        summary=(
+            "The value at a JSONPath (``$.a.b[0]``) of the struct's JSON text, as text (a string without its "
+            "quotes); NULL where the path leads nowhere or the struct is NULL."
+        ),
     ),
     _entry(
         "json_array_length",

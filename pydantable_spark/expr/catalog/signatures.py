@@ -10,7 +10,10 @@ from pydantable_spark.expr.catalog.spec import ABSENT, REQUIRED
 if TYPE_CHECKING:
     from pydantable_spark.expr.catalog.spec import Function, Param
 
-__all__ = ["annotation", "signature"]
+__all__ = ["KEYWORDS", "annotation", "signature"]
+
+KEYWORDS = "named"
+"""The name of the ``**`` parameter of an entry that takes keyword values (``Signature.keywords``)."""
 
 
 def _default(param: Param) -> object:
@@ -33,6 +36,8 @@ def signature(function: Function, name: str | None = None) -> inspect.Signature:
         else:
             kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
             parameters.append(inspect.Parameter(param.name, kind, default=_default(param)))
+    if function.signature.keywords:
+        parameters.append(inspect.Parameter(KEYWORDS, inspect.Parameter.VAR_KEYWORD))
     return inspect.Signature(parameters)
 
 

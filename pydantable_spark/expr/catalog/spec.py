@@ -252,6 +252,9 @@ class Signature:
     """Whether it is an ``F`` function (False for namespace methods with their own meaning)."""
     unpacks: bool = False
     """PySpark also takes the variadic arguments as one list or tuple (``F.array([a, b])``)."""
+    keywords: bool = False
+    """The variadic parameter also takes keyword arguments, each value named by its keyword (an alias):
+    ``s.struct.with_fields(total=expr)`` is ``s.struct.with_fields(expr.alias("total"))``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +406,7 @@ class EntryOptions(TypedDict, total=False):
     methods: tuple[str, ...]
     in_f: bool
     unpacks: bool
+    keywords: bool
     nullable: NullRule
     common: tuple[int, ...]
     weak: tuple[int, ...]

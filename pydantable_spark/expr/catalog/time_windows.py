@@ -75,15 +75,32 @@ _MICROS = {
 _VARYING = ("month", "year")
 _PART = re.compile(r"([+-]?\d+)\s+([a-z]+)")
 _TEXT = re.compile(r"(?:interval\s+)?(?:[+-]?\d+\s+[a-z]+\s*)+")
+_COMPACT_PART = re.compile(r"(\d+)([a-zµ]+)")
+_COMPACT = re.compile(r"(?:\d+[a-zµ]+)+")
+_COMPACT_UNITS = {"us": 1, "µs": 1, "ms": 1_000, "s": 1_000_000, "m": 60_000_000, "h": 3_600_000_000}
+_COMPACT_UNITS |= {"d": _MICROS["day"], "w": _MICROS["week"]}
 
 
 def interval_micros(duration: str | datetime.timedelta) -> int:
-    """The microseconds of a duration (a ``timedelta`` or Spark's interval text); ValueError if invalid."""
+    """The microseconds of a duration; ValueError if invalid.
+
+    A ``timedelta``, Spark's interval text (``"1 hour 30 minutes"``) or Polars'
+    compact one (``"1h30m"``: ``ns``, ``us``, ``ms``, ``s``, ``m``, ``h``,
+    ``d``, ``w``; a day is 24 hours, as in Spark).
+
+    >>> interval_micros("1h30m") == interval_micros("1 hour 30 minutes") == 5_400_000_000
+    True
+    """
     if isinstance(duration, datetime.timedelta):
         return duration // datetime.timedelta(microseconds=1)
     text = duration.strip().lower()
+    if _COMPACT.fullmatch(text):
+        return _compact_micros(text)
     if not _TEXT.fullmatch(text):
-        msg = "is not an interval: write whole numbers with units, as '10 minutes' or '1 hour 30 minutes'"
+        msg = (
+            "is not an interval: write whole numbers with units, as '10 minutes' or '1 hour 30 minutes' "
+            "(or Polars' '10m', '1h30m')"
+        )
         raise ValueError(msg)
     total = 0
     for count, word in _PART.findall(text.removeprefix("interval")):
@@ -95,6 +112,26 @@ def interval_micros(duration: str | datetime.timedelta) -> int:
             msg = f"has the unit {word!r}; the units are {', '.join(_MICROS)} (or their plurals)"
             raise ValueError(msg)
         total += int(count) * _MICROS[unit]
+    return total
+
+
+def _compact_micros(text: str) -> int:
+    """Polars' duration text (``"1h30m"``) in microseconds."""
+    total = 0
+    for count, unit in _COMPACT_PART.findall(text):
+        if unit in ("mo", "q", "y"):
+            msg = "holds months, quarters or years, whose length varies; Spark takes weeks down to microseconds"
+            raise ValueError(msg)
+        if unit == "ns":
+            if int(count) % 1000:
+                msg = f"holds {count} nanoseconds; Spark counts whole microseconds"
+                raise ValueError(msg)
+            total += int(count) // 1000
+            continue
+        if unit not in _COMPACT_UNITS:
+            msg = f"has the unit {unit!r}; Polars' units Spark takes are ns, us, ms, s, m, h, d, w"
+            raise ValueError(msg)
+        total += int(count) * _COMPACT_UNITS[unit]
     return total
 
 
