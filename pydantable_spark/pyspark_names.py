@@ -252,7 +252,7 @@ COLUMN: dict[str, Answer] = {
     "substr": use("F.substring(col, pos, len)", "1-based, as PySpark's; col.str.slice(offset, length) is 0-based."),
     "getItem": use("col.list.get(index)", "A map's value: col.map.get(key)."),
     "getField": use("col.struct.field(name)"),
-    "withField": use("col.struct.with_fields(name=value)", "Several fields in one call; one already there keeps its place."),
+    "withField": use("col.struct.with_fields(name=value)", "Several fields at once; an existing one keeps its place."),
     "dropFields": not_offered("Structs are rebuilt, not patched: F.struct(...) with the fields you keep."),
     "when": use("F.when(condition, value).when(...)", "A chain starts at F.when; .when() continues it."),
     "otherwise": use("F.when(condition, value).otherwise(other)", "otherwise() ends a chain begun by F.when."),

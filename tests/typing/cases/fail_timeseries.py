@@ -12,8 +12,8 @@ users.group_by_dynamic("joined", every="1 month")  # E: every holds months or ye
 users.group_by_dynamic("joined", every="2d", period="1d")  # E: period ('1d') is shorter than every ('2d')
 users.group_by_dynamic("joined", every="1d").agg(x=User.id)  # E: agg(): id.alias('x') is not an aggregate
 users.rolling_agg(on="seen", column="score", window_size="1h", op="sum", out_name="s")  # E: on 'seen' is nullable
-users.rolling_agg(on="joined", column="score", window_size="1d", op="median", out_name="s")  # E: Argument "op" to "rolling_agg"
-users.rolling_agg(on="id", column="score", window_size="1h", op="sum", out_name="s")  # E: window_size is an int in its unit
+users.rolling_agg(on="joined", column="score", window_size="1d", op="median", out_name="s")  # E: Argument "op"
+users.rolling_agg(on="id", column="score", window_size="1h", op="sum", out_name="s")  # E: is an int in its unit
 User.address.struct.rename_fields(["a"])  # E: has 2 field(s) (city, zip) but 1 new name(s) were given
 users.select(User.address.struct.with_fields(User.id + 1))  # E: has no name; pass it by keyword
 User.address.struct.json_path_match("city")  # E: path must be a JSONPath starting at the root
