@@ -18,7 +18,8 @@ import datetime
 import decimal
 import inspect
 import math
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
@@ -432,11 +433,10 @@ def value_differences(wide: Wide, found: dict[str, Candidate]) -> list[str]:
         and (c.sample or not c.entry.fixtures.samples_only)
         and c.plain(wide) is not None
     }
-    plain_source = wide.frame.to_spark()
-    differences: list[str] = []
+    comparison = _Comparison(wide, wide.frame.to_spark())
     for names in _batches(candidates, 120):
-        _compare_values(wide, plain_source, {n: candidates[n] for n in names}, differences)
-    return differences
+        comparison.compare({n: candidates[n] for n in names})
+    return comparison.differences
 
 
 def _deterministic(candidate: Candidate) -> bool:
@@ -444,56 +444,118 @@ def _deterministic(candidate: Candidate) -> bool:
     return all(node.deterministic for node in candidate.expr.node.walk())
 
 
-def _compare_values(wide: Wide, plain_source: Any, candidates: dict[str, Candidate], differences: list[str]) -> None:
-    """Compare a batch in one job per side; split it in halves where a side fails, down to single calls."""
-    names = sorted(candidates)
+_ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_.]+)\]")
 
-    def split() -> None:
-        half = len(names) // 2
-        _compare_values(wide, plain_source, {n: candidates[n] for n in names[:half]}, differences)
-        _compare_values(wide, plain_source, {n: candidates[n] for n in names[half:]}, differences)
 
-    try:
-        shape = candidates[names[0]].shape
-        plain = _selected(plain_source, {n: _as_fetched(wide, candidates[n]).alias(n) for n in names}, shape)
-        plain.schema  # noqa: B018 - analysed now
-    except (AnalysisException, PySparkTypeError, PySparkValueError):  # refused by Spark or by PySpark's own checks
-        if len(names) > 1:
-            split()
-        elif not _converted(wide, candidates[names[0]]):
-            differences.append(
-                f"{names[0]} ({candidates[names[0]].entry.call_name}): PySpark refuses it, the façade not"
-            )
-        return  # else the façade converts an argument itself (a CAST it writes), where PySpark refuses the type
-    facade = _selected(wide.frame, {n: candidates[n].expr for n in names}, shape)
-    ours: Any = None
-    theirs: Any = None
-    try:
-        ours = _sorted_rows(facade.to_arrow().to_pydict())
-    except Exception as error:  # compared with the other side below
-        suspects = [n for n in failing_calls(error, facade) if n in candidates]
-        if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
-            for n in suspects:
-                _compare_values(wide, plain_source, {n: candidates[n]}, differences)
-            _compare_values(wide, plain_source, {n: c for n, c in candidates.items() if n not in suspects}, differences)
+@dataclass
+class _Failing:
+    """Narrows a failing batch down to the calls that may have failed it: those whose expression Spark names (its
+    query context), each alone; else, as one batch, those of the function its message names, or of the entries
+    already seen failing with the same error class (an aggregate's error names no expression), or the first
+    half of the batch."""
+
+    seen: dict[str, set[str]] = field(default_factory=dict)  # error class -> entries seen failing with it
+
+    def suspects(
+        self, error: BaseException, frame: DataFrame[Any], candidates: dict[str, Candidate]
+    ) -> tuple[list[str], bool]:
+        """The calls to try apart from the rest, and whether each alone (the calls Spark named) or as one batch."""
+        names = sorted(candidates)
+        found = [n for n in failing_calls(error, frame) if n in candidates]
+        if found and len(found) < len(names):
+            return found, True
+        named = set(re.findall(r"`([a-z][a-z0-9_]*)`", str(error)))  # "Invalid call to `hll_union_agg`"
+        found = [n for n in names if candidates[n].entry.name in named]
+        if not found:
+            kind = _ERROR_CLASS.search(str(error))
+            entries = self.seen.get(kind[1], set()) if kind else set()
+            found = [n for n in names if candidates[n].entry.name in entries]
+        return (found if found and len(found) < len(names) else names[: len(names) // 2]), False
+
+    def learn(self, error: BaseException, candidate: Candidate) -> None:
+        """A single call failed with ``error``: later batches failing with its class try that entry first."""
+        kind = _ERROR_CLASS.search(str(error))
+        if kind:
+            self.seen.setdefault(kind[1], set()).add(candidate.entry.name)
+
+
+@dataclass
+class _Comparison:
+    """Batches of calls compared with PySpark's, one job per side, and the differences found.
+
+    A batch that fails is narrowed down to the failing calls: those Spark's analyzer refuses are found by
+    analysis alone (no job), those whose values fail as ``_Failing`` says.
+    """
+
+    wide: Wide
+    plain_source: Any
+    differences: list[str] = field(default_factory=list)
+    failing: _Failing = field(default_factory=_Failing)
+
+    def compare(self, candidates: dict[str, Candidate]) -> None:
+        """Compare a batch, after leaving out the calls PySpark refuses."""
+        names = sorted(candidates)
+        refused = self._refused(candidates, names)
+        for n in refused:
+            if not _converted(self.wide, candidates[n]):
+                entry = candidates[n].entry
+                self.differences.append(f"{n} ({entry.call_name}): PySpark refuses it, the façade not")
+            # else the façade converts an argument itself (a CAST it writes), where PySpark refuses the type
+        kept = {n: candidates[n] for n in names if n not in refused}
+        if kept:
+            self._compare_accepted(kept)
+
+    def _plain(self, candidates: dict[str, Candidate], names: list[str]) -> Any:
+        """PySpark's calls of ``names``, selected (or grouped by) as the façade's are."""
+        named = {n: _as_fetched(self.wide, candidates[n]).alias(n) for n in names}
+        return _selected(self.plain_source, named, candidates[names[0]].shape)
+
+    def _refused(self, candidates: dict[str, Candidate], names: list[str]) -> list[str]:
+        """The calls of ``names`` that Spark's analyzer or PySpark's own checks refuse, found by halving."""
+        try:
+            self._plain(candidates, names).schema  # noqa: B018 - analysed now
+        except (AnalysisException, PySparkTypeError, PySparkValueError):
+            if len(names) == 1:
+                return names
+            half = len(names) // 2
+            return [*self._refused(candidates, names[:half]), *self._refused(candidates, names[half:])]
+        return []
+
+    def _compare_accepted(self, candidates: dict[str, Candidate]) -> None:
+        """Compare calls PySpark accepts, one job per side; a failing batch is narrowed down (see the class)."""
+        names = sorted(candidates)
+        facade = _selected(self.wide.frame, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
+        ours: Any = None
+        theirs: Any = None
+        try:
+            ours = _sorted_rows(facade.to_arrow().to_pydict())
+        except Exception as error:  # compared with the other side below
+            if len(names) > 1:
+                suspects, alone = self.failing.suspects(error, facade, candidates)
+                for group in [[n] for n in suspects] if alone else [suspects]:
+                    self._compare_accepted({n: candidates[n] for n in group})
+                self._compare_accepted({n: c for n, c in candidates.items() if n not in suspects})
+                return
+            self.failing.learn(error, candidates[names[0]])
+            ours = error
+        try:
+            theirs = _sorted_rows(self._plain(candidates, names).toArrow().to_pydict())
+        except Exception as error:  # the same
+            theirs = error
+        failed = isinstance(ours, Exception), isinstance(theirs, Exception)
+        if failed[1] and len(names) > 1:
+            half = len(names) // 2
+            self._compare_accepted({n: candidates[n] for n in names[:half]})
+            self._compare_accepted({n: candidates[n] for n in names[half:]})
             return
-        ours = error
-    try:
-        theirs = _sorted_rows(plain.toArrow().to_pydict())
-    except Exception as error:  # the same
-        theirs = error
-    failed = isinstance(ours, Exception), isinstance(theirs, Exception)
-    if any(failed) and len(names) > 1:
-        split()
-        return
-    if all(failed):
-        return  # the one call fails on both sides (an ANSI error on these values)
-    for n in names:
-        mine = ours if failed[0] else ours[n]
-        other = theirs if failed[1] else theirs[n]
-        if any(failed) or not _same(mine, other):
-            entry = candidates[n].entry
-            differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
+        if all(failed):
+            return  # the one call fails on both sides (an ANSI error on these values)
+        for n in names:
+            mine = ours if failed[0] else ours[n]
+            other = theirs if failed[1] else theirs[n]
+            if any(failed) or not _same(mine, other):
+                entry = candidates[n].entry
+                self.differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
 
 
 def failing_calls(error: BaseException, frame: DataFrame[Any]) -> list[str]:
@@ -567,13 +629,15 @@ def local_outcome(wide: Wide, found: dict[str, Candidate]) -> LocalOutcome:
             outcome.refused.setdefault(candidate.entry.name, str(error))
             continue
         taken[name] = candidate
+    failing = _Failing()
     for names in _batches(taken, 120):
-        _compare_local(wide, {n: taken[n] for n in names}, outcome)
+        _compare_local(wide, {n: taken[n] for n in names}, outcome, failing)
     return outcome
 
 
-def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalOutcome) -> None:
-    """One batch on Spark and on the local engine; where either fails, halves, down to single calls."""
+def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalOutcome, failing: _Failing) -> None:
+    """One batch on Spark and on the local engine; a batch failing on Spark is narrowed down (``_Failing``), one
+    failing on the local engine only is halved, down to single calls."""
     assert wide.base is not None
     names = sorted(candidates)
     frame = _selected(wide.base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
@@ -582,18 +646,20 @@ def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalO
         try:
             results.append(_sorted_rows(frame.to_arrow(engine=engine).to_pydict()))
         except Exception as error:  # compared below
-            suspects = [n for n in failing_calls(error, frame) if n in candidates] if engine == "spark" else []
-            if suspects and len(suspects) < len(names):  # Spark named the failing expression: try it alone
-                for n in suspects:
-                    _compare_local(wide, {n: candidates[n]}, outcome)
-                _compare_local(wide, {n: c for n, c in candidates.items() if n not in suspects}, outcome)
+            if engine == "spark" and len(names) > 1:
+                suspects, alone = failing.suspects(error, frame, candidates)
+                for group in [[n] for n in suspects] if alone else [suspects]:
+                    _compare_local(wide, {n: candidates[n] for n in group}, outcome, failing)
+                _compare_local(wide, {n: c for n, c in candidates.items() if n not in suspects}, outcome, failing)
                 return
+            if engine == "spark":
+                failing.learn(error, candidates[names[0]])
             results.append(error)
     spark_failed, local_failed = (isinstance(r, Exception) for r in results)
     if (spark_failed or local_failed) and len(names) > 1:
         half = len(names) // 2
-        _compare_local(wide, {n: candidates[n] for n in names[:half]}, outcome)
-        _compare_local(wide, {n: candidates[n] for n in names[half:]}, outcome)
+        _compare_local(wide, {n: candidates[n] for n in names[:half]}, outcome, failing)
+        _compare_local(wide, {n: candidates[n] for n in names[half:]}, outcome, failing)
         return
     if spark_failed and local_failed:
         outcome.ran.add(candidates[names[0]].entry.name)
