@@ -100,7 +100,7 @@ def test_progress_bars_are_off_unless_the_environment_asks_for_them(monkeypatch:
 @pytest.mark.slow
 @pytest.mark.skipif(
     os.environ.get("PYDANTABLE_TEST_CONNECT", "") not in ("", "0"),
-    reason="this run's own local Connect server holds the port a second one would need; the whole run is on Connect",
+    reason="the whole run is on Spark Connect already",
 )
 def test_the_same_code_runs_on_spark_connect() -> None:
     code = """
@@ -110,6 +110,8 @@ runpy.run_path("examples/quickstart.py", run_name="__main__")
 from pyspark.sql import SparkSession
 print("connect", type(SparkSession.getActiveSession()).__module__)
 """
-    out = run(code, SPARK_REMOTE="local")
+    # SPARK_TESTING: PySpark's local Connect server takes a free port instead of 15002 (and its client asks it
+    # which), so this test may run beside another local server, as .ci/run runs the Connect tier beside this one
+    out = run(code, SPARK_REMOTE="local", SPARK_TESTING="1")
     assert "Adult(id=1, name='ADA', next_age=37, member_for_days=3310)" in out
     assert "connect pyspark.sql.connect.session" in out
