@@ -34,6 +34,9 @@ LAKEHOUSE_JARS = os.environ.get("PYDANTABLE_LAKEHOUSE_JARS", "")
 """A directory of Delta Lake and Iceberg jars (``.ci/run`` fetches them with Maven): the session loads them and
 the tests marked ``lakehouse`` run; without it they are skipped, saying why."""
 
+DRIVER_MEMORY = "3g"
+"""The test session's driver heap (the machine has 24 GiB; CI runs a classic and a Connect session at once)."""
+
 _CONFIG = {
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
@@ -54,6 +57,9 @@ def spark() -> Iterator[SparkSession]:
     for key, value in _CONFIG.items():
         if not CONNECT or key.startswith("spark.sql."):  # a Connect client may set runtime SQL settings only
             builder = builder.config(key, value)
+    # the whole suite runs in this one driver: Spark's default heap (1 GiB) ran out late in a run (TPC-H tables
+    # uploaded from Arrow after thousands of catalog frames); a local Connect server takes it as a static setting
+    builder = builder.config("spark.driver.memory", DRIVER_MEMORY)
     # tables of this run in a directory of its own: a run on Spark Connect may run beside a classic one (.ci/run)
     builder = builder.config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="pydantable-warehouse-"))
     for key, value in _lakehouse_config().items():

@@ -975,20 +975,9 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         ``agg`` gives the ``by`` columns, the index column holding each window's
         start (a ``datetime``; a date column's windows start at UTC midnights),
         then the aggregates. Groups come in no particular order: ``sort`` them.
-
-        ```pycon
-        >>> import datetime
-        >>> from pydantable_spark import DataFrameModel, F
-        >>> class Reading(DataFrameModel):
-        ...     at: datetime.datetime
-        ...     value: float
-        >>> t0 = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
-        >>> rows = [{"at": t0 + datetime.timedelta(minutes=m), "value": float(m)} for m in (5, 50, 70)]
-        >>> hourly = Reading.from_rows(rows).group_by_dynamic("at", every="1h").agg(total=F.sum(Reading.value))
-        >>> [(row.at.hour, row.total) for row in hourly.sort("at").collect()]
-        [(0, 55.0), (1, 70.0)]
-
-        ```
+        Examples: the module ``pydantable_spark.timeseries`` and the guide's
+        "Time windows and rolling aggregates" (``docs/guides.md``), whose
+        code blocks run in the tests.
         """
         from pydantable_spark.timeseries import dynamic_groups
 
