@@ -3,7 +3,7 @@
 ``python -m tools.suite_numbers`` collects the suite once (``pytest --collect-only``, with the markers
 ``conftest.py`` gives each test) and counts the tiers; ``--time`` also runs the two JVM-free tiers and
 measures them (wall clock, on this machine). It prints the numbers and the README's sentence about them.
-The Spark tier's time (about half an hour on two cores) is measured by CI's log, not here: the script
+The Spark tier's time (about 30 minutes on two cores) is measured by CI's log, not here: the script
 starts no Spark session.
 
 ```pycon
