@@ -13,7 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, MemberExpr, NameExpr, RefExpr, TypeInfo
+from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, MemberExpr, NameExpr, RefExpr, TypeInfo, Var
 from mypy.types import Instance, Parameters, get_proper_type
 
 from pydantable_spark._mypy.ir import Value, already_reported, arguments, receiver, record, value_of
@@ -182,8 +182,23 @@ def column_attribute(ctx: AttributeContext) -> Type:
 
     assert isinstance(ctx.api, TypeChecker)
     access = ctx.context
+    value_type = ctx.default_attr_type
     if isinstance(access, MemberExpr) and isinstance(access.expr, RefExpr) and isinstance(access.expr.node, TypeInfo):
         model = access.expr.node
         if is_column_of_model(model, access.name):
-            record(ctx.api, access, column_value(model, column_name(access), ctx.default_attr_type))
-    return instance_of(ctx.api, COL, [ctx.default_attr_type])
+            value_type = _declared(model, access.name, value_type)
+            record(ctx.api, access, column_value(model, column_name(access), value_type))
+    return instance_of(ctx.api, COL, [value_type])
+
+
+def _declared(model: TypeInfo, name: str, default: Type) -> Type:
+    """The field's type as declared, where mypy's attribute type lost what the plugin reads (``payload: Variant``).
+
+    mypy gives the attribute the alias' target (``Any``); the declaration keeps
+    the alias, which the plugin maps to a VARIANT (``statics.annotated_dtype``).
+    """
+    symbol = model.get(name)
+    declared = symbol.node.type if symbol is not None and isinstance(symbol.node, Var) else None
+    if declared is None or static_of(default).known or not static_of(declared).known:
+        return default
+    return declared

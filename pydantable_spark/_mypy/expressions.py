@@ -527,9 +527,8 @@ def struct_field(ctx: MethodContext) -> Type:
     static = static_of(proper.args[0])
     owner = get_proper_type(static.original)
     if not isinstance(owner, Instance) or not owner.type.has_base("pydantic.main.BaseModel"):
-        if static.dtype is not None:
-            ctx.api.fail(f"struct.field() needs a struct column; got {proper.args[0]}", ctx.context, code=SPARK_TYPE)
-        return unknown(ctx)
+        # not a struct (a VARIANT, a string...): the runtime's entry refuses it, with its message
+        return _catalog_hook(METHODS["struct.field"], method="struct.field")(ctx) if static.known else unknown(ctx)
     fields = {c.name: c.type for c in model_columns(owner.type)}
     found = fields.get(name_expr.value)
     if found is None:

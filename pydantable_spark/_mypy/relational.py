@@ -27,7 +27,7 @@ from pydantable_spark._mypy.frames import (
     value_type,
 )
 from pydantable_spark._mypy.models import column_name
-from pydantable_spark._mypy.replay import schema_of
+from pydantable_spark._mypy.replay import names_unknown, schema_of, unknown_columns
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
 from pydantable_spark.errors import ArgumentError, SchemaError, UnknownColumnError
 from pydantable_spark.expr.core import Column, Literal, Node, Typed
@@ -98,7 +98,7 @@ def _literal(expr: Expression | None, default: str) -> str | None:
 def _placeholder(columns: list[Output]) -> tuple[p.Source, dict[str, Type]] | None:
     """A plan standing for a frame with these static columns, and the columns' original types."""
     schema = schema_of(columns)
-    if schema is None or not schema.fields:  # a field-less model: the runtime refuses it as a frame's model
+    if not schema.fields:  # a field-less model: the runtime refuses it as a frame's model
         return None
     return p.Source(None, schema), {c.name: c.type for c in columns}
 
@@ -149,7 +149,9 @@ def join(ctx: MethodContext) -> Type:
         )
         outputs = plan.outputs()
     except (SchemaError, ArgumentError) as error:
-        ctx.api.fail(f"join(): {error}", ctx.context, code=SPARK_TYPE)
+        unknown = unknown_columns(left[0].schema) | unknown_columns(right[0].schema)
+        if not names_unknown(error, unknown):  # else the stand-in type of a column not known may be why
+            ctx.api.fail(f"join(): {error}", ctx.context, code=SPARK_TYPE)
         return frame_of(ctx.api, None, ctx.type)
     typed = []
     for output in outputs:
@@ -203,7 +205,8 @@ def note_null_keys(ctx: MethodContext, grouped: object) -> None:
 
     if not isinstance(grouped, GroupBy) or _argument(ctx, "drop_nulls") is not None:
         return
-    keys = grouped.null_dropped_keys
+    unknown = unknown_columns(grouped._frame.schema)  # whether those may be NULL is not known
+    keys = [key for key in grouped.null_dropped_keys if key not in unknown]
     if keys:
         names = " or ".join(f'"{key}"' for key in keys)
         ctx.api.note(  # type: ignore[attr-defined]  # a TypeChecker: the plugin interface has no note()

@@ -17,6 +17,18 @@ the runtime's: the catalog entries' placement (``kind``, ``needs_order``, ``wind
 Where an argument is not known exactly (``ir.Value.exact``), the method runs on
 the others (when that cannot make it fail where the runtime would not), and the
 inexact one is only checked for the columns it names.
+
+A column whose static type is not known (``Any``: an output the rules could not
+type, a field of a type the plugin cannot map) stays in the placeholder frame,
+typed ``Unknown``, a stand-in type no rule accepts. So the frame keeps every
+column (``filter``, ``sort``, ``with_columns`` keep it in their result, where it
+stays ``Any``; ``select`` of other columns drops it) and every other column stays
+checked; an argument that reads an unknown column (an expression over it, its
+name, a selector, which picks columns by type) is taken as inexact, so only the
+names it reads are checked, and an error the runtime raises naming an unknown
+column is not reported (it may come from the stand-in's type). The alternative,
+leaving such a frame unchecked, let one ``Any`` column switch off the checks of
+every other; giving the column a guessed type would report errors of the guess.
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ from __future__ import annotations
 import functools
 import inspect
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy.checker import TypeChecker
 from mypy.nodes import NameExpr, Var
@@ -58,11 +70,13 @@ __all__ = [
     "GROUP_BY_METHODS",
     "PIVOTS",
     "Outcome",
+    "Unknown",
     "check",
     "frame_methods",
     "placeholder_frame",
     "schema_of",
     "static_schema",
+    "unknown_columns",
 ]
 
 PIVOTS = frozenset({"pivot", "pivot_wider"})
@@ -95,22 +109,37 @@ def frame_methods() -> frozenset[str]:
 
 
 def static_schema(frame_type: Type) -> Schema | None:
-    """The runtime schema of a frame type whose columns mypy knows, each with a known type."""
+    """The runtime schema of a frame type whose columns mypy knows (those of unknown type typed ``Unknown``)."""
     from pydantable_spark._mypy.frames import frame_columns
 
     columns = frame_columns(frame_type)
     return None if columns is None else schema_of(columns)
 
 
-def schema_of(columns: Sequence[Output]) -> Schema | None:
-    """The runtime schema of these static columns, or None when the type of one is not known."""
+@dataclass(frozen=True, slots=True)
+class Unknown(dt.DType):
+    """The stand-in type of a column whose static type is not known: no type rule accepts it.
+
+    Only placeholder frames hold it; what reads such a column is not checked
+    but for the names it reads (``check``).
+    """
+
+    sql_name: ClassVar[str] = "unknown"
+
+
+def schema_of(columns: Sequence[Output]) -> Schema:
+    """The runtime schema of these static columns; a column of unknown type is typed ``Unknown``."""
     fields = []
     for column in columns:
         static = static_of(column.type)
-        if static.dtype is None:
-            return None
-        fields.append(dt.Field(column.name, static.dtype, static.nullable))
+        dtype = Unknown() if static.dtype is None else static.dtype
+        fields.append(dt.Field(column.name, dtype, static.nullable))
     return Schema(tuple(fields))
+
+
+def unknown_columns(schema: Schema) -> frozenset[str]:
+    """The names of the columns of ``schema`` whose type is not known statically."""
+    return frozenset(f.name for f in schema if isinstance(f.dtype, Unknown))
 
 
 _FRAMES: dict[tuple[Schema, str | None], DataFrame[Any]] = {}
@@ -180,16 +209,106 @@ def check(ctx: MethodContext, method: str) -> Outcome:
     if found is None:
         return Outcome(error=False)
     target = getattr(frame, method)
+    unknown = _unknown_in(frame, found)
+    if unknown:
+        accepted = _accepted(ctx, target, found)
+        if accepted is not None:
+            return accepted
+        found = _reading_marked(found, unknown)
     alternatives = _alternatives(ctx, method)
     others = None if alternatives is None else [getattr(f, method) for f in alternatives]
     if found.complete:
-        return _run(ctx, method, target, found, others, exact=True)
+        return _run(ctx, method, target, found, others, exact=True, unknown=unknown)
     reduced = _reduced(target, found)
-    outcome = _run(ctx, method, target, reduced, others, exact=False) if reduced is not None else Outcome(error=False)
+    outcome = (
+        _run(ctx, method, target, reduced, others, exact=False, unknown=unknown)
+        if reduced is not None
+        else Outcome(error=False)
+    )
     if outcome.error:
         return outcome
     schema = frame.schema if isinstance(frame, DataFrame) else frame._frame.schema  # type: ignore[attr-defined]
     return Outcome(error=_check_names(ctx, method, found, schema, everything=reduced is None))
+
+
+def _schema_of_value(value: object) -> Schema | None:
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.groupby import GroupBy
+
+    if isinstance(value, DataFrame):
+        return value.schema
+    if isinstance(value, GroupBy):
+        return value._frame.schema
+    return None
+
+
+def _unknown_in(receiver_value: object, found: Arguments) -> frozenset[str]:
+    """The names of the unknown columns of the receiver and of the frames passed as arguments."""
+    values = [receiver_value, *(v.value for _, v in found.positional if v is not None)]
+    values += [v.value for _, _, v in found.named if v is not None]
+    names: frozenset[str] = frozenset()
+    for value in values:
+        schema = _schema_of_value(value)
+        if schema is not None:
+            names |= unknown_columns(schema)
+    return names
+
+
+def _reads(value: object, unknown: frozenset[str]) -> bool:
+    """Whether ``value`` reads a column of ``unknown``: an expression over one, its name, or a selector."""
+    from pydantable_spark.expr.core import Column
+    from pydantable_spark.selectors import Selector
+
+    if isinstance(value, str):
+        return value.split(".", 1)[0] in unknown or value in unknown
+    if isinstance(value, Selector):
+        return True  # it picks columns by their types, which are not known
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_reads(item, unknown) for item in value)
+    if isinstance(value, dict):
+        return any(_reads(k, unknown) or _reads(v, unknown) for k, v in value.items())
+    return any(
+        isinstance(n, Column) and (n.name in unknown or n.name.split(".", 1)[0] in unknown) for n in nodes_in(value)
+    )
+
+
+def _accepted(ctx: MethodContext, target: Any, found: Arguments) -> Outcome | None:
+    """The outcome of the call where the runtime accepts it as written, over the unknown columns' stand-in type.
+
+    Then its result is what the runtime builds, the unknown columns typed
+    ``Unknown`` in it (``Any`` to the rows); None when it raises (the arguments
+    reading unknown columns are then checked for their names only), or when an
+    argument selects columns by type (a selector would leave out the unknown ones).
+    """
+    from pydantable_spark.selectors import Selector
+
+    values = [v for _, v in found.positional] + [v for _, _, v in found.named]
+    if not found.complete or any(isinstance(v.value, Selector) for v in values if v is not None):
+        return None
+    positional, named = found.values()
+    try:
+        result = target(*positional, **named)
+    except Exception:
+        return None
+    record(ctx.api, ctx.context, Value(result, True))  # type: ignore[arg-type]
+    return Outcome(error=False, result=result)
+
+
+def _reading_marked(found: Arguments, unknown: frozenset[str]) -> Arguments:
+    """The arguments, those reading an unknown column taken as inexact (only their names are checked)."""
+
+    def marked(value: Value | None) -> Value | None:
+        if value is None or not value.exact or not _reads(value.value, unknown):
+            return value
+        return Value(value.value, False)
+
+    return Arguments([(e, marked(v)) for e, v in found.positional], [(n, e, marked(v)) for n, e, v in found.named])
+
+
+def names_unknown(error: Exception, unknown: frozenset[str]) -> bool:
+    """Whether the runtime's message names one of the ``unknown`` columns (the error may be the stand-in's)."""
+    message = str(error)
+    return any(f"'{name}'" in message or f'"{name}"' in message for name in unknown)
 
 
 def _ever_unknown(ctx: MethodContext) -> bool:
@@ -250,13 +369,20 @@ def _fails(target: Any, positional: list[object], named: dict[str, object]) -> b
 
 
 def _run(
-    ctx: MethodContext, method: str, target: Any, found: Arguments, others: list[Any] | None, *, exact: bool
+    ctx: MethodContext,
+    method: str,
+    target: Any,
+    found: Arguments,
+    others: list[Any] | None,
+    *,
+    exact: bool,
+    unknown: frozenset[str] = frozenset(),
 ) -> Outcome:
     positional, named = found.values()
     try:
         result = target(*positional, **named)
     except Exception as error:
-        if not reportable(error):
+        if not reportable(error) or names_unknown(error, unknown):
             return Outcome(error=False)
         if others is None or not all(_fails(other, positional, named) for other in others):
             return Outcome(error=False)
@@ -390,6 +516,8 @@ def refined(ctx: MethodContext, method: str, typed: Type, result: object) -> Typ
         if static.known:  # typed by the rules: the runtime's nullability where the type is the same
             same = static.dtype == field.dtype and static.nullable != field.nullable
             filled.append(Output(column.name, python_type(api, field, column.type)) if same else column)
+        elif isinstance(field.dtype, Unknown):  # a column of unknown type kept: its own type (``Any``)
+            filled.append(Output(column.name, by_name.get(renamed.get(field.name, field.name), column.type)))
         elif (origin := renamed.get(field.name, field.name)) in by_name and static_of(
             by_name[origin]
         ).dtype == field.dtype:

@@ -10,16 +10,31 @@ to a Python type. Static and runtime rules therefore cannot drift apart;
 Static types are coarser than runtime ones: every integer is ``int``, every
 decimal ``Decimal``, so results are typed by the widest member of each family
 (``bigint``, ``double``, ``decimal(38,18)``).
+
+Two logical types have no Python class of their own, and are mapped so:
+
+* a VARIANT is ``Any`` to mypy (``Variant = Annotated[Any, dt.Variant]``), but
+  mypy keeps the alias a field is annotated with (``payload: Variant``): an
+  alias of the package's (``annotations.Variant``) is read as the runtime reads
+  the annotation it stands for (``annotations.field_of_annotation`` on the alias'
+  runtime value), and a VARIANT result is typed with that alias again, so that
+  derived rows keep it.
+* a struct that comes from no model (``F.window``'s bucket, ``F.struct``) is a
+  synthesized row class of its fields (``Row[start: datetime | None, end: ...]``),
+  as the runtime makes a row model for it (``model.annotation_for``).
 """
 
 from __future__ import annotations
 
 import datetime
 import decimal
+import functools
+import importlib
+import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mypy.nodes import Expression, FloatExpr, IntExpr, StrExpr, TypeInfo
+from mypy.nodes import Expression, FloatExpr, IntExpr, StrExpr, TypeAlias, TypeInfo
 from mypy.types import (
     AnyType,
     Instance,
@@ -27,13 +42,14 @@ from mypy.types import (
     NoneType,
     ProperType,
     Type,
+    TypeAliasType,
     TypeOfAny,
     UnionType,
     get_proper_type,
 )
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._mypy.models import BASE_MODEL, model_columns
+from pydantable_spark._mypy.models import BASE_MODEL, METADATA, Output, model_columns
 from pydantable_spark.expr.core import Column, Literal, Node, Typed, literal_of
 
 if TYPE_CHECKING:
@@ -108,6 +124,10 @@ def static_of(t: Type) -> Static:
 
 def _static(t: Type, expanding: frozenset[str]) -> Static:
     """``static_of``; ``expanding`` names the models whose structs are being built (a cycle is unknown)."""
+    if isinstance(t, TypeAliasType) and t.alias is not None and not t.args:
+        aliased = annotated_dtype(t.alias.fullname)
+        if aliased is not None:
+            return Static(aliased, False, t)
     proper = get_proper_type(t)
     if isinstance(proper, UnionType):
         members = [m for m in proper.items if not isinstance(get_proper_type(m), NoneType)]
@@ -124,6 +144,38 @@ def _static(t: Type, expanding: frozenset[str]) -> Static:
     if not isinstance(proper, Instance):
         return _unknown(t)
     return Static(_dtype_of_instance(proper, expanding), False, proper)
+
+
+_PACKAGE = "pydantable_spark"
+VARIANT_ALIAS = "pydantable_spark.annotations.Variant"
+"""The alias a VARIANT result is typed with (``Variant``: ``Any`` to mypy, a VARIANT to the plugin)."""
+
+
+@functools.cache
+def annotated_dtype(fullname: str) -> dt.DType | None:
+    """The logical type of a type alias of the package (``Variant``), as the runtime maps the annotation.
+
+    mypy keeps no ``Annotated`` metadata, so the alias' runtime value is read
+    (the package's own module, imported anyway by the plugin) and given to the
+    runtime's mapping, ``annotations.field_of_annotation``. Aliases defined
+    elsewhere are not read (their modules are the user's, never imported).
+    """
+    from pydantable_spark.annotations import field_of_annotation
+    from pydantable_spark.errors import UnsupportedTypeError
+
+    module, _, name = fullname.rpartition(".")
+    if module != _PACKAGE and not module.startswith(f"{_PACKAGE}."):
+        return None
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    if typing.get_origin(value) is not typing.Annotated:
+        return None
+    try:
+        return field_of_annotation(name, value).dtype
+    except UnsupportedTypeError:
+        return None
 
 
 def _literals_of_one_kind(members: list[Type]) -> bool:
@@ -179,7 +231,8 @@ def _struct_of(info: TypeInfo, expanding: frozenset[str]) -> dt.Struct | None:
         if static.dtype is None:
             return None
         fields.append(dt.Field(column.name, static.dtype, static.nullable))
-    return dt.Struct(tuple(fields), model=info.fullname)
+    synthesized = info.metadata.get(METADATA, {}).get("columns") is not None  # a row class of a struct of no model
+    return dt.Struct(tuple(fields), model=None if synthesized else info.fullname)
 
 
 def _enum_values(info: TypeInfo) -> list[object]:
@@ -271,8 +324,24 @@ def mypy_type(api: TypeChecker, dtype: dt.DType, nullable: bool, originals: list
         base = api.named_generic_type("builtins.dict", [api.named_generic_type("builtins.str", []), value])
     else:
         found = next((s.original for s in originals or [] if s.dtype == dtype), None)
-        base = found if found is not None else AnyType(TypeOfAny.special_form)
+        base = found if found is not None else _without_class(api, dtype)
     return UnionType.make_union([base, NoneType()]) if nullable else base
+
+
+def _without_class(api: TypeChecker, dtype: dt.DType) -> Type:
+    """The Python type of a logical type no operand's type stands for: a VARIANT, a struct of no model."""
+    if isinstance(dtype, dt.Variant):
+        module, _, name = VARIANT_ALIAS.rpartition(".")
+        symbol = api.modules[module].names.get(name) if module in api.modules else None
+        if symbol is not None and isinstance(symbol.node, TypeAlias):
+            return TypeAliasType(symbol.node, [])
+    if isinstance(dtype, dt.Struct) and dtype.fields:
+        from pydantable_spark._mypy.frames import row_instance
+
+        fields = [Output(f.name, mypy_type(api, f.dtype, f.nullable)) for f in dtype.fields]
+        if all(not isinstance(get_proper_type(f.type), AnyType) for f in fields):
+            return row_instance(api, fields)
+    return AnyType(TypeOfAny.special_form)
 
 
 def instance_of(api: TypeChecker, fullname: str, args: list[Type]) -> Instance:
