@@ -488,7 +488,7 @@ def corpus_errors(tmp: Path) -> Diagnostics:
     return run_pyright(tmp, sorted(tmp.glob("*.py")))
 
 
-PYRIGHT_ON_THE_CORPUS = {"arguments": 13, "expressions": 3, "all": 16}
+PYRIGHT_ON_THE_CORPUS = {"anycolumn": 1, "arguments": 13, "expressions": 3, "all": 17}
 """The corpus' broken pipelines basedpyright flags with the stubs, by family (the others: none), as the guide says."""
 
 
