@@ -75,3 +75,11 @@ def upsert(frame: DataFrame[Change], table: str, today: datetime.date, price: Ex
     visits = Visit.from_rows([])
     visits.merge_into(table, on="id", when_matched=update(seen=today), when_not_matched=insert_all(since=today))
     return frame.merge_into(table, model=Item, on="id", when_matched=update_all(), when_not_matched=insert_all())
+
+
+def apply(frame: DataFrame[Change], purge: bool) -> MergeMetrics:
+    clauses: list[Update | Delete] = []  # filled in place: not the empty list it was assigned
+    if purge:
+        clauses.append(delete(condition=source.col("gone")))
+    clauses.append(update_all())
+    return frame.merge_into(TABLE, model=Item, on="id", when_matched=clauses)
