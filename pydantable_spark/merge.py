@@ -89,7 +89,7 @@ from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = [
     "Delete",
@@ -370,6 +370,52 @@ def check_target(table: object, path: object) -> tuple[str, str]:
         )
         raise ArgumentValueError(msg)
     return "path", where
+
+
+def merge_target(table: object, path: object) -> tuple[str, str, str]:
+    """``(kind, where, action)``: the target checked (a table name as reads check it) and the name of the call.
+
+    ``action`` names the call in every message: ``merge_into('db.t')`` or ``merge_into(path='/x')``.
+    """
+    from pydantable_spark.storage import table_name
+
+    kind, where = check_target(table, path)
+    action = f"merge_into({where!r})" if kind == "table" else f"merge_into(path={where!r})"
+    if kind == "table":
+        table_name(where, action)
+    return kind, where, action
+
+
+def typed_merge(
+    action: str,
+    src: Schema,
+    dst: Schema,
+    models: tuple[str | None, str],
+    on: object,
+    clauses: Mapping[str, object],
+) -> Callable[[Schema | None], MergeSpec]:
+    """Every check of a merge that needs no table: the clauses given to each kind, then ``bind_merge``.
+
+    ``clauses`` holds the arguments as given (``when_matched=...``: a clause, a
+    list, or None). The result binds the merge again once the table's stored
+    schema is known. ``merge_into`` calls it before Spark is asked anything,
+    and the mypy plugin calls it on the static schemas of the frame and the
+    target model (``pydantable_spark._mypy.merge``): one rule set for both.
+
+    >>> from pydantable_spark import dtypes as dt
+    >>> schema = Schema.of(dt.Field("id", dt.Int64(), False))
+    >>> typed_merge("m", schema, schema, (None, "T"), "id", {"when_not_matched": update_all()})
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.ArgumentTypeError: m: when_not_matched= takes insert(...) or insert_all(...) ...
+    """
+    given = {kind: clauses_of(clauses.get(kind), kind, action) for kind in _READS}
+
+    def typed(stored: Schema | None) -> MergeSpec:
+        return bind_merge(action, src, dst, models, on, given, stored)
+
+    typed(None)
+    return typed
 
 
 def clauses_of(value: object, kind: Kind, action: str) -> tuple[Clause, ...]:

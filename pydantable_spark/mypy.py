@@ -63,6 +63,7 @@ from pydantable_spark._mypy.frames import (
 )
 from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
+from pydantable_spark._mypy.merge import MERGE_SIDE, check_merge, side_column
 from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join, note_null_keys
 from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
@@ -99,6 +100,8 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
 
 
 RELATIONAL_HOOKS = {f"{FRAME}.join": join, f"{FRAME}.group_by": group_by, f"{GROUP_BY}.agg": agg}
+MERGE_HOOKS = {f"{FRAME}.merge_into": check_merge, f"{MERGE_SIDE}.col": side_column}
+"""MERGE checked by the runtime's rules on the static schemas (``_mypy.merge``)."""
 
 
 def _then(
@@ -190,7 +193,7 @@ class PydantableSparkPlugin(Plugin):
             owner == GROUP_BY and method in GROUP_BY_METHODS
         ):
             return _guarded(_checked(method, typing))
-        return _guarded(_then(typing, method_evaluator(owner, method)))
+        return _guarded(_then(typing, MERGE_HOOKS.get(fullname) or method_evaluator(owner, method)))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         """A frame's methods are named ``DataFrame``'s in messages, also those its mixins define.

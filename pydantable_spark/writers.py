@@ -36,9 +36,8 @@ if TYPE_CHECKING:
 
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
-    from pydantable_spark.merge import Delete, Insert, MergeMetrics, MergeSpec, Update
+    from pydantable_spark.merge import Delete, Insert, MergeMetrics, Update
     from pydantable_spark.plan import nodes as p
-    from pydantable_spark.schema import Schema
 
 __all__ = ["Writers"]
 
@@ -190,13 +189,10 @@ class Writers(Generic[M]):
 
         """
         from pydantable_spark.constructors import schema_of_model
-        from pydantable_spark.merge import bind_merge, check_target, clauses_of
+        from pydantable_spark.merge import merge_target, typed_merge
         from pydantable_spark.model import is_derived_row
 
-        kind, where = check_target(table, path)
-        action = f"merge_into({where!r})" if kind == "table" else f"merge_into(path={where!r})"
-        if kind == "table":
-            storage.table_name(where, action)
+        kind, where, action = merge_target(table, path)
         target_model = self.model if model is None else model
         if not (isinstance(target_model, type) and issubclass(target_model, BaseModel)):
             msg = f"{action}: model= must be a DataFrameModel class, got {shown(target_model)}"
@@ -204,19 +200,15 @@ class Writers(Generic[M]):
         if constraints not in ("raise", "skip"):
             msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
             raise ArgumentValueError(msg)
-        clauses = {
-            "when_matched": clauses_of(when_matched, "when_matched", action),
-            "when_not_matched": clauses_of(when_not_matched, "when_not_matched", action),
-            "when_not_matched_by_source": clauses_of(when_not_matched_by_source, "when_not_matched_by_source", action),
-        }
         own = self._model
         models = (None if own is None or is_derived_row(own) else own.__name__, target_model.__name__)
-        source, dst = self._plan.schema, schema_of_model(target_model)
-
-        def typed(stored: Schema | None) -> MergeSpec:
-            return bind_merge(action, source, dst, models, on, clauses, stored)  # type: ignore[arg-type]
-
-        typed(None)  # every type check, before Spark is asked anything
+        clauses = {
+            "when_matched": when_matched,
+            "when_not_matched": when_not_matched,
+            "when_not_matched_by_source": when_not_matched_by_source,
+        }
+        # every type check, before Spark is asked anything (the mypy plugin runs the same)
+        typed = typed_merge(action, self._plan.schema, schema_of_model(target_model), models, on, clauses)
         from pydantable_spark._spark.merge import merge
         from pydantable_spark.constraints import spark_constraints
 

@@ -30,9 +30,21 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.udf import Udf
 
-__all__ = ["column_attribute", "function_evaluator", "method_evaluator", "report", "udf_stand_in"]
+__all__ = [
+    "column_attribute",
+    "evaluate_call",
+    "function_evaluator",
+    "method_evaluator",
+    "report",
+    "udf_stand_in",
+]
 
-_FUNCTION_MODULES = ("pydantable_spark.functions", "pydantable_spark.expr.forms", "pydantable_spark.selectors")
+_FUNCTION_MODULES = (
+    "pydantable_spark.functions",
+    "pydantable_spark.expr.forms",
+    "pydantable_spark.selectors",
+    "pydantable_spark.merge",  # the clauses of merge_into: update(...), insert_all(...), delete()...
+)
 _INEXACT = {"pydantable_spark.selectors.by_dtype"}
 """Results that depend on widths mypy does not know (every integer is ``int`` to mypy, a ``bigint``)."""
 WINDOW = "pydantable_spark.expr.windowspec.Window"
@@ -61,7 +73,11 @@ def reportable(error: Exception) -> bool:
     return isinstance(error, PydantableSparkError | ValueError)
 
 
-def _evaluate(ctx: MethodContext | FunctionContext, target: Callable[..., object], exact: bool) -> None:
+def evaluate_call(ctx: MethodContext | FunctionContext, target: Callable[..., object], exact: bool) -> None:
+    """Call ``target`` (the runtime's function or bound method) on the call's argument values; record the result.
+
+    What it raises is reported at the call when every argument is known exactly.
+    """
     assert isinstance(ctx.api, TypeChecker)
     found = arguments(ctx)
     if found is None or any(v is None for _, v in found.positional) or any(v is None for *_, v in found.named):
@@ -92,7 +108,7 @@ def function_evaluator(fullname: str) -> Callable[[FunctionContext], None] | Non
     exact = fullname not in _INEXACT
 
     def hook(ctx: FunctionContext) -> None:
-        _evaluate(ctx, target, exact=exact)
+        evaluate_call(ctx, target, exact=exact)
 
     return hook
 
@@ -113,7 +129,7 @@ def method_evaluator(owner: str, method: str) -> Callable[[MethodContext], None]
             return None
 
         def static(ctx: MethodContext) -> None:
-            _evaluate(ctx, target, exact=True)
+            evaluate_call(ctx, target, exact=True)
 
         return static
     if owner not in _RECEIVERS or (method.startswith("_") and not method.endswith("__")):
@@ -127,7 +143,7 @@ def method_evaluator(owner: str, method: str) -> Callable[[MethodContext], None]
         if value is None or bound is None or not callable(bound):
             record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
             return
-        _evaluate(ctx, bound, exact=value.exact)
+        evaluate_call(ctx, bound, exact=value.exact)
 
     return hook
 
@@ -140,7 +156,7 @@ def _udf_call(ctx: MethodContext) -> None:
     if stand_in is None:
         record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
         return
-    _evaluate(ctx, stand_in, exact=True)
+    evaluate_call(ctx, stand_in, exact=True)
 
 
 def udf_stand_in(t: Type, name: str) -> Udf[Any, ...] | None:

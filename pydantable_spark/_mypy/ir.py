@@ -39,10 +39,12 @@ from mypy.nodes import (
     Decorator,
     DictExpr,
     Expression,
+    ExpressionStmt,
     FloatExpr,
     ForStmt,
     FuncItem,
     IfStmt,
+    IndexExpr,
     IntExpr,
     ListExpr,
     MatchStmt,
@@ -184,9 +186,13 @@ def _assignments(statements: list[Statement], out: dict[int, list[Expression | N
     for statement in statements:
         if isinstance(statement, AssignmentStmt):
             for target in statement.lvalues:
+                if isinstance(target, IndexExpr):  # clauses[0] = ...: the container changes
+                    _mutated(target.base, out, changed=True)
                 _bind(target, statement.rvalue if len(statement.lvalues) == 1 else None, out)
         elif isinstance(statement, OperatorAssignmentStmt):
             _bind(statement.lvalue, None, out)
+        elif isinstance(statement, ExpressionStmt):
+            _mutated(statement.expr, out)
         elif isinstance(statement, ForStmt):
             _bind(statement.index, None, out)
         elif isinstance(statement, WithStmt):
@@ -203,6 +209,18 @@ def _assignments(statements: list[Statement], out: dict[int, list[Expression | N
                 out.setdefault(id(argument.variable), []).append(None)
         for block in _blocks(function):
             _assignments(block.body, out)
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "update", "setdefault", "add"})
+"""Methods that change a list, dict or set in place: a variable they are called on has no single value."""
+
+
+def _mutated(expr: Expression, out: dict[int, list[Expression | None]], *, changed: bool = False) -> None:
+    """``clauses.append(x)`` (or ``changed``: ``clauses[0] = x``): the variable is bound again, to an unknown value."""
+    if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name in _MUTATORS:
+        expr, changed = expr.callee.expr, True
+    if changed and isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+        out.setdefault(id(expr.node), []).append(None)
 
 
 def _blocks(statement: Statement) -> list[Block]:

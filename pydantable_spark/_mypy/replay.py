@@ -75,6 +75,7 @@ __all__ = [
     "frame_methods",
     "placeholder_frame",
     "schema_of",
+    "single_receiver",
     "static_schema",
     "unknown_columns",
 ]
@@ -328,6 +329,17 @@ def _ever_unknown(ctx: MethodContext) -> bool:
         if t is not None and (isinstance(get_proper_type(t), AnyType) or _is_any_frame(t)):
             return True
     return False
+
+
+def single_receiver(ctx: MethodContext) -> bool:
+    """Whether the receiver's static columns are the ones it holds at run time.
+
+    Not a union of frames (mypy checks each member; see ``_alternatives``) and
+    not a variable that is also bound to a frame of unknown columns (``_ever_unknown``).
+    """
+    source = receiver(ctx)
+    whole = ctx.api.lookup_type_or_none(source) if source is not None else None  # type: ignore[attr-defined]
+    return not isinstance(get_proper_type(whole), UnionType) and not _ever_unknown(ctx)
 
 
 def _has(ctx: MethodContext, name: str) -> bool:

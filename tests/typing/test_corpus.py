@@ -185,3 +185,15 @@ def test_valid_module_builds(name: str) -> None:
     frames = corpus_module(name).build()
     assert frames
     assert all(frame.schema.names for frame in frames)
+
+
+def test_valid_merges_pass_every_check_before_spark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The valid modules' MERGEs are valid at run time too: each reaches Spark (which needs Delta, so stops there)."""
+    from pydantable_spark._spark import merge as spark_merge
+
+    monkeypatch.setattr(spark_merge, "merge", _no_spark)
+    merges = [merge for name in valid_modules() for merge in getattr(corpus_module(name), "merges", list)()]
+    assert len(merges) >= 5
+    for merge in merges:
+        with pytest.raises(_SparkWouldRun):
+            merge()

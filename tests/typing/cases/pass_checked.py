@@ -99,3 +99,9 @@ assert_type(left.group_by(Dept.budget).agg(n=F.count()).collect()[0].budget, flo
 def with_opaque(extra: Expr[float]) -> None:
     assert_type(left.select(Dept.budget * 2, extra.alias("extra")).collect()[0].budget, float | None)
     assert_type(left.group_by(User.name).agg(top=F.max(Dept.budget), e=F.max(extra)).collect()[0].top, float | None)
+
+
+# a list filled in place is not the empty list it was assigned: the columns it holds are not known
+wanted: list[Any] = []
+wanted.append(F.col("name"))
+User.from_rows([]).select(*wanted)

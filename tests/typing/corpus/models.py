@@ -96,3 +96,22 @@ class DailySales(DataFrameModel):
     channel: str
     lines: int
     revenue: float | None
+
+
+# --- MERGE sources ----------------------------------------------------------------------------
+
+
+class ProductChange(DataFrameModel):  # a supplier's feed, merged into the Product table
+    id: int
+    sku: str
+    title: str | None
+    price: float
+    weight_kg: float | None
+    discontinued: bool
+
+
+class StockLevel(DataFrameModel):  # the stock table, kept by MERGE
+    sku: str
+    on_hand: int
+    reserved: int | None
+    updated_on: datetime.date
