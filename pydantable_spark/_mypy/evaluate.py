@@ -16,7 +16,7 @@ from mypy.checker import TypeChecker
 from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, MemberExpr, NameExpr, RefExpr, TypeInfo, Var
 from mypy.types import Instance, Parameters, get_proper_type
 
-from pydantable_spark._mypy.ir import Value, already_reported, arguments, receiver, record, value_of
+from pydantable_spark._mypy.ir import Value, already_reported, arguments, lambda_scope, receiver, record, value_of
 from pydantable_spark._mypy.models import column_name, is_column_of_model
 from pydantable_spark._mypy.statics import COL, instance_of, static_of
 from pydantable_spark.errors import PydantableSparkError
@@ -86,7 +86,8 @@ def evaluate_call(ctx: MethodContext | FunctionContext, target: Callable[..., ob
     exact = exact and found.complete
     positional, named = found.values()
     try:
-        result = target(*positional, **named)
+        with lambda_scope(ctx.api):
+            result = target(*positional, **named)
     except Exception as error:
         record(ctx.api, ctx.context, None)  # type: ignore[arg-type]
         if exact and reportable(error):
@@ -105,12 +106,24 @@ def function_evaluator(fullname: str) -> Callable[[FunctionContext], None] | Non
     target = getattr(runtime, name, None)
     if name not in getattr(runtime, "__all__", ()) or not callable(target) or isinstance(target, type):
         return None
-    exact = fullname not in _INEXACT
+    exact = fullname not in _INEXACT and not _lenient(module, name)
 
     def hook(ctx: FunctionContext) -> None:
         evaluate_call(ctx, target, exact=exact)
 
     return hook
+
+
+def _lenient(module: str, name: str) -> bool:
+    """A higher-order function whose errors after its lambdas are the runtime's alone (``lambdas.LENIENT``).
+
+    The catalog hook reports its errors before them (``col must be a list``).
+    """
+    from pydantable_spark._mypy.lambdas import LENIENT
+    from pydantable_spark.expr.catalog import CATALOG
+
+    entry = CATALOG.get(name) if module == "pydantable_spark.functions" else None
+    return entry is not None and entry.name in LENIENT
 
 
 @functools.cache

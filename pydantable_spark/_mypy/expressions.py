@@ -45,8 +45,8 @@ from mypy.types import (
 )
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._mypy.ir import value_of
-from pydantable_spark._mypy.lambdas import LENIENT, placeholder_function
+from pydantable_spark._mypy.ir import lambda_scope, value_of
+from pydantable_spark._mypy.lambdas import LENIENT, StandIn, placeholder_function
 from pydantable_spark._mypy.statics import (
     EXPR,
     SAMPLES,
@@ -447,6 +447,7 @@ def _catalog_hook(
         assert isinstance(ctx.api, TypeChecker)
         positional: list[object] = []
         exact = True
+        lenient: list[StandIn] = []  # lambdas after which the runtime's errors are its own (``LENIENT``)
         if method:
             owner = _namespace_owner(ctx)  # type: ignore[arg-type]
             if owner is None:
@@ -459,9 +460,12 @@ def _catalog_hook(
                     positional.append(param.default if param.default is not REQUIRED else None)
                 continue
             for t, e in zip(types, exprs, strict=True):
-                if param.takes is not None:  # a lambda: its body's type, as mypy inferred it
-                    found = placeholder_function(t, e)
-                    exact = exact and function.name not in LENIENT
+                found: tuple[object, bool] | None
+                if param.takes is not None:  # a lambda: its body, as the plugin evaluated it
+                    stand_in = placeholder_function(ctx.api, t, e)
+                    if stand_in is not None and function.name in LENIENT:
+                        lenient.append(stand_in)
+                    found = None if stand_in is None else (stand_in, True)
                 else:
                     found = _runtime_argument(ctx.api, t, e)
                 if found is None:
@@ -469,10 +473,11 @@ def _catalog_hook(
                 positional.append(found[0])
                 exact = exact and found[1]
         try:
-            node = call(function, positional, names=method is None, method=method, alias=alias)
+            with lambda_scope(ctx.api):
+                node = call(function, positional, names=method is None, method=method, alias=alias)
             typed = node.typed
         except (ColumnTypeError, UnknownColumnError, ArgumentError) as error:
-            if exact:
+            if exact and not any(stand_in.called for stand_in in lenient):
                 ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
                 return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
             return unknown(ctx)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import operator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -46,6 +47,7 @@ from mypy.nodes import (
     IfStmt,
     IndexExpr,
     IntExpr,
+    LambdaExpr,
     ListExpr,
     MatchStmt,
     MemberExpr,
@@ -75,9 +77,10 @@ from pydantable_spark._mypy.statics import SAMPLES, static_of, static_of_expr
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.api import Col, Expr
 from pydantable_spark.expr.core import Column, Node, Typed
+from pydantable_spark.expr.lambdas import Variable, binding, new_token
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
 
     from mypy.nodes import Context, Lvalue
     from mypy.plugin import FunctionContext, MethodContext
@@ -90,6 +93,9 @@ __all__ = [
     "arguments",
     "assigned_values",
     "is_exact",
+    "lambda_scope",
+    "lambda_variable",
+    "lambda_variables",
     "nodes_in",
     "recall",
     "record",
@@ -145,6 +151,7 @@ class _ModuleState:
     tree: MypyFile
     assignments: dict[int, list[Expression | None]]
     values: dict[int, tuple[Expression, Value]] = field(default_factory=dict)
+    variables: dict[int, tuple[Var, Variable]] = field(default_factory=dict)
 
 
 _MODULES: dict[str, _ModuleState] = {}
@@ -173,6 +180,58 @@ def recall(api: TypeChecker, expr: Expression) -> Value | None:
     """The value recorded for ``expr`` by the last check of it, if any."""
     found = _state(api).values.get(id(expr))
     return found[1] if found is not None and found[0] is expr else None
+
+
+# --- the parameters of lambdas passed to higher-order functions -------------------------------------
+
+
+def lambda_variables(
+    api: TypeChecker, lam: LambdaExpr, types: Sequence[Typed | None], function: str
+) -> tuple[Variable, ...]:
+    """The runtime's variables standing for ``lam``'s parameters (typed ``types``), as the runtime makes them.
+
+    Each is the value of its parameter wherever the body uses it, so the body
+    evaluates to what the runtime's call of the lambda returns, over these
+    variables. A parameter typed again (mypy checks a call more than once)
+    keeps its token, so values recorded for the body stay valid.
+    """
+    registry = _state(api).variables
+    made = []
+    for argument, typed in zip(lam.arguments, types, strict=False):
+        var = argument.variable
+        known = registry.get(id(var))
+        if known is not None and known[0] is var:
+            if known[1].declared == typed and known[1].function == function:
+                made.append(known[1])
+                continue
+            token = known[1].token
+        else:
+            token = new_token()
+        variable = Variable(token, var.name, typed, function)
+        registry[id(var)] = (var, variable)
+        made.append(variable)
+    return tuple(made)
+
+
+def lambda_variable(api: TypeChecker, var: Var) -> Variable | None:
+    """The runtime variable a lambda's parameter stands for (``lambda_variables``), or None."""
+    known = _state(api).variables.get(id(var))
+    return known[1] if known is not None and known[0] is var else None
+
+
+@contextmanager
+def lambda_scope(api: TypeChecker) -> Iterator[None]:
+    """While the plugin calls the runtime: the variables of the module's lambdas are bound, as in their bodies.
+
+    The runtime refuses a body that uses a variable of no lambda running
+    around it (``refuse_escaped``); the plugin evaluates a lambda inside
+    another one while checking the outer body, where the runtime would be
+    running the outer function. Python's scoping keeps a parameter inside its
+    lambda, so binding them all refuses nothing the runtime accepts.
+    """
+    variables = tuple(variable for _, variable in _state(api).variables.values())
+    with binding(variables):
+        yield
 
 
 # --- variables assigned once -----------------------------------------------------------------
@@ -310,6 +369,14 @@ def value_of(api: TypeChecker, expr: Expression, depth: int = 0) -> Value | None
         return found
     if depth > _MAX_DEPTH:
         return None
+    if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+        variable = lambda_variable(api, expr.node)
+        if variable is not None:  # a lambda's parameter: the runtime's variable
+            return Value(Expr(variable), True)
+    if isinstance(expr, LambdaExpr):
+        from pydantable_spark._mypy.lambdas import lambda_value
+
+        return lambda_value(api, expr, depth + 1)
     if isinstance(expr, StrExpr | IntExpr | FloatExpr | BytesExpr):
         return Value(expr.value if not isinstance(expr, BytesExpr) else expr.value.encode(), True)
     if isinstance(expr, NameExpr) and expr.fullname in _CONSTANTS:

@@ -25,10 +25,12 @@ from mypy.checker import TypeChecker
 from mypy.nodes import ARG_POS, LambdaExpr
 from mypy.types import CallableType, UnionType, get_proper_type
 
+from pydantable_spark._mypy.ir import Opaque, Value, lambda_variable, lambda_variables, value_of
 from pydantable_spark._mypy.statics import expr_type, mypy_type, static_of, static_of_expr
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.core import Column, Node, Typed, literal_of
+from pydantable_spark.expr.lambdas import Variable, replaced
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.catalog.spec import Function
 
-__all__ = ["LENIENT", "lambda_signature", "placeholder_function"]
+__all__ = ["LENIENT", "StandIn", "lambda_signature", "lambda_value", "placeholder_function"]
 
 LENIENT = frozenset({"aggregate"})
 """Entries whose own checks mypy does not report (width-sensitive: see the module's docstring)."""
@@ -68,6 +70,7 @@ def _node_of(api: TypeChecker, expr: Expression) -> Node | None:
 def lambda_signature(function: Function, alias: str) -> Callable[[FunctionSigContext], CallableType]:
     """The signature hook of a higher-order ``F`` function: each lambda's parameters typed as its variables."""
     params = function.params_as(alias)
+    called = f"F.{alias}" if alias != function.name else function.call_name  # as the runtime names the call
 
     def hook(ctx: FunctionSigContext) -> CallableType:
         signature = ctx.default_signature
@@ -90,6 +93,7 @@ def lambda_signature(function: Function, alias: str) -> Callable[[FunctionSigCon
                 if all(t is not None for t in types):
                     taken = [expr_type(api, mypy_type(api, t.dtype, t.nullable)) for t in types if t is not None]
                     arg_types[index] = _with_parameters(arg_types[index], taken)
+                    lambda_variables(api, written, types, called)
             nodes.append(Column("<lambda>", None))  # a later lambda's variables never depend on a lambda
         return signature.copy_modified(arg_types=arg_types)
 
@@ -109,17 +113,85 @@ def _with_parameters(declared: Type, taken: Sequence[Type]) -> Type:
     )
 
 
-def placeholder_function(t: Type, expr: Expression) -> tuple[object, bool] | None:
-    """For a lambda argument: a function of its arity returning a placeholder of its body's type, or None.
+class StandIn:
+    """What the plugin passes for a lambda: the runtime calls it with its variables, as it calls the user's lambda.
 
-    The runtime calls it with its variables, as it calls the user's lambda. A
-    body of a type mypy does not know is an untyped placeholder: the runtime
-    still checks the arguments before it (``col must be a list``), and the
-    call's type is unknown.
+    It returns the body's value (``body``, over the plugin's ``variables``) with
+    the runtime's variables in their place, so the runtime checks the body it
+    would build; without ``variables`` (the parameters were not typed) it
+    returns ``body`` as it is, a placeholder of the body's type. ``called``
+    says whether the runtime got as far as calling it.
+    """
+
+    __slots__ = ("body", "called", "names", "variables")
+
+    def __init__(self, body: object, names: Sequence[str], variables: tuple[Variable, ...] = ()) -> None:
+        self.body = body
+        self.names = tuple(names)
+        self.variables = variables
+        self.called = False
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The runtime reads the arity and the names (for messages) from it, as from the user's lambda."""
+        kind = inspect.Parameter.POSITIONAL_ONLY
+        return inspect.Signature([inspect.Parameter(name, kind) for name in self.names])
+
+    def __call__(self, *given: object) -> object:
+        self.called = True
+        if not self.variables:
+            return self.body
+        swap: dict[int, Variable] = {}
+        for mine, theirs in zip(self.variables, given, strict=False):
+            node = theirs.node if isinstance(theirs, Expr) else None
+            if not isinstance(node, Variable) or node.declared != mine.declared:
+                # typed otherwise than the signature hook typed the parameters: the body is not known
+                return Expr(Opaque(mine.name, None))
+            swap[mine.token] = node
+        if not isinstance(self.body, Expr):
+            return self.body  # a Python value: the runtime makes a literal of it
+        tokens = set(swap)
+        return Expr(
+            replaced(
+                self.body.node,
+                lambda n: swap.get(n.token) if isinstance(n, Variable) else None,
+                within=lambda n: not tokens.isdisjoint(n.facts.free),
+            )
+        )
+
+
+def lambda_value(api: TypeChecker, lam: LambdaExpr, depth: int = 0) -> Value | None:
+    """The value of a lambda whose parameters the signature hook typed: a ``StandIn`` returning its body's value.
+
+    The body was checked (and each call in it evaluated, ``evaluate``) with the
+    parameters' values the runtime's variables (``ir.lambda_variables``), so its
+    value is the body the runtime builds. None when a parameter is not typed.
+    """
+    variables = [lambda_variable(api, argument.variable) for argument in lam.arguments]
+    if not variables or any(v is None for v in variables):
+        return None
+    body = value_of(api, lam.expr(), depth)
+    if body is None:
+        return None
+    names = [v.name for v in variables if v is not None]
+    return Value(StandIn(body.value, names, tuple(v for v in variables if v is not None)), body.exact)
+
+
+def placeholder_function(api: TypeChecker, t: Type, expr: Expression) -> StandIn | None:
+    """For a lambda argument: the ``StandIn`` the runtime calls as it calls the lambda, or None.
+
+    Its body is the body's value (``lambda_value``), so every rule the runtime
+    applies to a body applies here; where that is not known, a placeholder of
+    the type mypy inferred for the body. A body of a type mypy does not know is
+    an untyped placeholder: the runtime still checks the arguments before it
+    (``col must be a list``), and the call's type is unknown.
     """
     proper = get_proper_type(t)
     if not isinstance(proper, CallableType) or not isinstance(expr, LambdaExpr):
         return None
+    known = lambda_value(api, expr)
+    if known is not None and isinstance(known.value, StandIn):
+        return known.value
     returned = get_proper_type(proper.ret_type)
     static = static_of_expr(returned)
     if static is None:
@@ -127,15 +199,5 @@ def placeholder_function(t: Type, expr: Expression) -> tuple[object, bool] | Non
     from pydantable_spark._mypy.expressions import render_source
 
     typed = None if static.dtype is None else Typed(static.dtype, static.nullable)
-    body: Expr[object] = Expr(
-        Column(render_source(expr.expr()), typed)
-    )  # untyped: the call is unknown, its other arguments checked
-    names = [name or f"x{i}" for i, name in enumerate(expr.arg_names)]
-
-    def function(*variables: object) -> Expr[object]:
-        return body
-
-    function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY) for name in names]
-    )  # the runtime reads the arity and the names (for messages) from it, as from the user's lambda
-    return function, True
+    body: Expr[object] = Expr(Column(render_source(expr.expr()), typed))
+    return StandIn(body, [name or f"x{i}" for i, name in enumerate(expr.arg_names)])
