@@ -97,6 +97,7 @@ __all__ = [
     "lambda_variable",
     "lambda_variables",
     "nodes_in",
+    "operator_error",
     "recall",
     "record",
     "value_of",
@@ -453,12 +454,49 @@ _COMPARISONS |= {">": ("gt", "lt"), ">=": ("ge", "le")}
 
 def _operated(api: TypeChecker, expr: OpExpr | ComparisonExpr | UnaryExpr, depth: int) -> Value | None:
     """An operator mypy typed without asking the plugin (an operand is ``Any``), applied to the values."""
+    found = _operation(api, expr, depth)
+    if found is None:
+        return None
+    method, args, exact = found
+    try:
+        result = method(*args)
+    except Exception:  # the runtime refuses it: nothing is known of the result
+        return None
+    return None if result is NotImplemented else Value(result, exact)
+
+
+def operator_error(api: TypeChecker, expr: Expression) -> Exception | None:
+    """What the runtime raises applying an operator to exactly known values, where mypy typed it as ``object``'s.
+
+    ``x == "2024"`` over an ``Expr[int]`` is ``bool`` to mypy (``object.__eq__``),
+    which a lambda may return; the runtime refuses the comparison.
+    """
+    if not isinstance(expr, OpExpr | ComparisonExpr | UnaryExpr):
+        return None
+    typed = api.lookup_type_or_none(expr)
+    if typed is None or static_of_expr(typed) is not None or already_reported(api, expr):
+        return None  # an expression: the plugin's hook typed it (and reported what it refuses)
+    found = _operation(api, expr, 0)
+    if found is None or not found[2]:
+        return None
+    method, args, _ = found
+    try:
+        method(*args)
+    except PydantableSparkError as error:
+        return error
+    return None
+
+
+def _operation(
+    api: TypeChecker, expr: OpExpr | ComparisonExpr | UnaryExpr, depth: int
+) -> tuple[Callable[..., object], list[object], bool] | None:
+    """The runtime's method an operator calls on the operands' values, its arguments, and whether they are exact."""
     if isinstance(expr, UnaryExpr):
         operand = value_of(api, expr.expr, depth + 1)
         method = {"-": "__neg__", "~": "__invert__"}.get(expr.op)
         if operand is None or method is None or not isinstance(operand.value, Expr):
             return None
-        return _applied(getattr(operand.value, method), [], operand.exact)
+        return getattr(operand.value, method), [], operand.exact
     if isinstance(expr, ComparisonExpr):
         if len(expr.operands) != 2 or expr.operators[0] not in _COMPARISONS:
             return None
@@ -474,18 +512,10 @@ def _operated(api: TypeChecker, expr: OpExpr | ComparisonExpr | UnaryExpr, depth
         return None
     exact = left.exact and right.exact
     if isinstance(left.value, Expr):
-        return _applied(getattr(left.value, forward), [right.value], exact)
+        return getattr(left.value, forward), [right.value], exact
     if isinstance(right.value, Expr):
-        return _applied(getattr(right.value, reflected), [left.value], exact)
+        return getattr(right.value, reflected), [left.value], exact
     return None
-
-
-def _applied(method: Callable[..., object], args: list[object], exact: bool) -> Value | None:
-    try:
-        result = method(*args)
-    except Exception:  # the runtime refuses it: nothing is known of the result
-        return None
-    return None if result is NotImplemented else Value(result, exact)
 
 
 def _dict_value(api: TypeChecker, expr: DictExpr, depth: int) -> Value | None:

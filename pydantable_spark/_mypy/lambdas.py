@@ -1,19 +1,30 @@
-"""Higher-order functions in the plugin: a lambda's parameters typed as the runtime types its variables.
+"""Higher-order functions in the plugin: a lambda's variables are the runtime's, its body evaluated with its API.
 
 ``F.transform(User.tags, lambda t: t.str.upper())``: before mypy checks the
 lambda, a signature hook gives its parameters the types the runtime gives the
 variables (``Param.takes``), from the arguments before it (``t`` is
 ``Expr[str]``, an index ``Expr[int]``, an accumulator the initial value's type
-or ``None``), so the body is checked by the plugin's rules like any expression.
-The call's hook (``expressions._catalog_hook``) then builds the runtime's call
-with a function whose body is a placeholder of the type mypy inferred for it.
+or ``None``), and makes the runtime's ``Variable`` node for each
+(``ir.lambda_variables``): the value of the parameter wherever the body uses it.
+The body is then checked and evaluated like any expression (``evaluate``), on
+exact values: a namespace method on a variable (``km.str.upper()`` over floats),
+a nested higher-order call, an operator mypy types as ``object``'s
+(``d.dt.year() == "2024"``) are refused with the runtime's message. The lambda's
+value is a ``StandIn`` that the runtime calls with its own variables, as it
+calls the user's lambda, returning the body's value over them: the call's hook
+(``expressions._catalog_hook``) and the evaluator build the runtime's call with
+it, so the runtime's rules on a body (no aggregate, no window function) apply,
+and a frame method sees the columns the body reads (another model's, a typo).
 
 What it does not infer: a lambda passed by name (a ``def`` or a variable)
 keeps the stub's ``Expr[Any]`` parameters, and a list named by a string
 (``F.transform("tags", ...)``) types nothing, as the frame is not known
-there; both calls are ``Expr[Any]``. ``F.aggregate`` reports no error of its
-own: mypy's ``int`` is a ``bigint``, where the runtime may see an ``int``
-accumulator, so its rule comparing the merge's type with it is the runtime's alone.
+there; both calls are ``Expr[Any]``. ``F.aggregate`` (and ``F.reduce``):
+what the runtime checks before calling the lambdas is reported (the list
+argument, ``col must be a list``), and so are errors inside the bodies; its
+rule comparing the merge's type with the accumulator's is the runtime's alone,
+as mypy's ``int`` is a ``bigint`` where the runtime may see an ``int``
+(``Annotated[int, Int32]``) accumulator, and the two would disagree.
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ from mypy.checker import TypeChecker
 from mypy.nodes import ARG_POS, LambdaExpr
 from mypy.types import CallableType, UnionType, get_proper_type
 
-from pydantable_spark._mypy.ir import Opaque, Value, lambda_variable, lambda_variables, value_of
+from pydantable_spark._mypy.ir import Opaque, Value, lambda_variable, lambda_variables, operator_error, value_of
 from pydantable_spark._mypy.statics import expr_type, mypy_type, static_of, static_of_expr
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.api import Expr
@@ -44,7 +55,7 @@ if TYPE_CHECKING:
 __all__ = ["LENIENT", "StandIn", "lambda_signature", "lambda_value", "placeholder_function"]
 
 LENIENT = frozenset({"aggregate"})
-"""Entries whose own checks mypy does not report (width-sensitive: see the module's docstring)."""
+"""Entries whose checks after their lambdas are called mypy does not report (width-sensitive: see above)."""
 
 
 def _node_of(api: TypeChecker, expr: Expression) -> Node | None:
@@ -119,7 +130,9 @@ class StandIn:
     It returns the body's value (``body``, over the plugin's ``variables``) with
     the runtime's variables in their place, so the runtime checks the body it
     would build; without ``variables`` (the parameters were not typed) it
-    returns ``body`` as it is, a placeholder of the body's type. ``called``
+    returns ``body`` as it is, a placeholder of the body's type. A ``body``
+    that is an error is what the runtime raised building it: raised again,
+    where the runtime would raise it. ``called``
     says whether the runtime got as far as calling it.
     """
 
@@ -148,6 +161,8 @@ class StandIn:
                 # typed otherwise than the signature hook typed the parameters: the body is not known
                 return Expr(Opaque(mine.name, None))
             swap[mine.token] = node
+        if isinstance(self.body, Exception):
+            raise self.body  # what the runtime raises building the body (the runtime says where)
         if not isinstance(self.body, Expr):
             return self.body  # a Python value: the runtime makes a literal of it
         tokens = set(swap)
@@ -170,11 +185,15 @@ def lambda_value(api: TypeChecker, lam: LambdaExpr, depth: int = 0) -> Value | N
     variables = [lambda_variable(api, argument.variable) for argument in lam.arguments]
     if not variables or any(v is None for v in variables):
         return None
+    names = [v.name for v in variables if v is not None]
+    known = tuple(v for v in variables if v is not None)
+    refused = operator_error(api, lam.expr())  # ``lambda d: d.dt.year() == "2024"``: a bool to mypy
+    if refused is not None:
+        return Value(StandIn(refused, names, known), True)
     body = value_of(api, lam.expr(), depth)
     if body is None:
         return None
-    names = [v.name for v in variables if v is not None]
-    return Value(StandIn(body.value, names, tuple(v for v in variables if v is not None)), body.exact)
+    return Value(StandIn(body.value, names, known), body.exact)
 
 
 def placeholder_function(api: TypeChecker, t: Type, expr: Expression) -> StandIn | None:

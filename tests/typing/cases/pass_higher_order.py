@@ -36,6 +36,26 @@ users = User.from_rows([])
 assert_type(users.select(up=F.transform(User.tags, lambda t: t.str.upper())).collect()[0].up, list[str])
 
 
+# bodies evaluated with the runtime's API raise nothing the runtime accepts: namespaces, nested calls, the
+# frame's columns, indexes and accumulators
+nested = F.transform(F.array(User.tags), lambda ts: F.filter(ts, lambda t: t.str.len_chars() > F.size(ts)))
+assert_type(nested, Expr[list[list[str]]])
+assert_type(F.transform(User.tags, lambda t, i: F.when(i > 0, t.str.lower()).otherwise(t)), Expr[list[str]])
+assert_type(F.exists(F.array(User.joined), lambda d: d.dt.year() > 2020), Expr[bool])
+assert_type(F.forall(F.array(User.tags), lambda ts: F.exists(ts, lambda t: t == User.name)), Expr[bool])
+assert_type(F.filter(F.array(User.score), lambda s: s > F.coalesce(User.age.cast(float), F.lit(0.0))), Expr[list[float]])
+assert_type(F.aggregate(F.array(User.score), F.lit(0.0), lambda acc, s: acc + s, lambda acc: acc * 2), Expr[float | None])
+assert_type(F.transform(F.array(User.tags), lambda ts: F.aggregate(ts, F.lit(0), lambda n, t: n + 1)), Expr[list[int | None]])
+assert_type(F.zip_with(User.tags, F.array(User.age), lambda t, a: F.concat(t.str.upper(), a.cast(str))), Expr[list[str | None]])
+assert_type(F.map_filter(prices, lambda k, v: k.str.starts_with("a") & (v > User.score)), Expr[dict[str, float]])
+assert_type(F.transform_keys(prices, lambda k, v: k.str.upper()), Expr[dict[str, float]])
+assert_type(F.transform_values(prices, lambda k, v: v * User.score), Expr[dict[str, float]])
+assert_type(F.transform(User.tags, lambda t: t), Expr[list[str]])
+assert_type(F.filter(User.tags, lambda t: True), Expr[list[str]])
+assert_type(users.select(n=F.transform(User.tags, lambda t: F.concat(t, F.col("name")))).collect()[0].n, list[str])
+grouped = users.group_by(User.name).agg(ups=F.collect_list(F.transform(User.tags, lambda t: t.str.upper())))
+assert_type(grouped.collect()[0].ups, list[list[str]])
+
 # not inferred (documented): a function passed by name, and a list named by a string; the calls type-check
 def shout(t: Expr[Any]) -> Expr[Any]:
     return t.str.upper()
