@@ -10,25 +10,11 @@ in ``# expect: <catch>`` (see ``test_corpus.py``).
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
-from models import Product
+from models import Basket, Product
 
-from pydantable_spark import DataFrameModel, Expr, F, Window
-
-
-class Basket(DataFrameModel):
-    id: int
-    customer_id: int
-    opened: datetime.date
-    codes: list[str]
-    weights: list[float]
-    scans: list[datetime.datetime]
-    legs: list[list[float]]
-    prices: dict[str, float]
-    labels: dict[str, str]
-
+from pydantable_spark import Expr, F, Window
 
 baskets = Basket.from_rows([])
 

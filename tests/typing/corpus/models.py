@@ -115,3 +115,18 @@ class StockLevel(DataFrameModel):  # the stock table, kept by MERGE
     on_hand: int
     reserved: int | None
     updated_on: datetime.date
+
+
+# --- lists and maps, for higher-order functions ---------------------------------------------------------
+
+
+class Basket(DataFrameModel):  # a shopping basket, its lists and maps read by lambdas
+    id: int
+    customer_id: int
+    opened: datetime.date
+    codes: list[str]
+    weights: list[float]
+    scans: list[datetime.datetime]
+    legs: list[list[float]]
+    prices: dict[str, float]
+    labels: dict[str, str]
