@@ -21,7 +21,7 @@ F.transform(User.tags, lambda t: F.count(t))  # E: F.transform(): the body of f 
 F.transform(User.tags, lambda t: F.rank().over(Window.order_by(User.id)))  # E: uses a window function
 F.filter(User.tags, lambda t: t.str.len_chars() == "3")  # E: F.filter(): the body of f does not type for t: str
 F.transform(F.array(User.tags), lambda ts: F.transform(ts, lambda t: t.dt.day()))  # E: dt.day(): col must be a date
-F.transform(F.array(User.tags), lambda ts: F.filter(ts, lambda t: F.max(t) == "a"))  # E: (lambda t: (max(t) = a)) uses
+F.transform(F.array(User.tags), lambda ts: F.filter(ts, lambda t: F.max(t) > "a"))  # E: (lambda t: (max(t) > 'a')) uses
 F.transform(F.array(User.tags), lambda ts: F.exists(User.tags, lambda t: ts.str.contains(t)))  # E: left must be a
 F.aggregate(User.tags, 0, lambda acc, t: acc.str.upper())  # E: str.upper(): col must be a string; got expression on
 F.aggregate(User.tags, F.lit(""), lambda a, t: F.concat(a, t), lambda a: a.dt.year())  # E: dt.year(): col must be
