@@ -32,3 +32,7 @@ F.zip_with(User.tags, F.array(User.age), lambda t, a: a.dt.month())  # E: dt.mon
 users = User.from_rows([])
 users.select(F.transform(User.tags, lambda t: F.concat(t, Dept.budget.cast(str))))  # E: unknown column 'Dept.budget'
 users.select(F.transform(User.tags, lambda t: F.concat(t, F.col("nmae"))))  # E: select(): unknown column 'nmae'
+by_name = users.group_by(User.name)
+by_name.agg(v=F.transform(F.collect_list(User.score), lambda s: s + User.score))  # E: 'score' is used outside an
+slim = users.select(User.id, User.tags)
+slim.with_columns(F.filter(User.tags, lambda t: t == User.name))  # E: unknown column 'User.name'

@@ -77,6 +77,16 @@ def case_column_typo_in_the_body() -> None:
     baskets.select(F.filter(Basket.codes, lambda c: c != F.col("promo_code")))  # expect: mypy plan
 
 
+def case_column_of_the_group_outside_an_aggregate_in_the_body() -> None:
+    per_customer = baskets.group_by(Basket.customer_id)
+    per_customer.agg(spread=F.transform(F.collect_list(Basket.id), lambda i: i - Basket.id))  # expect: mypy plan
+
+
+def case_column_no_longer_in_the_frame_in_the_body() -> None:
+    slim = baskets.select(Basket.id, Basket.weights)
+    slim.with_columns(heavy=F.filter(Basket.weights, lambda w: w > Basket.customer_id))  # expect: mypy plan
+
+
 def case_aggregate_over_a_number() -> None:
     baskets.select(F.aggregate(Basket.customer_id, F.lit(0), lambda acc, x: acc + x))  # expect: mypy plan
 
