@@ -46,7 +46,7 @@ from mypy.types import (
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._mypy.ir import lambda_scope, value_of
-from pydantable_spark._mypy.lambdas import LENIENT, StandIn, placeholder_function
+from pydantable_spark._mypy.lambdas import LENIENT, StandIn, call_name, placeholder_function, refused_body
 from pydantable_spark._mypy.statics import (
     EXPR,
     SAMPLES,
@@ -447,7 +447,7 @@ def _catalog_hook(
         assert isinstance(ctx.api, TypeChecker)
         positional: list[object] = []
         exact = True
-        lenient: list[StandIn] = []  # lambdas after which the runtime's errors are its own (``LENIENT``)
+        lenient: list[tuple[StandIn, str]] = []  # lambdas after which the runtime's errors are its own (``LENIENT``)
         if method:
             owner = _namespace_owner(ctx)  # type: ignore[arg-type]
             if owner is None:
@@ -464,7 +464,7 @@ def _catalog_hook(
                 if param.takes is not None:  # a lambda: its body, as the plugin evaluated it
                     stand_in = placeholder_function(ctx.api, t, e)
                     if stand_in is not None and function.name in LENIENT:
-                        lenient.append(stand_in)
+                        lenient.append((stand_in, param.name))
                     found = None if stand_in is None else (stand_in, True)
                 else:
                     found = _runtime_argument(ctx.api, t, e)
@@ -477,8 +477,11 @@ def _catalog_hook(
                 node = call(function, positional, names=method is None, method=method, alias=alias)
             typed = node.typed
         except (ColumnTypeError, UnknownColumnError, ArgumentError) as error:
-            if exact and not any(stand_in.called for stand_in in lenient):
-                ctx.api.fail(str(error), ctx.context, code=SPARK_TYPE)
+            refused: Exception | None = error
+            if any(stand_in.called for stand_in, _ in lenient):
+                refused = refused_body(lenient, call_name(function, alias))
+            if exact and refused is not None:
+                ctx.api.fail(str(refused), ctx.context, code=SPARK_TYPE)
                 return expr_type(ctx.api, AnyType(TypeOfAny.from_error))
             return unknown(ctx)
         except TypeError:

@@ -21,7 +21,8 @@ keeps the stub's ``Expr[Any]`` parameters, and a list named by a string
 (``F.transform("tags", ...)``) types nothing, as the frame is not known
 there; both calls are ``Expr[Any]``. ``F.aggregate`` (and ``F.reduce``):
 what the runtime checks before calling the lambdas is reported (the list
-argument, ``col must be a list``), and so are errors inside the bodies; its
+argument, ``col must be a list``), and so are errors inside the bodies and
+the bodies ``Lambda`` refuses (``refused_body``); its
 rule comparing the merge's type with the accumulator's is the runtime's alone,
 as mypy's ``int`` is a ``bigint`` where the runtime may see an ``int``
 (``Annotated[int, Int32]``) accumulator, and the two would disagree.
@@ -38,10 +39,10 @@ from mypy.types import CallableType, UnionType, get_proper_type
 
 from pydantable_spark._mypy.ir import Opaque, Value, lambda_variable, lambda_variables, operator_error, value_of
 from pydantable_spark._mypy.statics import expr_type, mypy_type, static_of, static_of_expr
-from pydantable_spark.errors import PydantableSparkError
+from pydantable_spark.errors import ColumnTypeError, PydantableSparkError
 from pydantable_spark.expr.api import Expr
 from pydantable_spark.expr.core import Column, Node, Typed, literal_of
-from pydantable_spark.expr.lambdas import Variable, replaced
+from pydantable_spark.expr.lambdas import Lambda, Variable, replaced
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -52,7 +53,15 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.catalog.spec import Function
 
-__all__ = ["LENIENT", "StandIn", "lambda_signature", "lambda_value", "placeholder_function"]
+__all__ = [
+    "LENIENT",
+    "StandIn",
+    "call_name",
+    "lambda_signature",
+    "lambda_value",
+    "placeholder_function",
+    "refused_body",
+]
 
 LENIENT = frozenset({"aggregate"})
 """Entries whose checks after their lambdas are called mypy does not report (width-sensitive: see above)."""
@@ -78,10 +87,15 @@ def _node_of(api: TypeChecker, expr: Expression) -> Node | None:
         return None
 
 
+def call_name(function: Function, alias: str | None) -> str:
+    """How the runtime names a call of ``function`` written as ``F.<alias>`` in messages and variables."""
+    return f"F.{alias}" if alias is not None and alias != function.name else function.call_name
+
+
 def lambda_signature(function: Function, alias: str) -> Callable[[FunctionSigContext], CallableType]:
     """The signature hook of a higher-order ``F`` function: each lambda's parameters typed as its variables."""
     params = function.params_as(alias)
-    called = f"F.{alias}" if alias != function.name else function.call_name  # as the runtime names the call
+    called = call_name(function, alias)
 
     def hook(ctx: FunctionSigContext) -> CallableType:
         signature = ctx.default_signature
@@ -173,6 +187,22 @@ class StandIn:
                 within=lambda n: not tokens.isdisjoint(n.facts.free),
             )
         )
+
+
+def refused_body(stand_ins: Sequence[tuple[StandIn, str]], function: str) -> ColumnTypeError | None:
+    """What the runtime's ``Lambda`` refuses in the bodies given (an aggregate, a window function), or None.
+
+    For a ``LENIENT`` call that failed after its lambdas were called: the
+    failure may be its width-sensitive rule, but a body ``Lambda`` refuses
+    (named by its parameter) is refused whatever the widths.
+    """
+    for stand_in, param in stand_ins:
+        if isinstance(stand_in.body, Expr) and stand_in.variables:
+            try:
+                Lambda(function, param, stand_in.variables, stand_in.body.node)
+            except ColumnTypeError as error:
+                return error
+    return None
 
 
 def lambda_value(api: TypeChecker, lam: LambdaExpr, depth: int = 0) -> Value | None:

@@ -47,6 +47,8 @@ floor = F.coalesce(User.age.cast(float), F.lit(0.0))
 assert_type(F.filter(F.array(User.score), lambda s: s > floor), Expr[list[float]])
 summed = F.aggregate(F.array(User.score), F.lit(0.0), lambda acc, s: acc + s, lambda acc: acc * 2)
 assert_type(summed, Expr[float | None])
+# a 32-bit accumulator: mypy's int is a bigint, the runtime alone compares the merge's width with it
+assert_type(F.aggregate(F.array(User.small), User.small, lambda acc, x: acc + x), Expr[int | None])
 counted = F.transform(F.array(User.tags), lambda ts: F.aggregate(ts, F.lit(0), lambda n, t: n + 1))
 assert_type(counted, Expr[list[int | None]])
 zipped = F.zip_with(User.tags, F.array(User.age), lambda t, a: F.concat(t.str.upper(), a.cast(str)))

@@ -91,6 +91,10 @@ def case_aggregate_over_a_number() -> None:
     baskets.select(F.aggregate(Basket.customer_id, F.lit(0), lambda acc, x: acc + x))  # expect: mypy plan
 
 
+def case_aggregate_inside_the_merge() -> None:
+    baskets.select(F.aggregate(Basket.weights, F.lit(0.0), lambda total, w: total + F.max(w)))  # expect: mypy plan
+
+
 def case_reduce_over_a_map() -> None:
     baskets.select(F.reduce(Basket.prices, F.lit(0.0), lambda acc, p: acc + p))  # expect: mypy plan
 
