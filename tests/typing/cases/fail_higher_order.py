@@ -27,9 +27,7 @@ F.aggregate(User.tags, 0, lambda acc, t: acc.str.upper())  # E: str.upper(): col
 F.aggregate(User.tags, F.lit(""), lambda a, t: F.concat(a, t), lambda a: a.dt.year())  # E: dt.year(): col must be
 F.aggregate(User.name, 0, lambda acc, c: acc + 1)  # E: F.aggregate(): col must be a list; got column 'User.name'
 F.reduce(User.score, F.lit(0.0), lambda acc, x: acc + x)  # E: F.reduce(): col must be a list; got column 'User.score'
-F.aggregate(
-    User.tags, 0, lambda n, t: n + F.count(t)
-)  # E: F.aggregate(): the body of merge (lambda n, t: (n + count(t)))
+F.aggregate(User.tags, 0, lambda n, t: n + F.count(t))  # E: the body of merge (lambda n, t: (n + count(t))) uses an
 F.map_filter(F.create_map(F.lit("a"), User.score), lambda k, v: v.str.contains("x"))  # E: str.contains(): left must
 F.zip_with(User.tags, F.array(User.age), lambda t, a: a.dt.month())  # E: dt.month(): col must be a date or datetime
 users = User.from_rows([])
