@@ -352,6 +352,16 @@ def _shapes(entry: Function) -> tuple[str, ...]:
 
 def _candidates(wide: Wide) -> dict[str, Candidate]:
     """Every (entry, arguments, shape) the catalog admits on the wide frame; refused combinations are skipped."""
+    if id(wide) not in _FOUND:
+        _FOUND[id(wide)] = (wide, _candidates_of(wide))
+    return dict(_FOUND[id(wide)][1])
+
+
+_FOUND: dict[int, tuple[Wide, dict[str, Candidate]]] = {}
+"""The candidates of each wide frame, found once (the frame is kept with them, so its id stays its own)."""
+
+
+def _candidates_of(wide: Wide) -> dict[str, Candidate]:
     found = {}
     for entry in ENTRIES:
         if entry.name in TESTED_APART:
@@ -417,8 +427,30 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def test_every_f_function_gives_the_values_of_pysparks(wide: Wide) -> None:
-    differences = value_differences(wide, _candidates(wide))
+SHARDS = 4
+"""The value comparisons run as this many tests, each over the entries of one shard, so that the processes of
+``pytest -n 2`` share them. A shard's two comparisons run in one process (``xdist_group``): the local engine's
+reuses the Spark values the PySpark comparison fetched (``_SPARK_VALUES``)."""
+
+_BY_SHARD = [
+    pytest.param(k, marks=pytest.mark.xdist_group(f"catalog-values-{k}"), id=f"shard{k}") for k in range(SHARDS)
+]
+
+
+def _shard_of(entry: str) -> int:
+    """The shard of an entry: every ``SHARDS``-th entry by name (a name the catalog does not hold: the first)."""
+    order = {name: k for k, name in enumerate(sorted(e.name for e in ENTRIES))}
+    return order.get(entry, 0) % SHARDS
+
+
+def _shard(candidates: dict[str, Candidate], shard: int) -> dict[str, Candidate]:
+    """The calls of the entries of ``shard``."""
+    return {n: c for n, c in candidates.items() if _shard_of(c.entry.name) == shard}
+
+
+@pytest.mark.parametrize("shard", _BY_SHARD)
+def test_every_f_function_gives_the_values_of_pysparks(wide: Wide, shard: int) -> None:
+    differences = value_differences(wide, _shard(_candidates(wide), shard))
     assert differences == [], "\n".join(differences)
 
 
@@ -528,7 +560,8 @@ class _Comparison:
         ours: Any = None
         theirs: Any = None
         try:
-            ours = _sorted_rows(facade.to_arrow().to_pydict())
+            ours = _sorted_rows(facade.to_arrow(engine="spark").to_pydict())
+            _remember(names, ours)
         except Exception as error:  # compared with the other side below
             if len(names) > 1:
                 suspects, alone = self.failing.suspects(error, facade, candidates)
@@ -537,6 +570,7 @@ class _Comparison:
                 self._compare_accepted({n: c for n, c in candidates.items() if n not in suspects})
                 return
             self.failing.learn(error, candidates[names[0]])
+            _remember(names, error)
             ours = error
         try:
             theirs = _sorted_rows(self._plain(candidates, names).toArrow().to_pydict())
@@ -614,7 +648,8 @@ def local_outcome(wide: Wide, found: dict[str, Candidate]) -> LocalOutcome:
     """Each call the local engine takes, run on both engines over the wide frame (without its VARIANTs).
 
     The local engine must give the façade's Spark values (compared as the PySpark comparison compares them),
-    or fail where Spark fails (an ANSI error on these values).
+    or fail where Spark fails (an ANSI error on these values). The Spark side reuses the values the PySpark
+    comparison already fetched (``_SPARK_VALUES``).
     """
     assert wide.base is not None
     outcome = LocalOutcome(set(), {}, [])
@@ -630,55 +665,79 @@ def local_outcome(wide: Wide, found: dict[str, Candidate]) -> LocalOutcome:
             continue
         taken[name] = candidate
     failing = _Failing()
-    for names in _batches(taken, 120):
-        _compare_local(wide, {n: taken[n] for n in names}, outcome, failing)
+    for names in _batches({n: c for n, c in taken.items() if n not in _SPARK_VALUES}, 120):
+        _fetch_spark(wide.base, {n: taken[n] for n in names}, failing)
+    spark = {n: _SPARK_VALUES[n] for n in taken}
+    alone = sorted(n for n, v in spark.items() if isinstance(v, Exception))  # expected to fail locally too
+    for names in [*([n] for n in alone), *_batches({n: c for n, c in taken.items() if n not in alone}, 120)]:
+        _compare_local(wide.base, {n: taken[n] for n in names}, spark, outcome)
     return outcome
 
 
-def _compare_local(wide: Wide, candidates: dict[str, Candidate], outcome: LocalOutcome, failing: _Failing) -> None:
-    """One batch on Spark and on the local engine; a batch failing on Spark is narrowed down (``_Failing``), one
-    failing on the local engine only is halved, down to single calls."""
-    assert wide.base is not None
-    names = sorted(candidates)
-    frame = _selected(wide.base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
-    results: list[Any] = []
-    for engine in ("spark", "local"):
-        try:
-            results.append(_sorted_rows(frame.to_arrow(engine=engine).to_pydict()))
-        except Exception as error:  # compared below
-            if engine == "spark" and len(names) > 1:
-                suspects, alone = failing.suspects(error, frame, candidates)
-                for group in [[n] for n in suspects] if alone else [suspects]:
-                    _compare_local(wide, {n: candidates[n] for n in group}, outcome, failing)
-                _compare_local(wide, {n: c for n, c in candidates.items() if n not in suspects}, outcome, failing)
-                return
-            if engine == "spark":
-                failing.learn(error, candidates[names[0]])
-            results.append(error)
-    spark_failed, local_failed = (isinstance(r, Exception) for r in results)
-    if (spark_failed or local_failed) and len(names) > 1:
-        half = len(names) // 2
-        _compare_local(wide, {n: candidates[n] for n in names[:half]}, outcome, failing)
-        _compare_local(wide, {n: candidates[n] for n in names[half:]}, outcome, failing)
-        return
-    if spark_failed and local_failed:
-        outcome.ran.add(candidates[names[0]].entry.name)
-        return  # the one call fails on both engines
+_SPARK_VALUES: dict[str, Any] = {}
+"""The façade's values of each call on Spark (sorted as ``_sorted_rows`` sorts them), or the error of the call
+alone, by call name: fetched by the PySpark comparison, and by the local engine's where that did not."""
+
+
+def _remember(names: list[str], values: Any) -> None:
+    """Keep the façade's Spark values of ``names`` (one fetch's columns, or the error of a single call)."""
     for n in names:
-        theirs = results[0] if spark_failed else results[0][n]
-        mine = results[1] if local_failed else results[1][n]
+        _SPARK_VALUES[n] = values if isinstance(values, Exception) else values[n]
+
+
+def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing) -> None:
+    """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``)."""
+    names = sorted(candidates)
+    frame = _selected(base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
+    try:
+        _remember(names, _sorted_rows(frame.to_arrow(engine="spark").to_pydict()))
+    except Exception as error:  # narrowed down to the calls that fail
+        if len(names) == 1:
+            failing.learn(error, candidates[names[0]])
+            _remember(names, error)
+            return
+        suspects, alone = failing.suspects(error, frame, candidates)
+        for group in [[n] for n in suspects] if alone else [suspects]:
+            _fetch_spark(base, {n: candidates[n] for n in group}, failing)
+        _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
+
+
+def _compare_local(
+    base: DataFrame[Any], candidates: dict[str, Candidate], spark: dict[str, Any], outcome: LocalOutcome
+) -> None:
+    """One batch on the local engine against the façade's Spark values; a failing batch is halved, down to
+    single calls."""
+    names = sorted(candidates)
+    frame = _selected(base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
+    try:
+        local: Any = _sorted_rows(frame.to_arrow(engine="local").to_pydict())
+    except Exception as error:  # compared below
+        if len(names) > 1:
+            half = len(names) // 2
+            _compare_local(base, {n: candidates[n] for n in names[:half]}, spark, outcome)
+            _compare_local(base, {n: candidates[n] for n in names[half:]}, spark, outcome)
+            return
+        local = error
+    for n in names:
+        theirs = spark[n]
+        mine = local if isinstance(local, Exception) else local[n]
         entry = candidates[n].entry
-        if spark_failed or local_failed or not _same(mine, theirs):
+        spark_failed, local_failed = isinstance(theirs, Exception), isinstance(mine, Exception)
+        if spark_failed and local_failed:
+            outcome.ran.add(entry.name)  # the one call fails on both engines
+        elif spark_failed or local_failed or not _same(mine, theirs):
             outcome.differences.append(f"{n} ({entry.call_name}): local {mine!s:.300} vs Spark {theirs!s:.300}")
         else:
             outcome.ran.add(entry.name)
 
 
-def test_every_kernel_gives_sparks_values(wide: Wide) -> None:
+@pytest.mark.parametrize("shard", _BY_SHARD)
+def test_every_kernel_gives_sparks_values(wide: Wide, shard: int) -> None:
     """Each catalog entry with a local kernel runs on the local engine and gives Spark's values on every call."""
-    outcome = local_outcome(wide, _candidates(wide))
+    candidates = _shard(_candidates(wide), shard)
+    outcome = local_outcome(wide, candidates)
     assert outcome.differences == [], "\n".join(outcome.differences)
-    with_kernels = set(KERNELS) - set(TESTED_APART)
+    with_kernels = {n for n in set(KERNELS) - set(TESTED_APART) if _shard_of(n) == shard}
     assert with_kernels <= outcome.ran, {n: outcome.refused.get(n, "never ran") for n in with_kernels - outcome.ran}
 
 
