@@ -50,6 +50,7 @@ def _stable_id(value: object) -> str:
     """A test id that is the same in every process (pytest-xdist's workers must collect the same ids)."""
     return type(value).__name__ if type(value) is object else repr(value)
 
+
 HOSTILE = [
     "${env:HOME}",
     "${system:java.version}",
