@@ -37,10 +37,12 @@ from pydantable_spark.expr.sides import Side, SideColumn, side_column
 from pydantable_spark.plan.nodes import Plan, check_row_expression
 from pydantable_spark.schema import Schema
 
-__all__ = ["HOWS", "HOW_ALIASES", "Join", "JoinHow", "JoinOutput", "Validate", "bind_condition"]
+__all__ = ["HOWS", "HOW_ALIASES", "Join", "JoinHow", "JoinHowAlias", "JoinOutput", "Validate", "bind_condition"]
 
 JoinHow = Literal["inner", "left", "right", "full", "semi", "anti", "cross"]
 HOWS: tuple[str, ...] = ("inner", "left", "right", "full", "semi", "anti", "cross")
+JoinHowAlias = Literal["outer", "full_outer", "left_outer", "right_outer", "left_semi", "left_anti"]
+"""PySpark's other spellings of ``how`` (``HOW_ALIASES``), accepted by ``join`` as the kinds they stand for."""
 HOW_ALIASES: dict[str, JoinHow] = {
     "outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right",
     "left_semi": "semi", "left_anti": "anti",
