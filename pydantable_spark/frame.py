@@ -1063,7 +1063,10 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         keys and the conditions must all hold) or next to ``left_on=``/``right_on=``.
         A column is this frame's or ``other``'s by its model (``Trip.ts``), by
         its name when only one frame has it, or as said with ``left.col("x")`` /
-        ``right.col("x")``; a name both frames have is ``AmbiguousSideError``.
+        ``right.col("x")``; a name both frames have is ``AmbiguousSideError``, and
+        so is a model attribute that only a frame of another model has by name
+        when the other frame was derived (``tariffs.rename({"city": "town"})``:
+        ``Tariff.city`` is not the left frame's ``city``; say ``right.col("town")``).
         Conditions change which rows match, not the columns; a cross join with
         a condition is an inner join on it. Without an equal key Spark runs a
         nested-loop join (every pair of rows is compared): see the joins guide.
