@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mypy.checker import TypeChecker
-from mypy.nodes import CallExpr, Expression, ListExpr, MemberExpr, NameExpr, RefExpr, StrExpr, TupleExpr
+from mypy.nodes import CallExpr, Expression, ListExpr, MemberExpr, NameExpr, StrExpr, TupleExpr
 from mypy.types import AnyType, Instance, NoneType, Type, TypeOfAny, UnionType, get_proper_type
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._mypy.evaluate import evaluate_call
 from pydantable_spark._mypy.expressions import SPARK_TYPE
 from pydantable_spark._mypy.frames import (
     Output,
@@ -27,7 +26,7 @@ from pydantable_spark._mypy.frames import (
     row_instance,
     value_type,
 )
-from pydantable_spark._mypy.ir import record
+from pydantable_spark._mypy.merge import evaluate_side_column
 from pydantable_spark._mypy.models import column_name
 from pydantable_spark._mypy.replay import names_unknown, schema_of, unknown_columns
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
@@ -53,16 +52,7 @@ def join_side_column(ctx: MethodContext) -> None:
     A join condition holding it is then bound and checked by the runtime's join
     (``_mypy.replay``): the column's name on its side, its type in the condition.
     """
-    from pydantable_spark.expr import sides
-
-    assert isinstance(ctx.api, TypeChecker)
-    call = ctx.context
-    callee = getattr(call, "callee", None)
-    side = callee.expr if isinstance(callee, MemberExpr) else None
-    if not (isinstance(side, RefExpr) and side.fullname in _JOIN_SIDES):
-        record(ctx.api, call, None)  # type: ignore[arg-type]
-        return
-    evaluate_call(ctx, getattr(sides, side.fullname.rpartition(".")[2]).col, exact=True)
+    evaluate_side_column(ctx, "pydantable_spark.expr.sides", _JOIN_SIDES)
 
 
 def _argument(ctx: MethodContext, name: str) -> Expression | None:
