@@ -178,7 +178,12 @@ class ColumnTypeError(SchemaError, TypeError):
 
 
 class AmbiguousSideError(SchemaError):
-    """A join condition names a column that both frames have, without saying which frame's it is."""
+    """A join condition names a column whose frame cannot be told.
+
+    A name both frames have, without saying which frame's it is; or a model
+    attribute (``Tariff.city``) that only the other model's frame has by name,
+    its own frame having been derived (renamed) so that it lacks it.
+    """
 
 
 class UnsupportedTypeError(SchemaError, TypeError):

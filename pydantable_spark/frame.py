@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -62,7 +62,7 @@ from pydantable_spark.into import into_node, items_of, name_of, names_of, nodes_
 from pydantable_spark.model import is_derived_row, row_model
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.aggregate import Aggregate
-from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join, JoinHow, Validate, bind_condition
+from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join, JoinHow, JoinHowAlias, Validate, bind_condition
 from pydantable_spark.plan.physical import (
     Checkpoint,
     Coalesce,
@@ -1038,7 +1038,7 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         *,
         left_on: JoinKeys | None = None,
         right_on: JoinKeys | None = None,
-        how: JoinHow = "inner",
+        how: JoinHow | JoinHowAlias = "inner",
         suffix: str = "_right",
         coalesce: bool | None = None,
         join_nulls: bool = False,
@@ -1063,7 +1063,10 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         keys and the conditions must all hold) or next to ``left_on=``/``right_on=``.
         A column is this frame's or ``other``'s by its model (``Trip.ts``), by
         its name when only one frame has it, or as said with ``left.col("x")`` /
-        ``right.col("x")``; a name both frames have is ``AmbiguousSideError``.
+        ``right.col("x")``; a name both frames have is ``AmbiguousSideError``, and
+        so is a model attribute that only a frame of another model has by name
+        when the other frame was derived (``tariffs.rename({"city": "town"})``:
+        ``Tariff.city`` is not the left frame's ``city``; say ``right.col("town")``).
         Conditions change which rows match, not the columns; a cross join with
         a condition is an inner join on it. Without an equal key Spark runs a
         nested-loop join (every pair of rows is compared): see the joins guide.
@@ -1095,10 +1098,11 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
         right = _plan_of(other, "join()")
         if hint is not None:
             right = Hint(right, join_hint(hint, "join(hint=...)"))
-        how = HOW_ALIASES.get(how, how)
-        if how not in HOWS:
+        kind = HOW_ALIASES.get(how, how)
+        if kind not in HOWS:
             msg = f"join(how={shown(how)}) is not a join kind; use one of {', '.join(HOWS)}"
             raise ArgumentValueError(msg)
+        how = cast("JoinHow", kind)
         order = _join_order(maintain_order)
         check = _VALIDATE.get(validate)
         if check is None:

@@ -65,9 +65,10 @@ from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.merge import MERGE_SIDE, check_merge, side_column
 from pydantable_spark._mypy.models import MODEL, record_fields
-from pydantable_spark._mypy.relational import GROUP_BY, agg, group_by, join, note_null_keys
+from pydantable_spark._mypy.relational import GROUP_BY, JOIN_SIDE, agg, group_by, join, join_side_column, note_null_keys
 from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
 from pydantable_spark._mypy.statics import EXPR
+from pydantable_spark._mypy.text import TEXT_HOOKS
 from pydantable_spark.expr.catalog import CATALOG
 
 if TYPE_CHECKING:
@@ -102,6 +103,8 @@ def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type
 RELATIONAL_HOOKS = {f"{FRAME}.join": join, f"{FRAME}.group_by": group_by, f"{GROUP_BY}.agg": agg}
 MERGE_HOOKS = {f"{FRAME}.merge_into": check_merge, f"{MERGE_SIDE}.col": side_column}
 """MERGE checked by the runtime's rules on the static schemas (``_mypy.merge``)."""
+SIDE_HOOKS = {**MERGE_HOOKS, f"{JOIN_SIDE}.col": join_side_column}
+"""Calls evaluated by the runtime's own objects: MERGE's clauses and sides, join conditions' sides."""
 
 
 def _then(
@@ -193,7 +196,7 @@ class PydantableSparkPlugin(Plugin):
             owner == GROUP_BY and method in GROUP_BY_METHODS
         ):
             return _guarded(_checked(method, typing))
-        return _guarded(_then(typing, MERGE_HOOKS.get(fullname) or method_evaluator(owner, method)))
+        return _guarded(_then(typing, SIDE_HOOKS.get(fullname) or method_evaluator(owner, method)))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         """A frame's methods are named ``DataFrame``'s in messages, also those its mixins define.
@@ -232,7 +235,8 @@ class PydantableSparkPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _guarded(_then(FUNCTION_HOOKS.get(fullname), function_evaluator(fullname)))
+        typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname)
+        return _guarded(_then(typing, function_evaluator(fullname)))
 
 
 _RULES = _rules_digest()

@@ -174,6 +174,8 @@ def test_columns_find_their_side_by_model_name_or_side(trips: Any, rates: Any) -
     assert by_name.count() == 4
     flipped = rates.join(trips, on=Trip.zone == Rate.zone)  # the model says the side, not the position
     assert flipped.count() == 5
+    renamed = trips.join(rates.rename({"zone": "area"}), on=Trip.zone == right.col("area"))
+    assert renamed.count() == 5
 
 
 def test_a_boolean_column_of_one_side_is_a_condition(spark: SparkSession, trips: Any, agrees: Any) -> None:
@@ -207,6 +209,19 @@ def test_condition_errors(trips: Any, rates: Any) -> None:
         trips.join(trips, on=Trip.ts < Trip.ts)
     with pytest.raises(UnknownColumnError, match="unknown column 'left.valid_from' in the left frame"):
         trips.join(rates, on=left.col("valid_from") > 1)
+    # a model attribute whose frame lost the column (renamed): not the other frame's column of that name
+    area = rates.rename({"zone": "area"})
+    with pytest.raises(
+        AmbiguousSideError,
+        match=r"column 'Rate.zone' is a column of Rate, but the left frame is a Trip frame and the right frame "
+        r"\(derived by a transform, not a Rate frame\) has no column 'zone' now \(it has id, valid_from, valid_to, "
+        r"area\): if it is the right frame's column renamed, write right.col\('area'\); for the Trip frame's "
+        r"'zone', write left.col\('zone'\)",
+    ):
+        trips.join(area, on=Trip.zone == Rate.zone)
+    renumbered = trips.rename({"id": "trip_id"})  # two int columns: the new name is not guessed
+    with pytest.raises(AmbiguousSideError, match=r"for the left frame's column, write left.col\(<its name now>\)"):
+        renumbered.join(rates, on=Trip.id == Rate.valid_from)
     with pytest.raises(ColumnTypeError, match="gives another value each time it runs"):
         trips.join(rates, on=Trip.ts > F.rand() * Rate.valid_from)
     with pytest.raises(ColumnTypeError, match="aggregate"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from pyspark.sql import SparkSession
@@ -16,6 +16,7 @@ from pydantable_spark.errors import (
     DuplicateColumnError,
     UnknownColumnError,
 )
+from pydantable_spark.plan.joins import HOW_ALIASES, JoinHowAlias
 
 
 class User(DataFrameModel):
@@ -228,6 +229,7 @@ def test_join_errors(users: Any, depts: Any) -> None:
         users.join(depts, on="id", left_on="id", right_on="id")
     with pytest.raises(ValueError, match="how='sideways'. is not a join kind"):
         users.join(depts, on="id", how="sideways")  # type: ignore[arg-type]
-    assert users.join(depts, on="id", how="outer").columns == users.join(depts, on="id", how="full").columns  # type: ignore[arg-type]
+    assert users.join(depts, on="id", how="outer").columns == users.join(depts, on="id", how="full").columns
+    assert set(get_args(JoinHowAlias)) == set(HOW_ALIASES)  # the signature accepts PySpark's spellings
     with pytest.raises(DuplicateColumnError, match="even with suffix"):
         users.with_columns(name_right=User.name).join(depts, on="id")

@@ -22,6 +22,7 @@ holds it (``merge_into(table): ...``), the rest of the message is the runtime's.
 from __future__ import annotations
 
 import datetime
+import importlib
 from typing import TYPE_CHECKING
 
 from mypy.checker import TypeChecker
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["MERGE_SIDE", "check_merge", "side_column"]
+__all__ = ["MERGE_SIDE", "check_merge", "evaluate_side_column", "side_column"]
 
 MERGE = "pydantable_spark.merge"
 MERGE_SIDE = f"{MERGE}.MergeSide"
@@ -49,15 +50,23 @@ _CLAUSES = ("when_matched", "when_not_matched", "when_not_matched_by_source")
 
 def side_column(ctx: MethodContext) -> None:
     """``source.col("x")``: the runtime's side column, when the receiver is the runtime's ``source`` or ``target``."""
-    import pydantable_spark.merge as runtime
+    evaluate_side_column(ctx, MERGE, _SIDES)
 
+
+def evaluate_side_column(ctx: MethodContext, module: str, sides: frozenset[str]) -> None:
+    """``<side>.col("x")`` evaluated with the runtime's own side object, when the receiver is one of ``sides``.
+
+    ``sides`` are the full names of the runtime's side objects, in ``module``
+    (MERGE's ``source``/``target``, a join condition's ``left``/``right``).
+    """
     assert isinstance(ctx.api, TypeChecker)
     call = ctx.context
     callee = getattr(call, "callee", None)
     side = callee.expr if isinstance(callee, MemberExpr) else None
-    if not (isinstance(side, RefExpr) and side.fullname in _SIDES):
+    if not (isinstance(side, RefExpr) and side.fullname in sides):
         record(ctx.api, call, None)  # type: ignore[arg-type]
         return
+    runtime = importlib.import_module(module)
     evaluate_call(ctx, getattr(runtime, side.fullname.rpartition(".")[2]).col, exact=True)
 
 

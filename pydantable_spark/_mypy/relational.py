@@ -26,6 +26,7 @@ from pydantable_spark._mypy.frames import (
     row_instance,
     value_type,
 )
+from pydantable_spark._mypy.merge import evaluate_side_column
 from pydantable_spark._mypy.models import column_name
 from pydantable_spark._mypy.replay import names_unknown, schema_of, unknown_columns
 from pydantable_spark._mypy.statics import instance_of, mypy_type, static_of
@@ -38,9 +39,20 @@ from pydantable_spark.plan.joins import HOW_ALIASES, HOWS, Join
 if TYPE_CHECKING:
     from mypy.plugin import MethodContext
 
-__all__ = ["agg", "group_by", "grouped_frame", "join", "note_null_keys", "python_type"]
+__all__ = ["JOIN_SIDE", "agg", "group_by", "grouped_frame", "join", "join_side_column", "note_null_keys", "python_type"]
 
 GROUP_BY = "pydantable_spark.groupby.GroupBy"
+JOIN_SIDE = "pydantable_spark.expr.sides.JoinSide"
+_JOIN_SIDES = frozenset({"pydantable_spark.expr.sides.left", "pydantable_spark.expr.sides.right"})
+
+
+def join_side_column(ctx: MethodContext) -> None:
+    """``left.col("x")``: the runtime's side column, when the receiver is the runtime's ``left`` or ``right``.
+
+    A join condition holding it is then bound and checked by the runtime's join
+    (``_mypy.replay``): the column's name on its side, its type in the condition.
+    """
+    evaluate_side_column(ctx, "pydantable_spark.expr.sides", _JOIN_SIDES)
 
 
 def _argument(ctx: MethodContext, name: str) -> Expression | None:

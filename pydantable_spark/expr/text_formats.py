@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.expr.api import Col
 
-__all__ = ["FORMATS", "FromText", "as_nullable", "from_csv", "from_json", "from_xml"]
+__all__ = ["FORMATS", "FromText", "as_nullable", "check_schema", "from_csv", "from_json", "from_xml", "text_options"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -122,18 +122,27 @@ def _schema(schema: object, format: str) -> tuple[dt.DType, str]:
             f"got {shown(schema)}"
         )
         raise ArgumentTypeError(msg)
+    check_schema(dtype, name, format)
+    return dtype, name
+
+
+def check_schema(dtype: dt.DType, name: str, format: str) -> None:
+    """The rule of the formats on the schema's type: a CSV record holds atomic fields only.
+
+    Also the mypy plugin's rule, on the struct of a model it knows statically (``_mypy.text``).
+    """
     if format == "csv":
         nested = [f for f in dtype.fields if f.dtype.is_nested] if isinstance(dtype, dt.Struct) else []
         if nested:
             msg = (
-                f"{what}: a CSV record holds atomic values only; field {nested[0].name!r} of {name} is "
+                f"F.from_{format}(): a CSV record holds atomic values only; field {nested[0].name!r} of {name} is "
                 f"{nested[0].dtype} (read it as a string and parse it with F.from_json)"
             )
             raise ColumnTypeError(msg)
-    return dtype, name
 
 
-def _options(options: object, format: str) -> tuple[tuple[str, str], ...]:
+def text_options(options: object, format: str) -> tuple[tuple[str, str], ...]:
+    """``options`` as (key, value) string pairs, checked: ``mode`` one of PERMISSIVE or FAILFAST, no reserved key."""
     if options is None:
         return ()
     what = f"F.from_{format}()"
@@ -153,7 +162,7 @@ def _options(options: object, format: str) -> tuple[tuple[str, str], ...]:
 
 def _from_text(format: str, col: object, schema: object, options: object) -> FromText:
     dtype, name = _schema(schema, format)
-    return FromText(into_node(col, f"F.from_{format}()'s col"), dtype, name, format, _options(options, format))
+    return FromText(into_node(col, f"F.from_{format}()'s col"), dtype, name, format, text_options(options, format))
 
 
 def from_json(

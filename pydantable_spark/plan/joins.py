@@ -29,6 +29,7 @@ from pydantable_spark.errors import (
     ColumnTypeError,
     DuplicateColumnError,
     UnknownColumnError,
+    listing,
 )
 from pydantable_spark.expr.core import Column, Node, bind, describe, render
 from pydantable_spark.expr.operators import comparable
@@ -36,10 +37,12 @@ from pydantable_spark.expr.sides import Side, SideColumn, side_column
 from pydantable_spark.plan.nodes import Plan, check_row_expression
 from pydantable_spark.schema import Schema
 
-__all__ = ["HOWS", "HOW_ALIASES", "Join", "JoinHow", "JoinOutput", "Validate", "bind_condition"]
+__all__ = ["HOWS", "HOW_ALIASES", "Join", "JoinHow", "JoinHowAlias", "JoinOutput", "Validate", "bind_condition"]
 
 JoinHow = Literal["inner", "left", "right", "full", "semi", "anti", "cross"]
 HOWS: tuple[str, ...] = ("inner", "left", "right", "full", "semi", "anti", "cross")
+JoinHowAlias = Literal["outer", "full_outer", "left_outer", "right_outer", "left_semi", "left_anti"]
+"""PySpark's other spellings of ``how`` (``HOW_ALIASES``), accepted by ``join`` as the kinds they stand for."""
 HOW_ALIASES: dict[str, JoinHow] = {
     "outer": "full", "full_outer": "full", "left_outer": "left", "right_outer": "right",
     "left_semi": "semi", "left_anti": "anti",
@@ -222,6 +225,11 @@ def bind_condition(
     both frames have, otherwise, is ``AmbiguousSideError``; a name neither has
     is ``UnknownColumnError``. A model attribute must have its declared type
     on its side, as everywhere else.
+
+    A model attribute is not bound by its name to a side declared with another
+    model when the other side is a derived frame (``_check_not_misplaced``):
+    ``trips.join(tariffs.rename({"city": "town"}), on=Trip.city == Tariff.city)``
+    would otherwise compare the left's ``city`` with itself (a cross join).
     """
     schemas: dict[Side, Schema] = {"left": left, "right": right}
     sides: tuple[Side, Side] = ("left", "right")
@@ -235,6 +243,8 @@ def bind_condition(
             return owners[0]
         found: list[Side] = [s for s in sides if column.name in schemas[s]]
         if len(found) == 1:
+            if owner is not None and not owners:
+                _check_not_misplaced(column, found[0], schemas, models)
             return found[0]
         if not found:
             every = list(dict.fromkeys((*left.names, *right.names)))
@@ -258,3 +268,32 @@ def bind_condition(
         return side_column(node.name, bound.typed, side, node.owner)
 
     return resolve(predicate)
+
+
+def _check_not_misplaced(
+    column: Column, side: Side, schemas: dict[Side, Schema], models: tuple[str | None, str | None]
+) -> None:
+    """Refuse a model attribute found by name only on a side declared with another model, the other side derived.
+
+    The attribute's model is then most likely the other side's, whose column
+    was renamed or dropped since (its frame lost its declared model doing
+    so); binding the name to this side would read another model's column.
+    """
+    other: Side = "right" if side == "left" else "left"
+    model, other_model = models if side == "left" else models[::-1]
+    if model is None or other_model is not None:
+        return
+    now = schemas[other]
+    declared = column.declared
+    same_type = [f.name for f in now if declared is not None and (f.dtype, f.nullable) == declared]
+    if len(same_type) == 1:
+        hint = f"if it is the {other} frame's column renamed, write {other}.col({same_type[0]!r})"
+    else:
+        hint = f"for the {other} frame's column, write {other}.col(<its name now>)"
+    msg = (
+        f"join(on=...): column {column.qualified!r} is a column of {column.owner}, but the {side} frame is a "
+        f"{model} frame and the {other} frame (derived by a transform, not a {column.owner} frame) has no column "
+        f"{column.name!r} now (it has {listing(now.names)}): {hint}; for the {model} frame's {column.name!r}, "
+        f"write {side}.col({column.name!r})"
+    )
+    raise AmbiguousSideError(msg)

@@ -26,6 +26,22 @@ assert_type(keyed.collect()[0].name_right, str)
 assert_type(users.join(depts, on=User.id == Dept.id, how="semi"), DataFrame[User])
 assert_type(users.join(depts, on=[left.col("name") != right.col("name")], how="anti"), DataFrame[User])
 
+# outer joins: the side that may have no match is Optional; PySpark's spellings of how= too
+outer = users.join(depts.select(Dept.id, Dept.budget), on="id", how="outer")
+assert_type(outer.collect()[0].id, int | None)
+assert_type(outer.collect()[0].name, str | None)
+assert_type(outer.collect()[0].budget, float | None)
+righted = users.join(depts, on=User.id == Dept.id, how="right_outer")
+assert_type(righted.collect()[0].score, float | None)
+assert_type(righted.collect()[0].budget, float)
+assert_type(users.join(depts, on="id", how="left_semi"), DataFrame[User])
+
+# a side's column by its name now, after a rename; a self-join's sides
+titled = users.join(depts.rename({"name": "title"}), on=User.name == right.col("title"), how="left")
+assert_type(titled.collect()[0].title, str | None)
+pairs = users.join(users, on=["id", left.col("score") < right.col("score")], how="semi")
+assert_type(pairs, DataFrame[User])
+
 # a cross join with a condition is an inner join on it
 crossed = users.join(depts, on=User.age > Dept.id, how="cross", hint="broadcast")
 assert_type(crossed.collect()[0].budget, float)

@@ -130,3 +130,22 @@ class Basket(DataFrameModel):  # a shopping basket, its lists and maps read by l
     legs: list[list[float]]
     prices: dict[str, float]
     labels: dict[str, str]
+
+
+# --- text typed by models (F.from_json, from_csv, from_xml) ---------------------------------------
+
+
+class Ping(DataFrameModel):  # a device's ping: its reading as JSON text, a CSV line, an XML record
+    ping_id: int
+    device: str
+    payload: str
+    line: str
+
+
+class Reading(DataFrameModel):  # the model the text is parsed as
+    speed_kmh: float
+    heading: str
+
+
+class Track(DataFrameModel):  # a reading with a list: not a CSV record
+    points: list[float]
