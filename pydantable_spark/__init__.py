@@ -18,6 +18,7 @@ from pydantable_spark import dtypes, errors
 from pydantable_spark import functions as F
 from pydantable_spark import selectors as cs
 from pydantable_spark.annotations import Variant
+from pydantable_spark.descriptors import ModelColumn
 from pydantable_spark.expr import Col, Expr
 from pydantable_spark.expr.sides import left, right
 from pydantable_spark.expr.windowspec import Window
@@ -32,6 +33,7 @@ __all__ = [
     "DataFrameModel",
     "Expr",
     "F",
+    "ModelColumn",
     "Schema",
     "SchemaField",
     "Variant",

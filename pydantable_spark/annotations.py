@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark.descriptors import is_column_marker
 from pydantable_spark.errors import UnsupportedTypeError
 
 __all__ = [
@@ -108,12 +109,28 @@ def fields_of_model(model: type[BaseModel], *, _stack: tuple[type, ...] = ()) ->
     out = []
     for name, info in model.model_fields.items():
         path = f"{model.__name__}.{name}"
+        if any(is_column_marker(m) for m in info.metadata):
+            _check_model_column(model, path, info.annotation)
         out.append(
             field_of_annotation(
                 column_name(name, info), info.annotation, info.metadata, path=path, _stack=(*_stack, model)
             )
         )
     return tuple(out)
+
+
+def _check_model_column(model: type[BaseModel], path: str, annotation: Any) -> None:
+    """A ``ModelColumn[T]`` field declares a column: only a ``DataFrameModel`` has columns as class attributes."""
+    from pydantable_spark.model import DataFrameModel  # imported here: the model module imports this one
+
+    if not issubclass(model, DataFrameModel):
+        shown = getattr(annotation, "__name__", None) or repr(annotation)
+        msg = (
+            f"field {path!r}: ModelColumn[{shown}] declares a column of a DataFrameModel, but {model.__name__} is a "
+            f"plain Pydantic model, whose class attributes are no columns; annotate the field {shown}, or derive "
+            f"{model.__name__} from DataFrameModel"
+        )
+        raise UnsupportedTypeError(msg)
 
 
 def may_be_absent(model: type[BaseModel]) -> frozenset[str]:

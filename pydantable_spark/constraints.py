@@ -75,6 +75,7 @@ from pydantic.fields import FieldInfo
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import column_name, field_of_annotation
+from pydantable_spark.descriptors import is_column_marker
 from pydantable_spark.errors import ConstraintError
 
 if TYPE_CHECKING:
@@ -519,6 +520,8 @@ def _set_items_differ(item: Any, config: Mapping[str, Any]) -> str:
 def _expanded(metadata: list[Any]) -> list[Any]:
     out: list[Any] = []
     for item in metadata:
+        if is_column_marker(item):  # ModelColumn[T]: a T, constrained as declared
+            continue
         if isinstance(item, FieldInfo):
             out += _expanded(list(item.metadata))
         elif isinstance(item, at.GroupedMetadata) and not isinstance(item, at.BaseMetadata):

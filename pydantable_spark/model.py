@@ -36,10 +36,12 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, create_model
-from pydantic._internal._model_construction import ModelMetaclass
+from pydantic._internal._model_construction import ModelMetaclass, NoInitField
+from typing_extensions import dataclass_transform
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import fields_of_model
+from pydantable_spark.descriptors import ModelColumn
 from pydantable_spark.expr.api import Col
 from pydantable_spark.expr.core import Column, Typed
 from pydantable_spark.schema import Schema
@@ -65,8 +67,15 @@ __all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "is_source_iden
 M = TypeVar("M", bound="DataFrameModel")
 
 
+@dataclass_transform(
+    kw_only_default=True, field_specifiers=(pydantic.Field, pydantic.PrivateAttr, NoInitField, ModelColumn)
+)
 class _ModelMeta(ModelMetaclass):
     """Pydantic's metaclass, plus class attribute access to fields as columns.
+
+    Declared a dataclass transform as pydantic's own metaclass is (pyright only
+    reads the decorator on the metaclass itself): pyright checks a model's
+    constructor, and reads ``ModelColumn(default=...)`` as a field's specifier.
 
     Pydantic keeps fields out of the class namespace, so ``__getattr__`` only
     runs for names the class does not otherwise have.

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
 from mypy.plugin import (
+    AnalyzeTypeContext,
     AttributeContext,
     ClassDefContext,
     FunctionContext,
@@ -64,7 +65,13 @@ from pydantable_spark._mypy.frames import (
 from pydantable_spark._mypy.ir import already_reported
 from pydantable_spark._mypy.lambdas import lambda_signature
 from pydantable_spark._mypy.merge import MERGE_SIDE, check_merge, side_column
-from pydantable_spark._mypy.models import MODEL, record_fields
+from pydantable_spark._mypy.models import (
+    COLUMN_DESCRIPTOR,
+    MODEL,
+    model_column_default,
+    model_column_type,
+    record_fields,
+)
 from pydantable_spark._mypy.relational import GROUP_BY, JOIN_SIDE, agg, group_by, join, join_side_column, note_null_keys
 from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
 from pydantable_spark._mypy.statics import EXPR
@@ -172,6 +179,10 @@ class PydantableSparkPlugin(Plugin):
             return column_attribute
         return None
 
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        """``ModelColumn[T]`` in a model is ``T`` (``_mypy.models.model_column_type``)."""
+        return model_column_type if fullname == COLUMN_DESCRIPTOR else None
+
     def get_customize_class_mro_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         """Every class: a model's field order and aliases are recorded (see ``_mypy.models``).
 
@@ -235,6 +246,8 @@ class PydantableSparkPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname == COLUMN_DESCRIPTOR:  # ModelColumn(default=...): a field's specifier, typed as its default
+            return model_column_default
         typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname)
         return _guarded(_then(typing, function_evaluator(fullname)))
 

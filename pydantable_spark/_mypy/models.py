@@ -17,23 +17,27 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mypy.nodes import AssignmentStmt, CallExpr, MemberExpr, NameExpr, RefExpr, StrExpr, TypeInfo, Var
+from mypy.types import AnyType, CallableType, Type, TypeOfAny, get_proper_type
 
 if TYPE_CHECKING:
-    from mypy.plugin import ClassDefContext
-    from mypy.types import Type
+    from mypy.plugin import AnalyzeTypeContext, ClassDefContext, FunctionContext
 
 __all__ = [
     "BASE_MODEL",
+    "COLUMN_DESCRIPTOR",
     "METADATA",
     "MODEL",
     "Output",
     "column_name",
     "is_column_of_model",
+    "model_column_default",
+    "model_column_type",
     "model_columns",
     "record_fields",
 ]
 
 MODEL = "pydantable_spark.model.DataFrameModel"
+COLUMN_DESCRIPTOR = "pydantable_spark.descriptors.ModelColumn"
 BASE_MODEL = "pydantic.main.BaseModel"
 METADATA = "pydantable_spark"
 _NOT_COLUMNS = {"model_config", "model_fields", "model_computed_fields"}
@@ -72,7 +76,7 @@ def _alias(statement: AssignmentStmt) -> str | None:
     value = statement.rvalue
     if not isinstance(value, CallExpr) or not isinstance(value.callee, NameExpr | MemberExpr):
         return None
-    if value.callee.name != "Field":
+    if value.callee.name not in ("Field", "ModelColumn"):
         return None
     for name, argument in zip(value.arg_names, value.args, strict=True):
         if name == "alias" and isinstance(argument, StrExpr):
@@ -140,3 +144,41 @@ def column_name(expr: MemberExpr) -> str:
                 if attribute == expr.name:
                     return alias or attribute
     return expr.name
+
+
+def model_column_type(ctx: AnalyzeTypeContext) -> Type:
+    """``ModelColumn[T]``: ``T`` in a ``DataFrameModel``'s body, as at run time (``Annotated[T, COLUMN]``).
+
+    Every rule of the plugin and pydantic's plugin then read the field as one
+    annotated ``T`` (``Order.id`` is ``Col[int]`` through the class attribute
+    hook). Anywhere else it stays the descriptor, and is reported: it declares a
+    column, and only a ``DataFrameModel`` has columns.
+    """
+    analyzer = getattr(ctx.api, "api", None)  # the semantic analyzer: the class whose body is being read
+    owner = getattr(analyzer, "type", None)
+    if len(ctx.type.args) != 1:
+        got = len(ctx.type.args)
+        ctx.api.fail(f"ModelColumn takes one type, the field's (ModelColumn[int]); got {got}", ctx.context)
+        return AnyType(TypeOfAny.from_error)
+    if isinstance(owner, TypeInfo) and owner.has_base(MODEL):
+        return ctx.api.analyze_type(ctx.type.args[0])
+    where = f"class {owner.name}" if isinstance(owner, TypeInfo) else "this annotation"
+    ctx.api.fail(
+        f"ModelColumn[...] declares a column of a DataFrameModel, but {where} is no DataFrameModel; "
+        "annotate the value's type instead",
+        ctx.context,
+    )
+    return ctx.api.named_type(COLUMN_DESCRIPTOR, [ctx.api.analyze_type(ctx.type.args[0])])
+
+
+def model_column_default(ctx: FunctionContext) -> Type:
+    """``ModelColumn(default=...)`` in a model's body: the default's type (the field is ``T`` to mypy)."""
+    for names, types in zip(ctx.arg_names, ctx.arg_types, strict=True):
+        for name, argument in zip(names, types, strict=True):
+            if name == "default":
+                return argument
+            if name == "default_factory":
+                factory = get_proper_type(argument)
+                if isinstance(factory, CallableType):
+                    return factory.ret_type
+    return AnyType(TypeOfAny.special_form)  # pydantic.Field(...) without a default: any field's specifier
