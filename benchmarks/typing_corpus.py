@@ -7,9 +7,11 @@ and the errors mypy reports in the valid modules (false positives). The expected
 catch of every case is asserted by ``tests/typing/test_corpus.py``.
 
 With ``--pyright``, basedpyright with the corpus' models stubbed instead of mypy
-(the "before Spark" column still counts what the runtime catches when the plan is built).
+(the "before Spark" column still counts what the runtime catches when the plan is built);
+with ``--samefile``, basedpyright with no stub on the corpus modules, each with the models
+pasted in and spelled ``ModelColumn[T]`` (``tests/typing/test_samefile.py``).
 
-Run: ``python benchmarks/typing_corpus.py [--pyright]``.
+Run: ``python benchmarks/typing_corpus.py [--pyright | --samefile]``.
 """
 
 from __future__ import annotations
@@ -43,11 +45,24 @@ def _pyright_errors() -> dict[tuple[str, int], list[str]]:
         return test_pyright.corpus_errors(Path(tmp))  # type: ignore[no-any-return]
 
 
+def _samefile_errors() -> dict[tuple[str, int], list[str]]:
+    sys.path.insert(0, str(TESTS))
+    import test_samefile  # the same-file ModelColumn variants of the corpus
+
+    if test_samefile.EXECUTABLE is None:
+        sys.exit("basedpyright is not installed (pip install -e '.[dev]' installs it)")
+    with tempfile.TemporaryDirectory() as tmp:
+        return test_samefile.pyright_samefile_errors(Path(tmp))  # type: ignore[no-any-return]
+
+
 def main() -> None:
     corpus = _corpus_module()
-    checker = "pyright" if "--pyright" in sys.argv[1:] else "mypy"
+    arguments = sys.argv[1:]
+    checker = "pyright" if "--pyright" in arguments else "samefile" if "--samefile" in arguments else "mypy"
     if checker == "pyright":
         errors = _pyright_errors()
+    elif checker == "samefile":
+        errors = _samefile_errors()
     else:
         with tempfile.TemporaryDirectory() as tmp:
             report = corpus.run_mypy(Path(tmp), corpus.corpus_files())

@@ -20,7 +20,9 @@ attributes keep their annotation, and a ``@computed_field`` is a property
 (``@property`` is added when the source leaves it to pydantic). A field with
 a default is written ``= ...`` (``Field(...)`` calls are not copied: pyright
 types them as their default, never a column). ``Json[T]`` stays as written,
-which checkers read as ``T``, the type its column and values have.
+which checkers read as ``T``, the type its column and values have. A field
+declared ``ModelColumn[T]`` in the source (which pyright reads without a stub)
+is written ``_ModelColumn[T]`` too.
 
 The module is imported (to know which classes are models and which of their
 annotations are fields) and its source is rewritten, so the output depends
@@ -62,6 +64,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 import pydantable_spark
+from pydantable_spark.descriptors import ModelColumn
 from pydantable_spark.errors import StubgenError
 from pydantable_spark.model import DataFrameModel
 
@@ -179,7 +182,7 @@ def _declared_fields(node: ast.ClassDef) -> _Fields:
             metadata = statement.annotation.slice if isinstance(statement.annotation, ast.Subscript) else None
             calls = [e for e in ast.walk(metadata) if isinstance(e, ast.Call)] if metadata is not None else []
             fields[name] = any(_last_name(c) == "Field" and _field_call_has_default(c) for c in calls)
-        elif isinstance(value, ast.Call) and _last_name(value) == "Field":
+        elif isinstance(value, ast.Call) and _last_name(value) in ("Field", "ModelColumn"):
             fields[name] = _field_call_has_default(value)
         else:
             fields[name] = True
@@ -407,6 +410,8 @@ class _Writer:
         assert isinstance(node.target, ast.Name)
         name, annotation = node.target.id, ast.unparse(node.annotation)
         if fields is not None and name in fields:
+            if isinstance(node.annotation, ast.Subscript) and self.resolve(node.annotation.value) is ModelColumn:
+                annotation = ast.unparse(node.annotation.slice)  # already the descriptor: its field type
             self.emit(f"{name}: {_COLUMN}[{annotation}]{' = ...' if fields[name] else ''}", depth)
         else:
             self.emit(f"{name}: {annotation}{' = ...' if node.value is not None else ''}", depth)

@@ -388,7 +388,8 @@ from pydantable_spark import Col
 
 assert_type(Webhook.payload, Col[dict[str, int]])
 assert_type(Webhook.tags, Col[list[str] | None])
-hook = Webhook(id=1, payload='{"a": 1}')
+# pydantic's Json[T] is T to a checker's constructor (as on any pydantic model): the JSON text is reported
+hook = Webhook(id=1, payload='{"a": 1}')  # E: reportArgumentType
 assert_type(hook.payload, dict[str, int])
 Webhook.payload.str.upper()  # E: reportAttributeAccessIssue
 """,
@@ -488,7 +489,7 @@ def corpus_errors(tmp: Path) -> Diagnostics:
     return run_pyright(tmp, sorted(tmp.glob("*.py")))
 
 
-PYRIGHT_ON_THE_CORPUS = {"anycolumn": 1, "arguments": 13, "expressions": 3, "all": 17}
+PYRIGHT_ON_THE_CORPUS = {"anycolumn": 1, "arguments": 13, "expressions": 3, "stale": 1, "all": 18}
 """The corpus' broken pipelines basedpyright flags with the stubs, by family (the others: none), as the guide says."""
 
 

@@ -11,3 +11,4 @@ users.filter(User.name.str.length())  # E: reportArgumentType
 User.id.str.upper()  # E: reportAttributeAccessIssue
 User.name.dt.year()  # E: reportAttributeAccessIssue
 users.collect()[0].nope  # E: reportAttributeAccessIssue
+User(id=1)  # E: reportCallIssue

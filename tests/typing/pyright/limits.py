@@ -19,4 +19,3 @@ users.select(Dept.budget)  # mypy: unknown column 'Dept.budget'
 users.select(User.id, User.age).as_model(Out)  # mypy: as_model(Out)
 users.sort("nope")  # mypy: unknown column 'nope'
 users.filter(F.sum(User.id) > 1)  # mypy: aggregate
-User(id=1)  # mypy: Missing named argument "name"
