@@ -26,9 +26,10 @@ modules whose models use plain annotations.
 typing.Annotated[int, ModelColumn]
 >>> class Order(DataFrameModel):
 ...     id: ModelColumn[int]
-...     day: ModelColumn[datetime.date | None] = None
+...     day: ModelColumn[datetime.date | None] = ModelColumn(default=None)
 >>> print(Order.frame_schema())
-id: bigint not null, day: date
+id: int (bigint)
+day: date | None (date)
 >>> Order.id
 Col[int](id)
 >>> Order(id=1).id
@@ -96,8 +97,11 @@ class ModelColumn(Generic[T]):
     and at run time it *is* ``pydantic.Field(...)``. A field without a default
     may use ``pydantic.Field(ge=0)`` as well.
 
+    ```pycon
     >>> ModelColumn(default=3, ge=0)
     FieldInfo(annotation=NoneType, required=False, default=3, metadata=[Ge(ge=0)])
+
+    ```
     """
 
     __slots__ = ()
@@ -110,8 +114,7 @@ class ModelColumn(Generic[T]):
         def __init__(self, *, default_factory: Callable[[], T], **options: Any) -> None: ...
         @overload
         def __init__(self, **options: Any) -> None: ...
-        def __init__(self, **options: Any) -> None:
-            """Type checkers' view: the field's default (``default=`` or ``default_factory=``) and options."""
+        def __init__(self, **options: Any) -> None: ...  # type checkers' view: a default and Field's options
 
     else:  # the run time: ModelColumn[T] is an annotation of T, ModelColumn(...) pydantic's Field
 
