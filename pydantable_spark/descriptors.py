@@ -20,16 +20,15 @@ the same descriptor (as ``_ModelColumn[T]``) into the stubs it generates for
 modules whose models use plain annotations.
 
 ```pycon
->>> import datetime
 >>> from pydantable_spark import DataFrameModel, ModelColumn
 >>> ModelColumn[int]
 typing.Annotated[int, ModelColumn]
 >>> class Order(DataFrameModel):
 ...     id: ModelColumn[int]
-...     day: ModelColumn[datetime.date | None] = ModelColumn(default=None)
+...     note: ModelColumn[str | None] = ModelColumn(default=None, max_length=20)
 >>> print(Order.frame_schema())
 id: int (bigint)
-day: date | None (date)
+note: str | None (string)
 >>> Order.id
 Col[int](id)
 >>> Order(id=1).id
