@@ -42,11 +42,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Final, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
     from pydantable_spark.expr.api import Col
 
-__all__ = ["COLUMN", "ModelColumn", "is_column_marker", "without_column_marker"]
+__all__ = ["COLUMN", "ModelColumn", "is_column_marker"]
 
 T = TypeVar("T")
 
@@ -70,15 +70,6 @@ COLUMN: Final = _ColumnMarker()
 def is_column_marker(item: object) -> bool:
     """Whether ``item`` is the metadata a ``ModelColumn[T]`` annotation adds."""
     return isinstance(item, _ColumnMarker)
-
-
-def without_column_marker(metadata: Iterable[Any]) -> list[Any]:
-    """A field's Pydantic metadata without ``ModelColumn``'s marker: the constraints and type markers only.
-
-    >>> without_column_marker([COLUMN, 3])
-    [3]
-    """
-    return [item for item in metadata if not isinstance(item, _ColumnMarker)]
 
 
 _ONLY_TYPES = "a ModelColumn is read by type checkers only; at run time a model's field is the column or the value"
