@@ -41,7 +41,7 @@ def test_the_page_runs(page: Path) -> None:
             assert page.name == "migration.md", f"{where}: only the migration guide may show code that is not run"
             continue
         if language == "python":
-            exec(compile(body, where, "exec"), namespace)
+            exec(compile(body, where, "exec", dont_inherit=True), namespace)  # as a user's module runs it
             ran += 1
         elif language == "pycon":
             test = doctest.DocTestParser().get_doctest(body, namespace, where, str(page), line)
