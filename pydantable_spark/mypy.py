@@ -68,6 +68,7 @@ from pydantable_spark._mypy.models import MODEL, record_fields
 from pydantable_spark._mypy.relational import GROUP_BY, JOIN_SIDE, agg, group_by, join, join_side_column, note_null_keys
 from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
 from pydantable_spark._mypy.statics import EXPR
+from pydantable_spark._mypy.testing import TESTING_HOOKS
 from pydantable_spark._mypy.text import TEXT_HOOKS
 from pydantable_spark.expr.catalog import CATALOG
 
@@ -235,7 +236,7 @@ class PydantableSparkPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname)
+        typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname) or TESTING_HOOKS.get(fullname)
         return _guarded(_then(typing, function_evaluator(fullname)))
 
 
