@@ -22,7 +22,9 @@ It types what plain annotations cannot say:
   defines it. Hooks are keyed by the receiver's class, ``pydantable_spark.frame.DataFrame``,
   whichever class defines the method.
 
-This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
+This module only routes hooks; the logic is in ``pydantable_spark._mypy``. Which public
+names are replayed, and why the others are run-time only, is the registry
+``_mypy.coverage`` (a test keeps it whole; docs/typing.md lists it).
 """
 
 from __future__ import annotations
