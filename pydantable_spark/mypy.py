@@ -22,7 +22,9 @@ It types what plain annotations cannot say:
   defines it. Hooks are keyed by the receiver's class, ``pydantable_spark.frame.DataFrame``,
   whichever class defines the method.
 
-This module only routes hooks; the logic is in ``pydantable_spark._mypy``.
+This module only routes hooks; the logic is in ``pydantable_spark._mypy``. Which public
+names are replayed, and why the others are run-time only, is the registry
+``_mypy.coverage`` (a test keeps it whole; docs/typing.md lists it).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ from pydantable_spark._mypy.models import (
 from pydantable_spark._mypy.relational import GROUP_BY, JOIN_SIDE, agg, group_by, join, join_side_column, note_null_keys
 from pydantable_spark._mypy.replay import GROUP_BY_METHODS, PIVOTS, check, frame_methods, refined
 from pydantable_spark._mypy.statics import EXPR
+from pydantable_spark._mypy.testing import TESTING_HOOKS
 from pydantable_spark._mypy.text import TEXT_HOOKS
 from pydantable_spark.expr.catalog import CATALOG
 
@@ -248,7 +251,7 @@ class PydantableSparkPlugin(Plugin):
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == COLUMN_DESCRIPTOR:  # ModelColumn(default=...): a field's specifier, typed as its default
             return model_column_default
-        typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname)
+        typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname) or TESTING_HOOKS.get(fullname)
         return _guarded(_then(typing, function_evaluator(fullname)))
 
 

@@ -16,6 +16,7 @@ from mypy.checker import TypeChecker
 from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, MemberExpr, NameExpr, RefExpr, TypeInfo, Var
 from mypy.types import Instance, Parameters, get_proper_type
 
+from pydantable_spark._mypy.coverage import SELECTOR_ENTRIES, Replayed
 from pydantable_spark._mypy.ir import Value, already_reported, arguments, lambda_scope, receiver, record, value_of
 from pydantable_spark._mypy.models import column_name, is_column_of_model
 from pydantable_spark._mypy.statics import COL, instance_of, static_of
@@ -45,8 +46,12 @@ _FUNCTION_MODULES = (
     "pydantable_spark.selectors",
     "pydantable_spark.merge",  # the clauses of merge_into: update(...), insert_all(...), delete()...
 )
-_INEXACT = {"pydantable_spark.selectors.by_dtype"}
-"""Results that depend on widths mypy does not know (every integer is ``int`` to mypy, a ``bigint``)."""
+_INEXACT = {
+    f"pydantable_spark.selectors.{name}"
+    for name, entry in SELECTOR_ENTRIES.items()
+    if isinstance(entry, Replayed) and entry.inexact
+}
+"""Results that depend on widths mypy does not know (every integer is ``int`` to mypy, a ``bigint``; ``coverage``)."""
 WINDOW = "pydantable_spark.expr.windowspec.Window"
 UDF = "pydantable_spark.expr.udf.Udf"
 _RECEIVERS = {

@@ -33,7 +33,6 @@ every other; giving the column a guessed type would report errors of the guess.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -43,6 +42,7 @@ from mypy.nodes import NameExpr, Var
 from mypy.types import AnyType, Instance, Type, TypeOfAny, UnionType, get_proper_type
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark._mypy.coverage import FRAME_ENTRIES, GROUP_BY_ENTRIES, PLAN, replayed_names
 from pydantable_spark._mypy.evaluate import report, reportable
 from pydantable_spark._mypy.ir import (
     Arguments,
@@ -82,31 +82,22 @@ __all__ = [
 
 PIVOTS = frozenset({"pivot", "pivot_wider"})
 """Methods whose schema depends on data unless ``pivot_values`` is given (without it, they run a Spark job)."""
-GROUP_BY_METHODS = frozenset({"agg", "count"})
+GROUP_BY_METHODS = replayed_names(GROUP_BY_ENTRIES, PLAN)
 
 
-@functools.cache
 def frame_methods() -> frozenset[str]:
-    """The frame methods that only build a plan, read from the frame class: replayed on the static schema.
+    """The frame methods that only build a plan: replayed on the static schema (the registry's, ``coverage``).
 
-    Every public method of ``DataFrame`` (its mixins' too) that returns a frame
-    or a ``GroupBy``, but for those marked ``frame.acts_on_spark`` (an eager
-    ``checkpoint`` runs a Spark job when called), ``as_model`` (its own hook
-    checks it, ``frames.as_model``) and the pivots (checked only when given
-    ``pivot_values``). Read when the first frame method is checked, not when
-    the plugin loads.
+    ``as_model`` has its own hook (``frames.as_model``) and the pivots are
+    checked only when given ``pivot_values``; an eager method (``checkpoint``)
+    is run-time only. ``tests/typing/test_coverage.py`` checks that these are
+    the frame's public methods that return a frame or a ``GroupBy`` and do not
+    act on Spark.
     """
-    from pydantable_spark.frame import DataFrame
+    return _FRAME_METHODS
 
-    found = set()
-    for name in dir(DataFrame):
-        member = inspect.getattr_static(DataFrame, name)
-        if name.startswith("_") or not inspect.isfunction(member) or getattr(member, "__acts_on_spark__", False):
-            continue
-        returns = member.__annotations__.get("return")
-        if isinstance(returns, str) and returns.startswith(("DataFrame[", "GroupBy[")):
-            found.add(name)
-    return frozenset(found - PIVOTS - {"as_model"})
+
+_FRAME_METHODS = replayed_names(FRAME_ENTRIES, PLAN) - PIVOTS
 
 
 def static_schema(frame_type: Type) -> Schema | None:

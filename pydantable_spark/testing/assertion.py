@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pydantable_spark.engines import Engine
     from pydantable_spark.schema import Schema
 
-__all__ = ["Rows", "assert_frame_equal"]
+__all__ = ["Checked", "Rows", "assert_frame_equal", "check_call"]
 
 Rows = Sequence[Mapping[str, Any] | BaseModel | tuple[Any, ...]]
 """Rows given as a list: dicts, model instances, or tuples (PySpark ``Row``s, or values in column order)."""
@@ -127,6 +127,69 @@ def assert_frame_equal(
 
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this function's
+    call = check_call(
+        left,
+        right,
+        check_row_order=check_row_order,
+        check_column_order=check_column_order,
+        check_dtypes=check_dtypes,
+        check_nullability=check_nullability,
+        ignore_columns=ignore_columns,
+        rtol=rtol,
+        atol=atol,
+        max_rows_shown=max_rows_shown,
+        engine=engine,
+    )
+    left_side, right_side, names, tolerance = call.left, call.right, call.names, call.tolerance
+    frames = [s.frame for s in (left_side, right_side) if s.frame is not None]
+    table = RowComparison(names, tolerance, max_rows_shown)
+    full = list(frames[0].columns)
+    left_rows = left_side.rows(names, full, "right")
+    right_rows = right_side.rows(names, full, "left")
+    message = table.ordered(left_rows, right_rows) if check_row_order else table.unordered(left_rows, right_rows)
+    if message:
+        raise AssertionError(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A call of ``assert_frame_equal`` whose arguments and schemas passed: what its rows are compared by."""
+
+    left: _Side
+    right: _Side
+    names: list[str]
+    tolerance: Tolerance
+
+
+def check_call(
+    left: object,
+    right: object,
+    *,
+    check_row_order: object = False,
+    check_column_order: object = True,
+    check_dtypes: object = True,
+    check_nullability: object = True,
+    ignore_columns: object = (),
+    rtol: object = 1e-5,
+    atol: object = 1e-8,
+    max_rows_shown: object = 10,
+    engine: object = None,
+) -> Checked:
+    """``assert_frame_equal``'s checks before it reads a row: its arguments, then the two schemas.
+
+    It reads no row (no Spark job), so the mypy plugin runs it on frames of the
+    static schemas with the call's arguments (``_mypy.testing``): an argument
+    the runtime refuses (``ignore_columns="tip"``, a name no frame has, a
+    negative tolerance, two lists of rows) is reported where the call is written.
+
+    Raises:
+        AssertionError: The schemas differ (as ``assert_frame_equal`` raises it).
+        ArgumentTypeError: An argument of the wrong type (a ``TypeError``), named.
+        UnknownColumnError: An ``ignore_columns`` name that no frame has.
+        ValueError: A negative or non-finite tolerance, ``max_rows_shown < 1``, or nothing left to compare.
+
+    """
+    __tracebackhide__ = True
     what = "assert_frame_equal()"
     tolerance = _check_arguments(
         what,
@@ -155,9 +218,9 @@ def assert_frame_equal(
         problems = _schema_problems(
             _kept(left_side.frame.schema, ignored),
             _kept(right_side.frame.schema, ignored),
-            order=check_column_order,
-            dtypes=check_dtypes,
-            nullability=check_nullability,
+            order=bool(check_column_order),
+            dtypes=bool(check_dtypes),
+            nullability=bool(check_nullability),
         )
         if problems:
             raise AssertionError(problems)
@@ -165,13 +228,7 @@ def assert_frame_equal(
     if not names:
         msg = f"{what}: ignore_columns={sorted(ignored)} leaves no column to compare"
         raise ArgumentValueError(msg)
-    table = RowComparison(names, tolerance, max_rows_shown)
-    full = list(frames[0].columns)
-    left_rows = left_side.rows(names, full, "right")
-    right_rows = right_side.rows(names, full, "left")
-    message = table.ordered(left_rows, right_rows) if check_row_order else table.unordered(left_rows, right_rows)
-    if message:
-        raise AssertionError(message)
+    return Checked(left_side, right_side, names, tolerance)
 
 
 def _check_arguments(

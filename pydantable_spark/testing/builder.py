@@ -10,6 +10,7 @@ import math
 import types
 import typing
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -23,7 +24,7 @@ from pydantable_spark.expr.core import check_param
 from pydantable_spark.frame import DataFrame
 from pydantable_spark.testing.rows import spell
 
-__all__ = ["build_frame"]
+__all__ = ["ModelKeys", "build_frame", "check_keys", "check_rows"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -98,9 +99,8 @@ def build_frame(model: type[M], rows: Sequence[Mapping[str, Any]] | int, /, **de
         msg = f"{what}: model must be a Pydantic model class (a DataFrameModel), got {model!r} ({type(model).__name__})"
         raise ArgumentTypeError(msg)
     schema_of_model(model)  # a model with forward references is completed here, or its error raised
-    given = _given_rows(what, rows)
+    given = check_rows(ModelKeys.of(model), rows, defaults)
     builder = _Builder(model)
-    builder.check_keys(model, defaults, "the keyword arguments of build_frame()")
     filled = [
         builder.fill(model, row, (model.__name__,), defaults=defaults, where=f"rows[{i}]")
         for i, row in enumerate(given)
@@ -125,6 +125,61 @@ def _given_rows(what: str, rows: object) -> list[Mapping[str, Any]]:
         for key in row:
             check_param(what, f"a key of rows[{i}]", key, str)
     return list(rows)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelKeys:
+    """What a row of a model may be keyed by: its column names and its field names.
+
+    ``pairs`` holds (field name, column name) for the fields whose column is an
+    alias: a row may give such a field by either name, but not by both. The
+    mypy plugin makes one from the static model (``_mypy.testing``) and runs
+    ``check_rows`` with it, so a row key the model lacks is reported by mypy
+    with the runtime's message.
+    """
+
+    model: str
+    columns: tuple[str, ...]
+    fields: frozenset[str]
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, model: type[BaseModel]) -> ModelKeys:
+        """The keys of a runtime model class."""
+        columns = tuple(column_name(n, i) for n, i in model.model_fields.items())
+        pairs = tuple((n, c) for n, c in zip(model.model_fields, columns, strict=True) if n != c)
+        return cls(model.__name__, columns, frozenset(model.model_fields), pairs)
+
+
+def check_keys(keys: ModelKeys, given: Mapping[str, Any], where: str) -> None:
+    """Every key of ``given`` is a column or a field of the model, and no aliased field is given twice."""
+    for key in given:
+        if key not in keys.columns and key not in keys.fields:
+            raise UnknownColumnError(key, list(keys.columns), where=f"{where} (model {keys.model})")
+    for name, column in keys.pairs:
+        if column in given and name in given:  # from_rows refuses the second as well
+            msg = (
+                f"{where} (model {keys.model}) gives field {name!r} twice: as its column name {column!r} "
+                f"({given[column]!r}) and as its field name {name!r} ({given[name]!r}); give it once"
+            )
+            raise RowValidationError(msg)
+
+
+def check_rows(keys: ModelKeys, rows: object, defaults: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """``build_frame``'s checks of its rows and keywords before it fills them: the given rows.
+
+    Raises:
+        ArgumentTypeError: ``rows`` or a row of the wrong type, named.
+        ArgumentValueError: A negative number of rows.
+        UnknownColumnError: A row key or a keyword that is not a column of the model.
+        RowValidationError: A row that gives an aliased field by both of its names.
+
+    """
+    given = _given_rows("build_frame()", rows)
+    check_keys(keys, defaults, "the keyword arguments of build_frame()")
+    for i, row in enumerate(given):
+        check_keys(keys, row, f"rows[{i}]")
+    return given
 
 
 _SEQUENCES = {list, tuple, set, frozenset, Sequence, typing.Sequence}
@@ -171,27 +226,8 @@ class _Builder:
         self._model = model
         self._placeholders: dict[tuple[str, ...], Any] = {}
 
-    @staticmethod
-    def _keys(model: type[BaseModel]) -> dict[str, str]:
-        """Column names (aliases) and field names → field names."""
-        keys = {name: name for name in model.model_fields}
-        keys.update({column_name(name, info): name for name, info in model.model_fields.items()})
-        return keys
-
     def check_keys(self, model: type[BaseModel], given: Mapping[str, Any], where: str) -> None:
-        keys = self._keys(model)
-        for key in given:
-            if key not in keys:
-                columns = [column_name(n, i) for n, i in model.model_fields.items()]
-                raise UnknownColumnError(key, columns, where=f"{where} (model {model.__name__})")
-        for name, info in model.model_fields.items():
-            column = column_name(name, info)
-            if column != name and column in given and name in given:  # from_rows refuses the second as well
-                msg = (
-                    f"{where} (model {model.__name__}) gives field {name!r} twice: as its column name {column!r} "
-                    f"({given[column]!r}) and as its field name {name!r} ({given[name]!r}); give it once"
-                )
-                raise RowValidationError(msg)
+        check_keys(ModelKeys.of(model), given, where)
 
     def fill(
         self,
