@@ -84,6 +84,7 @@ from pydantable_spark.expr.catalog import CATALOG
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mypy.options import Options
     from mypy.types import FunctionLike, Type
 
 __all__ = ["PydantableSparkPlugin", "plugin"]
@@ -168,8 +169,21 @@ def _expression_hook(fullname: str) -> Callable[[MethodContext], Type] | None:
     return METHOD_HOOKS.get(f"{EXPR}.{method}") if owner in EXPRESSION_CLASSES else METHOD_HOOKS.get(fullname)
 
 
+_PACKAGE = "pydantable_spark."
+
+
 class PydantableSparkPlugin(Plugin):
-    """Routes mypy's hooks to the typing logic of pydantable-spark."""
+    """Routes mypy's hooks to the typing logic of pydantable-spark.
+
+    mypy asks for a hook at every call it checks. The hooks of the package's own
+    classes and functions depend on their names only, so they are made once per
+    name (``_memo``); those of a user's class (a model, a derived frame) are
+    looked up each time, as that class may change between runs of ``dmypy``.
+    """
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._memo: dict[tuple[str, str], object] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, str]:
         """Invalidate mypy's cache when the rules change (mypy only hashes this entry module)."""
@@ -195,6 +209,14 @@ class PydantableSparkPlugin(Plugin):
         return record_fields
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if not fullname.startswith(_PACKAGE):
+            return self._method_hook(fullname)
+        key = ("method", fullname)
+        if key not in self._memo:
+            self._memo[key] = self._method_hook(fullname)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         typing: Callable[[MethodContext], Type] | None
         if owner in EXPRESSION_CLASSES:
@@ -218,6 +240,14 @@ class PydantableSparkPlugin(Plugin):
         An expression method the plugin types has its declared result set aside
         (``_mypy.expressions.result_from_hook``).
         """
+        if not fullname.startswith(_PACKAGE):
+            return self._method_signature_hook(fullname)
+        key = ("method signature", fullname)
+        if key not in self._memo:
+            self._memo[key] = self._method_signature_hook(fullname)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         owner, _, _ = fullname.rpartition(".")
         if owner == FRAME or self._is_derived_frame(owner):
             return named_as_frame
@@ -239,6 +269,12 @@ class PydantableSparkPlugin(Plugin):
         A function the plugin types has its declared result set aside
         (``_mypy.expressions.result_from_hook``).
         """
+        key = ("function signature", fullname)
+        if key not in self._memo:
+            self._memo[key] = self._function_signature_hook(fullname)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         module, _, name = fullname.rpartition(".")
         entry = CATALOG.get(name) if module == F else None
         if entry is not None and entry.has_lambdas:
@@ -249,6 +285,12 @@ class PydantableSparkPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        key = ("function", fullname)
+        if key not in self._memo:
+            self._memo[key] = self._function_hook(fullname)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == COLUMN_DESCRIPTOR:  # ModelColumn(default=...): a field's specifier, typed as its default
             return model_column_default
         typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname) or TESTING_HOOKS.get(fullname)
