@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
@@ -91,6 +91,7 @@ __all__ = ["PydantableSparkPlugin", "plugin"]
 
 
 Context = TypeVar("Context", MethodContext, FunctionContext)
+Made = TypeVar("Made")
 
 
 def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type] | None:
@@ -185,6 +186,13 @@ class PydantableSparkPlugin(Plugin):
         super().__init__(options)
         self._memo: dict[tuple[str, str], object] = {}
 
+    def _once(self, kind: str, fullname: str, make: Callable[[str], Made]) -> Made:
+        """``make(fullname)``, made once per name (``kind`` tells the hooks of one name apart)."""
+        key = (kind, fullname)
+        if key not in self._memo:
+            self._memo[key] = make(fullname)
+        return cast("Made", self._memo[key])
+
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, str]:
         """Invalidate mypy's cache when the rules change (mypy only hashes this entry module)."""
         return {"pydantable_spark": _RULES}
@@ -211,10 +219,7 @@ class PydantableSparkPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if not fullname.startswith(_PACKAGE):
             return self._method_hook(fullname)
-        key = ("method", fullname)
-        if key not in self._memo:
-            self._memo[key] = self._method_hook(fullname)
-        return self._memo[key]  # type: ignore[return-value]
+        return self._once("method", fullname, self._method_hook)
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
@@ -242,10 +247,7 @@ class PydantableSparkPlugin(Plugin):
         """
         if not fullname.startswith(_PACKAGE):
             return self._method_signature_hook(fullname)
-        key = ("method signature", fullname)
-        if key not in self._memo:
-            self._memo[key] = self._method_signature_hook(fullname)
-        return self._memo[key]  # type: ignore[return-value]
+        return self._once("method signature", fullname, self._method_signature_hook)
 
     def _method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         owner, _, _ = fullname.rpartition(".")
@@ -269,10 +271,7 @@ class PydantableSparkPlugin(Plugin):
         A function the plugin types has its declared result set aside
         (``_mypy.expressions.result_from_hook``).
         """
-        key = ("function signature", fullname)
-        if key not in self._memo:
-            self._memo[key] = self._function_signature_hook(fullname)
-        return self._memo[key]  # type: ignore[return-value]
+        return self._once("function signature", fullname, self._function_signature_hook)
 
     def _function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         module, _, name = fullname.rpartition(".")
@@ -285,10 +284,7 @@ class PydantableSparkPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        key = ("function", fullname)
-        if key not in self._memo:
-            self._memo[key] = self._function_hook(fullname)
-        return self._memo[key]  # type: ignore[return-value]
+        return self._once("function", fullname, self._function_hook)
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == COLUMN_DESCRIPTOR:  # ModelColumn(default=...): a field's specifier, typed as its default
