@@ -23,7 +23,6 @@ it times out.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import uuid
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
@@ -138,6 +137,8 @@ class Job(Generic[T]):
 
     async def result(self) -> T:
         """Await the result; cancelling the awaiting task cancels the job."""
+        import asyncio  # here: importing it with the package costs every import (the mypy plugin's too)
+
         try:
             return await asyncio.wrap_future(self._future)
         except asyncio.CancelledError:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_STAR, ARG_STAR2, TypeInfo
@@ -84,12 +84,14 @@ from pydantable_spark.expr.catalog import CATALOG
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mypy.options import Options
     from mypy.types import FunctionLike, Type
 
 __all__ = ["PydantableSparkPlugin", "plugin"]
 
 
 Context = TypeVar("Context", MethodContext, FunctionContext)
+Made = TypeVar("Made")
 
 
 def _guarded(hook: Callable[[Context], Type] | None) -> Callable[[Context], Type] | None:
@@ -168,8 +170,28 @@ def _expression_hook(fullname: str) -> Callable[[MethodContext], Type] | None:
     return METHOD_HOOKS.get(f"{EXPR}.{method}") if owner in EXPRESSION_CLASSES else METHOD_HOOKS.get(fullname)
 
 
+_PACKAGE = "pydantable_spark."
+
+
 class PydantableSparkPlugin(Plugin):
-    """Routes mypy's hooks to the typing logic of pydantable-spark."""
+    """Routes mypy's hooks to the typing logic of pydantable-spark.
+
+    mypy asks for a hook at every call it checks. The hooks of the package's own
+    classes and functions depend on their names only, so they are made once per
+    name (``_memo``); those of a user's class (a model, a derived frame) are
+    looked up each time, as that class may change between runs of ``dmypy``.
+    """
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._memo: dict[tuple[str, str], object] = {}
+
+    def _once(self, kind: str, fullname: str, make: Callable[[str], Made]) -> Made:
+        """``make(fullname)``, made once per name (``kind`` tells the hooks of one name apart)."""
+        key = (kind, fullname)
+        if key not in self._memo:
+            self._memo[key] = make(fullname)
+        return cast("Made", self._memo[key])
 
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, str]:
         """Invalidate mypy's cache when the rules change (mypy only hashes this entry module)."""
@@ -195,6 +217,11 @@ class PydantableSparkPlugin(Plugin):
         return record_fields
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if not fullname.startswith(_PACKAGE):
+            return self._method_hook(fullname)
+        return self._once("method", fullname, self._method_hook)
+
+    def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         typing: Callable[[MethodContext], Type] | None
         if owner in EXPRESSION_CLASSES:
@@ -218,6 +245,11 @@ class PydantableSparkPlugin(Plugin):
         An expression method the plugin types has its declared result set aside
         (``_mypy.expressions.result_from_hook``).
         """
+        if not fullname.startswith(_PACKAGE):
+            return self._method_signature_hook(fullname)
+        return self._once("method signature", fullname, self._method_signature_hook)
+
+    def _method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         owner, _, _ = fullname.rpartition(".")
         if owner == FRAME or self._is_derived_frame(owner):
             return named_as_frame
@@ -239,6 +271,9 @@ class PydantableSparkPlugin(Plugin):
         A function the plugin types has its declared result set aside
         (``_mypy.expressions.result_from_hook``).
         """
+        return self._once("function signature", fullname, self._function_signature_hook)
+
+    def _function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         module, _, name = fullname.rpartition(".")
         entry = CATALOG.get(name) if module == F else None
         if entry is not None and entry.has_lambdas:
@@ -249,6 +284,9 @@ class PydantableSparkPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._once("function", fullname, self._function_hook)
+
+    def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == COLUMN_DESCRIPTOR:  # ModelColumn(default=...): a field's specifier, typed as its default
             return model_column_default
         typing = FUNCTION_HOOKS.get(fullname) or TEXT_HOOKS.get(fullname) or TESTING_HOOKS.get(fullname)

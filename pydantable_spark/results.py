@@ -24,7 +24,6 @@ Point(x=2, label=None)
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
@@ -271,6 +270,8 @@ class Results(Generic[M]):
 
     async def astream(self, batch_size: int = 10_000, *, trusted: bool = False) -> AsyncIterator[list[M]]:
         """``stream()`` for asyncio: each batch is fetched in a worker thread."""
+        import asyncio  # here: importing it with the package costs every import (the mypy plugin's too)
+
         from pydantable_spark._spark.session import resolve_session
 
         if batch_size < 1:

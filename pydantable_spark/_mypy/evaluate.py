@@ -19,7 +19,7 @@ from mypy.types import Instance, Parameters, get_proper_type
 from pydantable_spark._mypy.coverage import SELECTOR_ENTRIES, Replayed
 from pydantable_spark._mypy.ir import Value, already_reported, arguments, lambda_scope, receiver, record, value_of
 from pydantable_spark._mypy.models import column_name, is_column_of_model
-from pydantable_spark._mypy.statics import COL, instance_of, static_of
+from pydantable_spark._mypy.statics import COL, Static, instance_of, static_of
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.core import Typed
 
@@ -220,19 +220,24 @@ def column_attribute(ctx: AttributeContext) -> Type:
     if isinstance(access, MemberExpr) and isinstance(access.expr, RefExpr) and isinstance(access.expr.node, TypeInfo):
         model = access.expr.node
         if is_column_of_model(model, access.name):
-            value_type = _declared(model, access.name, value_type)
-            record(ctx.api, access, column_value(model, column_name(access), value_type))
+            value_type, static = _declared(model, access.name, value_type)
+            record(ctx.api, access, column_value(model, column_name(access), static))
     return instance_of(ctx.api, COL, [value_type])
 
 
-def _declared(model: TypeInfo, name: str, default: Type) -> Type:
+def _declared(model: TypeInfo, name: str, default: Type) -> tuple[Type, Static]:
     """The field's type as declared, where mypy's attribute type lost what the plugin reads (``payload: Variant``).
 
     mypy gives the attribute the alias' target (``Any``); the declaration keeps
     the alias, which the plugin maps to a VARIANT (``statics.annotated_dtype``).
+    With the type, its logical type (read once: every column access asks for it).
     """
+    static = static_of(default)
+    if static.known:
+        return default, static
     symbol = model.get(name)
     declared = symbol.node.type if symbol is not None and isinstance(symbol.node, Var) else None
-    if declared is None or static_of(default).known or not static_of(declared).known:
-        return default
-    return declared
+    if declared is None:
+        return default, static
+    declared_static = static_of(declared)
+    return (declared, declared_static) if declared_static.known else (default, static)

@@ -73,7 +73,7 @@ from mypy.nodes import (
 from mypy.types import AnyType, Instance, get_proper_type
 
 from pydantable_spark import dtypes as dt
-from pydantable_spark._mypy.statics import SAMPLES, static_of, static_of_expr
+from pydantable_spark._mypy.statics import SAMPLES, Static, static_of, static_of_expr
 from pydantable_spark.errors import PydantableSparkError
 from pydantable_spark.expr.api import Col, Expr
 from pydantable_spark.expr.core import Column, Node, Typed
@@ -230,8 +230,11 @@ def lambda_scope(api: TypeChecker) -> Iterator[None]:
     running the outer function. Python's scoping keeps a parameter inside its
     lambda, so binding them all refuses nothing the runtime accepts.
     """
-    variables = tuple(variable for _, variable in _state(api).variables.values())
-    with binding(variables):
+    registry = _state(api).variables
+    if not registry:  # no lambda in the module (most calls): nothing to bind
+        yield
+        return
+    with binding(tuple(variable for _, variable in registry.values())):
         yield
 
 
@@ -590,9 +593,8 @@ def _shown(expr: Expression) -> str:
     return "expression"
 
 
-def column_value(model: TypeInfo, column: str, t: Any) -> Value | None:
+def column_value(model: TypeInfo, column: str, static: Static) -> Value | None:
     """``Model.attribute``: the model's column, typed as declared (what the runtime's metaclass returns)."""
-    static = static_of(t)
     if static.dtype is None:
         return None
     return Value(Col(Column(column, Typed(static.dtype, static.nullable), model.name)), True)

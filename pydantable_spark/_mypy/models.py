@@ -100,8 +100,43 @@ def _declared(info: TypeInfo) -> list[tuple[str, str | None]]:
     return [(name, alias) for name, alias in recorded]
 
 
+_COLUMNS: dict[int, tuple[TypeInfo, tuple[object, ...], tuple[Output, ...]]] = {}
+"""``model_columns`` per class, with the symbol tables and metadata they were read from (``_tables``)."""
+
+
+def _tables(info: TypeInfo) -> tuple[object, ...]:
+    """What a class's columns are read from: the symbol tables and recorded fields of its MRO.
+
+    mypy's daemon keeps a changed class's ``TypeInfo`` object but gives it the new
+    class's tables (``mypy.server.astmerge``), and ``record_fields`` records a new
+    entry whenever a class is analysed, so a class whose columns may have changed
+    never matches what they were read from.
+    """
+    return tuple(part for base in info.mro for part in (base.names, base.metadata.get(METADATA)))
+
+
+def _same(read: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    return len(read) == len(now) and all(a is b for a, b in zip(read, now, strict=True))
+
+
 def model_columns(info: TypeInfo) -> list[Output]:
-    """The columns of a model class (or of a synthesized row class), in order."""
+    """The columns of a model class (or of a synthesized row class), in order.
+
+    Read once per class (mypy asks for them at every frame method and column):
+    a class matching the tables they were read from has the same columns.
+    """
+    tables = _tables(info)
+    known = _COLUMNS.get(id(info))
+    if known is not None and known[0] is info and _same(known[1], tables):
+        return list(known[2])
+    columns = _read_columns(info)
+    if len(_COLUMNS) > 50_000:  # a long-running daemon: forget the classes of earlier runs
+        _COLUMNS.clear()
+    _COLUMNS[id(info)] = (info, tables, tuple(columns))
+    return columns
+
+
+def _read_columns(info: TypeInfo) -> list[Output]:
     row = info.metadata.get(METADATA, {}).get("columns")
     if row is not None:
         out = []

@@ -117,9 +117,44 @@ def _unknown(t: Type) -> Static:
     return Static(None, True, t)
 
 
+_STATICS: dict[int, tuple[Type, Static]] = {}
+"""``static_of`` per type object, for types whose logical type no class of the user's decides (``_by_name``)."""
+
+
 def static_of(t: Type) -> Static:
-    """The logical type of values of mypy type ``t`` (not an ``Expr``; see ``static_of_expr``)."""
-    return _static(t, frozenset())
+    """The logical type of values of mypy type ``t`` (not an ``Expr``; see ``static_of_expr``).
+
+    Asked for the same type objects over and over (a model's field types at every
+    frame method); those of builtin types (``int | None``) are read once.
+    """
+    known = _STATICS.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]
+    static = _static(t, frozenset())
+    if _by_name(t):
+        if len(_STATICS) > 100_000:  # a long-running daemon: forget the types of earlier runs
+            _STATICS.clear()
+        _STATICS[id(t)] = (t, static)  # the type is kept: its id is not reused while remembered
+    return static
+
+
+def _by_name(t: Type) -> bool:
+    """Whether ``t``'s logical type follows from class names alone (``int``, ``str | None``, ``Literal["a"]``).
+
+    Not a model's struct, an enum, a subclass or a type alias: those follow from a
+    class's body or an alias' target, which may change while mypy's daemon keeps the
+    type objects of other modules.
+    """
+    if isinstance(t, TypeAliasType):
+        return False
+    proper = get_proper_type(t)
+    if isinstance(proper, UnionType):
+        return all(_by_name(m) for m in proper.items)
+    if isinstance(proper, NoneType):
+        return True
+    if isinstance(proper, LiteralType):
+        proper = proper.fallback
+    return isinstance(proper, Instance) and not proper.args and proper.type.fullname in _FROM_PYTHON
 
 
 def _static(t: Type, expanding: frozenset[str]) -> Static:

@@ -203,3 +203,34 @@ def test_the_replayed_frame_methods_are_read_from_the_frame_class() -> None:
     replayed = frame_methods()
     assert {"select", "join", "group_by", "pivot_longer", "unnest_all", "repartition", "cache"} <= replayed
     assert not {"checkpoint", "local_checkpoint", "unpersist", "as_model", "pivot", "collect", "to_arrow"} & replayed
+
+
+def test_the_daemon_sees_a_changed_model_through_the_plugin_s_memos(tmp_path: Path) -> None:
+    """Under ``dmypy`` the plugin stays loaded and a changed class keeps its ``TypeInfo`` object.
+
+    What the plugin reads once per class (a model's columns, ``_mypy.models.model_columns``)
+    must be read again when the class changes: a renamed field is unknown to the
+    next check, and its new name is known.
+    """
+    models = tmp_path / "daemon_models.py"
+    uses = tmp_path / "daemon_uses.py"
+    model = "from pydantable_spark import DataFrameModel\n\n\nclass M(DataFrameModel):\n    {field}: int\n"
+    models.write_text(model.format(field="a"))
+    uses.write_text(
+        "from daemon_models import M\n\nframe = M.from_rows([])\nframe.select('a')\nframe.with_columns(b=M.a + 1)\n"
+    )
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\n")
+    status = ["--status-file", str(tmp_path / "dmypy.json")]
+    check = [*status, "run", "--", "--config-file", str(config), "--cache-dir", str(tmp_path / "cache")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        try:
+            first, _, _ = api.run_dmypy([*check, str(models), str(uses)])
+            models.write_text(model.format(field="b"))
+            second, _, _ = api.run_dmypy([*check, str(models), str(uses)])
+        finally:
+            api.run_dmypy([*status, "stop"])
+    assert "Success: no issues found in 2 source files" in first, first
+    assert "daemon_uses.py:4: error: select(): unknown column 'a'" in second, second
+    assert 'daemon_uses.py:5: error: "type[M]" has no attribute "a"' in second, second
