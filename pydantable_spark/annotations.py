@@ -28,6 +28,7 @@ __all__ = [
     "Variant",
     "column_comments",
     "column_name",
+    "declared_absent",
     "field_of_annotation",
     "fields_of_model",
     "may_be_absent",
@@ -154,6 +155,60 @@ def may_be_absent(model: type[BaseModel]) -> frozenset[str]:
         for name, info in model.model_fields.items()
         if not info.is_required() and info.default is None and info.default_factory is None
     )
+
+
+def declared_absent(model: type[BaseModel], absent: object, action: str) -> frozenset[str]:
+    """The column names of a reader's ``absent=``: fields the data lacks on purpose, checked by type and name.
+
+    ``absent`` is a list, tuple or set of field names (a field's Python name or
+    its alias); each must name a field of ``model`` that data may lack
+    (``may_be_absent``). Such a field reads NULL where the data lacks it even
+    when a column no field reads has a near name (``reconcile.check_near_names``).
+
+    >>> from pydantic import BaseModel, Field
+    >>> class Event(BaseModel):
+    ...     id: int
+    ...     chanel: str | None = Field(default=None, alias="chan")
+    >>> sorted(declared_absent(Event, ["chanel"], "read_parquet('x')"))
+    ['chan']
+    >>> declared_absent(Event, ["id"], "read_parquet('x')")
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.ArgumentValueError: read_parquet('x'): absent= names 'id', which has no default None: ...
+    """
+    from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
+
+    if isinstance(absent, str) or not isinstance(absent, list | tuple | set | frozenset):
+        msg = (
+            f"{action}: absent= takes a list of field names (absent=['channel']), got {shown(absent)} "
+            f"({type(absent).__name__})"
+        )
+        raise ArgumentTypeError(msg)
+    optional = may_be_absent(model)
+    columns = {name: column_name(name, info) for name, info in model.model_fields.items()}
+    by_name = {**{column: column for column in columns.values()}, **columns}
+    chosen = set()
+    for item in absent:
+        if not isinstance(item, str):
+            msg = f"{action}: absent= takes field names (str), got {shown(item)} ({type(item).__name__})"
+            raise ArgumentTypeError(msg)
+        column = by_name.get(item)
+        listing = ", ".join(sorted(optional)) or "(none)"
+        if column is None:
+            msg = (
+                f"{action}: absent= names {item!r}, which is not a field of {model.__name__}; the fields the data "
+                f"may lack (Optional with the default None): {listing}"
+            )
+            raise ArgumentValueError(msg)
+        if column not in optional:
+            msg = (
+                f"{action}: absent= names {item!r}, which has no default None: data without it is an error "
+                f"whatever absent= says. Declare it `{item}: ... | None = None` to read NULL where the data lacks "
+                f"it; the fields that may be absent: {listing}"
+            )
+            raise ArgumentValueError(msg)
+        chosen.add(column)
+    return frozenset(chosen)
 
 
 def field_of_annotation(

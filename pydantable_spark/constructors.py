@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 from pydantic import BaseModel
 
 from pydantable_spark import storage
-from pydantable_spark.annotations import fields_of_model, may_be_absent
+from pydantable_spark.annotations import declared_absent, fields_of_model, may_be_absent
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, SchemaError, UnknownColumnError, shown
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.model import DataFrameModel
@@ -39,7 +39,7 @@ from pydantable_spark.schema import Schema
 if TYPE_CHECKING:
     import datetime
     import os
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping
 
     import pandas as pd
     import polars as pl
@@ -403,6 +403,7 @@ class Constructors(Generic[M]):
     def _read(
         cls, fmt: storage.FileFormat, path: storage.Paths, model: type[Any] | None, session: Any,
         allow_lossy: Selection, options: Mapping[str, Any], constraints: ReadConstraints = "skip",
+        absent: Collection[str] = (),
     ) -> DataFrame[Any]:  # fmt: skip
         from pydantable_spark.frame import DataFrame
 
@@ -411,7 +412,7 @@ class Constructors(Generic[M]):
         checks = storage.read_checks(chosen, constraints, f"read_{fmt}")
         plan = storage.read_files(
             fmt, path, target, session=session, allow_lossy=allow_lossy, options=options, checks=checks,
-            absent=may_be_absent(chosen),
+            may_lack=may_be_absent(chosen), absent=declared_absent(chosen, absent, f"read_{fmt}"),
         )  # fmt: skip
         return DataFrame(plan, chosen)
 
@@ -419,7 +420,7 @@ class Constructors(Generic[M]):
     def read_parquet(
         cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """Parquet files, reconciled strictly with the model (see ``pydantable_spark.storage``).
 
@@ -431,24 +432,29 @@ class Constructors(Generic[M]):
         (``Model.spark_constraints()``) in the job that reads the rows: the
         first violation raises ``ConstraintError`` at ``collect()``, ``count()``
         or a write; ``"skip"`` (the default) leaves them to ``validate()``, the
-        writers and ``collect()``. The other readers take ``constraints`` too.
+        writers and ``collect()``. A field with the default None that the files
+        lack reads NULL, unless a column no field reads has a near name (a
+        likely misspelling: ``MissingColumnError`` naming both); ``absent``
+        names fields the data lacks on purpose, exempt from that check
+        (``absent=["channel"]``). The other readers take ``constraints`` and
+        ``absent`` too.
         """
-        return cls._read("parquet", path, model, session, allow_lossy, options, constraints)
+        return cls._read("parquet", path, model, session, allow_lossy, options, constraints, absent)
 
     @classmethod
     def read_orc(
         cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """ORC files, reconciled strictly with the model, like ``read_parquet``."""
-        return cls._read("orc", path, model, session, allow_lossy, options, constraints)
+        return cls._read("orc", path, model, session, allow_lossy, options, constraints, absent)
 
     @classmethod
     def read_csv(
         cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """CSV files read with the model's schema: no inference, ``mode=FAILFAST``, RFC 4180 by default.
 
@@ -462,13 +468,13 @@ class Constructors(Generic[M]):
         one ``""``. Other ``options`` (``sep=";"``, ``dateFormat=...``) go to
         Spark's reader; see ``pydantable_spark.storage.CSV_READ_DEFAULTS``.
         """
-        return cls._read("csv", path, model, session, allow_lossy, options, constraints)
+        return cls._read("csv", path, model, session, allow_lossy, options, constraints, absent)
 
     @classmethod
     def read_json(
         cls: type[Constructors[M2]], path: storage.Paths, *, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """JSON Lines files (``multiLine=True`` for documents) read with the model's schema, ``mode=FAILFAST``.
 
@@ -478,14 +484,14 @@ class Constructors(Generic[M]):
         a decimal with more digits after the point than the model's scale
         (unless ``allow_lossy`` names its column), raise ``MalformedDataError``.
         """
-        return cls._read("json", path, model, session, allow_lossy, options, constraints)
+        return cls._read("json", path, model, session, allow_lossy, options, constraints, absent)
 
     @classmethod
     def read_delta(
         cls: type[Constructors[M2]], path: str | os.PathLike[str], *, version: int | None = None,
         timestamp: datetime.datetime | None = None, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """The Delta Lake table at ``path``, reconciled strictly with the model like ``read_parquet``.
 
@@ -496,13 +502,14 @@ class Constructors(Generic[M]):
         classpath: see ``docs/lakehouse.md``.
         """
         travel = storage.time_travel(version, timestamp, f"read_delta({shown(path)})", names=False)
-        return cls._read("delta", path, model, session, allow_lossy, {**options, **travel}, constraints)
+        return cls._read("delta", path, model, session, allow_lossy, {**options, **travel}, constraints, absent)
 
     @classmethod
     def read_table(
         cls: type[Constructors[M2]], name: str, *, version: int | str | None = None,
         timestamp: datetime.datetime | None = None, model: type[M2] | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False, constraints: ReadConstraints = "skip",
+        absent: Collection[str] = (),
     ) -> DataFrame[M2]:  # fmt: skip
         """A catalog table (``spark.read.table``), reconciled strictly with the model like ``read_parquet``.
 
@@ -518,6 +525,6 @@ class Constructors(Generic[M]):
         checks = storage.read_checks(chosen, constraints, "read_table")
         plan = storage.read_table(
             name, schema_of_model(chosen), session=session, allow_lossy=allow_lossy, checks=checks, options=travel,
-            absent=may_be_absent(chosen),
+            may_lack=may_be_absent(chosen), absent=declared_absent(chosen, absent, "read_table"),
         )  # fmt: skip
         return DataFrame(plan, chosen)

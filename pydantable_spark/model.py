@@ -238,64 +238,66 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
     @classmethod
     def read_parquet(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """Parquet files as a frame of this model (see ``DataFrame.read_parquet``)."""
         return _frames().read_parquet(
-            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, absent=absent, **options
         )
 
     @classmethod
     def read_orc(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """ORC files as a frame of this model (see ``DataFrame.read_orc``)."""
         return _frames().read_orc(
-            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, absent=absent, **options
         )
 
     @classmethod
     def read_csv(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """CSV files as a frame of this model (see ``DataFrame.read_csv``)."""
         return _frames().read_csv(
-            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, absent=absent, **options
         )
 
     @classmethod
     def read_json(
         cls: type[M], path: Paths, *, session: SparkSession | None = None, allow_lossy: Selection = False,
-        constraints: ReadConstraints = "skip", **options: Any,
+        constraints: ReadConstraints = "skip", absent: Collection[str] = (), **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """JSON files as a frame of this model (see ``DataFrame.read_json``)."""
         return _frames().read_json(
-            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, **options
+            path, model=cls, session=session, allow_lossy=allow_lossy, constraints=constraints, absent=absent, **options
         )
 
     @classmethod
     def read_delta(
         cls: type[M], path: str | os.PathLike[str], *, version: int | None = None,
         timestamp: datetime.datetime | None = None, session: SparkSession | None = None,
-        allow_lossy: Selection = False, constraints: ReadConstraints = "skip", **options: Any,
+        allow_lossy: Selection = False, constraints: ReadConstraints = "skip", absent: Collection[str] = (),
+        **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """A Delta Lake table at ``path`` as a frame of this model, as it is or was (see ``DataFrame.read_delta``)."""
         return _frames().read_delta(
             path, version=version, timestamp=timestamp, model=cls, session=session, allow_lossy=allow_lossy,
-            constraints=constraints, **options,
+            constraints=constraints, absent=absent, **options,
         )  # fmt: skip
 
     @classmethod
     def read_table(
         cls: type[M], name: str, *, version: int | str | None = None, timestamp: datetime.datetime | None = None,
         session: SparkSession | None = None, allow_lossy: Selection = False, constraints: ReadConstraints = "skip",
+        absent: Collection[str] = (),
     ) -> DataFrame[M]:  # fmt: skip
         """A catalog table as a frame of this model, as it is or was (see ``DataFrame.read_table``)."""
         return _frames().read_table(
             name, version=version, timestamp=timestamp, model=cls, session=session, allow_lossy=allow_lossy,
-            constraints=constraints,
+            constraints=constraints, absent=absent,
         )  # fmt: skip
 
 

@@ -421,8 +421,17 @@ def _import(module: str, names: set[str]) -> ast.ImportFrom | None:
 
 
 def source_of_spark(sdf: Any, name: str, *, origin: str | None = None) -> str:
-    """``model_source`` for a Spark DataFrame's schema, with its columns' comments."""
-    return _source(sdf, name, origin=origin)
+    """``model_source`` for a Spark DataFrame's schema, with its columns' comments.
+
+    A schema Spark cannot resolve (Spark Connect analyses lazily) raises the
+    library's error with Spark's reason in one paragraph (``SparkJobError``).
+    """
+    from pydantable_spark._spark.storage import spark_errors
+
+    action = "source_of_spark()"
+    _check_name(name)
+    with _in_one_paragraph(_PYTHON), spark_errors(action), _columns_equal_ignoring_case(action):
+        return _source(sdf, name, origin=origin)
 
 
 def _source(sdf: Any, name: str, *, origin: str | None, parquet_files: bool = False) -> str:
@@ -455,20 +464,33 @@ def source_of_table(table: str, name: str, *, session: Any = None) -> str:
     A column is non-null where the table's schema, as Spark reports it, says
     so: Delta Lake and Iceberg tables keep their ``NOT NULL`` columns; a table
     of plain files (``USING parquet``) is read nullable throughout. A table
-    Spark cannot read raises the library's error with Spark's reason
-    (``SparkJobError``); see ``source_of_path`` for columns whose names differ
-    only in case.
+    Spark cannot read raises the library's error with Spark's reason in one
+    paragraph and the way out (``SparkJobError``: a catalog the session lacks
+    is configured with ``spark.sql.catalog.<name>``); see ``source_of_path``
+    for columns whose names differ only in case.
     """
+    return _source_of_table(table, name, session=session)
+
+
+def _source_of_table(
+    table: str, name: str, *, session: Any, spelling: _Spelling | None = None, action: str | None = None
+) -> str:
+    """``source_of_table``; its errors start with ``action`` and spell the way out as ``spelling`` says (CLI's own)."""
     from pydantable_spark._spark.session import resolve_session
     from pydantable_spark._spark.storage import spark_errors
     from pydantable_spark.storage import table_name
 
-    action = f"source_of_table({shown(table)})"
+    action = action or f"source_of_table({shown(table)})"
     table_name(table, action)
     _check_name(name)
-    with _in_one_paragraph(), spark_errors(action), _columns_equal_ignoring_case(action):
+    spelling = spelling or _PYTHON
+    with (
+        _in_one_paragraph(spelling, lambda text: _table_hint(table, text, spelling)),
+        spark_errors(action),
+        _columns_equal_ignoring_case(action),
+    ):
         sdf = resolve_session(session).read.table(table)
-        return source_of_spark(sdf, name, origin=table)  # Spark Connect reads the schema here
+        return _source(sdf, name, origin=table)  # Spark Connect reads the schema here
 
 
 FORMATS = ("parquet", "orc", "delta", "avro")
@@ -494,20 +516,16 @@ def source_of_path(path: str | os.PathLike[str], name: str, *, format: str = "pa
     return _source_of_path(path, name, format=format, session=session)
 
 
-def _format_argument(format: str) -> str:
-    return f"format={format!r}"
-
-
 def _source_of_path(
     path: str | os.PathLike[str],
     name: str,
     *,
     format: str,
     session: Any,
-    option: Callable[[str], str] = _format_argument,
+    spelling: _Spelling | None = None,
     action: str | None = None,
 ) -> str:
-    """``source_of_path``; its errors start with ``action`` and name a format as ``option`` spells it (CLI's own)."""
+    """``source_of_path``; its errors start with ``action`` and spell the way out as ``spelling`` says (CLI's own)."""
     from pydantable_spark._spark.session import resolve_session
     from pydantable_spark._spark.storage import spark_errors
 
@@ -516,6 +534,8 @@ def _source_of_path(
         raise ArgumentTypeError(msg)
     location = os.fspath(path)
     action = action or f"source_of_path({shown(location)})"
+    spelling = spelling or _PYTHON
+    option = spelling.format
     if format not in FORMATS:
         msg = (
             f"{action}: {option(format)}: only formats that carry their schema can be described "
@@ -524,7 +544,7 @@ def _source_of_path(
         raise ArgumentValueError(msg)
     _check_name(name)
     with (
-        _in_one_paragraph(lambda text: _format_hint(location, format, text, option)),
+        _in_one_paragraph(spelling, lambda text: _format_hint(location, format, text, option)),
         spark_errors(action),
         _columns_equal_ignoring_case(action),
     ):
@@ -581,22 +601,89 @@ def _format_hint(location: str, format: str, text: str, option: Callable[[str], 
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Spelling:
+    """How advice names what to change: a format, a session setting, the jars to add (Python's or the CLI's words)."""
+
+    format: Callable[[str], str]
+    setting: Callable[[str, str], str]
+    packages: str
+
+
+_PYTHON = _Spelling(
+    format=lambda format: f"format={format!r}",
+    setting=lambda key, value: f"SparkSession.builder.config({key!r}, {value!r})",
+    packages="the session's spark.jars.packages",
+)
+"""Advice in the Python API's words."""
+
+_CLI = _Spelling(
+    format=lambda format: f"--format {format}",
+    setting=lambda key, value: f"--conf {key}={value}",
+    packages="--packages",
+)
+"""Advice in the ``models`` command's options."""
+
+
+def _way_out(text: str, spelling: _Spelling) -> str:
+    """What to change when Spark refused for want of jars or session settings ("": nothing known to say)."""
+    if "DELTA_CONFIGURE_SPARK_SESSION_WITH_EXTENSION_AND_CATALOG" in text:
+        extension = spelling.setting("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+        catalog = spelling.setting("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        return f"start the session with Delta Lake's settings: {extension} and {catalog}"
+    if "DATA_SOURCE_NOT_FOUND" in text or "DATA_SOURCE_NOT_ENABLED" in text:
+        return (
+            f"add the format's jars, built for this Spark version, with {spelling.packages} (Maven coordinates, "
+            "e.g. org.apache.spark:spark-avro_2.13:<Spark version>, io.delta:delta-spark_2.13:<version>); "
+            "docs/lakehouse.md lists versions that work"
+        )
+    return ""
+
+
+def _table_hint(table: str, text: str, spelling: _Spelling) -> str:
+    """The way out for a catalog table Spark could not find ("": Spark's reason says it all)."""
+    parts = table.split(".")
+    if "REQUIRES_SINGLE_PART_NAMESPACE" in text or "CATALOG_NOT_FOUND" in text:
+        setting = spelling.setting(f"spark.sql.catalog.{parts[0]}", "<its catalog class>")
+        return (
+            f"this session has no catalog {parts[0]!r}: configure it with {setting} and the catalog's own settings "
+            f"(its type, warehouse or URI), and add its jars with {spelling.packages}; docs/lakehouse.md shows them"
+        )
+    if "TABLE_OR_VIEW_NOT_FOUND" in text:
+        setting = spelling.setting("spark.sql.catalog.<name>", "<its catalog class>")
+        return (
+            "check the name; a table of another catalog is named <catalog>.<schema>.<table>, with the catalog "
+            f"configured in the session ({setting}, its jars with {spelling.packages})"
+        )
+    return _way_out(text, spelling)
+
+
 @contextlib.contextmanager
-def _in_one_paragraph(hint: Callable[[str], str] | None = None) -> Iterator[None]:
-    """A ``SparkJobError`` said again with Spark's reason in one paragraph (``spark_paragraph``), then ``hint``'s."""
+def _in_one_paragraph(spelling: _Spelling, hint: Callable[[str], str] | None = None) -> Iterator[None]:
+    """A Spark error said again with Spark's reason in one paragraph (``spark_paragraph``), then the way out.
+
+    A ``SparkJobError`` (Spark refused the read) becomes ``SparkJobError``
+    with ``hint``'s advice or the jars/settings to add (``_way_out``); the
+    library's own error for a format missing from the classpath keeps its
+    class and gets Spark's reason and the way out in ``spelling``'s words.
+    """
     from pydantable_spark._spark.storage import spark_paragraph
-    from pydantable_spark.errors import SparkJobError
+    from pydantable_spark.errors import PydantableSparkError, SparkJobError
 
     try:
         yield
-    except SparkJobError as error:
+    except PydantableSparkError as error:
         cause = error.__cause__
-        if cause is None or type(error) is not SparkJobError:
+        if cause is None or type(error) not in (SparkJobError, PydantableSparkError) or not str(cause).strip():
             raise
         text = str(cause)
-        advice = hint(text) if hint is not None else ""
-        reason = f"Spark cannot read it: {spark_paragraph(text)}" + (f". {advice}" if advice else "")
-        raise SparkJobError(error.action, reason) from cause
+        advice = (hint(text) if hint is not None else "") or _way_out(text, spelling)
+        if type(error) is SparkJobError:
+            reason = f"Spark cannot read it: {spark_paragraph(text)}" + (f". {advice}" if advice else "")
+            raise SparkJobError(error.action, reason) from cause
+        said = str(error).rstrip(".")
+        msg = f"{said}. Spark said: {spark_paragraph(text)}" + (f". Here: {advice}" if advice else "")
+        raise PydantableSparkError(msg) from cause
 
 
 @contextlib.contextmanager

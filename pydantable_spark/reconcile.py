@@ -53,14 +53,18 @@ from pydantable_spark.schema import Schema, render_diff
 from pydantable_spark.typerules import Conversion, cast_forces_nullable, classify_conversion
 
 __all__ = [
+    "NEAR_NAME_LIMITS",
     "ColumnMatch",
     "Reconciliation",
     "Selection",
+    "check_near_names",
     "checked_later",
     "checks_inside",
+    "edit_distance",
     "has_struct",
     "is_lossy",
     "matched_fields",
+    "near_name_limit",
     "reconcile",
     "selected",
 ]
@@ -386,3 +390,94 @@ def _why(src: dt.DType, dst: dt.DType) -> str:
     if src.is_nested or dst.is_nested:
         return "the shapes differ"
     return "Spark has no safe conversion between these types; cast explicitly in the plan"
+
+
+# --- schema evolution: the guard on fields that read NULL --------------------------------------------------------
+
+NEAR_NAME_LIMITS = ((2, 0), (5, 1))
+"""``(longest name, largest edit distance)`` pairs for ``near_name_limit``; longer names allow 2 edits."""
+
+
+def near_name_limit(name: str) -> int:
+    """The largest edit distance at which a column counts as a misspelling of field ``name``.
+
+    Names of up to 2 characters: none (only a column equal to it ignoring
+    case); 3 to 5 characters: 1 edit; 6 or more: 2 edits.
+
+    >>> [near_name_limit(n) for n in ("id", "day", "price", "chanel")]
+    [0, 1, 1, 2]
+    """
+    for longest, limit in NEAR_NAME_LIMITS:
+        if len(name) <= longest:
+            return limit
+    return 2
+
+
+def edit_distance(a: str, b: str) -> int:
+    """The Damerau-Levenshtein distance of ``a`` and ``b`` (optimal string alignment).
+
+    The fewest insertions, deletions, substitutions and swaps of two adjacent
+    characters that turn ``a`` into ``b`` (no substring edited twice).
+
+    >>> edit_distance("chanel", "channel"), edit_distance("adress", "address"), edit_distance("cahnnel", "channel")
+    (1, 1, 1)
+    >>> edit_distance("qty", "quantity")
+    5
+    """
+    before: list[int] | None = None
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            cost = 0 if x == y else 1
+            best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if before is not None and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                best = min(best, before[j - 2] + 1)
+            current.append(best)
+        before, previous = previous, current
+    return previous[-1]
+
+
+def check_near_names(
+    lacking: Sequence[dt.Field], columns: Sequence[str], target: Schema, absent: Collection[str], label: str
+) -> None:
+    """``MissingColumnError`` if a field about to read NULL is a near miss of a column no field reads.
+
+    ``lacking`` are the target's fields that the data (``columns``) lacks and
+    that the evolution rule would read as NULL (Optional with the default
+    None). A column that no other field of ``target`` reads (equal ignoring
+    case) and whose name is within ``near_name_limit`` edits of such a field's name,
+    ignoring case, makes the read an error naming both: the field is likely
+    misspelt, and would read NULL in every row while the column is dropped.
+    ``absent`` names the fields the data lacks on purpose: no check for them.
+
+    >>> from pydantable_spark.schema import Schema
+    >>> target = Schema.of(dt.Field("id", dt.Int64(), False), dt.Field("chanel", dt.String(), True))
+    >>> check_near_names([target["chanel"]], ["id", "channel"], target, (), "read_parquet('x')")
+    Traceback (most recent call last):
+    ...
+    pydantable_spark.errors.MissingColumnError: read_parquet('x'): chanel: missing from the data, which has ...
+    >>> check_near_names([target["chanel"]], ["id", "channel"], target, ["chanel"], "read_parquet('x')")
+    """
+    missing = {field.name for field in lacking}
+    read = {name.lower() for name in target.names if name not in missing}
+    unread = [c for c in columns if c.lower() not in read]
+    found = []
+    for field in lacking:
+        if field.name in absent:
+            continue
+        limit = near_name_limit(field.name)
+        near = [c for c in unread if edit_distance(field.name.lower(), c.lower()) <= limit]
+        if near:
+            closest = min(near, key=lambda c: edit_distance(field.name.lower(), c.lower()))
+            found.append(
+                f"{field.name}: missing from the data, which has column {closest!r} that no field reads; "
+                f"did you mean {closest!r}? A field with the default None reads NULL where the data lacks it, so "
+                f"{field.name!r} would be NULL in every row and {closest!r} dropped. Rename the field {closest!r} "
+                f"(or give it Field(alias={closest!r})), or pass absent=[{field.name!r}] if the data lacks it on "
+                "purpose"
+            )
+    if found:
+        listing = found[0] if len(found) == 1 else f"{len(found)} fields:" + "".join(f"\n  - {t}" for t in found)
+        msg = f"{label}: {listing}"
+        raise MissingColumnError(msg)

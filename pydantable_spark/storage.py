@@ -45,7 +45,7 @@ from pydantable_spark.errors import (
 )
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData
-from pydantable_spark.reconcile import Reconciliation, Selection, reconcile
+from pydantable_spark.reconcile import Reconciliation, Selection, check_near_names, reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
@@ -142,12 +142,15 @@ def spark_source(
     null_check: Selection,
     case_sensitive: bool,
     checks: SparkConstraints | None = None,
+    may_lack: Collection[str] = (),
     absent: Collection[str] = (),
 ) -> p.Plan:
     """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``).
 
-    ``absent`` names target columns the data may lack (``may_be_absent``: the
-    model gives them the default None); a missing one reads as NULL.
+    ``may_lack`` names target columns the data may lack (``may_be_absent``: the
+    model gives them the default None); a missing one reads as NULL, unless
+    the data has a column no field reads under a near name (``check_near_names``;
+    ``absent`` names the fields exempt from that check).
 
     Non-null claims that Spark cannot vouch for (``_spark.storage.honest_nullability``)
     are checked at run time: a NULL there raises ``NullCheckError`` naming the
@@ -157,8 +160,9 @@ def spark_source(
     from pydantable_spark._spark.storage import honest_nullability, with_null_columns
     from pydantable_spark._spark.types import fields_of_struct
 
-    if absent:
-        sdf = with_null_columns(sdf, _lacking(target, sdf.columns, absent, label, case_sensitive=case_sensitive))
+    if may_lack:
+        lacking = _lacking(target, sdf.columns, may_lack, absent, label, case_sensitive=case_sensitive)
+        sdf = with_null_columns(sdf, lacking)
     if checks is not None:
         sdf = _checked_source(sdf, checks, label)
     sdf, claimed = honest_nullability(sdf)
@@ -180,15 +184,24 @@ def spark_source(
 
 
 def _lacking(
-    target: Schema, columns: Sequence[str], absent: Collection[str], label: str, *, case_sensitive: bool
+    target: Schema,
+    columns: Sequence[str],
+    may_lack: Collection[str],
+    absent: Collection[str],
+    label: str,
+    *,
+    case_sensitive: bool,
 ) -> list[dt.Field]:
-    """The fields of ``absent`` that the data's ``columns`` lack (read as NULL).
+    """The fields of ``may_lack`` that the data's ``columns`` lack (read as NULL): the schema-evolution rule.
 
-    One the data holds under another case is an error (``_no_case_twins``).
+    One the data holds under another case is an error (``_no_case_twins``), as
+    is one whose name is near a column no field reads, unless ``absent`` names
+    it (``reconcile.check_near_names``): a misspelt field does not read NULL.
     """
     have = set(columns) if case_sensitive else {c.lower() for c in columns}
-    lacking = [f for f in target if f.name in absent and (f.name if case_sensitive else f.name.lower()) not in have]
+    lacking = [f for f in target if f.name in may_lack and (f.name if case_sensitive else f.name.lower()) not in have]
     _no_case_twins(lacking, columns, label)
+    check_near_names(lacking, columns, target, absent, label)
     return lacking
 
 
@@ -337,17 +350,19 @@ def read_files(
     allow_lossy: Selection,
     options: Mapping[str, Any],
     checks: SparkConstraints | None = None,
+    may_lack: Collection[str] = (),
     absent: Collection[str] = (),
 ) -> p.Plan:
     """The plan of reading ``paths`` as ``fmt`` into ``target`` (see the module docstring).
 
-    ``absent``: the columns the files may lack, read as NULL (see ``spark_source``).
+    ``may_lack``: the columns the files may lack, read as NULL; ``absent``: those of them exempt from the
+    near-name check (see ``spark_source``).
     """
     files = _paths(paths)
     label = f"read_{fmt}({files[0]!r}{', ...' if len(files) > 1 else ''})"
     local = _read_locally(
         fmt, files, target, label=label, session=session, allow_lossy=allow_lossy, options=options, checks=checks,
-        absent=absent,
+        may_lack=may_lack, absent=absent,
     )  # fmt: skip
     if local is not None:
         return local
@@ -383,6 +398,7 @@ def read_files(
                 found = spark_side.json_keys(files, opts, _json_objects(target), spark)
                 _json_keys_match(found, target, label)
                 keys = found[()]
+                _lacking(target, keys, may_lack, absent, label, case_sensitive=True)  # the rule's checks; reads NULL
             sdf = spark_side.read_text(fmt, files, opts, read_schema, target, allow_lossy, spark)
             _refuse_partitions_in_files(
                 spark_side.partitions_in_files(sdf, fmt, files, opts, target.names, keys), label
@@ -395,7 +411,7 @@ def read_files(
             _refuse_partitions_in_files(spark_side.partitions_in_files(sdf, fmt, files, opts, target.names), label)
     return spark_source(
         sdf, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True, checks=checks,
-        absent=absent,
+        may_lack=may_lack, absent=absent,
     )  # fmt: skip
 
 
@@ -416,6 +432,7 @@ def _read_locally(
     allow_lossy: Selection,
     options: Mapping[str, Any],
     checks: SparkConstraints | None,
+    may_lack: Collection[str],
     absent: Collection[str],
 ) -> p.Plan | None:
     """The read on the local engine when one is in force (``engines.use_engine``); None: read on Spark.
@@ -463,7 +480,9 @@ def _read_locally(
     lowered = {name.lower() for name in target.names}
     inside = {name.lower() for name in read.in_files}
     _refuse_partitions_in_files([n for n in read.partitions if n.lower() in lowered and n.lower() in inside], label)
-    return local_source(read, target, label=label, session=session, allow_lossy=allow_lossy, absent=absent)
+    return local_source(
+        read, target, label=label, session=session, allow_lossy=allow_lossy, may_lack=may_lack, absent=absent
+    )
 
 
 PARQUET_READ_SETTINGS = {
@@ -509,20 +528,27 @@ def _session_reads_as_by_default(label: str) -> None:
 
 
 def local_source(
-    read: LocalFiles, target: Schema, *, label: str, session: Any, allow_lossy: Selection, absent: Collection[str]
+    read: LocalFiles,
+    target: Schema,
+    *,
+    label: str,
+    session: Any,
+    allow_lossy: Selection,
+    may_lack: Collection[str],
+    absent: Collection[str] = (),
 ) -> p.Plan:
     """A plan over files read locally, reconciled with ``target`` as ``spark_source`` reconciles a Spark read.
 
     Every file column is nullable, as Spark reads it, so a non-null field gets
     the same run-time NULL check (run by the local engine's ``as_model``
-    kernels, or by Spark if the frame runs there); a column of ``absent`` the
-    files lack reads as NULL.
+    kernels, or by Spark if the frame runs there); a column of ``may_lack`` the
+    files lack reads as NULL, by the same rule (``_lacking``).
     """
     import pyarrow as pa
 
     from pydantable_spark.arrow import arrow_schema
 
-    lacking = _lacking(target, [f.name for f in read.fields], absent, label, case_sensitive=True)
+    lacking = _lacking(target, [f.name for f in read.fields], may_lack, absent, label, case_sensitive=True)
     fields = (*read.fields, *(dt.Field(f.name, f.dtype, True) for f in lacking))
     rec = _reconciled(fields, target, label=label, allow_lossy=allow_lossy, null_check=True, case_sensitive=True)
     schema = Schema(fields)
@@ -646,6 +672,7 @@ def read_table(
     allow_lossy: Selection,
     checks: SparkConstraints | None = None,
     options: Mapping[str, str] | None = None,
+    may_lack: Collection[str] = (),
     absent: Collection[str] = (),
 ) -> p.Plan:
     """The plan of reading catalog table ``name`` into ``target`` (``options``: a version, see ``time_travel``)."""
@@ -664,6 +691,7 @@ def read_table(
         null_check=True,
         case_sensitive=True,
         checks=checks,
+        may_lack=may_lack,
         absent=absent,
     )
 

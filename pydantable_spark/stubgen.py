@@ -56,6 +56,7 @@ import importlib.util
 import keyword
 import linecache
 import pkgutil
+import re
 import sys
 import sysconfig
 import traceback
@@ -704,6 +705,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     models.add_argument("--format", default="parquet", help="the files' format: parquet (default), orc, delta, avro")
     models.add_argument("--name", default="Row", help="the model's class name (Row)")
     models.add_argument("-o", "--output", type=Path, help="write the source to this file instead of printing it")
+    models.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting of the session that reads the schema (repeatable): spark.sql.catalog.lake=...",
+    )
+    models.add_argument(
+        "--packages",
+        action="append",
+        default=[],
+        metavar="COORDINATES",
+        help="Maven coordinates of jars the session loads, comma-separated (io.delta:delta-spark_2.13:4.0.0)",
+    )
+    models.add_argument(
+        "--jars", action="append", default=[], metavar="PATHS", help="jar files the session loads, comma-separated"
+    )
     options = parser.parse_args(argv)
     if options.command == "models":
         return _models(options)
@@ -720,21 +738,94 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if options.check and changed else 0
 
 
+_SETTING_KEY = re.compile(r"spark(\.[A-Za-z0-9_-]+)+")
+_COORDINATES = re.compile(r"[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.+-]+")
+
+
+def _session_settings(conf: Sequence[str], packages: Sequence[str], jars: Sequence[str]) -> dict[str, str]:
+    """The Spark settings of the ``models`` command's ``--conf``, ``--packages`` and ``--jars``, checked.
+
+    ``--conf`` is ``KEY=VALUE`` with a ``spark.`` key; ``--packages`` Maven
+    coordinates (``group:artifact:version``) and ``--jars`` existing files,
+    each comma-separated, become ``spark.jars.packages`` and ``spark.jars``.
+    The values reach ``SparkSession.builder.config`` as they are: no shell and
+    no SQL reads them.
+
+    >>> _session_settings(["spark.sql.catalog.lake=org.apache.iceberg.spark.SparkCatalog"], ["a.b:c_2.13:1.0"], [])
+    {'spark.sql.catalog.lake': 'org.apache.iceberg.spark.SparkCatalog', 'spark.jars.packages': 'a.b:c_2.13:1.0'}
+
+    Raises:
+        ArgumentValueError: a setting that is not ``KEY=VALUE``, a key given twice or not Spark's, coordinates
+            that are not ``group:artifact:version``, a jar that is no file.
+
+    """
+    from pydantable_spark.errors import ArgumentValueError
+
+    settings: dict[str, str] = {}
+
+    def put(key: str, value: str, given: str) -> None:
+        if key in settings:
+            msg = f"{given}: {key} is set twice; give each setting once"
+            raise ArgumentValueError(msg)
+        settings[key] = value
+
+    for item in conf:
+        key, equals, value = item.partition("=")
+        if not equals or not _SETTING_KEY.fullmatch(key.strip()):
+            msg = (
+                f"--conf {item!r}: a setting is KEY=VALUE with a Spark key (spark.sql.catalog.lake=..., "
+                "spark.sql.extensions=...)"
+            )
+            raise ArgumentValueError(msg)
+        put(key.strip(), value, f"--conf {item!r}")
+    coordinates = [c.strip() for item in packages for c in item.split(",") if c.strip()]
+    for c in coordinates:
+        if not _COORDINATES.fullmatch(c):
+            msg = f"--packages: {c!r} is not Maven coordinates group:artifact:version (io.delta:delta-spark_2.13:4.0.0)"
+            raise ArgumentValueError(msg)
+    if coordinates:
+        put("spark.jars.packages", ",".join(coordinates), "--packages")
+    files = [j.strip() for item in jars for j in item.split(",") if j.strip()]
+    for j in files:
+        if not Path(j).is_file():
+            msg = f"--jars: {j!r} is not a file; give the paths of jar files, comma-separated"
+            raise ArgumentValueError(msg)
+    if files:
+        put("spark.jars", ",".join(files), "--jars")
+    return settings
+
+
 def _models(options: argparse.Namespace) -> int:
-    """``pydantable-spark models``: model source for existing data (a Spark session reads its schema)."""
+    """``pydantable-spark models``: model source for existing data (a Spark session reads its schema).
+
+    ``--conf``/``--packages``/``--jars`` start the session with those settings
+    (``_session_settings``); without them, the library's session rules apply.
+    """
     from pydantable_spark import modelgen
     from pydantable_spark.errors import PydantableSparkError
 
     try:
+        settings = _session_settings(options.conf, options.packages, options.jars)
+        session = None
+        if settings:
+            from pydantable_spark._spark.session import start_session
+
+            session = start_session(settings)
         if options.from_table is not None:
-            text = modelgen.source_of_table(options.from_table, options.name)
+            text = modelgen._source_of_table(
+                options.from_table,
+                options.name,
+                session=session,
+                spelling=modelgen._CLI,
+                action=f"cannot describe table {options.from_table!r}",
+            )
         else:
             text = modelgen._source_of_path(
                 options.from_path,
                 options.name,
                 format=options.format,
-                session=None,
-                option=lambda format: f"--format {format}",
+                session=session,
+                spelling=modelgen._CLI,
                 action=f"cannot describe {options.from_path!r}",
             )
     except PydantableSparkError as error:

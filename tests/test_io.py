@@ -754,6 +754,61 @@ def test_a_directory_partly_covered_by_a_new_field_reads_null_for_the_older_file
         assert rows == [{**e, "channel": None} for e in OLD_EVENTS] + [{"id": 3, "note": "c", "channel": "web"}]
 
 
+class EventMisspelt(DataFrameModel):
+    """``channel`` misspelt, with the default None: it would read NULL in every row beside the unread 'channel'."""
+
+    id: int
+    note: str | None
+    chanel: str | None = None
+
+
+class EventAliased(DataFrameModel):
+    """The alias is the field's name in the data: 'chanel' is compared, not 'channel_name'."""
+
+    id: int
+    channel_name: str | None = Field(default=None, alias="chanel")
+
+
+class EventNotes(DataFrameModel):
+    """'notes' is one edit from 'note', but the field 'note' reads that column: no misspelling, 'notes' is new."""
+
+    id: int
+    note: str | None
+    notes: str | None = None
+
+
+def test_a_misspelt_field_with_default_none_is_missing_with_a_did_you_mean_in_every_reader(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    """Issue 36: the evolution rule reads NULL only when no unread column has a near name; absent= opts out."""
+    data = EventV2.from_rows([{**e, "channel": "web"} for e in OLD_EVENTS])
+    readers = {}
+    for fmt in ("parquet", "orc", "csv", "json"):
+        getattr(data, f"write_{fmt}")(tmp_path / fmt)
+        readers[fmt] = getattr(EventMisspelt, f"read_{fmt}"), tmp_path / fmt
+    data.save_as_table("events_misspelt_evolution")
+    try:
+        readers["table"] = EventMisspelt.read_table, "events_misspelt_evolution"
+        message = (
+            r"chanel: missing from the data, which has column 'channel' that no field reads; did you mean "
+            r"'channel'\?.*Field\(alias='channel'\).*absent=\['chanel'\]"
+        )
+        for fmt, (read, where) in readers.items():
+            with pytest.raises(MissingColumnError, match=message):
+                read(where)
+            assert read(where, absent=["chanel"]).schema == EventMisspelt.frame_schema(), fmt
+    finally:
+        spark.sql("DROP TABLE IF EXISTS events_misspelt_evolution")
+    chosen = EventMisspelt.read_json(tmp_path / "json", absent=("chanel",)).sort("id").collect()
+    assert [(r.id, r.chanel) for r in chosen] == [(1, None), (2, None)]
+    with pytest.raises(MissingColumnError, match=r"chanel: missing from the data.*absent=\['chanel'\]"):
+        EventAliased.read_parquet(tmp_path / "parquet")
+    aliased = EventAliased.read_parquet(tmp_path / "parquet", absent={"channel_name"}).sort("id").collect()
+    assert [(r.id, r.channel_name) for r in aliased] == [(1, None), (2, None)]
+    notes = EventNotes.read_parquet(tmp_path / "parquet").sort("id").collect()
+    assert [(r.note, r.notes) for r in notes] == [("a", None), (None, None)]
+
+
 def test_a_catalog_table_follows_the_same_rule(spark: SparkSession) -> None:
     EventV1.from_rows(OLD_EVENTS).save_as_table("events_v1_evolution")
     try:

@@ -29,6 +29,7 @@ from test_io import (
     OLD_EVENTS,
     PEOPLE,
     EventCased,
+    EventMisspelt,
     EventRequired,
     EventV1,
     EventV2,
@@ -307,6 +308,8 @@ CASES = [
     Case("column in another case, default None", EventV2, ("cased",)),
     Case("column in another case, required", EventRequired, ("cased",)),
     Case("directory partly covered by a field", EventRequired, ("grown",)),
+    Case("misspelt field near an unread column", EventMisspelt, ("grown",)),
+    Case("misspelt field declared absent", EventMisspelt, ("grown",), {"absent": ["chanel"]}),
     Case("timestamps written by Spark", Stamp, ("stamps",)),
     Case("types pyarrow reads otherwise", Kinds, ("kinds",), {"allow_lossy": ["local"]}),
     *(Case(f"refused type {n}", One, (n,), exact=False) for n in ("nanos", "time", "wide", "uuid")),
@@ -399,6 +402,8 @@ _SAMPLE = {
     "refused type nanos": "error",
     "types pyarrow reads otherwise": "rows",
     "mixed partitions become text": "rows",
+    "misspelt field near an unread column": "error",
+    "misspelt field declared absent": "rows",
 }
 
 

@@ -181,6 +181,35 @@ def test_a_field_added_with_default_none_reads_null_from_older_delta_versions(tm
         Item.read_delta(where, version=0)  # price without a default: required
 
 
+@LAKEHOUSE
+def test_a_misspelt_field_with_default_none_is_missing_in_delta_and_iceberg_reads(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    """Issue 36: the near-name guard of every reader, on Delta files, Delta and Iceberg tables, time travel too."""
+
+    class Misspelt(DataFrameModel):
+        id: int
+        name: str
+        prise: float | None = None
+
+    where, delta, iceberg = str(tmp_path / "d"), _table(), _table("lake")
+    Item.from_rows(OLD).write_delta(where)
+    Item.from_rows(OLD).save_as_table(delta, format="delta")
+    Item.from_rows(OLD).save_as_table(iceberg, format="iceberg")
+    (snapshot,) = _snapshots(spark, iceberg)
+    reads = {
+        "delta files": lambda **kw: Misspelt.read_delta(where, **kw),
+        "delta files, version 0": lambda **kw: Misspelt.read_delta(where, version=0, **kw),
+        "delta table": lambda **kw: Misspelt.read_table(delta, **kw),
+        "iceberg table": lambda **kw: Misspelt.read_table(iceberg, **kw),
+        "iceberg snapshot": lambda **kw: Misspelt.read_table(iceberg, version=snapshot[0], **kw),
+    }
+    for label, read in reads.items():
+        with pytest.raises(MissingColumnError, match=r"prise: missing from the data, which has column 'price'"):
+            read()
+        assert read(absent=["prise"]).schema == Misspelt.frame_schema(), label
+
+
 # --- Delta Lake and Iceberg: catalog tables ----------------------------------------------------
 
 

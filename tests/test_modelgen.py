@@ -27,12 +27,14 @@ from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
     DuplicateColumnError,
+    PydantableSparkError,
     SparkJobError,
     UnsupportedTypeError,
     shown,
 )
 from pydantable_spark.model import is_source_identifier
 from pydantable_spark.modelgen import model_source, source_of_path, source_of_spark, source_of_table
+from pydantable_spark.stubgen import main
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -202,12 +204,20 @@ def test_the_models_command_writes_a_module_or_says_in_one_paragraph_why_not(
     spark.range(1).write.orc(str(tmp_path / "orc"))
     next((tmp_path / "orc").glob("*.orc")).rename(tmp_path / "events.orc")
     (tmp_path / "orders.jsonl").write_text('{"id": 1, "name": "a"}\n')
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"id": [1], "ID": [2]}), tmp_path / "cases.parquet")  # Spark would refuse to write it
     out = tmp_path / "users_model.py"
     commands = [
+        # --conf reaches the session the command starts: Spark reads both columns, which a model cannot hold apart
+        f"--from-path {tmp_path / 'cases.parquet'} --conf spark.sql.caseSensitive=true",
         f"--from-path {tmp_path / 'users'} --name User -o {out}",
         f"--from-path {tmp_path / 'nowhere'}",
         f"--from-path {tmp_path / 'orders.jsonl'}",
         f"--from-path {tmp_path / 'events.orc'}",
+        "--from-table nocat.db.orders",
+        f"--from-path {tmp_path / 'users'} --format avro",
     ]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_CONNECT", "SPARK_REMOTE", "SPARK_LOCAL"))}
     env.pop("PYDANTABLE_SPARK_PROGRESS", None)
@@ -216,12 +226,27 @@ def test_the_models_command_writes_a_module_or_says_in_one_paragraph_why_not(
     )
     assert done.returncode == 0, done.stderr[-3000:]
     said = done.stderr.split("@@ ")[1:]
-    assert [part.split("\n", 1)[0] for part in said[1::2]] == ["exit 0", "exit 2", "exit 2", "exit 2"], done.stderr
+    exits = [part.split("\n", 1)[0] for part in said[1::2]]
+    assert exits == ["exit 2", "exit 0", "exit 2", "exit 2", "exit 2", "exit 2", "exit 2"], done.stderr
     assert "\tat " not in done.stderr, done.stderr  # no Java stack
     assert "[Stage " not in done.stderr, done.stderr  # no progress bar
     User = _load(out.read_text(), "User")
     assert [r.user_name for r in User.read_parquet(str(tmp_path / "users")).collect()] == ["a"]
-    messages = [part.split("\n", 1)[1].strip().splitlines()[-1] for part in said[0::2][1:]]  # the last line: ours
+    messages = [(part.split("\n", 1)[1].strip().splitlines() or [""])[-1] for part in said[0::2]]  # the last: ours
+    assert "has columns 'id' and 'ID', whose names differ only in case" in messages[0], messages[0]
+    assert messages[5] == (
+        "pydantable-spark models: cannot describe table 'nocat.db.orders': Spark cannot read it: "
+        + messages[5].split("Spark cannot read it: ", 1)[1]
+    )
+    assert "[REQUIRES_SINGLE_PART_NAMESPACE]" in messages[5] or "[CATALOG_NOT_FOUND]" in messages[5], messages[5]
+    assert messages[5].endswith(
+        "this session has no catalog 'nocat': configure it with --conf spark.sql.catalog.nocat=<its catalog class> "
+        "and the catalog's own settings (its type, warehouse or URI), and add its jars with --packages; "
+        "docs/lakehouse.md shows them"
+    )
+    assert "[AVRO_DATA_SOURCE_NOT_ENABLED]" in messages[6], messages[6]
+    assert "add the format's jars, built for this Spark version, with --packages (Maven coordinates" in messages[6]
+    messages = messages[2:5]
     for message, path in zip(messages, ("nowhere", "orders.jsonl", "events.orc"), strict=True):
         assert message.startswith(f"pydantable-spark models: cannot describe {str(tmp_path / path)!r}: Spark cannot "
                                   "read it: ["), message  # fmt: skip
@@ -872,3 +897,78 @@ def test_footers_pyarrow_cannot_open_leave_the_fields_as_spark_read_them_and_say
         "the model of /data keeps every column Optional, as Spark reads them: pyarrow cannot open "
         "'hdfs-like://cluster/data/a.parquet' ("
     ), message
+
+
+# --- errors with their cause and the way out; the command's session settings (issue 36) --------------------------
+
+
+def test_a_table_or_format_the_session_lacks_says_sparks_reason_and_the_settings_to_give(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    """Spark's error class and message in one paragraph, then what to configure, in the Python API's words."""
+    from conftest import LAKEHOUSE_JARS
+
+    with pytest.raises(SparkJobError) as info:
+        source_of_table("nocat.db.missing", "Row")
+    said = str(info.value)
+    assert said.startswith("source_of_table('nocat.db.missing'): Spark cannot read it: [")
+    assert "[REQUIRES_SINGLE_PART_NAMESPACE]" in said or "[CATALOG_NOT_FOUND]" in said, said
+    assert said.endswith(
+        "this session has no catalog 'nocat': configure it with SparkSession.builder.config('spark.sql.catalog.nocat', "
+        "'<its catalog class>') and the catalog's own settings (its type, warehouse or URI), and add its jars with "
+        "the session's spark.jars.packages; docs/lakehouse.md shows them"
+    )
+    assert "\n" not in said  # one paragraph: no Java stack
+    with pytest.raises(SparkJobError, match=r"\[TABLE_OR_VIEW_NOT_FOUND\].*check the name; a table of another catalog"):
+        source_of_table("no_such_table", "Row")
+    if LAKEHOUSE_JARS:
+        return  # Delta Lake is on this session: the next refusal cannot happen here
+    with pytest.raises(PydantableSparkError) as refused:
+        source_of_path(tmp_path / "nowhere", "Row", format="delta")
+    said = str(refused.value)
+    assert type(refused.value) is PydantableSparkError
+    assert "Delta Lake is not on this Spark session's classpath" in said
+    assert "Spark said: [DATA_SOURCE_NOT_FOUND] Failed to find the data source: delta" in said, said
+    assert "Here: add the format's jars, built for this Spark version, with the session's spark.jars.packages" in said
+    assert "\n" not in said
+
+
+@pytest.mark.jvm_free
+def test_the_models_commands_session_settings_are_checked_and_reach_the_builder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pydantable_spark._spark.session import embedded_builder
+    from pydantable_spark.stubgen import _session_settings
+
+    jar = tmp_path / "x.jar"
+    jar.write_bytes(b"")
+    settings = _session_settings(
+        ["spark.sql.catalog.lake=org.apache.iceberg.spark.SparkCatalog", "spark.sql.catalog.lake.type = hadoop"],
+        ["io.delta:delta-spark_2.13:4.0.0,io.delta:delta-storage:4.0.0"],
+        [str(jar)],
+    )
+    assert settings == {
+        "spark.sql.catalog.lake": "org.apache.iceberg.spark.SparkCatalog",
+        "spark.sql.catalog.lake.type": " hadoop",  # the value as given: Spark reads it, nothing else does
+        "spark.jars.packages": "io.delta:delta-spark_2.13:4.0.0,io.delta:delta-storage:4.0.0",
+        "spark.jars": str(jar),
+    }
+    options = embedded_builder(settings)._options  # no JVM: the builder holds what the session starts with
+    assert {key: options[key] for key in settings} == settings
+    assert options["spark.ui.enabled"] == "false"  # the embedded session's own settings stay
+    refused = {
+        ("--conf", "spark.sql.x"): "--conf 'spark.sql.x': a setting is KEY=VALUE with a Spark key",
+        ("--conf", "hive.metastore.uris=x"): "--conf 'hive.metastore.uris=x': a setting is KEY=VALUE with a Spark key",
+        ("--packages", "io.delta:delta-spark"): "--packages: 'io.delta:delta-spark' is not Maven coordinates",
+        ("--packages", "a:b:1 --jars x"): "--packages: 'a:b:1 --jars x' is not Maven coordinates",
+        ("--jars", str(tmp_path / "none.jar")): f"--jars: {str(tmp_path / 'none.jar')!r} is not a file",
+    }
+    for (option, value), message in refused.items():  # refused before any session starts: exit code 2
+        assert main(["models", "--from-path", str(tmp_path), option, value]) == 2, option
+        err = capsys.readouterr().err
+        assert err.startswith(f"pydantable-spark models: {message}"), err
+    with pytest.raises(ArgumentValueError, match="--jars: spark.jars is set twice"):
+        _session_settings(["spark.jars=a"], [], [str(jar)])
+    with pytest.raises(ArgumentValueError, match=r"spark.jars.packages is set twice"):
+        _session_settings(["spark.jars.packages=a:b:1"], ["a:b:1"], [])
+    assert _session_settings(["spark.a=1;x=2"], [], []) == {"spark.a": "1;x=2"}  # a value is Spark's to read

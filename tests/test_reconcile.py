@@ -281,3 +281,98 @@ def test_a_checked_column_is_non_null_whatever_its_cast(spark: SparkSession, agr
     assert not checked.schema["total"].nullable
     agrees(checked)  # type: ignore[operator]
     agrees(checked.sort("key"))  # type: ignore[operator]
+
+
+# --- the evolution guard: near names (issue 36) ---------------------------------------------------
+
+
+def test_edit_distance_counts_insertions_deletions_substitutions_and_adjacent_swaps() -> None:
+    from pydantable_spark.reconcile import edit_distance
+
+    pairs = {
+        ("chanel", "channel"): 1,  # insertion
+        ("channel", "chanel"): 1,  # deletion
+        ("colour", "colout"): 1,  # substitution
+        ("cahnnel", "channel"): 1,  # adjacent swap: one edit (plain Levenshtein says 2)
+        ("ca", "abc"): 3,  # optimal string alignment: no substring edited twice
+        ("", "abc"): 3,
+        ("same", "same"): 0,
+    }
+    assert {pair: edit_distance(*pair) for pair in pairs} == pairs
+
+
+def test_the_near_name_limit_at_its_boundaries() -> None:
+    from pydantable_spark.reconcile import near_name_limit
+
+    lengths = {n: near_name_limit("x" * n) for n in (1, 2, 3, 5, 6, 20)}
+    assert lengths == {1: 0, 2: 0, 3: 1, 5: 1, 6: 2, 20: 2}
+
+
+def test_a_field_about_to_read_null_near_an_unread_column_is_missing_with_both_names() -> None:
+    from pydantable_spark.reconcile import check_near_names
+
+    def outcome(field: str, columns: list[str], absent: tuple[str, ...] = ()) -> str:
+        target = schema(("id", dt.Int64(), False), (field, dt.String(), True))
+        try:
+            check_near_names([target[field]], ["id", *columns], target, absent, "read_parquet('x')")
+        except MissingColumnError as error:
+            return str(error)
+        return "NULL"
+
+    # each length class at its limit is an error, one edit further is a NULL column
+    assert "did you mean 'dya'?" in outcome("day", ["dya"])  # 3 characters: 1 edit (a swap)
+    assert outcome("day", ["dxz"]) == "NULL"  # 2 edits
+    assert outcome("ab", ["ac"]) == "NULL"  # 2 characters: only a column equal ignoring case
+    assert "did you mean 'Ab'?" in outcome("ab", ["Ab"])
+    assert "did you mean 'pricy'?" in outcome("price", ["pricy"])  # 5 characters: 1 edit
+    assert outcome("price", ["prize2"]) == "NULL"  # 2 edits
+    assert "did you mean 'chnnle'?" in outcome("chanel", ["chnnle"])  # 6 characters: 2 edits (swap + delete)
+    assert outcome("chanel", ["chnnlx"]) == "NULL"  # 3 edits
+    assert outcome("chanel", ["channel"], ("chanel",)) == "NULL"  # absent= names it: NULL on purpose
+    assert outcome("idx", ["id"]) == "NULL"  # 'id' is read by the field 'id': not a misspelling's target
+    said = outcome("chanel", ["channel", "chanels"])
+    assert said.startswith("read_parquet('x'): chanel: missing from the data, which has column 'channel'")
+    assert "Field(alias='channel')" in said
+    assert "absent=['chanel']" in said
+
+
+def test_several_misspelt_fields_are_listed_in_one_error() -> None:
+    from pydantable_spark.reconcile import check_near_names
+
+    target = schema(("chanel", dt.String(), True), ("adress", dt.String(), True))
+    with pytest.raises(MissingColumnError) as info:
+        check_near_names(list(target), ["channel", "address"], target, (), "read_table('t')")
+    lines = str(info.value).splitlines()
+    assert lines[0] == "read_table('t'): 2 fields:"
+    assert [line.split(",")[0] for line in lines[1:]] == [
+        "  - chanel: missing from the data",
+        "  - adress: missing from the data",
+    ]
+
+
+class _Misspelt(DataFrameModel):
+    id: int
+    note: str | None
+    chanel: str | None = None
+
+
+def test_absent_is_checked_by_type_and_name_when_the_reader_is_called() -> None:
+    """No JVM: the argument is refused before Spark is asked anything."""
+    from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError
+
+    cases = {
+        "a str": ("chanel", ArgumentTypeError, r"absent= takes a list of field names \(absent=\['channel'\]\)"),
+        "a dict": ({"chanel": 1}, ArgumentTypeError, "absent= takes a list of field names"),
+        "an int inside": ([1], ArgumentTypeError, r"absent= takes field names \(str\), got 1 \(int\)"),
+        "no such field": (["channel"], ArgumentValueError, "'channel', which is not a field of _Misspelt.*: chanel$"),
+        "no default": (
+            ["note"],
+            ArgumentValueError,
+            r"'note', which has no default None.*`note: \.\.\. \| None = None`",
+        ),
+    }
+    for label, (absent, kind, message) in cases.items():
+        for read in (_Misspelt.read_parquet, _Misspelt.read_json, _Misspelt.read_delta, _Misspelt.read_table):
+            with pytest.raises(kind, match=message):
+                read("nowhere", absent=absent)
+            assert label

@@ -43,6 +43,7 @@ __all__ = [
     "PROGRESS_VARIABLE",
     "active_conf",
     "active_settings",
+    "embedded_builder",
     "embedded_config",
     "interrupt_tag",
     "is_case_sensitive",
@@ -51,6 +52,7 @@ __all__ = [
     "new_tag",
     "resolve_session",
     "run_action",
+    "start_session",
     "tagged_jobs",
 ]
 
@@ -155,13 +157,46 @@ def active_conf(defaults: Mapping[str, str]) -> dict[str, str]:
     return {key: str(active.conf.get(key, value)) for key, value in defaults.items()}
 
 
-def _embedded() -> SparkSession:
-    ensure_java()
+def embedded_builder(settings: Mapping[str, str] | None = None) -> SparkSession.Builder:
+    """The builder of the embedded session: ``embedded_config()``, then ``settings`` (they win); no JVM yet.
+
+    ``settings`` are Spark settings by key (``spark.jars.packages``,
+    ``spark.sql.catalog.lake``...), passed to ``Builder.config`` as values:
+    nothing parses them as SQL or shell text.
+    """
     master = os.environ.get("PYDANTABLE_SPARK_MASTER", "local[*]")
-    log.info("starting an embedded local Spark session (%s)", master)
     builder = SparkSession.builder.master(master).appName("pydantable-spark")
-    for key, value in embedded_config().items():
+    for key, value in {**embedded_config(), **(settings or {})}.items():
         builder = builder.config(key, value)
+    return builder
+
+
+def start_session(settings: Mapping[str, str]) -> SparkSession:
+    """A new session with ``settings`` (the ``models`` command's ``--conf``/``--packages``/``--jars``).
+
+    Embedded, or Spark Connect when ``SPARK_REMOTE`` is set. Settings need a
+    session this call starts: with one running already they could not all
+    apply (jars and static settings are fixed when a session starts), so that
+    is an ``ArgumentValueError``.
+    """
+    if _active_or_default() is not None:
+        msg = (
+            "session settings (--conf, --packages, --jars) apply to a session that starts with them, and a Spark "
+            "session runs in this process already; run the command in a process of its own"
+        )
+        raise ArgumentValueError(msg)
+    if os.environ.get("SPARK_REMOTE"):
+        builder = SparkSession.builder
+        for key, value in settings.items():
+            builder = builder.config(key, value)
+        return builder.getOrCreate()
+    return _embedded(settings)
+
+
+def _embedded(settings: Mapping[str, str] | None = None) -> SparkSession:
+    ensure_java()
+    builder = embedded_builder(settings)
+    log.info("starting an embedded local Spark session (%s)", os.environ.get("PYDANTABLE_SPARK_MASTER", "local[*]"))
     session = builder.getOrCreate()
     if "PYSPARK_PYTHON" not in os.environ:
         # PySpark would start its workers with whatever `python3` is on PATH, which may lack pyarrow
