@@ -18,6 +18,7 @@ from pydantable_spark import dtypes, errors
 from pydantable_spark import functions as F
 from pydantable_spark import selectors as cs
 from pydantable_spark.annotations import Variant
+from pydantable_spark.checks import Check
 from pydantable_spark.descriptors import ModelColumn
 from pydantable_spark.expr import Col, Expr
 from pydantable_spark.expr.sides import left, right
@@ -28,6 +29,7 @@ from pydantable_spark.schema import Field as SchemaField
 from pydantable_spark.schema import Schema
 
 __all__ = [
+    "Check",
     "Col",
     "DataFrame",
     "DataFrameModel",

@@ -76,12 +76,15 @@ from pydantic.fields import FieldInfo
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import column_name, field_of_annotation
 from pydantable_spark.descriptors import is_column_marker
-from pydantable_spark.errors import ConstraintError
+from pydantable_spark.errors import CheckError, ConstraintError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from pydantable_spark.checks.declare import Check
+
 __all__ = [
+    "CheckResult",
     "Constraint",
     "ConstraintMode",
     "PythonOnly",
@@ -868,24 +871,52 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckResult:
+    """How one dataset-level check did: ``count`` violating rows (0: it holds) and a few ``examples``.
+
+    ``count`` is the rows that violate a ``row`` check, the rows whose key
+    another row shares (a ``unique`` key; for a ``primary_key`` also the rows
+    with a NULL in it), and 1 for a violated ``rows`` or ``agg`` check.
+    ``examples`` are the key columns and the columns a row check reads (row
+    checks), duplicated keys with their ``rows`` (keys), the row count
+    (``rows``) or the aggregates' values (``agg``).
+    """
+
+    check: Check
+    count: int
+    examples: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ValidationReport:
     """What ``DataFrame.validate()`` (or a write with ``constraints="report"``) found, in one pass over the rows.
 
     ``results`` has one entry per checked constraint (``count`` 0 when none
-    failed); ``python_only`` lists what Spark did not check. ``str(report)`` is a
-    table of the violated constraints; ``raise_for_errors()`` raises
-    ``ConstraintError`` with that table.
+    failed); ``python_only`` lists what Spark did not check; ``checks`` has
+    one ``CheckResult`` per dataset-level check of the model. ``frame`` (from
+    ``validate()``) is the validated frame: the rows that no ``drop`` check
+    takes out (a plan: nothing runs until it is used). ``str(report)`` is a
+    table of the violated constraints and checks; ``raise_for_errors()``
+    raises ``CheckError`` if a ``fail`` check was violated, else
+    ``ConstraintError`` if a constraint was.
     """
 
     rows: int
     results: tuple[Violation, ...]
     python_only: tuple[PythonOnly, ...]
     key: tuple[str, ...] = ()
+    checks: tuple[CheckResult, ...] = ()
+    frame: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
-        """Whether no constraint was violated."""
-        return not self.errors
+        """Whether no constraint and no ``fail`` check was violated (``warn`` and ``drop`` ones do not count)."""
+        return not self.errors and not self.failed_checks
+
+    @property
+    def failed_checks(self) -> tuple[CheckResult, ...]:
+        """The violated checks whose action is ``fail``."""
+        return tuple(r for r in self.checks if r.count and r.check.action == "fail")
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -899,19 +930,32 @@ class ValidationReport:
         if bad:
             rows = [(v.constraint.location, v.constraint.label, str(v.count), _examples(v)) for v in bad]
             lines.append(_table(("column", "constraint", "violations", "examples"), rows))
+        if self.checks:
+            violated = [r for r in self.checks if r.count]
+            lines.append(f"{len(violated)} of {len(self.checks)} checks violated")
+            if violated:
+                listed = [
+                    (r.check.name, r.check.label, str(r.check.action), str(r.count), _examples(r)) for r in violated
+                ]
+                lines.append(_table(("check", "checks", "action", "violations", "examples"), listed))
         if self.python_only:
             shown = ", ".join(f"{p.location}: {p.what}" for p in self.python_only)
             lines.append(f"checked in Python only (on collect): {shown}")
         return "\n".join(lines)
 
     def raise_for_errors(self) -> ValidationReport:
-        """Raise ``ConstraintError`` (message: this report) if a constraint was violated; else return the report."""
+        """Raise ``CheckError`` if a ``fail`` check was violated, ``ConstraintError`` if a constraint was; else return.
+
+        The message is this report's table.
+        """
+        if self.failed_checks:
+            raise CheckError(str(self), report=self)
         if self.errors:
             raise ConstraintError(str(self), report=self)
         return self
 
 
-def _examples(violation: Violation) -> str:
+def _examples(violation: Violation | CheckResult) -> str:
     shown = []
     for example in violation.examples:
         text = ", ".join(f"{k}={_short(v)}" for k, v in example.items())

@@ -458,6 +458,15 @@ class ConstraintError(PydantableSparkError, ValueError):
         super().__init__(message)
 
 
+class CheckError(ConstraintError):
+    """A dataset-level check of the model (``Check.unique``, ``Check.row``...) with ``action="fail"`` was violated.
+
+    Raised by ``ValidationReport.raise_for_errors()``: the message is the
+    report's table, naming each failed check, its count and example keys;
+    ``report`` is the report.
+    """
+
+
 class CardinalityError(PydantableSparkError, ValueError):
     """A join's ``validate=`` check found a key that repeats where it must be unique."""
 

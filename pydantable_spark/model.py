@@ -42,6 +42,7 @@ from typing_extensions import dataclass_transform
 from pydantable_spark import dtypes as dt
 from pydantable_spark.annotations import fields_of_model
 from pydantable_spark.descriptors import ModelColumn
+from pydantable_spark.errors import ArgumentTypeError
 from pydantable_spark.expr.api import Col
 from pydantable_spark.expr.core import Column, Typed
 from pydantable_spark.schema import Schema
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
+    from pydantable_spark.checks.declare import Check
     from pydantable_spark.constraints import ReadConstraints, SparkConstraints
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.reconcile import Selection
@@ -109,6 +111,29 @@ def _compile(cls: Any) -> dict[str, Col[Any]]:
     return columns
 
 
+CHECKS = "checks"
+"""The classmethod that declares a model's dataset-level checks (a field of that name is a column instead)."""
+
+
+def _resolve_checks(cls: Any) -> None:
+    """Call the model's ``checks`` classmethod (its own or inherited) once and keep its checks, resolved."""
+    from pydantable_spark.checks.declare import resolve_checks
+
+    checks: tuple[Any, ...] = ()
+    if CHECKS not in cls.__dict__.get("__pydantic_fields__", {}):
+        for base in cls.__mro__:
+            if CHECKS in base.__dict__:
+                if not isinstance(base.__dict__[CHECKS], classmethod):
+                    msg = (
+                        f"{cls.__name__}.checks must be a classmethod returning the model's checks: "
+                        "@classmethod def checks(cls) -> Sequence[Check]: return (Check.unique(cls.id, name=...), ...)"
+                    )
+                    raise ArgumentTypeError(msg)
+                checks = resolve_checks(cls, getattr(cls, CHECKS)())
+                break
+    type.__setattr__(cls, "__pydantable_checks__", checks)
+
+
 def _frames() -> type[DataFrame[Any]]:
     """The frame class, whose constructors the model's classmethods call with ``model=cls``.
 
@@ -132,12 +157,14 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
 
     __pydantable_schema__: ClassVar[Schema]
     __pydantable_columns__: ClassVar[dict[str, Col[Any]]]
+    __pydantable_checks__: ClassVar[tuple[Any, ...]]  # of Check
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         if cls.__dict__.get("__pydantic_complete__"):
             _compile(cls)
+            _resolve_checks(cls)
 
     @classmethod
     def frame_schema(cls) -> Schema:
@@ -146,6 +173,18 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
             cls.model_rebuild(raise_errors=True)
             _compile(cls)
         return cls.__dict__["__pydantable_schema__"]  # type: ignore[no-any-return]
+
+    @classmethod
+    def dataset_checks(cls) -> tuple[Check, ...]:
+        """The model's dataset-level checks (what its ``checks`` classmethod returns), resolved against its columns.
+
+        Refused when the class is defined if one is not a valid check of its
+        kind (see ``pydantable_spark.checks``); ``validate()`` runs them.
+        """
+        if "__pydantable_checks__" not in cls.__dict__:
+            cls.frame_schema()
+            _resolve_checks(cls)
+        return cls.__dict__["__pydantable_checks__"]  # type: ignore[no-any-return]
 
     @classmethod
     def spark_schema(cls) -> StructType:
@@ -372,7 +411,7 @@ def _build_row_model(fields: tuple[dt.Field, ...], name: str) -> type[DataFrameM
 
 _RESERVED = (
     set(dir(BaseModel))
-    | {"frame_schema", "spark_schema", "from_rows", "from_columns"}
+    | {"frame_schema", "spark_schema", "from_rows", "from_columns", "dataset_checks"}
     | {
         "from_arrow",
         "from_pandas",

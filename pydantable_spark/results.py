@@ -25,6 +25,7 @@ Point(x=2, label=None)
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
@@ -33,7 +34,7 @@ from pydantic import BaseModel
 from pydantable_spark import dtypes as dt
 from pydantable_spark.engines import chosen_engine, fell_back
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
-from pydantable_spark.expr.core import check_param
+from pydantable_spark.expr.core import bind, check_param
 from pydantable_spark.jobs import Job
 from pydantable_spark.plan import nodes as p
 
@@ -454,11 +455,13 @@ class Results(Generic[M]):
 
         ```
         """
-        from pydantable_spark._spark import constraints as spark_checks
+        from pydantable_spark._spark.checks import validate as run_checks
         from pydantable_spark._spark.lower import to_spark
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark.constraints import spark_constraints
+        from pydantable_spark.frame import DataFrame
+        from pydantable_spark.model import DataFrameModel
 
         keys = (key,) if isinstance(key, str) else tuple(key)
         for name in keys:
@@ -467,9 +470,19 @@ class Results(Generic[M]):
             msg = f"validate(): examples must be an int >= 0, got {shown(examples)}"
             raise ArgumentValueError(msg)
         checks = spark_constraints(self.model)
+        declared = self.model.dataset_checks() if issubclass(self.model, DataFrameModel) else ()
+        if declared:  # bound to the frame's own columns (a frame of the model; its nullability may be narrower)
+            declared = tuple(
+                dataclasses.replace(c, expr=bind(c.expr, self.schema)) if c.expr is not None else c for c in declared
+            )
         with spark_errors("validate()", self._plan):
             frame = to_spark(self._plan)
-            return run_action(frame.sparkSession, lambda: spark_checks.validate(frame, checks, keys, examples))
+            report = run_action(frame.sparkSession, lambda: run_checks(frame, checks, declared, keys, examples))
+        dropped = [c.expr for c in declared if c.action == "drop" and c.expr is not None]
+        kept = self._plan
+        for predicate in dropped:
+            kept = p.Filter(kept, predicate)
+        return dataclasses.replace(report, frame=DataFrame(kept, self.model))
 
 
 def _check_collect(what: str, *, trusted: bool, as_lists: bool) -> None:

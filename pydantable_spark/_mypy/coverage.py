@@ -307,6 +307,17 @@ def _catalog_surfaces() -> tuple[Surface, Surface]:
 
 _F, _NAMESPACES = _catalog_surfaces()
 
+_CHECK_DECLARED = RunTimeOnly(
+    "declares a dataset check, refused when the model's class is defined (checks.declare.resolve_checks): mypy "
+    "checks its arguments' types (a predicate must be an Expr[bool | None]; cls.nope is an unknown column), the "
+    "plugin does not replay the other refusals (an aggregate in a row check, another model's column) yet"
+)
+
+CHECK_ENTRIES: dict[str, Entry] = {
+    **dict.fromkeys(["agg", "primary_key", "row", "rows", "unique"], _CHECK_DECLARED),
+    "label": _PROPERTY,
+}
+
 SURFACES: tuple[Surface, ...] = (
     Surface("DataFrame", "pydantable_spark.frame.DataFrame", FRAME_ENTRIES),
     Surface("GroupBy", "pydantable_spark.groupby.GroupBy", GROUP_BY_ENTRIES),
@@ -316,6 +327,7 @@ SURFACES: tuple[Surface, ...] = (
     Surface("merge", "pydantable_spark.merge", MERGE_ENTRIES),
     Surface("merge sides (source, target)", "pydantable_spark.merge.MergeSide", MERGE_SIDE_ENTRIES),
     Surface("testing", "pydantable_spark.testing", TESTING_ENTRIES),
+    Surface("Check", "pydantable_spark.checks.declare.Check", CHECK_ENTRIES),
     Surface("selectors (cs)", "pydantable_spark.selectors", SELECTOR_ENTRIES),
     Surface("F (special forms)", "pydantable_spark.expr.forms", FORM_ENTRIES),
     _F,

@@ -1,0 +1,159 @@
+"""A model's constraints and dataset-level checks → one Spark job of counts, and one more for examples.
+
+``validate`` extends the constraint job of ``pydantable_spark._spark.constraints``:
+
+* row checks are counted in its global aggregate, beside the constraints
+  (``count_if(NOT coalesce(predicate, FALSE))``: FALSE and NULL violate);
+* ``rows`` and ``agg`` checks are read from the same aggregate (``count(1)``,
+  the check's own expression and the values of its aggregates);
+* each ``unique``/``primary_key`` check is a grouping by its key, reduced to
+  one row (duplicated groups, their rows, and the most repeated keys as
+  examples, ``max_by(key, n, k)`` over the duplicated groups only); those rows
+  and the global aggregate's are joined into one row: one collect, one job;
+* when a constraint or a row check is violated and examples are asked for, a
+  second job picks them among the violating rows, as ``validate`` of the
+  constraints does.
+
+Every expression reaches Spark as the SQL of ``pydantable_spark._spark.sql``
+(literals as typed values, names as Spark names); check names never do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark._spark.constraints import _example_sql, _named, _report, violation_sql
+from pydantable_spark._spark.sql import column_sql, int_sql, string_sql, to_sql
+from pydantable_spark.constraints import CheckResult, ValidationReport
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+    from pydantable_spark.checks.declare import Check
+    from pydantable_spark.constraints import SparkConstraints
+    from pydantable_spark.expr.core import Node
+
+__all__ = ["row_violation_sql", "validate"]
+
+
+def row_violation_sql(check: Check) -> str:
+    """SQL that is TRUE exactly when a row violates the row check (its predicate is FALSE or NULL)."""
+    assert check.expr is not None
+    return f"(NOT coalesce({to_sql(check.expr)}, FALSE))"
+
+
+def _aggregates(node: Node) -> list[Node]:
+    """The aggregate calls of an ``agg`` check (none is nested in another: the check was refused otherwise)."""
+    found: list[Node] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if current.is_aggregate:
+            found.append(current)
+        else:
+            pending.extend(reversed(current.kids))
+    return found
+
+
+def _key_struct(columns: Sequence[str], extra: str = "") -> str:
+    items = [f"{string_sql(name)}, {column_sql(name)}" for name in columns]
+    return "named_struct(" + ", ".join([*items, *([extra] if extra else [])]) + ")"
+
+
+def _unique_row(named: SparkDataFrame, check: Check, i: int, k: int) -> SparkDataFrame:
+    """One row: the duplicated key groups of ``check``, their rows, and up to ``k`` of the most repeated keys."""
+    keys = [column_sql(name) for name in check.columns]
+    present = " AND ".join(f"{key} IS NOT NULL" for key in keys)
+    groups = named.filter(present).groupBy(*keys).count().withColumnRenamed("count", "__pydantable_n")
+    duplicated = groups.filter("`__pydantable_n` > 1")
+    example = _key_struct(check.columns, f"{string_sql('rows')}, `__pydantable_n`")
+    items = [f"coalesce(sum(`__pydantable_n`), 0) AS `__pydantable_k{i}`"]
+    if k > 0:
+        items.append(f"max_by({example}, `__pydantable_n`, {int_sql(k)}) AS `__pydantable_ke{i}`")
+    return duplicated.selectExpr(*items)
+
+
+def validate(
+    frame: SparkDataFrame,
+    constraints: SparkConstraints,
+    checks: Sequence[Check],
+    key: Sequence[str],
+    examples: int,
+) -> ValidationReport:
+    """Every constraint and check over ``frame``: one job of counts (and keys' examples), one more for row examples."""
+    from pydantable_spark._spark.constraints import _counts
+
+    named, _ = _named(frame)
+    items = _counts(constraints)
+    rows = [(i, c) for i, c in enumerate(checks) if c.kind == "row"]
+    for i, c in rows:
+        items.append(f"count_if({row_violation_sql(c)}) AS `__pydantable_r{i}`")
+    for i, c in enumerate(checks):
+        if c.kind == "agg":
+            assert c.expr is not None
+            items.append(f"coalesce({to_sql(c.expr)}, FALSE) AS `__pydantable_a{i}`")
+            items += [f"{to_sql(a)} AS `__pydantable_a{i}_{j}`" for j, a in enumerate(_aggregates(c.expr))]
+        elif c.kind == "primary_key":
+            nulls = " OR ".join(f"{column_sql(name)} IS NULL" for name in c.columns)
+            items.append(f"count_if({nulls}) AS `__pydantable_p{i}`")
+    joined = named.selectExpr(*items)
+    for i, c in enumerate(checks):
+        if c.kind in ("unique", "primary_key"):
+            joined = joined.crossJoin(_unique_row(named, c, i, examples))
+    values: dict[str, Any] = joined.collect()[0].asDict(recursive=False)
+
+    violated = [i for i in range(len(constraints.checked)) if values[f"__pydantable_c{i}"]]
+    violated_rows = [(i, c) for i, c in rows if values[f"__pydantable_r{i}"]]
+    if examples > 0 and (violated or violated_rows):
+        values |= _row_examples(named, constraints, violated, violated_rows, key, examples)
+    report = _report(values, constraints, key)
+    results = tuple(_result(values, i, c) for i, c in enumerate(checks))
+    return ValidationReport(report.rows, report.results, report.python_only, report.key, results)
+
+
+def _row_examples(
+    named: SparkDataFrame,
+    constraints: SparkConstraints,
+    violated: list[int],
+    rows: list[tuple[int, Check]],
+    key: Sequence[str],
+    k: int,
+) -> dict[str, Any]:
+    """Up to ``k`` violating rows of each violated constraint and row check, picked among the violating rows only."""
+    flags = [(f"__pydantable_v{i}", violation_sql(constraints.checked[i]), f"__pydantable_e{i}",
+              _example_sql(constraints.checked[i], key)) for i in violated]  # fmt: skip
+    for i, c in rows:
+        assert c.expr is not None
+        shown = list(dict.fromkeys([*key, *(ref.name for ref in c.expr.refs)]))
+        flags.append((f"__pydantable_rv{i}", row_violation_sql(c), f"__pydantable_re{i}", _key_struct(shown)))
+    picked = named.filter(" OR ".join(sql for _, sql, _, _ in flags))
+    flagged = picked.selectExpr(*(f"{sql} AS `{flag}`" for flag, sql, _, _ in flags), *(
+        f"{example} AS `{name}_x`" for _, _, name, example in flags))  # fmt: skip
+    items = [f"min_by(IF(`{flag}`, `{name}_x`, NULL), IF(`{flag}`, 0, NULL), {int_sql(k)}) AS `{name}`"
+             for flag, _, name, _ in flags]  # fmt: skip
+    return flagged.selectExpr(*items).collect()[0].asDict()
+
+
+def _rows_of(found: Any) -> tuple[dict[str, Any], ...]:
+    return tuple(row.asDict(recursive=True) if hasattr(row, "asDict") else dict(row) for row in found or [])
+
+
+def _result(values: dict[str, Any], i: int, check: Check) -> CheckResult:
+    rows = int(values["__pydantable_rows"] or 0)
+    if check.kind == "row":
+        return CheckResult(check, int(values[f"__pydantable_r{i}"] or 0), _rows_of(values.get(f"__pydantable_re{i}")))
+    if check.kind == "rows":
+        low = check.min if check.min is not None else 0
+        high = check.max if check.max is not None else rows
+        bad = not low <= rows <= high
+        return CheckResult(check, int(bad), ({"rows": rows},) if bad else ())
+    if check.kind == "agg":
+        assert check.expr is not None
+        bad = not values[f"__pydantable_a{i}"]
+        shown = {a.render(): values[f"__pydantable_a{i}_{j}"] for j, a in enumerate(_aggregates(check.expr))}
+        return CheckResult(check, int(bad), (shown,) if bad else ())
+    duplicated = int(values[f"__pydantable_k{i}"] or 0)
+    nulls = int(values.get(f"__pydantable_p{i}") or 0)
+    return CheckResult(check, duplicated + nulls, _rows_of(values.get(f"__pydantable_ke{i}")))

@@ -1,0 +1,183 @@
+"""Dataset-level checks declared on a model: resolved when the class is defined, bad ones refused there (no JVM)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from pydantic import Field
+
+from pydantable_spark import Check, DataFrameModel, F, Window
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, UnknownColumnError
+
+pytestmark = pytest.mark.jvm_free
+
+
+class Other(DataFrameModel):
+    x: int
+
+
+def _model(*checks: Any, name: str = "Order") -> type[DataFrameModel]:
+    """A model with the given checks; each item is a function of ``cls`` returning a Check."""
+
+    def declared(cls: Any) -> Sequence[Check]:
+        return tuple(make(cls) for make in checks)
+
+    namespace = {
+        "__annotations__": {
+            "id": int,
+            "start": datetime.date,
+            "end": datetime.date | None,
+            "qty": int,
+            "a.b`c": int,
+        },
+        "a.b`c": Field(0, alias="a.b`c"),
+        "checks": classmethod(declared),
+        "__module__": __name__,
+    }
+    return type(name, (DataFrameModel,), namespace)
+
+
+def test_every_kind_resolves_against_the_model() -> None:
+    class Order(DataFrameModel):
+        id: int
+        start: datetime.date
+        end: datetime.date | None
+        qty: int
+
+        @classmethod
+        def checks(cls) -> Sequence[Check]:
+            return (
+                Check.unique(cls.id, name="order_id_unique"),
+                Check.primary_key("id", "qty", name="pk"),
+                Check.row(cls.end >= cls.start, name="ends_after_start", action="drop"),
+                Check.rows(min=1, name="not_empty"),
+                Check.rows(min=1, max=10, name="few"),
+                Check.agg(F.max(cls.qty) <= 1000, name="qty_max", action="warn"),
+            )
+
+    checks = Order.dataset_checks()
+    assert [(c.name, c.kind, c.action) for c in checks] == [
+        ("order_id_unique", "unique", "fail"),
+        ("pk", "primary_key", "fail"),
+        ("ends_after_start", "row", "drop"),
+        ("not_empty", "rows", "fail"),
+        ("few", "rows", "fail"),
+        ("qty_max", "agg", "warn"),
+    ]
+    assert checks[0].columns == ("id",)
+    assert checks[1].columns == ("id", "qty")
+    assert [c.label for c in checks[2:]] == [
+        "row: (end >= start)", "rows >= 1", "rows between 1 and 10", "agg: (max(qty) <= 1000)",
+    ]  # fmt: skip
+    row = checks[2].expr
+    assert row is not None
+    assert row.type.nullable
+
+
+def test_a_model_without_checks_has_none_and_a_checks_column_stays_a_column() -> None:
+    class Plain(DataFrameModel):
+        id: int
+
+    class Named(DataFrameModel):
+        checks: int
+
+    assert Plain.dataset_checks() == ()
+    assert Named.dataset_checks() == ()
+    assert Named.frame_schema().names == ("checks",)
+
+
+def test_a_subclass_inherits_the_checks_bound_to_its_own_columns() -> None:
+    class Base(DataFrameModel):
+        id: int
+
+        @classmethod
+        def checks(cls) -> Sequence[Check]:
+            return (Check.row(cls.id > 0, name="positive"),)
+
+    class Wider(Base):
+        extra: str
+
+    (check,) = Wider.dataset_checks()
+    assert check.expr is not None
+    assert check.expr.refs[0].owner == "Wider"
+
+
+def test_columns_with_hostile_names_are_keys_and_are_shown_quoted() -> None:
+    model = _model(lambda cls: Check.unique("a.b`c", "id", name="odd_key"))
+    (check,) = model.dataset_checks()
+    assert check.columns == ("a.b`c", "id")
+    assert check.label == "unique(`a.b``c`, id)"
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda cls: Check.row(cls.qty + 1, name="c"), ColumnTypeError, "(qty + 1) is int (bigint), not a boolean"),
+        (lambda cls: Check.agg(F.max(cls.qty), name="c"), ColumnTypeError, "not a boolean"),
+        (lambda cls: Check.row(F.col("nope") > 1, name="c"), UnknownColumnError, "'nope' in check 'c' of Order"),
+        (lambda cls: Check.unique("idd", name="c"), UnknownColumnError, "did you mean 'id'"),
+        (lambda cls: Check.row(Other.x > 1, name="c"), ColumnTypeError, "Other.x is a column of another model"),
+        (lambda cls: Check.unique(Other.x, name="c"), ColumnTypeError, "Other.x is a column of another model"),
+        (lambda cls: Check.row(F.rand() > 0.5, name="c"), ColumnTypeError, "rand() is not deterministic"),
+        (lambda cls: Check.row(F.max(cls.qty) > 0, name="c"), ColumnTypeError, "aggregates rows"),
+        (
+            lambda cls: Check.row(F.sum(cls.qty).over(Window.partition_by(cls.id)) > 0, name="c"),
+            ColumnTypeError,
+            "uses a window",
+        ),
+        (lambda cls: Check.row(F.row_number() > 1, name="c"), ColumnTypeError, "needs a window"),
+        (lambda cls: Check.agg(cls.qty > 0, name="c"), ColumnTypeError, "not an aggregate"),
+        (lambda cls: Check.agg(F.max(cls.qty) > cls.id, name="c"), ColumnTypeError, "outside an aggregate"),
+        (lambda cls: Check.unique("id", "id", name="c"), ArgumentValueError, "named twice"),
+    ],
+)
+def test_a_bad_check_is_refused_when_the_model_is_defined(make: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error, match=None) as raised:
+        _model(make)
+    assert words in str(raised.value)
+
+
+def test_two_checks_of_one_name_are_refused() -> None:
+    with pytest.raises(ArgumentValueError, match="two checks are named 'c'"):
+        _model(lambda cls: Check.unique("id", name="c"), lambda cls: Check.rows(min=1, name="c"))
+
+
+def test_checks_must_be_a_classmethod_returning_checks() -> None:
+    with pytest.raises(ArgumentTypeError, match="must be a classmethod"):
+
+        class Bad(DataFrameModel):
+            id: int
+            checks = staticmethod(lambda: ())  # type: ignore[assignment]
+
+    with pytest.raises(ArgumentTypeError, match=r"must return a sequence of Check.*got \('id',\)"):
+        _model(lambda cls: "id")  # type: ignore[arg-type,return-value]
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: Check.unique("id", name="bad name"), ArgumentValueError, "plain identifier"),
+        (lambda: Check.unique("id", name="x`; DROP"), ArgumentValueError, "plain identifier"),
+        (lambda: Check.unique("id", name="é"), ArgumentValueError, "plain identifier"),
+        (lambda: Check.unique("id", name="_x"), ArgumentValueError, "plain identifier"),
+        (lambda: Check.unique("id", name=1), ArgumentValueError, "got 1"),
+        (lambda: Check.unique(name="k"), ArgumentValueError, "at least one column"),
+        (lambda: Check.unique(3, name="k"), ArgumentTypeError, "not 3"),
+        (lambda: Check.row(True, name="k"), ArgumentTypeError, "takes a boolean expression"),
+        (lambda: Check.row(F.col("a") > 1, name="k", action="nope"), ArgumentValueError, "'warn', 'drop', 'fail'"),
+        (lambda: Check.rows(min=1, name="k", action="drop"), ArgumentValueError, "only a row check"),
+        (lambda: Check.unique("id", name="k", action="drop"), ArgumentValueError, "only a row check"),
+        (lambda: Check.agg(F.max(F.col("a")) > 1, name="k", action="drop"), ArgumentValueError, "only a row check"),
+        (lambda: Check.rows(name="k"), ArgumentValueError, "give min=, max= or both"),
+        (lambda: Check.rows(min=-1, name="k"), ArgumentValueError, "min must be an int >= 0"),
+        (lambda: Check.rows(max=True, name="k"), ArgumentValueError, "max must be an int >= 0"),
+        (lambda: Check.rows(min=3, max=2, name="k"), ArgumentValueError, "no frame could pass"),
+    ],
+)
+def test_a_bad_declaration_is_refused_when_it_is_written(make: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error) as raised:
+        make()
+    assert words in str(raised.value)
