@@ -220,3 +220,14 @@ def test_every_error_message_is_a_short_sentence_about_the_users_code(spark: Spa
     shown = message.splitlines()[0] if isinstance(raised.value, e.ReconciliationError) else message
     assert len(shown) < 400, message
     assert not _INTERNAL_REPR.search(message), message
+
+
+@pytest.mark.jvm_free
+def test_sparks_reason_reads_the_same_on_classic_and_connect() -> None:
+    """Spark Connect puts the JVM exception's class in parentheses before the message; the reason leaves it out."""
+    from pydantable_spark._spark.storage import spark_paragraph
+
+    message = "[DATA_SOURCE_NOT_FOUND] Failed to find the data source: delta. SQLSTATE: 42K02"
+    classic = f"org.apache.spark.SparkClassNotFoundException: {message}\n\tat org.apache.spark.sql.X.y(X.scala:1)"
+    connect = f"(org.apache.spark.SparkClassNotFoundException) {message}\n\nJVM stacktrace:\n\tat org.x.Y.z(Y.scala:2)"
+    assert spark_paragraph(classic) == spark_paragraph(connect) == message

@@ -678,7 +678,10 @@ def _struct_fields(text: str) -> dict[str, str]:
 
 
 _STACK = re.compile(r"^\s+(?:at |\.\.\. \d+ more|Suppressed: )")
-_THROWABLE = re.compile(r"^(?:[\w$]+\.)+[\w$]*(?:Exception|Error)(?::\s*|$)")
+_THROWABLE = re.compile(
+    r"^(?:(?:[\w$]+\.)+[\w$]*(?:Exception|Error)(?::\s*|$)"  # classic: ``org.x.SomeException: message``
+    r"|\((?:[\w$]+\.)+[\w$]*(?:Exception|Error)\)\s*)"  # Spark Connect: ``(org.x.SomeException) message``
+)
 _TRACE_HEADINGS = frozenset({"JVM stacktrace:", "Driver stacktrace:"})
 _WRAPPERS = ("Job aborted due to stage failure", "Exception thrown in awaitResult")
 
