@@ -906,8 +906,6 @@ def test_a_table_or_format_the_session_lacks_says_sparks_reason_and_the_settings
     tmp_path: Path, spark: SparkSession
 ) -> None:
     """Spark's error class and message in one paragraph, then what to configure, in the Python API's words."""
-    from conftest import LAKEHOUSE_JARS
-
     with pytest.raises(SparkJobError) as info:
         source_of_table("nocat.db.missing", "Row")
     said = str(info.value)
@@ -921,7 +919,7 @@ def test_a_table_or_format_the_session_lacks_says_sparks_reason_and_the_settings
     assert "\n" not in said  # one paragraph: no Java stack
     with pytest.raises(SparkJobError, match=r"\[TABLE_OR_VIEW_NOT_FOUND\].*check the name; a table of another catalog"):
         source_of_table("no_such_table", "Row")
-    if LAKEHOUSE_JARS:
+    if os.environ.get("PYDANTABLE_LAKEHOUSE_JARS"):
         return  # Delta Lake is on this session: the next refusal cannot happen here
     with pytest.raises(PydantableSparkError) as refused:
         source_of_path(tmp_path / "nowhere", "Row", format="delta")
