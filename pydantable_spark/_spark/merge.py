@@ -74,6 +74,7 @@ def merge(
     rebind: Callable[[Schema | None], MergeSpec],
     where: tuple[str, str],
     checks: SparkConstraints | None,
+    declared: SparkConstraints | None = None,
 ) -> MergeMetrics:
     """Run a merge with the rows of ``plan`` as the source into the table ``where`` (``("table"|"path", name)``).
 
@@ -82,6 +83,10 @@ def merge(
     it be NULL, as expressions read it (a MERGE cannot check a target value for
     NULL at run time: Spark may compute a clause's expressions for rows of
     other clauses, where the target's columns are NULL).
+
+    ``declared`` (the target model's constraints, whatever ``checks`` is): a Delta
+    table's ``pydantable_*`` CHECK constraints are compared with them first
+    (``tables.compare_checks``: one the model lacks is refused).
     """
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
@@ -94,6 +99,10 @@ def merge(
         frame = to_spark(plan)
         spark = frame.sparkSession
         fmt, target_sql, table = _target(spark, where, action)
+        if fmt == "delta" and declared is not None:
+            from pydantable_spark._spark import tables
+
+            tables.compare_checks(tables.declared_checks(spark, target_sql), tables.table_checks(declared), action)
         fields = {f.name: f for f in fields_of_struct(table.schema)}
         model = rebind(None)
         columns = _reconciled(model, tuple(fields.values()), action)
