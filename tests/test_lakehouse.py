@@ -385,10 +385,25 @@ def test_a_new_delta_table_whose_write_fails_is_removed(tmp_path: Path, spark: S
     assert not spark.catalog.tableExists(name)
 
 
+class LooseShip(DataFrameModel):
+    city: str | None
+    zip: str | None
+
+
+class LooseOrder(DataFrameModel):  # Order with ship.city nullable
+    id: int
+    note: str | None
+    ship: LooseShip
+    tags: list[str]
+    scores: dict[str, int] | None
+
+
 @LAKEHOUSE
 def test_writes_into_a_table_stricter_than_the_model_are_refused_before_the_commit(
     tmp_path: Path, spark: SparkSession, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from pydantable_spark.merge import update_all
+
     class Loose(DataFrameModel):
         id: int | None
         name: str
@@ -407,6 +422,15 @@ def test_writes_into_a_table_stricter_than_the_model_are_refused_before_the_comm
         with pytest.raises(NullabilityError, match=r"the table declares 'id' NOT NULL, and this frame may hold NULL"):
             write()
     assert (_delta_versions(spark, f"delta.`{where}`"), _snapshots(spark, iceberg)) == before
+    # nested: a struct field the table declares NOT NULL, in an append and in a MERGE
+    orders = str(tmp_path / "orders")
+    Order.from_rows(ORDERS).write_delta(orders)
+    loose_orders = LooseOrder.from_rows(ORDERS)
+    with pytest.raises(NullabilityError, match=r"the table declares 'ship.city' NOT NULL"):
+        loose_orders.write_delta(orders, mode="append")
+    with pytest.raises(NullabilityError, match=r"sets column 'ship' to a value that may hold NULL at 'ship.city'"):
+        loose_orders.merge_into(path=orders, on="id", when_matched=update_all())
+    assert [op for _, op in _delta_versions(spark, f"delta.`{orders}`")] == ["CREATE TABLE", "WRITE"]
     # a table looser than the model is written, and the difference logged
     loose.write_delta(str(tmp_path / "loose"))
     with caplog.at_level("WARNING", logger="pydantable_spark"):

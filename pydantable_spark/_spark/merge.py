@@ -108,7 +108,7 @@ def merge(
         columns = _reconciled(model, tuple(fields.values()), action)
         stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or columns[f.name].nullable) for f in model.target))
         spec = rebind(stored)
-        _check_table_nulls(spec, fields, action)
+        _check_table_nulls(spec, fields, action, fmt)
         view = f"__pydantable_merge_{uuid.uuid4().hex[:12]}"
         statement = merge_sql(spec, target_sql, internal_sql(view), columns, checks)
         frame.toDF(*[f"{_SOURCE}{i}" for i in range(len(frame.columns))]).createOrReplaceTempView(view)
@@ -170,8 +170,14 @@ def _reconciled(spec: MergeSpec, fields: tuple[dt.Field, ...], action: str) -> M
     return {c.result.name: c.source for c in rec.columns}
 
 
-def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: str) -> None:
-    """Values the model lets be NULL but the table does not (``NOT NULL``), and inserts leaving such a column out."""
+def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: str, fmt: str) -> None:
+    """Values the model lets be NULL but the table does not (``NOT NULL``), and inserts leaving such a column out.
+
+    Nested too: a struct field the table declares NOT NULL (and, for Iceberg,
+    a list element or map value) that the value may hold NULL in.
+    """
+    from pydantable_spark._spark.tables import nullability_differences
+
     for clause in spec.clauses:
         given = dict(clause.values)
         for name, value in given.items():
@@ -179,6 +185,15 @@ def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: 
                 msg = (
                     f"{action}: {clause.kind} {clause.action} sets column {name!r} to a nullable value, and the "
                     f"table declares it NOT NULL; give a default with F.coalesce(value, default)"
+                )
+                raise NullabilityError(msg)
+            written = dt.Field(name, value.type.dtype, value.type.nullable)
+            stricter, _ = nullability_differences((fields[name],), (written,), elements=fmt != "delta")
+            if stricter:
+                msg = (
+                    f"{action}: {clause.kind} {clause.action} sets column {name!r} to a value that may hold NULL "
+                    f"at {', '.join(map(repr, stricter))}, which the table declares NOT NULL; declare the field "
+                    "non-null in the model, or give it a value where it is NULL"
                 )
                 raise NullabilityError(msg)
         if clause.action == "insert":

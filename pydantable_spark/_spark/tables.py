@@ -14,8 +14,9 @@ alike), so here a table is made otherwise:
   Spark Connect, which has no filesystem API, a new path is first written
   into a checkpoint, where every run-time check runs, so only a crash between
   the two commits can leave an empty table behind. A partitioned Delta table
-  cannot be created from a schema by the catalog API: it is made by Spark's
-  writer, every column nullable (``NotNullLost`` is logged).
+  cannot be created from a schema by the catalog API, and a session whose
+  catalog is not Delta's (``DeltaCatalog``) cannot create one by path: then
+  Spark's writer makes it, every column nullable (logged).
 * Iceberg, in a catalog named by ``spark.sql.catalog.<name>``: the table is
   created (or, with ``mode="overwrite"``, replaced) in one commit through a
   copy of that catalog's settings with ``use-nullable-query-schema=false``,
@@ -55,6 +56,7 @@ __all__ = ["check_nullability", "create_delta", "iceberg_required_name", "nullab
 log = logging.getLogger("pydantable_spark")
 
 _ICEBERG_CATALOG = "org.apache.iceberg.spark.SparkCatalog"
+_DELTA_CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
 _REQUIRED = "__pydantable_required"
 """Suffix of the copy of an Iceberg catalog that keeps the query's nullability."""
 
@@ -70,6 +72,11 @@ def delta_path_name(path: str) -> str:
     return "delta.`" + path.replace("`", "``") + "`"
 
 
+def delta_catalog(spark: Any) -> bool:
+    """Whether the session catalog is Delta Lake's (which creates tables by path, ``delta.`<path>```)."""
+    return _settings(spark).get("spark.sql.catalog.spark_catalog", "") == _DELTA_CATALOG
+
+
 def create_delta(frame: SparkDataFrame, request: Request, *, table: bool) -> bool:
     """Create the Delta table of ``request`` with ``frame``'s schema (its NOT NULL kept), then append the rows.
 
@@ -78,6 +85,8 @@ def create_delta(frame: SparkDataFrame, request: Request, *, table: bool) -> boo
     """
     spark = frame.sparkSession
     name = _quoted(_name_parts(request.target)) if table else delta_path_name(request.target)
+    if request.declare_checks:
+        refuse_regex_names(spark, request.checks, request.action)  # before the table is made
     checkpoint = None
     if not table and is_connect(frame):  # no filesystem to undo with: the checks run before the path is made
         checkpoint = frame = frame.localCheckpoint(eager=True)
@@ -339,14 +348,8 @@ def no_iceberg_checks(action: str) -> ArgumentValueError:
     return ArgumentValueError(msg)
 
 
-def add_checks(spark: Any, name: str, checks: Sequence[TableCheck], action: str) -> None:
-    """Declare ``checks`` on the Delta table ``name`` (SQL text: a quoted name), one ``ALTER TABLE`` each.
-
-    Delta parses a CHECK's text in the session of each write; under
-    ``spark.sql.parser.quotedRegexColumnNames`` a quoted column name that is
-    not a plain identifier reads as a regular expression there, so such a
-    constraint is refused under that setting.
-    """
+def refuse_regex_names(spark: Any, checks: Sequence[TableCheck], action: str) -> None:
+    """``WriteError`` if a CHECK would quote a name Spark reads as a regular expression in this session."""
     regex = str(spark.conf.get("spark.sql.parser.quotedRegexColumnNames", "false")).lower() == "true"
     odd = sorted({check.column for check in checks if not _PLAIN_NAME.match(check.column)})
     if regex and odd:
@@ -356,6 +359,17 @@ def add_checks(spark: Any, name: str, checks: Sequence[TableCheck], action: str)
             "off, or without table_constraints=True; nothing was written"
         )
         raise WriteError(msg)
+
+
+def add_checks(spark: Any, name: str, checks: Sequence[TableCheck], action: str) -> None:
+    """Declare ``checks`` on the Delta table ``name`` (SQL text: a quoted name), one ``ALTER TABLE`` each.
+
+    Delta parses a CHECK's text in the session of each write; under
+    ``spark.sql.parser.quotedRegexColumnNames`` a quoted column name that is
+    not a plain identifier reads as a regular expression there, so such a
+    constraint is refused under that setting.
+    """
+    refuse_regex_names(spark, checks, action)
     for check in checks:
         try:
             spark.sql(f"ALTER TABLE {name} ADD CONSTRAINT {check.name} CHECK ({check.sql})").collect()

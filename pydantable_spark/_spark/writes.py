@@ -304,6 +304,15 @@ def _new_delta(frame: SparkDataFrame, request: Request, *, table: bool) -> bool 
             request.action,
         )
         return None
+    if not tables.delta_catalog(frame.sparkSession):
+        # without Delta's catalog, `delta.<path>` would name a database; Spark's writer says what is missing
+        log.warning(
+            "%s: the session catalog is not Delta's (spark.sql.catalog.spark_catalog="
+            "org.apache.spark.sql.delta.catalog.DeltaCatalog): Spark's writer creates the table, every column "
+            "nullable",
+            request.action,
+        )
+        return None
     if tables.create_delta(frame, request, table=table):
         return True
     if request.mode in ("error", "errorifexists"):
