@@ -731,6 +731,7 @@ def write(
     checks: SparkConstraints | None = None,
     quarantine: object = None,
     comments: Mapping[str, str] | None = None,
+    table_constraints: object = False,
 ) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
@@ -753,9 +754,14 @@ def write(
     rows to the target, and returns the counts: the plan runs once, into a
     checkpoint both writes read. On Spark Connect, ``"report"`` works the same
     way (Connect does not deliver the metrics a write observes).
+
+    ``table_constraints=True`` (Delta Lake only) declares ``checks`` as the
+    table's ``CHECK`` constraints (``pydantable_spark._spark.tables``); a Delta
+    table's own ``pydantable_*`` constraints are compared with them in any case.
     """
     from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import storage as spark_side
+    from pydantable_spark._spark import tables as spark_tables
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import is_connect, run_action
 
@@ -791,7 +797,23 @@ def write(
     if constraints in ("report", "quarantine") and checks is None:
         msg = f"{action}: constraints={shown(constraints)} needs the frame's model constraints (as_model names a model)"
         raise ArgumentValueError(msg)
-    request = spark_side.WriteRequest(action, fmt, target, mode, tuple(columns), opts)
+    if not isinstance(table_constraints, bool):
+        msg = f"{action}: table_constraints= must be True or False, got {shown(table_constraints)}"
+        raise ArgumentTypeError(msg)
+    if table_constraints and fmt not in ("delta", ""):
+        msg = (
+            f"{action}: table_constraints=True declares the model's constraints as Delta Lake CHECK constraints; "
+            f"a {fmt} {'table' if table else 'file'} has none"
+            + (" (Iceberg keeps only required fields, which every write declares)" if fmt == "iceberg" else "")
+        )
+        raise ArgumentValueError(msg)
+    if table_constraints and checks is None:
+        msg = f"{action}: table_constraints=True needs the frame's model constraints (as_model names a model)"
+        raise ArgumentValueError(msg)
+    table_checks = spark_tables.table_checks(checks) if checks is not None and fmt in ("delta", "") else ()
+    request = spark_side.WriteRequest(
+        action, fmt, target, mode, tuple(columns), opts, checks=table_checks, declare_checks=table_constraints
+    )
     with spark_side.spark_errors(action, plan):
         frame = spark_side.with_comments(to_spark(plan), comments or {})
         if checks is not None and constraints == "quarantine":

@@ -60,7 +60,7 @@ class Writers(Generic[M]):
         self, fmt: str, target: str | os.PathLike[str], mode: storage.WriteMode,
         partition_by: str | Sequence[str] | None, options: Mapping[str, Any], constraints: ConstraintMode,
         quarantine: str | os.PathLike[str] | None,
-        *, table: bool = False,
+        *, table: bool = False, table_constraints: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
         from pydantable_spark.annotations import column_comments
         from pydantable_spark.constraints import spark_constraints
@@ -68,7 +68,7 @@ class Writers(Generic[M]):
         return storage.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
-            quarantine=quarantine, comments=column_comments(self.model),
+            quarantine=quarantine, comments=column_comments(self.model), table_constraints=table_constraints,
         )  # fmt: skip
 
     def write_parquet(
@@ -119,18 +119,39 @@ class Writers(Generic[M]):
     def write_delta(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
-        """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath)."""
-        return self._write("delta", path, mode, partition_by, options, constraints, quarantine)
+        """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath).
+
+        A new table declares the model's non-null fields ``NOT NULL`` (columns
+        and struct fields: Delta refuses a NULL there from any writer); its
+        first write is two versions (``CREATE TABLE``, then ``WRITE``). An
+        existing table's ``NOT NULL`` columns and ``pydantable_*`` CHECK
+        constraints are compared with the model's first. ``table_constraints=True``
+        also declares the model's Spark-checkable constraints as ``CHECK``
+        constraints named ``pydantable_<field>_<kind>``. See ``docs/lakehouse.md``.
+        """
+        return self._write(
+            "delta", path, mode, partition_by, options, constraints, quarantine, table_constraints=table_constraints
+        )
 
     def save_as_table(
         self, name: str, *, mode: storage.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
         format: str | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
-        """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet)."""
-        return self._write(format or "", name, mode, partition_by, options, constraints, quarantine, table=True)
+        """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet).
+
+        Delta Lake and Iceberg tables carry the model as ``write_delta`` says:
+        a new Iceberg table (or one ``mode="overwrite"`` replaces) has the
+        model's non-null fields, struct fields, list elements and map values
+        required, in one commit. ``table_constraints=True`` is for Delta
+        tables (Iceberg has no CHECK constraints: ``ArgumentValueError``).
+        """
+        return self._write(
+            format or "", name, mode, partition_by, options, constraints, quarantine, table=True,
+            table_constraints=table_constraints,
+        )  # fmt: skip
 
     def merge_into(
         self, table: str | None = None, *, path: str | os.PathLike[str] | None = None,
@@ -168,7 +189,9 @@ class Writers(Generic[M]):
                 or a condition that does not type-check (before any Spark job).
             CardinalityError: several source rows match one target row (nothing written).
             WriteError: the target is neither a Delta Lake nor an Iceberg table.
-            ConstraintError: a written value violates the model's constraints (nothing written).
+            ConstraintError: a written value violates the model's constraints, or the Delta table
+                declares a ``pydantable_*`` CHECK constraint the model does not (nothing written).
+            NullabilityError: a value that may be NULL into a column the table declares NOT NULL.
 
         ```pycon
         >>> from pydantable_spark import DataFrameModel
@@ -212,5 +235,5 @@ class Writers(Generic[M]):
         from pydantable_spark._spark.merge import merge
         from pydantable_spark.constraints import spark_constraints
 
-        checks = spark_constraints(target_model) if constraints == "raise" else None
-        return merge(self._plan, typed, (kind, where), checks)
+        declared = spark_constraints(target_model)
+        return merge(self._plan, typed, (kind, where), declared if constraints == "raise" else None, declared)

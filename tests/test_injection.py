@@ -32,6 +32,7 @@ from pydantable_spark.errors import (
     NullCheckError,
     UnknownColumnError,
     UnsupportedTypeError,
+    WriteError,
 )
 from pydantable_spark.expr.binding import call
 from pydantable_spark.expr.catalog import ENTRIES, REQUIRED, Function, Param
@@ -775,6 +776,43 @@ def test_merge_into_hostile_column_names(spark: SparkSession, tmp_path: Any, con
     assert metrics == MergeMetrics(inserted=1, updated=1, deleted=0), conf
     back = DataFrame.from_spark(spark.read.format("delta").load(where)).sort("k").to_dict()
     assert back == {"k": [1, 2], **{n: [10 + j, 20 + j] for j, n in enumerate(unique)}}, conf
+
+
+@pytest.mark.lakehouse
+def test_table_constraints_with_hostile_names_members_and_patterns_are_exact(tmp_path: Any, conf: str) -> None:
+    """``table_constraints=True``: Delta CHECKs over hostile column names, ``Literal`` members and a pattern."""
+    from typing import Literal as L
+
+    from pydantic import Field, create_model
+
+    from pydantable_spark.errors import SparkJobError
+
+    members = tuple(HOSTILE[:-1])  # the last one ("") stays outside the Literal and the pattern
+    pattern = "^(?:" + "|".join(_escaped(m) for m in members) + ")$"
+    odd = [n for n in DELTA_NAMES if n.lower() not in ("i", "s")][:2]
+    model = create_model(
+        "HostileTable",
+        __base__=DataFrameModel,
+        i=(int, ...),
+        s=(L[members], ...),  # type: ignore[valid-type]
+        t=(str, Field(pattern=pattern, alias=odd[0])),
+        n=(int, Field(ge=0, alias=odd[1])),
+    )
+    rows = [{"i": i, "s": v, odd[0]: v, odd[1]: i} for i, v in enumerate(members)]
+    where = str(tmp_path / "d")
+    if conf == "regex-names":  # Delta would read the quoted names as regular expressions: refused, nothing made
+        with pytest.raises(WriteError, match="quotedRegexColumnNames=true makes Spark read the quoted column"):
+            model.from_rows(rows).write_delta(where, table_constraints=True)
+        assert not (tmp_path / "d").exists()
+        return
+    model.from_rows(rows).write_delta(where, table_constraints=True)  # every valid row passes Delta's CHECKs
+    assert model.read_delta(where).count() == len(members), conf
+    last = {"i": 99, "s": members[0], odd[0]: HOSTILE[-1], odd[1]: 0}  # the pattern refuses ""
+    for bad in (last, {**last, odd[0]: members[0], odd[1]: -1}):
+        frame = model.from_rows([bad], trusted=True)  # no Pydantic validation: the values reach the write
+        with pytest.raises(SparkJobError, match="CHECK constraint|DELTA_VIOLATE_CONSTRAINT"):
+            frame.write_delta(where, mode="append", constraints="skip")  # only the table's own CHECK refuses it
+    assert model.read_delta(where).count() == len(members), conf
 
 
 def test_merge_target_names_with_substitution_are_refused() -> None:

@@ -63,9 +63,14 @@ _FAILED = re.compile(re.escape(CONSTRAINT_MARK) + r"([0-9a-fA-F]*):([0-9a-fA-F]*
 _LENGTHS = {dt.String: "char_length", dt.Binary: "octet_length"}
 
 
-def violation_sql(constraint: Constraint) -> str:
-    """SQL that is TRUE exactly when a row violates ``constraint`` (never NULL)."""
-    return f"coalesce({_at(column_sql(constraint.column), constraint.path, constraint, 0)}, FALSE)"
+def violation_sql(constraint: Constraint, column: str | None = None) -> str:
+    """SQL that is TRUE exactly when a row violates ``constraint`` (never NULL).
+
+    ``column`` is the column's reference (SQL text made by the caller); by
+    default its Spark name in the lowered plan.
+    """
+    value = column_sql(constraint.column) if column is None else column
+    return f"coalesce({_at(value, constraint.path, constraint, 0)}, FALSE)"
 
 
 def _at(value: str, path: tuple[str, ...], constraint: Constraint, depth: int) -> str:

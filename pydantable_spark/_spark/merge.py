@@ -74,6 +74,7 @@ def merge(
     rebind: Callable[[Schema | None], MergeSpec],
     where: tuple[str, str],
     checks: SparkConstraints | None,
+    declared: SparkConstraints | None = None,
 ) -> MergeMetrics:
     """Run a merge with the rows of ``plan`` as the source into the table ``where`` (``("table"|"path", name)``).
 
@@ -82,6 +83,10 @@ def merge(
     it be NULL, as expressions read it (a MERGE cannot check a target value for
     NULL at run time: Spark may compute a clause's expressions for rows of
     other clauses, where the target's columns are NULL).
+
+    ``declared`` (the target model's constraints, whatever ``checks`` is): a Delta
+    table's ``pydantable_*`` CHECK constraints are compared with them first
+    (``tables.compare_checks``: one the model lacks is refused).
     """
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
@@ -94,12 +99,16 @@ def merge(
         frame = to_spark(plan)
         spark = frame.sparkSession
         fmt, target_sql, table = _target(spark, where, action)
+        if fmt == "delta" and declared is not None:
+            from pydantable_spark._spark import tables
+
+            tables.compare_checks(tables.declared_checks(spark, target_sql), tables.table_checks(declared), action)
         fields = {f.name: f for f in fields_of_struct(table.schema)}
         model = rebind(None)
         columns = _reconciled(model, tuple(fields.values()), action)
         stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or columns[f.name].nullable) for f in model.target))
         spec = rebind(stored)
-        _check_table_nulls(spec, fields, action)
+        _check_table_nulls(spec, fields, action, fmt)
         view = f"__pydantable_merge_{uuid.uuid4().hex[:12]}"
         statement = merge_sql(spec, target_sql, internal_sql(view), columns, checks)
         frame.toDF(*[f"{_SOURCE}{i}" for i in range(len(frame.columns))]).createOrReplaceTempView(view)
@@ -161,8 +170,14 @@ def _reconciled(spec: MergeSpec, fields: tuple[dt.Field, ...], action: str) -> M
     return {c.result.name: c.source for c in rec.columns}
 
 
-def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: str) -> None:
-    """Values the model lets be NULL but the table does not (``NOT NULL``), and inserts leaving such a column out."""
+def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: str, fmt: str) -> None:
+    """Values the model lets be NULL but the table does not (``NOT NULL``), and inserts leaving such a column out.
+
+    Nested too: a struct field the table declares NOT NULL (and, for Iceberg,
+    a list element or map value) that the value may hold NULL in.
+    """
+    from pydantable_spark._spark.tables import nullability_differences
+
     for clause in spec.clauses:
         given = dict(clause.values)
         for name, value in given.items():
@@ -170,6 +185,15 @@ def _check_table_nulls(spec: MergeSpec, fields: Mapping[str, dt.Field], action: 
                 msg = (
                     f"{action}: {clause.kind} {clause.action} sets column {name!r} to a nullable value, and the "
                     f"table declares it NOT NULL; give a default with F.coalesce(value, default)"
+                )
+                raise NullabilityError(msg)
+            written = dt.Field(name, value.type.dtype, value.type.nullable)
+            stricter, _ = nullability_differences((fields[name],), (written,), elements=fmt != "delta")
+            if stricter:
+                msg = (
+                    f"{action}: {clause.kind} {clause.action} sets column {name!r} to a value that may hold NULL "
+                    f"at {', '.join(map(repr, stricter))}, which the table declares NOT NULL; declare the field "
+                    "non-null in the model, or give it a value where it is NULL"
                 )
                 raise NullabilityError(msg)
         if clause.action == "insert":

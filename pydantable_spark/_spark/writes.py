@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark._spark.tables import TableCheck
+
 __all__ = ["Request", "check_apart", "check_not_reading", "release_checkpoint", "write_path", "write_table"]
 
 log = logging.getLogger("pydantable_spark")
@@ -76,6 +78,10 @@ class Request:
     mode: str
     partition_by: tuple[str, ...] = ()
     options: Mapping[str, str] = field(default_factory=dict)
+    checks: tuple[TableCheck, ...] = ()
+    """The model's constraints as Delta ``CHECK`` constraints: compared with a Delta table's own."""
+    declare_checks: bool = False
+    """``table_constraints=True``: declare ``checks`` on the Delta table (a new one, or missing ones)."""
 
     def spark_write(self, frame: SparkDataFrame, mode: str) -> Any:
         """``frame.write`` with this request's format, options and partitioning, in ``mode``."""
@@ -209,7 +215,21 @@ def write_path(frame: SparkDataFrame, request: Request) -> bool:
             raise TargetExistsError(msg)
         if exists and request.mode == "ignore":
             return False
-        request.spark_write(frame, "error" if request.mode == "errorifexists" else request.mode).save(request.target)
+        mode = "error" if request.mode == "errorifexists" else request.mode
+        if request.fmt == "delta":
+            done = None if exists else _new_delta(frame, request, table=False)
+            if done is not None:
+                return done
+            from pydantable_spark._spark.tables import add_checks, delta_path_name
+
+            if exists:
+                read = lambda: session.read.format("delta").load(request.target)  # noqa: E731
+                _check_existing(frame, request, read, delta_path_name(request.target))
+            request.spark_write(frame, mode).save(request.target)
+            if not exists and request.declare_checks:  # a partitioned table, made by Spark's writer
+                add_checks(session, delta_path_name(request.target), request.checks, request.action)
+            return True
+        request.spark_write(frame, mode).save(request.target)
         return True
     if request.mode == "append" and request.fmt in _SELF_DESCRIBING:
         check_appended_columns(frame, request)
@@ -264,6 +284,69 @@ def write_path(frame: SparkDataFrame, request: Request) -> bool:
     finally:
         fs.delete(staging)
     return True
+
+
+def _new_delta(frame: SparkDataFrame, request: Request, *, table: bool) -> bool | None:
+    """Create a new Delta table with the frame's NOT NULL columns and write it (``tables.create_delta``).
+
+    ``True``: written; ``False``: another write made the table meanwhile and
+    ``mode="ignore"`` leaves it (with ``mode="error"`` that is
+    ``TargetExistsError``); ``None``: the caller writes with Spark's writer (a
+    partitioned table, logged: Spark's catalog API cannot create one from a
+    schema, so its columns are nullable; or a table another write made).
+    """
+    from pydantable_spark._spark import tables
+
+    if request.partition_by:
+        log.warning(
+            "%s: a partitioned Delta table is created by Spark's writer, with every column nullable (Spark's "
+            "catalog API cannot create one from a schema); the model's NOT NULL columns are not declared",
+            request.action,
+        )
+        return None
+    if not tables.delta_catalog(frame.sparkSession):
+        # without Delta's catalog, `delta.<path>` would name a database; Spark's writer says what is missing
+        log.warning(
+            "%s: the session catalog is not Delta's (spark.sql.catalog.spark_catalog="
+            "org.apache.spark.sql.delta.catalog.DeltaCatalog): Spark's writer creates the table, every column "
+            "nullable",
+            request.action,
+        )
+        return None
+    if tables.create_delta(frame, request, table=table):
+        return True
+    if request.mode in ("error", "errorifexists"):
+        raise tables.exists_error(request)
+    return False if request.mode == "ignore" else None
+
+
+def _check_existing(frame: SparkDataFrame, request: Request, existing: Any, name: str) -> None:
+    """Before writing to an existing table that keeps its schema: its NOT NULL and CHECKs against the model's.
+
+    ``name`` is the table's SQL name (quoted). A Delta table's ``pydantable_*``
+    CHECK constraints are compared with the model's (``tables.compare_checks``);
+    with ``table_constraints=True`` the model's that it lacks are declared first.
+    """
+    schema_replaced = any(
+        key.lower() == "overwriteschema" and str(value).lower() == "true" for key, value in request.options.items()
+    )
+    if request.mode == "overwrite" and (request.fmt != "delta" or schema_replaced):
+        if schema_replaced:
+            log.warning(
+                "%s: overwriteSchema=True: Delta Lake replaces the table's schema with every column nullable",
+                request.action,
+            )
+        return
+    from pydantable_spark._spark import tables
+
+    tables.check_nullability(frame, existing(), request.action, request.fmt)
+    if request.fmt == "delta":
+        spark = frame.sparkSession
+        declared = tables.declared_checks(spark, name)
+        if request.declare_checks:
+            tables.add_checks(spark, name, [c for c in request.checks if c.name not in declared], request.action)
+            declared = tables.declared_checks(spark, name)
+        tables.compare_checks(declared, request.checks, request.action)
 
 
 _SELF_DESCRIBING = frozenset({"parquet", "orc"})
@@ -577,8 +660,31 @@ def write_table(frame: SparkDataFrame, request: Request) -> bool:
     fmt = request.fmt or (_provider(spark, request.target) if exists else "")
     if fmt in TRANSACTIONAL:
         # the table format's own commit makes the write all-or-nothing (and its tables cannot always be renamed)
+        request = replace(request, fmt=fmt)
         mode = "error" if request.mode == "errorifexists" else request.mode
-        replace(request, fmt=fmt).spark_write(frame, mode).saveAsTable(request.target)
+        from pydantable_spark._spark import tables
+
+        if fmt == "iceberg" and request.declare_checks:
+            raise tables.no_iceberg_checks(request.action)
+        if fmt == "iceberg" and (not exists or mode == "overwrite"):
+            if tables.write_iceberg_required(frame, request, mode):
+                return True
+            log.warning(
+                "%s: the Iceberg table's catalog is not one named by spark.sql.catalog.<name>: Spark creates the "
+                "table with every column nullable",
+                request.action,
+            )
+        elif fmt == "delta" and not exists:
+            done = _new_delta(frame, request, table=True)
+            if done is not None:
+                return done
+        elif exists:
+            _check_existing(
+                frame, request, lambda: spark.read.table(request.target), _quoted(_name_parts(request.target))
+            )
+        request.spark_write(frame, mode).saveAsTable(request.target)
+        if fmt == "delta" and not exists and request.declare_checks:  # a partitioned table, made by Spark's writer
+            tables.add_checks(spark, _quoted(_name_parts(request.target)), request.checks, request.action)
         return True
     parts = _name_parts(request.target)
     suffix = uuid.uuid4().hex[:12]
