@@ -123,6 +123,14 @@ def time_travel(version: object, timestamp: object, action: str, *, names: bool)
         if isinstance(version, str) and not version:
             msg = f"{action}: version='' names no tag"
             raise ArgumentValueError(msg)
+        if isinstance(version, str) and version.isascii() and version.isdigit():
+            msg = (
+                f"{action}: version={version!r} is all digits, and Iceberg reads such a version as the snapshot id "
+                f"{int(version)}, never as a tag of that name (Spark has no other way to name a tag); pass "
+                f"version={int(version)} for that snapshot, or find the tag's snapshot id in the table's refs "
+                "metadata table (<table>.refs) and pass it"
+            )
+            raise ArgumentValueError(msg)
         return {"versionAsOf": str(version)}
     if timestamp is not None:
         if not isinstance(timestamp, datetime.datetime):

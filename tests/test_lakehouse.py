@@ -519,6 +519,37 @@ def test_table_constraints_are_delta_checks_that_refuse_other_writers(tmp_path: 
     assert Stock.read_delta(where).count() == 5
 
 
+class Counted(DataFrameModel):
+    id: int
+    qty: int = Field(ge=0)
+    note: str | None
+
+
+@LAKEHOUSE
+def test_delta_rs_is_refused_by_the_tables_not_null_and_check_constraints(tmp_path: Path) -> None:
+    """Another engine (delta-rs, Rust) writing to the table the façade made: the table's own rules refuse it."""
+    import pyarrow as pa
+    from deltalake import write_deltalake
+
+    where = str(tmp_path / "counted")
+    Counted.from_rows([{"id": 1, "qty": 3, "note": None}]).write_delta(where, table_constraints=True)
+    refused = {}
+    for label, rows in {
+        "valid": {"id": [2], "qty": [4], "note": ["x"]},
+        "id NULL": {"id": [None], "qty": [4], "note": ["x"]},
+        "qty ge 0": {"id": [3], "qty": [-1], "note": [None]},
+    }.items():
+        data = pa.table({"id": pa.array(rows["id"], pa.int64()), "qty": pa.array(rows["qty"], pa.int64()),
+                         "note": pa.array(rows["note"], pa.string())})  # fmt: skip
+        try:
+            write_deltalake(where, data, mode="append")
+            refused[label] = ""
+        except Exception as error:  # delta-rs's own refusal: its invariant or constraint check
+            refused[label] = "refused" if "failed validation" in str(error) else str(error)
+    assert refused == {"valid": "", "id NULL": "refused", "qty ge 0": "refused"}
+    assert sorted(r.id for r in Counted.read_delta(where).collect()) == [1, 2]
+
+
 @LAKEHOUSE
 def test_table_constraints_on_iceberg_are_refused(spark: SparkSession) -> None:
     name = _table("lake")
@@ -565,6 +596,11 @@ def test_table_constraints_is_checked_when_called(tmp_path: Path) -> None:
         (lambda: Item.read_table("t", version=""), ArgumentValueError, r"version='' names no tag"),
         (lambda: Item.read_table("t", version=[1]), ArgumentTypeError, r"int \(a version or snapshot id\) or str"),
         (lambda: Item.read_table("t", version=-3), ArgumentValueError, r"versions count from 0"),
+        (
+            lambda: Item.read_table("t", version="123"),
+            ArgumentValueError,
+            r"reads such a version as the snapshot id 123",
+        ),
     ],
 )
 def test_time_travel_arguments_are_checked_when_called(call: Any, error: type[Exception], message: str) -> None:

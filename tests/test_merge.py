@@ -257,6 +257,46 @@ def test_a_null_into_a_non_null_column_is_refused_and_commits_nothing(tmp_path: 
     assert _rows(Version.read_delta(where)) == [{**row, "current": False, "note": None} for row in rows]
 
 
+@LAKEHOUSE
+def test_a_value_the_tables_type_cannot_hold_and_a_struct_lacking_a_field_name_the_column(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    """The table's ``qty`` is INT and its ``ship`` has ``zip``; the model's are ``int`` (64-bit) and ``Ship{city}``.
+
+    Before: a ``SparkJobError`` "[TASK_WRITE_FAILED]" with the overflow only in
+    its cause, and Spark's "cannot cast STRUCT<city> ..." naming a private column.
+    """
+
+    class Ship(DataFrameModel):
+        city: str
+
+    class Line(DataFrameModel):
+        id: int
+        qty: int | None
+        ship: Ship | None
+
+    where, iceberg = str(tmp_path / "d"), _table("lake")
+    schema = "id bigint, qty int, ship struct<city: string, zip: string>"
+    spark.createDataFrame([(1, 5, ("Oslo", "0150"))], schema).write.format("delta").save(where)
+    spark.createDataFrame([(1, 5, ("Oslo", "0150"))], schema).writeTo(iceberg).using("iceberg").create()
+    big = Line.from_rows([{"id": 1, "qty": 2**40, "ship": None}])
+    for target_kw in ({"path": where}, {"table": iceberg}):
+        with pytest.raises(WriteError) as info:
+            big.merge_into(**target_kw, on="id", when_matched=update(qty=source.col("qty")))
+        said = str(info.value)
+        assert "column 'qty' gets a value that the table's INT cannot hold (the model's type is BIGINT)" in said, said
+        assert said.endswith("the row's value: 1099511627776"), said
+        with pytest.raises(WriteError, match=r"sets column 'ship' to the model's value, which lacks the table's "
+                           r"field\(s\) ship\.zip \(STRING\)"):  # fmt: skip
+            big.merge_into(**target_kw, on="id", when_matched=update_all())
+    assert _delta_versions(spark, f"delta.`{where}`") == [0]
+    assert len(spark.sql(f"SELECT * FROM {iceberg}.snapshots").collect()) == 1
+    # what fits is written, narrowed to the table's type
+    small = Line.from_rows([{"id": 1, "qty": 7, "ship": None}])
+    assert small.merge_into(path=where, on="id", when_matched=update(qty=source.col("qty"))) == MergeMetrics(0, 1, 0)
+    assert spark.read.format("delta").load(where).select("qty").collect()[0][0] == 7
+
+
 # --- Iceberg ------------------------------------------------------------------------------------
 
 

@@ -23,13 +23,14 @@ them in the summary of the snapshot it commits (``spark.merge-into.*``).
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.constraints import value_checked
-from pydantable_spark._spark.sql import COMPILERS, field_sql, internal_sql, to_sql, type_sql
+from pydantable_spark._spark.sql import COMPILERS, field_sql, internal_sql, string_sql, to_sql, type_sql
 from pydantable_spark._spark.writes import _name_parts, _provider, _quoted
 from pydantable_spark.errors import (
     CardinalityError,
@@ -55,6 +56,10 @@ __all__ = ["merge"]
 
 _SOURCE = "__pydantable_s"
 _TARGET = "__pydantable_t"
+_FIT_MARK = "pydantable:fit:"
+_FIT = re.compile(re.escape(_FIT_MARK) + r"([0-9a-fA-F]*):([0-9a-fA-F]*)\]")
+_FITTED = "__pydantable_v"
+_CAST_FAILED = ("CAST_OVERFLOW", "CAST_INVALID_INPUT", "NUMERIC_VALUE_OUT_OF_RANGE", "ARITHMETIC_OVERFLOW")
 _NOT_DELTA = ("DELTA_MISSING_DELTA_TABLE", "DELTA_TABLE_NOT_FOUND", "is not a Delta table", "PATH_NOT_FOUND")
 _MULTIPLE = ("DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE", "MERGE_CARDINALITY_VIOLATION")
 
@@ -109,6 +114,7 @@ def merge(
         stored = Schema(tuple(dt.Field(f.name, f.dtype, f.nullable or columns[f.name].nullable) for f in model.target))
         spec = rebind(stored)
         _check_table_nulls(spec, fields, action, fmt)
+        _check_table_fields(spec, fields, action)
         view = f"__pydantable_merge_{uuid.uuid4().hex[:12]}"
         statement = merge_sql(spec, target_sql, internal_sql(view), columns, checks)
         frame.toDF(*[f"{_SOURCE}{i}" for i in range(len(frame.columns))]).createOrReplaceTempView(view)
@@ -116,8 +122,12 @@ def merge(
             before = _snapshot(spark, target_sql) if fmt == "iceberg" else None
             rows = run_action(spark, lambda: spark.sql(statement).collect())
         except Exception as error:
-            if any(code in str(error) for code in _MULTIPLE):
+            said = _said(error)
+            if any(code in said for code in _MULTIPLE):
                 raise _cardinality(spec, action) from error
+            unfit = _unfit(said, spec, columns, action)
+            if unfit is not None:
+                raise unfit from error
             raise
         finally:
             spark.catalog.dropTempView(view)
@@ -230,10 +240,10 @@ def merge_sql(
 
     def assigned(name: str, node: Node) -> str:
         text = lowered(node)
-        if columns[name].dtype != wanted[name].dtype:
-            text = f"CAST({text} AS {type_sql(columns[name].dtype)})"
-        if checks is not None:
+        if checks is not None:  # on the model's value, before it takes the table's type
             text = value_checked(text, [c for c in checks.checked if c.column == name], spec.action)
+        if columns[name].dtype != wanted[name].dtype:
+            text = fitted(text, name, columns[name].dtype, wanted[name].dtype, spec.action)
         return text
 
     parts = [f"MERGE INTO {target} AS {_TARGET} USING {source} AS {_SOURCE} ON {lowered(spec.on)}"]
@@ -253,6 +263,109 @@ def merge_sql(
             values = ", ".join(assigned(name, value) for name, value in clause.values)
             parts.append(f"{head} THEN INSERT ({names}) VALUES ({values})")
     return "\n".join(parts)
+
+
+def fitted(value: str, name: str, table: dt.DType, model: dt.DType, action: str) -> str:
+    """``value`` (SQL, of the model's type) cast to the table's type, failing naming ``name`` where it does not fit.
+
+    A value that does not fit: an integer or decimal the table's narrower type
+    cannot hold. A struct, list or map is cast as it is (its fields were matched before the
+    statement, ``_check_table_fields``); a failure inside one is named after
+    the job (``_unfit``).
+    """
+    target = type_sql(table)
+    if isinstance(table, dt.Struct | dt.List | dt.Map):
+        return f"CAST({value} AS {target})"
+    message = (
+        f"{action}: column {name!r} gets a value that the table's {target} cannot hold (the model's type is "
+        f"{type_sql(model)}); nothing was written, the table is as it was. Keep the values in the table's range "
+        "(a model constraint such as Field(le=...) refuses them before the statement), or widen the table's column"
+    )
+    mark = string_sql(f"[{_FIT_MARK}{message.encode('utf-8').hex()}:")
+    shown = f"coalesce(hex(substr(CAST({_FITTED} AS STRING), 1, 200)), {string_sql('')})"
+    fail = f"raise_error(concat({mark}, {shown}, {string_sql(']')}))"
+    body = (
+        f"CASE WHEN {_FITTED} IS NOT NULL AND try_cast({_FITTED} AS {target}) IS NULL THEN {fail} "
+        f"ELSE CAST({_FITTED} AS {target}) END"
+    )
+    return f"element_at(transform(array({value}), {_FITTED} -> {body}), 1)"
+
+
+def _said(error: BaseException) -> str:
+    """The text of ``error`` and of its causes (Spark's reason may be in either)."""
+    texts: list[str] = []
+    seen: BaseException | None = error
+    while seen is not None and len(texts) < 8:
+        texts.append(str(seen))
+        seen = seen.__cause__ or seen.__context__
+    return "\n".join(texts)
+
+
+def _unfit(said: str, spec: MergeSpec, columns: Mapping[str, dt.Field], action: str) -> WriteError | None:
+    """The error naming the column whose value the table's type cannot hold (None: the failure is another)."""
+    found = _FIT.search(said)
+    if found is not None:
+        message = bytes.fromhex(found.group(1)).decode("utf-8", "replace")
+        value = bytes.fromhex(found.group(2)).decode("utf-8", "replace")
+        return WriteError(f"{message}; the row's value: {value}")
+    if not any(code in said for code in _CAST_FAILED):
+        return None
+    wanted = {f.name: f.dtype for f in spec.target}
+    nested = sorted(
+        {
+            name
+            for clause in spec.clauses
+            for name, _ in clause.values
+            if columns[name].dtype != wanted[name] and isinstance(columns[name].dtype, dt.Struct | dt.List | dt.Map)
+        }
+    )
+    if not nested:
+        return None
+    from pydantable_spark._spark.storage import spark_paragraph
+
+    msg = (
+        f"{action}: a value of column(s) {', '.join(map(repr, nested))} does not fit the table's type "
+        f"({'; '.join(f'{n}: {type_sql(columns[n].dtype)}' for n in nested)}); nothing was written, the table is as "
+        f"it was. Spark's reason: {spark_paragraph(said)}"
+    )
+    return WriteError(msg)
+
+
+def _check_table_fields(spec: MergeSpec, fields: Mapping[str, dt.Field], action: str) -> None:
+    """A struct field the table has and an assigned value lacks, named before the statement runs.
+
+    Spark's MERGE cannot write a struct without one of the table's fields
+    (it would not know what to keep there); the message names the user's
+    column and the field, at any depth (``ship.zip``, ``lines[].sku``).
+    """
+    for clause in spec.clauses:
+        for name, value in clause.values:
+            lacking = list(_lacking(name, fields[name].dtype, value.type.dtype))
+            if lacking:
+                msg = (
+                    f"{action}: {clause.kind} {clause.action} sets column {name!r} to the model's value, which "
+                    f"lacks the table's field(s) {', '.join(lacking)}; add them to the model's struct (as "
+                    "Optional fields if they may be NULL), or read the table's model with modelgen; nothing was "
+                    "written"
+                )
+                raise WriteError(msg)
+
+
+def _lacking(where: str, table: dt.DType, value: dt.DType) -> list[str]:
+    if isinstance(table, dt.Struct) and isinstance(value, dt.Struct):
+        have = {f.name: f for f in value.fields}
+        found: list[str] = []
+        for f in table.fields:
+            if f.name not in have:
+                found.append(f"{where}.{f.name} ({type_sql(f.dtype)})")
+            else:
+                found += _lacking(f"{where}.{f.name}", f.dtype, have[f.name].dtype)
+        return found
+    if isinstance(table, dt.List) and isinstance(value, dt.List):
+        return _lacking(f"{where}[]", table.inner, value.inner)
+    if isinstance(table, dt.Map) and isinstance(value, dt.Map):
+        return _lacking(f"{where}{{value}}", table.value, value.value)
+    return []
 
 
 def _cardinality(spec: MergeSpec, action: str) -> CardinalityError:
