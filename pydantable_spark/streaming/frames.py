@@ -326,6 +326,12 @@ class Streams(Generic[M]):
             raise ArgumentValueError(msg)
         trigger = _trigger(available_now, processing_time, once, action)
         columns = _partition_columns(partition_by, self.schema, action)
+        if any(key.lower().replace("_", "") == "outputmode" for key in options):
+            msg = (
+                f"{action}: a file sink writes in output mode 'append' only (it adds files); write an aggregation "
+                "with a watermark on its key, or to write_stream_memory(output_mode=...)"
+            )
+            raise ArgumentTypeError(msg)
         opts = _typed_options(options, action)
         if fmt == "csv":
             _csv_atomic_only(self.schema, action)
