@@ -14,22 +14,19 @@ stream-stream joins, an aggregation over an aggregation (Spark 4 runs chains of
 time-window aggregations in append mode only), session windows.
 
 ```pycon
->>> import datetime
 >>> from pydantable_spark import DataFrameModel, F
->>> class Tick(DataFrameModel):
-...     timestamp: datetime.datetime
-...     value: int
->>> ticks = Tick.read_stream_rate(rows_per_second=10)
->>> ticks.is_streaming
+>>> class Visit(DataFrameModel):
+...     page: str
+...     ms: int
+>>> visits = Visit.read_stream_json("/landing/visits")
+>>> visits.is_streaming
 True
->>> ticks.sort("value")
+>>> visits.sort("ms")
 Traceback (most recent call last):
 ...
 pydantable_spark.errors.StreamingError: sort() on a stream: Spark sorts a stream only after an aggregation, ...
->>> per_minute = ticks.with_watermark(Tick.timestamp, "1 minute").group_by(F.window(Tick.timestamp, "1 minute"))
->>> print(per_minute.agg(n=F.count()).schema)
-window: Row[start: datetime | None, end: datetime | None] (struct<start:timestamp,end:timestamp>)
-n: int (bigint)
+>>> visits.group_by("page").agg(n=F.count()).sort("n").is_streaming  # complete mode only: checked at start
+True
 
 ```
 """

@@ -7,20 +7,15 @@ true; what Spark refuses on streams is refused when the plan is built
 started by ``write_stream_*``, never from ``collect()``.
 
 ```pycon
->>> import datetime, tempfile
+>>> import tempfile
 >>> from pydantable_spark import DataFrameModel
->>> class Event(DataFrameModel):
-...     at: datetime.datetime
-...     user: str
+>>> class Visit(DataFrameModel):
+...     page: str
 ...     ms: int | None
->>> events = Event.read_stream_json(tempfile.mkdtemp(), max_files_per_trigger=10)
->>> events.is_streaming, events.filter(Event.ms > 100).is_streaming
-(True, True)
->>> print(events.with_watermark(Event.at, "10 minutes").schema)
-at: datetime (timestamp)
-user: str (string)
-ms: int | None (bigint)
->>> events.collect()
+>>> visits = Visit.read_stream_json(tempfile.mkdtemp(), max_files_per_trigger=10)
+>>> visits.is_streaming, visits.filter(Visit.ms > 100).is_streaming, Visit.from_rows([]).is_streaming
+(True, True, False)
+>>> visits.collect()
 Traceback (most recent call last):
 ...
 pydantable_spark.errors.StreamingError: collect() on a stream: a stream has no last row, ...
@@ -161,9 +156,8 @@ class Streams(Generic[M]):
         if fmt in ("csv", "json") and options.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
             msg = f"{action}: mode={shown(options['mode'])} would turn unparsable values into NULLs; only FAILFAST"
             raise ArgumentValueError(msg)
-        data = StreamSource(
-            fmt, () if path is None else (path,), tuple(options.items()), read, action, allow_lossy if read else False
-        )
+        lossy = allow_lossy if read is not None else False
+        data = StreamSource(fmt, () if path is None else (path,), tuple(options.items()), read, action, lossy)
         rec = reconcile(source.fields, target, allow_lossy=allow_lossy, null_check=True)
         return DataFrame(p.Reconcile(p.Source(data, source, session), rec, action), chosen)
 
