@@ -195,8 +195,10 @@ class Streams(Generic[M]):
         The schema is the model's, never inferred (Spark needs one for a file
         stream): every column is read nullable and a column the model declares
         non-null is checked when each micro-batch runs (a NULL there, or a
-        column a file lacks, is ``NullCheckError`` naming it). A file column of
-        another type fails the query (``SparkJobError`` naming the file).
+        column a file lacks, is ``NullCheckError`` naming it; an Optional field
+        a file lacks reads NULL). A file column of another type is read as
+        Spark's Parquet reader converts it (a widening) or fails the query
+        (``SparkJobError`` naming the file).
 
         Args:
             path: the directory the files land in (one; Spark lists it each trigger).
