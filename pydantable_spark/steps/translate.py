@@ -500,8 +500,10 @@ def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
     kept = []  # column keys wrapped in coalesce lose their Spark metadata; it is put back
     for key in plan.keys:
         sql = to_sql(key)
-        if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype):
-            # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
+        if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype) and not plan.streaming:
+            # the NULL rows are filtered out; coalescing with a typed constant tells Spark so (over a stream,
+            # Spark reports every output nullable anyway, and a bare column keeps its watermark: see
+            # _streamed_nullability)
             sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
             if isinstance(key, Column):
                 kept.append((spark_name(key.output_name), spark_name(key.name)))
