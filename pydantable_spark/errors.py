@@ -31,6 +31,7 @@ The hierarchy is small on purpose::
     ├── UnsupportedEngineError (NotImplementedError)  a plan Substrait export or the local engine refuses
     ├── LocalEngineError                 the local engine failed at run time (an overflow, as Spark would)
     ├── SessionStoppedError              the SparkSession a frame needs has been stopped
+    ├── StreamingError                   what Spark refuses on a stream (or a batch action on one), before it starts
     ├── WriteError                       a write was refused or failed; its target is as it was
     │   └── TargetExistsError (FileExistsError)  mode="error" and the target exists
     ├── PlanFormatError (ValueError)     a plan document that cannot be read or written
@@ -101,6 +102,7 @@ __all__ = [
     "SessionStoppedError",
     "SparkAnalysisError",
     "SparkJobError",
+    "StreamingError",
     "StubgenError",
     "TargetExistsError",
     "UdfError",
@@ -406,6 +408,18 @@ class JavaNotFoundError(PydantableSparkError, RuntimeError):
             "or point JAVA_HOME at an installed JDK"
         )
         super().__init__(message)
+
+
+class StreamingError(PydantableSparkError):
+    """An operation a streaming frame cannot take, refused when the plan is built or before its query starts.
+
+    The rules are Spark's (``UnsupportedOperationChecker``: no sort before an
+    aggregation, no offset, no sampling, no window over rows, ...), the output
+    mode's (append needs a watermark on an aggregation's key) and the façade's
+    (``unique()`` keeps its keys in Spark's state forever without a watermark);
+    a batch action (``collect()``, ``write_parquet``) on a stream is one too.
+    The message names the rule and the way out. See ``docs/streaming.md``.
+    """
 
 
 class WriteError(PydantableSparkError):

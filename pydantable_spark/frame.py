@@ -82,6 +82,7 @@ from pydantable_spark.reconcile import Selection, reconcile
 from pydantable_spark.results import Results
 from pydantable_spark.selectors import Selector
 from pydantable_spark.selectors import all as cs_all
+from pydantable_spark.streaming.frames import Streams
 from pydantable_spark.writers import Writers
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def _bound_class(model: type[BaseModel]) -> type[DataFrame[Any]]:
     return type(f"DataFrame[{model.__name__}]", (DataFrame,), {"__slots__": (), "_bound_model": model})
 
 
-class DataFrame(Constructors[M], Results[M], Writers[M]):
+class DataFrame(Constructors[M], Results[M], Writers[M], Streams[M]):
     """A lazy, typed frame; ``M`` is the Pydantic model of one row.
 
     Build one with ``DataFrame[User].from_rows(...)``, ``User.from_rows(...)``,
@@ -125,8 +126,9 @@ class DataFrame(Constructors[M], Results[M], Writers[M]):
     ``with_columns``, ``filter``, ...; get results with ``collect()``.
 
     This class holds the relational methods; the constructors and readers,
-    the results and the writers are its mixins ``constructors.Constructors``,
-    ``results.Results`` and ``writers.Writers``.
+    the results, the writers and the streaming methods are its mixins
+    ``constructors.Constructors``, ``results.Results``, ``writers.Writers`` and
+    ``streaming.frames.Streams``.
     """
 
     __slots__ = ("_model", "_plan")

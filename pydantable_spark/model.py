@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.reconcile import Selection
     from pydantable_spark.storage import Paths
+    from pydantable_spark.timeseries import Duration
 
 __all__ = ["DataFrameModel", "attribute_name", "is_derived_row", "is_source_identifier", "row_model"]
 
@@ -338,6 +339,50 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
             name, version=version, timestamp=timestamp, model=cls, session=session, allow_lossy=allow_lossy,
             constraints=constraints, absent=absent,
         )  # fmt: skip
+
+    @classmethod
+    def read_stream_parquet(
+        cls: type[M], path: str | os.PathLike[str], *, session: SparkSession | None = None,
+        allow_lossy: Selection = False, max_files_per_trigger: int | None = None, latest_first: bool = False,
+        max_file_age: Duration | None = None, **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """A stream of the Parquet files in ``path`` as a frame of this model (``DataFrame.read_stream_parquet``)."""
+        return _frames().read_stream_parquet(
+            path, model=cls, session=session, allow_lossy=allow_lossy, max_files_per_trigger=max_files_per_trigger,
+            latest_first=latest_first, max_file_age=max_file_age, **options,
+        )  # fmt: skip
+
+    @classmethod
+    def read_stream_json(
+        cls: type[M], path: str | os.PathLike[str], *, session: SparkSession | None = None,
+        allow_lossy: Selection = False, max_files_per_trigger: int | None = None, latest_first: bool = False,
+        max_file_age: Duration | None = None, **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """A stream of the files landing in ``path`` as a frame of this model (see ``DataFrame.read_stream_json``)."""
+        return _frames().read_stream_json(
+            path, model=cls, session=session, allow_lossy=allow_lossy, max_files_per_trigger=max_files_per_trigger,
+            latest_first=latest_first, max_file_age=max_file_age, **options,
+        )  # fmt: skip
+
+    @classmethod
+    def read_stream_csv(
+        cls: type[M], path: str | os.PathLike[str], *, session: SparkSession | None = None,
+        allow_lossy: Selection = False, max_files_per_trigger: int | None = None, latest_first: bool = False,
+        max_file_age: Duration | None = None, **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """A stream of the files landing in ``path`` as a frame of this model (see ``DataFrame.read_stream_csv``)."""
+        return _frames().read_stream_csv(
+            path, model=cls, session=session, allow_lossy=allow_lossy, max_files_per_trigger=max_files_per_trigger,
+            latest_first=latest_first, max_file_age=max_file_age, **options,
+        )  # fmt: skip
+
+    @classmethod
+    def read_stream_rate(
+        cls: type[M], rows_per_second: int = 1, *, num_partitions: int | None = None,
+        session: SparkSession | None = None,
+    ) -> DataFrame[M]:  # fmt: skip
+        """Spark's rate source typed by this model (``timestamp``, ``value``; see ``DataFrame.read_stream_rate``)."""
+        return _frames().read_stream_rate(rows_per_second, model=cls, num_partitions=num_partitions, session=session)
 
 
 # --- row models derived from a schema ---------------------------------------------------

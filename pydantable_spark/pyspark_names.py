@@ -90,7 +90,9 @@ _VIEW = use(
     "df.to_spark().createOrReplaceTempView(name)",
     "SQL over a view is outside the typed API: hand Spark the lowered DataFrame.",
 )
-_STREAMING = not_offered("Structured Streaming is not typed here yet: use df.to_spark() and PySpark's API.")
+_STREAMING = not_offered(
+    "Not typed here yet (docs/streaming.md lists what streams offer): use df.to_spark() and PySpark's API."
+)
 _SQL_TEXT = "It parses SQL text, and no user value reaches Spark as SQL here: write it with F and operators."
 _GROUPING_SETS = not_offered(
     "Grouping sets, cubes and rollups are not offered: group_by each set of keys and union the results."
@@ -182,8 +184,11 @@ FRAME: dict[str, Answer] = {
     "write": use("df.write_parquet(path)", "Also write_csv, write_json, write_orc, write_delta, save_as_table."),
     "writeTo": use("df.save_as_table(name)"),
     "mergeInto": use("df.merge_into(table, on=..., when_matched=..., when_not_matched=...)"),
-    "writeStream": _STREAMING,
-    "withWatermark": _STREAMING,
+    "writeStream": use(
+        "df.write_stream_parquet(path, checkpoint=...)",
+        "Also write_stream_json, write_stream_csv, write_stream_memory; the output mode is checked before start.",
+    ),
+    "withWatermark": use("df.with_watermark(Model.ts, '10 minutes')", "A timestamp column; the delay a duration."),
     # --- physical controls ---
     "localCheckpoint": use("df.local_checkpoint()"),
     "repartitionByRange": not_offered("Range partitioning is not offered: df.repartition(n, *columns) hashes."),
@@ -202,7 +207,7 @@ FRAME: dict[str, Answer] = {
     "rdd": use("df.to_spark().rdd", _SPARK),
     "sparkSession": use("df.to_spark().sparkSession", _SPARK),
     "storageLevel": use("df.to_spark().storageLevel", _SPARK),
-    "isStreaming": use("df.to_spark().isStreaming", _SPARK),
+    "isStreaming": use("df.is_streaming"),
     "isLocal": use("df.to_spark().isLocal()", _SPARK),
     "inputFiles": use("df.to_spark().inputFiles()", _SPARK),
     "executionInfo": use("df.to_spark().executionInfo", _SPARK),

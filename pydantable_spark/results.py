@@ -37,6 +37,7 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import bind, check_param
 from pydantable_spark.jobs import Job
 from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.streaming import refuse_batch_action
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Generator, Sequence
@@ -172,6 +173,7 @@ class Results(Generic[M]):
         return self._arrow("to_arrow()", engine)
 
     def _arrow(self, action: str, engine: Engine | None = None) -> pa.Table:
+        refuse_batch_action(self._plan, action)
         chosen = chosen_engine(action, engine)
         if chosen != "spark":
             from pydantable_spark.errors import UnsupportedEngineError
@@ -243,6 +245,7 @@ class Results(Generic[M]):
         if batch_size < 1:
             msg = f"stream(batch_size={batch_size}) needs a positive batch size"
             raise ArgumentValueError(msg)
+        refuse_batch_action(self._plan, "stream()")
         return self._stream(batch_size, trusted, None)
 
     def _stream(self, batch_size: int, trusted: bool, session: Any) -> Generator[list[M], None, None]:
@@ -309,6 +312,7 @@ class Results(Generic[M]):
         from pydantable_spark._spark.session import resolve_session
 
         plan, model = self._plan, self.model
+        refuse_batch_action(plan, f"submit({action!r})")
         session = resolve_session()  # here: a Spark Connect session is only "active" in the thread that made it
         converters: dict[str, Callable[[pa.Table], Any]] = {
             "collect": lambda table: materialize.rows_from_arrow(table, model),
@@ -404,6 +408,7 @@ class Results(Generic[M]):
         return self._count("count()", self._plan, engine)
 
     def _count(self, action: str, plan: p.Plan, engine: Engine | None = None) -> int:
+        refuse_batch_action(plan, action)
         chosen = chosen_engine(action, engine)
         if chosen != "spark":
             from pydantable_spark.errors import UnsupportedEngineError
@@ -463,6 +468,7 @@ class Results(Generic[M]):
         from pydantable_spark.frame import DataFrame
         from pydantable_spark.model import DataFrameModel
 
+        refuse_batch_action(self._plan, "validate()")
         keys = (key,) if isinstance(key, str) else tuple(key)
         for name in keys:
             self.schema[name]  # an unknown key column names the columns there are

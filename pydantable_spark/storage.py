@@ -45,6 +45,7 @@ from pydantable_spark.errors import (
 )
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import ArrowData, SparkData
+from pydantable_spark.plan.streaming import refuse_batch_action
 from pydantable_spark.reconcile import Reconciliation, Selection, check_near_names, reconcile
 from pydantable_spark.schema import Schema
 
@@ -774,6 +775,7 @@ def write(
     from pydantable_spark._spark.session import is_connect, run_action
 
     action = f"save_as_table({target!r})" if table else f"write_{fmt}({target!r})"
+    refuse_batch_action(plan, action)
     if table:
         table_name(target, action)
     if mode not in _MODES:

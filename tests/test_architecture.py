@@ -128,7 +128,7 @@ def test_records_are_frozen_slotted_dataclasses() -> None:
                 assert "__slots__" in value.__dict__, value
 
 
-MIXINS = {"constructors": "Constructors", "results": "Results", "writers": "Writers"}
+MIXINS = {"constructors": "Constructors", "results": "Results", "writers": "Writers", "streaming.frames": "Streams"}
 """``DataFrame``'s mixins by module: ``frame.py`` keeps the relational methods (STYLE §13)."""
 
 
@@ -155,7 +155,7 @@ def _annotation_of_first_parameter(function: ast.FunctionDef | ast.AsyncFunction
 def test_mixins_type_self_as_themselves() -> None:
     """A mixin types ``self``/``cls`` as itself, never as ``DataFrame`` (mypy refuses that self type)."""
     for module in MIXINS:
-        tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+        tree = ast.parse((PACKAGE / f"{module.replace('.', '/')}.py").read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 assert "DataFrame" not in _annotation_of_first_parameter(node), (module, node.name)

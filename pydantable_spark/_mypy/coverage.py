@@ -91,6 +91,11 @@ _JOB = RunTimeOnly("starts a background job running a callable the plugin cannot
 _STREAM = RunTimeOnly("streams the rows (a Spark job per batch)")
 _RAISES_NOTHING = RunTimeOnly("returns the plan's text; the frame's construction was checked where it was built")
 
+_STREAM_SOURCE = RunTimeOnly(
+    "opens a stream when its query starts: the model is its schema, and a stream's plan is checked at run time"
+)
+_STREAM_SINK = RunTimeOnly("starts a streaming query (Spark jobs per micro-batch) into a path or a memory table")
+
 _PLAN = Replayed(PLAN)
 _CALL = Replayed(CALL)
 
@@ -151,6 +156,7 @@ FRAME_ENTRIES: dict[str, Entry] = {
             "unpivot",
             "with_columns",
             "with_row_count",
+            "with_watermark",
         ],
         _PLAN,
     ),
@@ -191,7 +197,11 @@ FRAME_ENTRIES: dict[str, Entry] = {
     **dict.fromkeys(("checkpoint", "local_checkpoint", "unpersist"), _EAGER),
     **dict.fromkeys(("from_arrow", "from_columns", "from_pandas", "from_polars", "from_spark"), _INPUT),
     **dict.fromkeys(("read_csv", "read_delta", "read_json", "read_orc", "read_parquet", "read_table"), _READ),
-    **dict.fromkeys(("columns", "dtypes", "model", "plan", "schema"), _PROPERTY),
+    **dict.fromkeys(("columns", "dtypes", "is_streaming", "model", "plan", "schema"), _PROPERTY),
+    **dict.fromkeys(("read_stream_csv", "read_stream_json", "read_stream_parquet", "read_stream_rate"), _STREAM_SOURCE),
+    **dict.fromkeys(
+        ("write_stream_csv", "write_stream_json", "write_stream_memory", "write_stream_parquet"), _STREAM_SINK
+    ),
     **dict.fromkeys(("empty", "shape"), _COUNTED),
     "explain": _RAISES_NOTHING,
 }

@@ -101,6 +101,7 @@ FRAME_MIXINS = frozenset(
     {
         "pydantable_spark.constructors.Constructors",
         "pydantable_spark.results.Results",
+        "pydantable_spark.streaming.frames.Streams",
         "pydantable_spark.writers.Writers",
     }
 )

@@ -26,7 +26,7 @@ from pydantable_spark._spark.sql import column_sql, internal_sql, needs_renaming
 from pydantable_spark._spark.types import fields_of_struct, spark_type, struct_of
 from pydantable_spark.arrow import without_empty_batches
 from pydantable_spark.errors import CardinalityError, SparkAnalysisError, SparkJobError, UdfError
-from pydantable_spark.plan.sources import ArrowData, SparkData
+from pydantable_spark.plan.sources import ArrowData, SparkData, StreamSource
 from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.ir import (
@@ -51,6 +51,7 @@ from pydantable_spark.steps.ir import (
     ToSchema,
     UnionStep,
     UnpivotStep,
+    WatermarkStep,
     Where,
 )
 
@@ -112,6 +113,10 @@ def spark_frame(source: p.Source, session: Any = None) -> SparkDataFrame:
     data = source.data
     if isinstance(data, SparkData):
         return data.frame  # type: ignore[no-any-return]
+    if isinstance(data, StreamSource):
+        from pydantable_spark._spark.streaming import open_stream
+
+        return open_stream(data, source.schema, resolve_session(source.session or session))
     assert isinstance(data, ArrowData)
     spark = resolve_session(source.session or session)
     created = data.created.get(id(spark))
@@ -165,7 +170,7 @@ def _register_udfs(step: Step, frame: SparkDataFrame) -> None:
 def _scan(step: Scan, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
     frame = spark_frame(step.source, session)
     names = step.source.schema.names
-    if isinstance(step.source.data, SparkData) and needs_renaming(names):
+    if isinstance(step.source.data, SparkData | StreamSource) and needs_renaming(names):
         frame = frame.toDF(*map(spark_name, names))
     return frame
 
@@ -247,6 +252,11 @@ def _coalesce(step: CoalesceStep, inputs: list[SparkDataFrame], session: Any) ->
 @executes(SampleStep)
 def _sample(step: SampleStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
     return inputs[0].sample(withReplacement=step.with_replacement, fraction=step.fraction, seed=step.seed)
+
+
+@executes(WatermarkStep)
+def _watermark(step: WatermarkStep, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
+    return inputs[0].withWatermark(step.column, step.delay)
 
 
 @executes(HintStep)

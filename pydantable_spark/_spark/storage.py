@@ -563,7 +563,7 @@ def _translate(error: Exception, action: str) -> Exception | None:
         if isinstance(context, KeyboardInterrupt):
             return None
         context = context.__context__
-    text = str(error)
+    text = _error_text(error)
     failed = constraint_error(text)
     if failed is not None:
         return failed
@@ -656,6 +656,19 @@ def _translate(error: Exception, action: str) -> Exception | None:
         )
         return SparkJobError(action, msg)
     return SparkJobError(action, f"Spark failed: {reason}")
+
+
+def _error_text(error: Exception) -> str:
+    """The text of a Spark error to read the reason from; a failed streaming query's with its causes' trace.
+
+    A ``StreamingQueryException``'s message is the query's, and the micro-batch's
+    own error (a malformed record, ...) is only in the JVM trace of its causes.
+    """
+    text = str(error)
+    trace = getattr(error, "_stackTrace", None)
+    if type(error).__name__ == "StreamingQueryException" and isinstance(trace, str) and trace not in text:
+        text += "\n" + trace
+    return text
 
 
 _WRITE_MODES_HINT = "pass mode='overwrite' to replace it, 'append' to add to it, or 'ignore' to leave it"

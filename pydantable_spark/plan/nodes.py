@@ -54,9 +54,17 @@ class Plan:
     """A relational operation; ``schema`` is derived from the inputs at construction."""
 
     schema: Schema = field(init=False, compare=False, repr=False)
+    streaming: bool = field(init=False, compare=False, repr=False)
+    """Whether the plan reads a stream (``plan.streaming``): a source's holder says so, a node's inputs pass it on."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schema", self.derive())
+        streaming = any(i.streaming for i in self.inputs())
+        object.__setattr__(self, "streaming", streaming)
+        if streaming:
+            from pydantable_spark.plan.streaming import check_streaming
+
+            check_streaming(self)
 
     def derive(self) -> Schema:
         """The output schema; raise a ``SchemaError`` if the operation is invalid."""
@@ -94,6 +102,10 @@ class Source(Plan):
     data: Any
     data_schema: Schema
     session: Any = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "schema", self.derive())
+        object.__setattr__(self, "streaming", bool(getattr(self.data, "streaming", False)))
 
     def derive(self) -> Schema:
         if not self.data_schema.fields:

@@ -1,4 +1,8 @@
-"""What a ``Source`` plan node holds: data not yet handed to Spark, or a Spark DataFrame."""
+"""What a ``Source`` plan node holds: data not yet handed to Spark, a Spark DataFrame, or a stream to open.
+
+Each holder says whether it is a stream (``streaming``): a plan over one is a
+streaming plan (``Plan.streaming``), checked by ``plan.streaming``'s rules.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["ArrowData", "SparkData"]
+__all__ = ["ArrowData", "SparkData", "StreamSource"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -24,6 +28,8 @@ class ArrowData:
     label: str | None = None
     """Where the rows came from when not from Python (a local read: ``read_parquet('...')``)."""
 
+    streaming = False
+
     def describe(self) -> str:
         if self.label is not None:
             return f"{self.label}, {self.table.num_rows} rows read locally"
@@ -37,5 +43,35 @@ class SparkData:
     frame: Any
     label: str = "Spark DataFrame"
 
+    @property
+    def streaming(self) -> bool:
+        """Whether the Spark DataFrame is a stream (``spark.readStream``): asked of Spark, once per plan node."""
+        return bool(self.frame.isStreaming)
+
     def describe(self) -> str:
         return self.label
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StreamSource:
+    """A Structured Streaming source, opened when the plan is lowered: ``spark.readStream.format(fmt)...load()``.
+
+    ``schema`` is what the source yields, every column nullable (Spark reads
+    files so); ``read`` is the schema files are read with (the model's, never
+    inferred; None for the rate source, whose schema is Spark's own);
+    ``options`` are Spark's reader options as text; ``strict`` the CSV/JSON
+    values' strict typing (``_spark.strict_text``) and ``allow_lossy`` its
+    opt-in. Nothing here talks to Spark: a streaming frame is typed without a JVM.
+    """
+
+    fmt: str
+    paths: tuple[str, ...]
+    options: tuple[tuple[str, str], ...]
+    read: Any
+    label: str
+    allow_lossy: Any = False
+
+    streaming = True
+
+    def describe(self) -> str:
+        return f"{self.label}, a stream"

@@ -47,6 +47,7 @@ __all__ = [
     "ToSchema",
     "UnionStep",
     "UnpivotStep",
+    "WatermarkStep",
     "Where",
     "render_steps",
     "udfs_in",
@@ -363,6 +364,21 @@ class HintStep(Step):
 
     def describe(self) -> str:
         return f"hint {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class WatermarkStep(Step):
+    """``df.withWatermark(column, delay)``: ``column`` is the Spark name, ``delay`` Spark's interval text."""
+
+    input: Step
+    column: str
+    delay: str
+
+    def inputs(self) -> tuple[Step, ...]:
+        return (self.input,)
+
+    def describe(self) -> str:
+        return f"withWatermark {self.column!r}, {self.delay!r}"
 
 
 @dataclass(frozen=True, slots=True)

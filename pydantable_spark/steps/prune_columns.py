@@ -38,6 +38,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.plan.streaming import Watermark
 from pydantable_spark.steps.pending import referenced
 
 if TYPE_CHECKING:
@@ -161,6 +162,11 @@ def _filter(plan: p.Filter, wanted: set[str]) -> tuple[set[str], ...]:
 @needs(p.Sort)
 def _sort(plan: p.Sort, wanted: set[str]) -> tuple[set[str], ...]:
     return (wanted | referenced(k.expr for k in plan.keys),)
+
+
+@needs(Watermark)
+def _watermark(plan: Watermark, wanted: set[str]) -> tuple[set[str], ...]:
+    return (wanted | {plan.column},)
 
 
 @needs(p.Limit, p.Offset, Coalesce, Sample, Hint)

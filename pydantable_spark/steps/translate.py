@@ -33,6 +33,7 @@ from pydantable_spark._spark.sql import (
 )
 from pydantable_spark.errors import PlanLimitError
 from pydantable_spark.expr import conditional as cond
+from pydantable_spark.expr.catalog.time_windows import micros_text
 from pydantable_spark.expr.core import Column, Node, Typed
 from pydantable_spark.expr.sides import Side, SideColumn
 from pydantable_spark.plan import nodes as p
@@ -41,6 +42,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.plan.streaming import Watermark
 from pydantable_spark.reconcile import checked_later
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.fuse_projections import fuse_projection
@@ -66,6 +68,7 @@ from pydantable_spark.steps.ir import (
     ToSchema,
     UnionStep,
     UnpivotStep,
+    WatermarkStep,
     render_steps,
     udfs_in,
 )
@@ -221,6 +224,12 @@ def _offset(plan: p.Offset, needed: Needed) -> Pending:
 def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
     subset = None if plan.subset is None else tuple(map(spark_name, plan.subset))
     return _over_input(plan, needed, lambda step: Dedup(step, subset))
+
+
+@translates(Watermark)
+def _watermark(plan: Watermark, needed: Needed) -> Pending:
+    column, delay = spark_name(plan.column), micros_text(plan.delay_micros)
+    return _over_input(plan, needed, lambda step: WatermarkStep(step, column, delay))
 
 
 # --- physical controls: the input's rows, computed or placed another way ----------------------
@@ -456,7 +465,29 @@ def _join_output(output: JoinOutput, renamed: Mapping[str, str]) -> Node:
 
 @translates(Aggregate)
 def _aggregate(plan: Aggregate, needed: Needed) -> Pending:
-    return _stepped(_aggregate_step(needed, plan), plan)
+    step = _aggregate_step(needed, plan)
+    if plan.streaming and not all(f.nullable for f in plan.schema):
+        step = _streamed_nullability(step, plan.schema)
+    return _stepped(step, plan)
+
+
+def _streamed_nullability(step: Step, schema: Schema) -> Step:
+    """A stream's aggregation with the non-null columns Spark reports nullable made non-null to Spark again.
+
+    Spark 4 declares every output column of an aggregation over a stream
+    nullable (a count, a group key whose NULLs were left out); a NULL check that
+    cannot fail (``null_checks.checked_sql``) makes Spark agree with the
+    derived schema, as ``coalesce`` does for batch keys.
+    """
+    exprs = []
+    for f in schema:
+        name = column_sql(f.name)
+        if f.nullable:
+            exprs.append(name)
+        else:
+            loose = dt.Field(f.name, f.dtype, True)
+            exprs.append(f"{checked_sql(name, loose, f, f.name)} AS {name}")
+    return SelectExprs(step, tuple(exprs))
 
 
 def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
@@ -469,8 +500,10 @@ def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
     kept = []  # column keys wrapped in coalesce lose their Spark metadata; it is put back
     for key in plan.keys:
         sql = to_sql(key)
-        if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype):
-            # the NULL rows are filtered out; coalescing with a typed constant tells Spark so
+        if plan.drop_null_keys and key.type.nullable and narrowable(key.type.dtype) and not plan.streaming:
+            # the NULL rows are filtered out; coalescing with a typed constant tells Spark so (over a stream,
+            # Spark reports every output nullable anyway, and a bare column keeps its watermark: see
+            # _streamed_nullability)
             sql = f"coalesce({sql}, {literal_sql(dt.example_values(key.type.dtype)[0], key.type.dtype)})"
             if isinstance(key, Column):
                 kept.append((spark_name(key.output_name), spark_name(key.name)))

@@ -30,6 +30,7 @@ from pydantable_spark.plan.physical import Coalesce as PhysicalCoalesce
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
 from pydantable_spark.plan.sources import ArrowData
+from pydantable_spark.plan.streaming import Watermark
 from pydantable_spark.reconcile import checked_later
 from pydantable_spark.schema import Schema
 from pydantable_spark.substrait import functions as fn
@@ -100,6 +101,7 @@ RELATIONS: dict[type[p.Plan], str] = {
     Repartition: "_same_rows",
     PhysicalCoalesce: "_same_rows",
     Hint: "_same_rows",
+    Watermark: "_same_rows",
 }
 """Plan step → the ``_Writer`` method that writes it; a step not here is refused by name."""
 
@@ -196,8 +198,8 @@ class _Writer:
         project = sa.ProjectRel(common=emit, input=self.relation(plan.input), expressions=columns)
         return sa.Rel(project=project)
 
-    def _same_rows(self, plan: Persist | Checkpoint | Repartition | PhysicalCoalesce | Hint) -> sa.Rel:
-        """A physical control (cache, checkpoint, partitioning, a join hint): the same rows, so its input."""
+    def _same_rows(self, plan: Persist | Checkpoint | Repartition | PhysicalCoalesce | Hint | Watermark) -> sa.Rel:
+        """A physical control (cache, checkpoint, partitioning, a join hint) or a batch frame's watermark: its input."""
         return self.relation(plan.input)
 
     def _unpivot(self, plan: Unpivot) -> sa.Rel:

@@ -18,3 +18,5 @@ User.address.struct.rename_fields(["a"])  # E: has 2 field(s) (city, zip) but 1 
 users.select(User.address.struct.with_fields(User.id + 1))  # E: has no name; pass it by keyword
 User.address.struct.json_path_match("city")  # E: path must be a JSONPath starting at the root
 F.window(User.joined, "1mo")  # E: holds months, quarters or years
+User.read_stream_json("/in").with_watermark(User.joined, "1 minute")  # E: column 'joined' is date (date); an event-time
+users.with_watermark(User.seen, "1 month")  # E: holds months or years, whose length varies

@@ -35,3 +35,8 @@ users.select(
     renamed=User.address.struct.rename_fields(["town", "code"]),
     added=User.address.struct.with_fields(n=User.id, city=F.upper(User.name)),
 )
+
+# a stream is a frame of its model; with_watermark keeps it
+events = User.read_stream_json("/in", max_files_per_trigger=10).with_watermark(User.seen, "10 minutes")
+assert_type(events, DataFrame[User])
+assert_type(events.is_streaming, bool)

@@ -1,0 +1,490 @@
+"""The streaming methods of ``DataFrame[M]``: stream sources, ``with_watermark``, stream sinks.
+
+``Streams`` is a mixin of ``pydantable_spark.frame.DataFrame``. A stream is a
+frame like any other (same class, same typed API), whose ``is_streaming`` is
+true; what Spark refuses on streams is refused when the plan is built
+(``pydantable_spark.plan.streaming``), and its results come from a query
+started by ``write_stream_*``, never from ``collect()``.
+
+```pycon
+>>> import tempfile
+>>> from pydantable_spark import DataFrameModel
+>>> class Visit(DataFrameModel):
+...     page: str
+...     ms: int | None
+>>> visits = Visit.read_stream_json(tempfile.mkdtemp(), max_files_per_trigger=10)
+>>> visits.is_streaming, visits.filter(Visit.ms > 100).is_streaming, Visit.from_rows([]).is_streaming
+(True, True, False)
+>>> visits.collect()
+Traceback (most recent call last):
+...
+pydantable_spark.errors.StreamingError: collect() on a stream: a stream has no last row, ...
+
+```
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
+from pydantable_spark.expr.core import check_param
+from pydantable_spark.plan import nodes as p
+from pydantable_spark.plan.sources import StreamSource
+from pydantable_spark.plan.streaming import Watermark, check_output_mode
+from pydantable_spark.reconcile import reconcile
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from pyspark.sql import SparkSession
+
+    from pydantable_spark.expr.api import Expr
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.reconcile import Selection
+    from pydantable_spark.streaming.query import StreamingQuery
+    from pydantable_spark.timeseries import Duration
+
+__all__ = ["FILE_STREAM_OPTIONS", "StreamConstraints", "Streams"]
+
+M = TypeVar("M", bound=BaseModel)
+M2 = TypeVar("M2", bound=BaseModel)
+
+StreamConstraints = Literal["raise", "skip"]
+"""What a stream sink does with the model's value constraints: fail the micro-batch, or check nothing."""
+
+FILE_STREAM_OPTIONS = {
+    "maxfilespertrigger": "max_files_per_trigger",
+    "latestfirst": "latest_first",
+    "maxfileage": "max_file_age",
+    "rowspersecond": "rows_per_second",
+    "numpartitions": "num_partitions",
+    "checkpointlocation": "checkpoint",
+    "path": "the path argument",
+}
+"""Spark options that the streaming calls take as typed keywords (lower-cased Spark name → keyword)."""
+
+_RATE = Schema((dt.Field("timestamp", dt.Datetime(), True), dt.Field("value", dt.Int64(), True)))
+"""What Spark's rate source yields (both nullable, as Spark declares them)."""
+
+_FILE_SINKS = ("parquet", "json", "csv")
+
+
+def _loose(dtype: dt.DType) -> dt.DType:
+    """``dtype`` with every nested part nullable, as Spark reads files."""
+    if isinstance(dtype, dt.Struct):
+        return dt.Struct(tuple(dt.Field(f.name, _loose(f.dtype), True) for f in dtype.fields), dtype.model)
+    if isinstance(dtype, dt.List):
+        return dt.List(_loose(dtype.inner), True)
+    if isinstance(dtype, dt.Map):
+        return dt.Map(dtype.key, _loose(dtype.value), True)
+    return dtype
+
+
+def _micros(value: object, what: str, *, zero: bool) -> int:
+    from pydantable_spark.timeseries import _micros as parse
+
+    return parse(value, what, "the duration", zero=zero)
+
+
+def _typed_options(options: Mapping[str, Any], action: str) -> dict[str, str]:
+    """Spark's other reader/writer ``options`` as text; one the call takes as a keyword is refused, naming it."""
+    out = {}
+    for key, value in options.items():
+        keyword = FILE_STREAM_OPTIONS.get(key.lower())
+        if keyword is not None:
+            msg = f"{action}: pass {key} as {keyword}= (checked by type when the call is made), not as an option"
+            raise ArgumentTypeError(msg)
+        out[key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return out
+
+
+def _one_path(path: object, action: str) -> str:
+    if not isinstance(path, str | os.PathLike):
+        msg = f"{action}: path must be one directory (str or PathLike), got {shown(path)} ({type(path).__name__})"
+        raise ArgumentTypeError(msg)
+    return os.fspath(path)
+
+
+class Streams(Generic[M]):
+    """The streaming methods of ``DataFrame``: ``read_stream_*``, ``with_watermark``, ``write_stream_*``."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # what the streaming methods use of the frame (``DataFrame`` defines them)
+        _plan: p.Plan
+        _model: type[M] | None
+
+        @property
+        def schema(self) -> Schema: ...
+
+        @property
+        def model(self) -> type[M]: ...
+
+        @classmethod
+        def _require_model(cls, model: type[Any] | None, constructor: str) -> type[BaseModel]: ...
+
+    # --- sources -----------------------------------------------------------------------------
+
+    @classmethod
+    def _open_stream(
+        cls, fmt: str, path: str | None, model: type[Any] | None, session: Any, allow_lossy: Selection,
+        options: dict[str, str], action: str,
+    ) -> DataFrame[Any]:  # fmt: skip
+        from pydantable_spark.constructors import schema_of_model
+        from pydantable_spark.frame import DataFrame
+        from pydantable_spark.storage import CSV_READ_DEFAULTS, _csv_atomic_only
+
+        chosen = cls._require_model(model, action.partition("(")[0])
+        target = schema_of_model(chosen)
+        read: Schema | None = None
+        if fmt == "rate":
+            source = _RATE
+        else:
+            read = target
+            source = Schema(tuple(dt.Field(f.name, _loose(f.dtype), True) for f in target))
+        if fmt == "csv":
+            _csv_atomic_only(target, action)
+            for key, value in CSV_READ_DEFAULTS.items():
+                options.setdefault(key, value)
+            options.setdefault("enforceSchema", "false")  # Spark checks each file's header against the model's names
+        if fmt in ("csv", "json") and options.setdefault("mode", "FAILFAST").upper() != "FAILFAST":
+            msg = f"{action}: mode={shown(options['mode'])} would turn unparsable values into NULLs; only FAILFAST"
+            raise ArgumentValueError(msg)
+        lossy = allow_lossy if read is not None else False
+        data = StreamSource(fmt, () if path is None else (path,), tuple(options.items()), read, action, lossy)
+        rec = reconcile(source.fields, target, allow_lossy=allow_lossy, null_check=True)
+        return DataFrame(p.Reconcile(p.Source(data, source, session), rec, action), chosen)
+
+    @classmethod
+    def _file_stream(
+        cls, fmt: str, path: object, model: type[Any] | None, session: Any, allow_lossy: Selection,
+        max_files_per_trigger: int | None, latest_first: bool, max_file_age: Duration | None,
+        options: Mapping[str, Any],
+    ) -> DataFrame[Any]:  # fmt: skip
+        action = f"read_stream_{fmt}"
+        where = _one_path(path, action)
+        action = f"{action}({where!r})"
+        check_param(action, "max_files_per_trigger", max_files_per_trigger, int, optional=True)
+        check_param(action, "latest_first", latest_first, bool)
+        opts = _typed_options(options, action)
+        if max_files_per_trigger is not None:
+            if max_files_per_trigger < 1:
+                msg = f"{action}: max_files_per_trigger must be at least 1, got {max_files_per_trigger}"
+                raise ArgumentValueError(msg)
+            opts["maxFilesPerTrigger"] = str(max_files_per_trigger)
+        if latest_first:
+            opts["latestFirst"] = "true"
+        if max_file_age is not None:
+            opts["maxFileAge"] = f"{_micros(max_file_age, f'{action}: max_file_age', zero=False) // 1000}ms"
+        return cls._open_stream(fmt, where, model, session, allow_lossy, opts, action)
+
+    @classmethod
+    def read_stream_parquet(
+        cls: type[Streams[M2]], path: str | os.PathLike[str], *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, max_files_per_trigger: int | None = None,
+        latest_first: bool = False, max_file_age: Duration | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A stream of the Parquet files that land in directory ``path``, read with the model's schema.
+
+        The schema is the model's, never inferred (Spark needs one for a file
+        stream): every column is read nullable and a column the model declares
+        non-null is checked when each micro-batch runs (a NULL there, or a
+        column a file lacks, is ``NullCheckError`` naming it; an Optional field
+        a file lacks reads NULL). A file column of another type is read as
+        Spark's Parquet reader converts it (a widening) or fails the query
+        (``SparkJobError`` naming the file).
+
+        Args:
+            path: the directory the files land in (one; Spark lists it each trigger).
+            model: the row model (``DataFrame[Model]`` or ``Model.read_stream_parquet`` gives it).
+            session: the Spark session (default: the active one).
+            allow_lossy: columns whose lossy conversion to the model's type is accepted.
+            max_files_per_trigger: at most this many new files per micro-batch (Spark's ``maxFilesPerTrigger``).
+            latest_first: read the newest files first (``latestFirst``).
+            max_file_age: ignore files older than this, a duration (``maxFileAge``).
+            options: Spark's other file-source options, as text.
+
+        Returns:
+            A streaming ``DataFrame[M]`` (``is_streaming`` is true).
+
+        """
+        return cls._file_stream(
+            "parquet", path, model, session, allow_lossy, max_files_per_trigger, latest_first, max_file_age, options
+        )
+
+    @classmethod
+    def read_stream_json(
+        cls: type[Streams[M2]], path: str | os.PathLike[str], *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, max_files_per_trigger: int | None = None,
+        latest_first: bool = False, max_file_age: Duration | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A stream of the JSON Lines files that land in ``path``, read as ``read_json`` reads (``mode=FAILFAST``).
+
+        A value that does not parse as its column's type fails the query
+        (``MalformedDataError``); a key absent from a record is NULL (a
+        ``NullCheckError`` in a non-null column). Keywords as ``read_stream_parquet``.
+        """
+        return cls._file_stream(
+            "json", path, model, session, allow_lossy, max_files_per_trigger, latest_first, max_file_age, options
+        )
+
+    @classmethod
+    def read_stream_csv(
+        cls: type[Streams[M2]], path: str | os.PathLike[str], *, model: type[M2] | None = None,
+        session: SparkSession | None = None, allow_lossy: Selection = False, max_files_per_trigger: int | None = None,
+        latest_first: bool = False, max_file_age: Duration | None = None, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A stream of the CSV files that land in ``path``, read as ``read_csv`` reads (RFC 4180, ``FAILFAST``).
+
+        Each file has a header naming the model's columns in the model's order
+        (Spark checks every file's header against the model's names,
+        ``enforceSchema=false``; a batch ``read_csv`` reads the header first and
+        takes any order). Keywords as ``read_stream_parquet``.
+        """
+        return cls._file_stream(
+            "csv", path, model, session, allow_lossy, max_files_per_trigger, latest_first, max_file_age, options
+        )
+
+    @classmethod
+    def read_stream_rate(
+        cls: type[Streams[M2]], rows_per_second: int = 1, *, model: type[M2] | None = None,
+        num_partitions: int | None = None, session: SparkSession | None = None,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """Spark's rate source (for tests and demos): ``rows_per_second`` rows of ``timestamp`` and ``value``.
+
+        The model types them: ``timestamp: datetime`` and ``value: int`` (a
+        model may leave either out). Spark declares both nullable, so non-null
+        fields are checked as each micro-batch runs (the source never yields NULL).
+        """
+        action = "read_stream_rate()"
+        check_param(action, "rows_per_second", rows_per_second, int)
+        check_param(action, "num_partitions", num_partitions, int, optional=True)
+        if rows_per_second < 1 or (num_partitions is not None and num_partitions < 1):
+            msg = f"{action}: rows_per_second and num_partitions must be at least 1, got {rows_per_second}"
+            msg += f" and {num_partitions}" if num_partitions is not None else ""
+            raise ArgumentValueError(msg)
+        opts = {"rowsPerSecond": str(rows_per_second)}
+        if num_partitions is not None:
+            opts["numPartitions"] = str(num_partitions)
+        return cls._open_stream("rate", None, model, session, False, opts, action)
+
+    # --- the stream itself ---------------------------------------------------------------------
+
+    @property
+    def is_streaming(self) -> bool:
+        """Whether the frame reads a stream: its results come from ``write_stream_*``, not ``collect()``."""
+        return self._plan.streaming
+
+    def with_watermark(self, column: str | Expr[Any], delay: Duration) -> DataFrame[M]:
+        """This frame with an event-time watermark on timestamp ``column``, ``delay`` behind the latest time seen.
+
+        Rows whose time is more than ``delay`` behind the latest are late:
+        an aggregation grouped by the column or by ``F.window(column, ...)``
+        can then finish a group (append mode needs that) and ``unique()`` drop
+        old keys. ``delay`` is a duration as the time windows take it (a
+        ``timedelta``, ``"10 minutes"`` or ``"10m"``; not negative). On a batch
+        frame it changes nothing, as in Spark.
+        """
+        from pydantable_spark.frame import DataFrame
+        from pydantable_spark.into import name_of
+
+        name = name_of(column, "with_watermark()")
+        micros = _micros(delay, "with_watermark(): delay", zero=True)
+        return DataFrame(Watermark(self._plan, name, micros), self._model)
+
+    # --- sinks -------------------------------------------------------------------------------
+
+    def _write_stream(
+        self, fmt: str, path: object, *, checkpoint: object, output_mode: object, query_name: object,
+        available_now: object, processing_time: object, once: object, partition_by: object,
+        constraints: object, options: Mapping[str, Any],
+    ) -> StreamingQuery:  # fmt: skip
+        from pydantable_spark._spark import streaming as spark_side
+        from pydantable_spark._spark.lower import to_spark
+        from pydantable_spark._spark.storage import spark_errors
+        from pydantable_spark.constraints import spark_constraints
+        from pydantable_spark.storage import CSV_WRITE_DEFAULTS, JSON_WRITE_DEFAULTS, _csv_atomic_only
+        from pydantable_spark.streaming.query import StreamingQuery
+
+        target = None if path is None else _one_path(path, f"write_stream_{fmt}")
+        action = f"write_stream_{fmt}({target!r})" if target is not None else f"write_stream_memory({query_name!r})"
+        modes = ("append",) if fmt in _FILE_SINKS else ("append", "update", "complete")
+        mode = check_output_mode(self._plan, output_mode, action, sink_modes=modes)
+        where = _checkpoint(checkpoint, action, required=fmt in _FILE_SINKS)
+        if query_name is not None and (not isinstance(query_name, str) or not query_name.isidentifier()):
+            msg = f"{action}: query_name must be an identifier (a memory sink's table name), got {shown(query_name)}"
+            raise ArgumentValueError(msg)
+        trigger = _trigger(available_now, processing_time, once, action)
+        columns = _partition_columns(partition_by, self.schema, action)
+        if any(key.lower().replace("_", "") == "outputmode" for key in options):
+            msg = (
+                f"{action}: a file sink writes in output mode 'append' only (it adds files); write an aggregation "
+                "with a watermark on its key, or to write_stream_memory(output_mode=...)"
+            )
+            raise ArgumentTypeError(msg)
+        opts = _typed_options(options, action)
+        if fmt == "csv":
+            _csv_atomic_only(self.schema, action)
+        for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
+            opts.setdefault(key, value)
+        if constraints not in ("raise", "skip"):
+            if constraints in ("report", "quarantine"):
+                msg = (
+                    f"{action}: constraints={constraints!r} on a stream (per micro-batch, through foreachBatch) is "
+                    "not offered yet; use 'raise' (the micro-batch fails at the first violation) or 'skip'"
+                )
+                raise NotImplementedError(msg)
+            msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
+            raise ArgumentValueError(msg)
+        request = spark_side.SinkRequest(
+            action, fmt, target, mode, where, query_name, trigger, columns, tuple(opts.items())
+        )
+        checks = spark_constraints(self.model) if constraints == "raise" else None
+        with spark_errors(action):
+            frame = to_spark(self._plan)
+            if checks is not None and checks.checked:
+                from pydantable_spark._spark.constraints import raising
+
+                frame = raising(frame, checks, action, " (the micro-batch was not committed)")
+            query = spark_side.start(frame, request)
+        return StreamingQuery(query, action)
+
+    def write_stream_parquet(
+        self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query writing each micro-batch as Parquet files under ``path``; its typed handle.
+
+        Spark's file sink is exactly-once: a micro-batch's files count (for
+        Spark's readers of ``path``) only once its commit is in
+        ``path/_spark_metadata``, and a query restarted from the same
+        ``checkpoint`` goes on from the last committed batch. The output mode
+        is append (a file sink only adds files): an aggregation needs a
+        watermark on its key, checked before the query starts.
+
+        Args:
+            path: the directory to write to.
+            checkpoint: where the query keeps its progress and state (required).
+            available_now: read what is there now, in micro-batches, then stop (a trigger).
+            processing_time: a micro-batch every such duration (``"10 seconds"``; a trigger).
+            once: one micro-batch of what is there, then stop (a trigger; Spark deprecates it).
+            partition_by: partition columns (directories ``k=v``).
+            query_name: a name for the query (``StreamingQuery.name``).
+            constraints: ``"raise"`` (the default) fails the micro-batch (and the
+                query) at the first value that violates the model's constraints,
+                before it is committed; ``"skip"`` checks nothing.
+            options: Spark's other Parquet writer options, as text.
+
+        Returns:
+            The running query's ``StreamingQuery`` handle.
+
+        Raises:
+            StreamingError: the frame is not a stream, or its plan does not fit the output mode.
+
+        """
+        return self._write_stream(
+            "parquet", path, checkpoint=checkpoint, output_mode="append", query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options,
+        )  # fmt: skip
+
+    def write_stream_json(
+        self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query writing JSON Lines files under ``path``, as ``write_stream_parquet`` does."""
+        return self._write_stream(
+            "json", path, checkpoint=checkpoint, output_mode="append", query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options,
+        )  # fmt: skip
+
+    def write_stream_csv(
+        self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query writing CSV files under ``path``, as ``write_stream_parquet`` (``write_csv``'s dialect)."""
+        return self._write_stream(
+            "csv", path, checkpoint=checkpoint, output_mode="append", query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options,
+        )  # fmt: skip
+
+    def write_stream_memory(
+        self, query_name: str, *, output_mode: Literal["append", "update", "complete"] = "append",
+        checkpoint: str | os.PathLike[str] | None = None, available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, constraints: StreamConstraints = "raise",
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query into Spark's memory sink, a temporary table named ``query_name`` (for tests and demos).
+
+        Read what it holds with ``Model.read_table(query_name)`` (a batch frame).
+        ``output_mode`` is checked against the plan before the query starts:
+        ``"append"`` with an aggregation needs a watermark on its key,
+        ``"complete"`` needs an aggregation, a sort needs ``"complete"``.
+        The memory sink keeps everything in the driver; it is not for production.
+        """
+        return self._write_stream(
+            "memory", None, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
+            constraints=constraints, options={},
+        )  # fmt: skip
+
+
+def _checkpoint(checkpoint: object, action: str, *, required: bool) -> str | None:
+    if checkpoint is None:
+        if required:
+            msg = (
+                f"{action} needs checkpoint= (a directory where the query keeps its progress, so a restart neither "
+                "loses nor repeats a micro-batch); give each query its own"
+            )
+            raise ArgumentTypeError(msg)
+        return None
+    if not isinstance(checkpoint, str | os.PathLike):
+        msg = f"{action}: checkpoint must be a directory (str or PathLike), got {shown(checkpoint)}"
+        raise ArgumentTypeError(msg)
+    return os.fspath(checkpoint)
+
+
+def _trigger(available_now: object, processing_time: object, once: object, action: str) -> tuple[str, Any] | None:
+    """Spark's ``trigger(...)`` keyword for the one trigger asked for (None: micro-batches as fast as data comes)."""
+    from pydantable_spark.expr.catalog.time_windows import micros_text
+
+    check_param(action, "available_now", available_now, bool)
+    check_param(action, "once", once, bool)
+    chosen = [name for name, on in (("available_now", available_now), ("once", once)) if on]
+    if processing_time is not None:
+        chosen.append("processing_time")
+    if len(chosen) > 1:
+        msg = f"{action}: give one trigger, not {' and '.join(chosen)}"
+        raise ArgumentValueError(msg)
+    if available_now:
+        return ("availableNow", True)
+    if once:
+        return ("once", True)
+    if processing_time is not None:
+        micros = _micros(processing_time, f"{action}: processing_time", zero=False)
+        return ("processingTime", micros_text(micros))
+    return None
+
+
+def _partition_columns(partition_by: object, schema: Schema, action: str) -> tuple[str, ...]:
+    from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
+
+    columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())  # type: ignore[call-overload]
+    for name in columns:
+        found = schema.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise UnknownColumnError(str(name), schema.names, where=f"{action}'s partition_by")
+        if found.dtype.is_nested:
+            msg = f"{action}: cannot partition by {name!r} of a nested type; partition columns must be atomic"
+            raise ColumnTypeError(msg)
+    return tuple(columns)
