@@ -156,6 +156,9 @@ def test_checks_must_be_a_classmethod_returning_checks() -> None:
         _model(lambda cls: "id")  # type: ignore[arg-type,return-value]
 
 
+ONLY_ROWS = "only a row or a references check"
+
+
 @pytest.mark.parametrize(
     ("make", "error", "words"),
     [
@@ -168,9 +171,9 @@ def test_checks_must_be_a_classmethod_returning_checks() -> None:
         (lambda: Check.unique(3, name="k"), ArgumentTypeError, "not 3"),
         (lambda: Check.row(True, name="k"), ArgumentTypeError, "takes a boolean expression"),
         (lambda: Check.row(F.col("a") > 1, name="k", action="nope"), ArgumentValueError, "'warn', 'drop', 'fail'"),
-        (lambda: Check.rows(min=1, name="k", action="drop"), ArgumentValueError, "only a row check"),
-        (lambda: Check.unique("id", name="k", action="drop"), ArgumentValueError, "only a row check"),
-        (lambda: Check.agg(F.max(F.col("a")) > 1, name="k", action="drop"), ArgumentValueError, "only a row check"),
+        (lambda: Check.rows(min=1, name="k", action="drop"), ArgumentValueError, ONLY_ROWS),
+        (lambda: Check.unique("id", name="k", action="drop"), ArgumentValueError, ONLY_ROWS),
+        (lambda: Check.agg(F.max(F.col("a")) > 1, name="k", action="drop"), ArgumentValueError, ONLY_ROWS),
         (lambda: Check.rows(name="k"), ArgumentValueError, "give min=, max= or both"),
         (lambda: Check.rows(min=-1, name="k"), ArgumentValueError, "min must be an int >= 0"),
         (lambda: Check.rows(max=True, name="k"), ArgumentValueError, "max must be an int >= 0"),
