@@ -179,7 +179,7 @@ class Check:
         """
         check = _named("references", name, action)
         own = tuple(columns) if isinstance(columns, Sequence) and not isinstance(columns, str) else (columns,)
-        keys = tuple(key) if isinstance(key, Sequence) else (key,)
+        keys = tuple(key) if isinstance(key, Sequence) and not isinstance(key, str) else (key,)
         if not own:
             msg = f"Check.references() {name!r}: name at least one column"
             raise ArgumentValueError(msg)
@@ -271,6 +271,10 @@ def _named(kind: CheckKind, name: object, action: object) -> "Check":
     return Check(kind, name, action)
 
 
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
 def _shown_name(name: str) -> str:
     return name if name.isidentifier() else "`" + name.replace("`", "``") + "`"
 
@@ -329,8 +333,8 @@ def resolve_check(
     node = scope.bound(check.declared.node)
     if not isinstance(node.type.dtype, dt.Boolean):
         msg = (
-            f"{what}: {render(node)} is {node.type}, not a boolean; a {check.kind} check is a condition "
-            f"(a comparison, is_null(), & | ~ of conditions)"
+            f"{what}: {render(node)} is {node.type}, not a boolean; {_article(check.kind)} {check.kind} check is a "
+            "condition (a comparison, is_null(), & | ~ of conditions)"
         )
         raise ColumnTypeError(msg)
     for part in node.walk():
