@@ -101,9 +101,9 @@ def _reference_row(named: SparkDataFrame, reference: SparkDataFrame, check: Chec
     """
     from pyspark.sql import functions as sf
 
-    names = [f"__pydantable_rk{j}" for j in range(len(check.key))]
+    names = [f"__pydantable_rk{j}" for j in range(len(check.referenced))]
     keys = reference.selectExpr(
-        *(f"{column_sql(c.name)} AS {internal_sql(n)}" for c, n in zip(check.key, names, strict=True))
+        *(f"{column_sql(c.name)} AS {internal_sql(n)}" for c, n in zip(check.referenced, names, strict=True))
     )
     pairs = [f"{column_sql(c)} = {internal_sql(n)}" for c, n in zip(check.columns, names, strict=True)]
     missing = named.filter(_present(check.columns)).join(keys, on=sf.expr(" AND ".join(pairs)), how="left_anti")

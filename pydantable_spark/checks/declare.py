@@ -75,7 +75,7 @@ class Check:
     ``Check.rows``, ``Check.agg`` or ``Check.references`` in a model's
     ``checks`` classmethod; the model's ``dataset_checks()`` returns them
     resolved: ``columns`` holds the key's (or the referencing) column names,
-    ``expr`` the expression bound to the model's schema, ``key`` and
+    ``expr`` the expression bound to the model's schema, ``referenced`` and
     ``target`` the referenced model's key columns and that model's name.
     """
 
@@ -92,7 +92,7 @@ class Check:
     """The most rows allowed (``rows``)."""
     target: str | None = None
     """The name of the model a ``references`` check points to (the owner of its key columns)."""
-    key: tuple[Column, ...] = ()
+    referenced: tuple[Column, ...] = ()
     """The referenced key's columns (``references``): names and types as the referenced model declares them."""
     declared: Any = dataclasses.field(default=None, compare=False, repr=False)
     """What was written: the key's column references, or the expression (resolved by ``resolve_checks``)."""
@@ -213,7 +213,7 @@ class Check:
         if len({node.name for node in nodes}) != len(nodes):
             msg = f"Check.references() {name!r}: a key column is named twice in {', '.join(n.qualified for n in nodes)}"
             raise ArgumentValueError(msg)
-        return dataclasses.replace(check, declared=own, target=owners[0], key=tuple(nodes))
+        return dataclasses.replace(check, declared=own, target=owners[0], referenced=tuple(nodes))
 
     @classmethod
     def _keyed(cls, kind: CheckKind, columns: tuple[object, ...], name: str, action: Action) -> "Check":
@@ -243,7 +243,7 @@ class Check:
         if self.kind in ("unique", "primary_key"):
             return f"{self.kind}({', '.join(_shown_name(c) for c in self.columns)})"
         if self.kind == "references":
-            keys = ", ".join(_shown_name(c.name) for c in self.key)
+            keys = ", ".join(_shown_name(c.name) for c in self.referenced)
             return f"references({', '.join(_shown_name(c) for c in self.columns)}) -> {self.target}({keys})"
         if self.kind == "rows":
             if self.min is not None and self.max is not None:
@@ -395,7 +395,7 @@ class _Scope:
 
 def _pairs(scope: _Scope, names: tuple[str, ...], check: Check) -> None:
     """Each referencing column's type pairs with its key column's (``pairs_with``)."""
-    for name, key in zip(names, check.key, strict=True):
+    for name, key in zip(names, check.referenced, strict=True):
         field = scope.schema[name]
         assert key.declared is not None
         if not pairs_with(field.dtype, key.declared.dtype):

@@ -98,7 +98,7 @@ def _checked(check: Check, given: object) -> DataFrame[Any]:
             f"(a frame with {check.target}'s columns becomes one with .as_model({check.target}))"
         )
         raise ArgumentTypeError(msg)
-    for referencing, key in zip(check.columns, check.key, strict=True):
+    for referencing, key in zip(check.columns, check.referenced, strict=True):
         field = given.schema[key.name]  # an unknown column names the columns there are
         assert key.declared is not None
         if not pairs_with(field.dtype, key.declared.dtype):
@@ -119,7 +119,7 @@ def kept_by_reference(frame: DataFrame[Any], check: Check, reference: DataFrame[
     """
     taken = set(frame.columns)
     aliases = []
-    for j in range(len(check.key) + 1):
+    for j in range(len(check.referenced) + 1):
         alias = f"__pydantable_ref{j}"
         while alias in taken:
             alias += "_"
@@ -127,7 +127,7 @@ def kept_by_reference(frame: DataFrame[Any], check: Check, reference: DataFrame[
         aliases.append(alias)
     *names, matched = aliases
     keys = reference.select(
-        *(Expr(Column(key.name)).alias(name) for key, name in zip(check.key, names, strict=True)),
+        *(Expr(Column(key.name)).alias(name) for key, name in zip(check.referenced, names, strict=True)),
         **{matched: lit(True)},
     ).unique()
     joined = frame.join(keys, left_on=list(check.columns), right_on=names, how="left")

@@ -214,7 +214,7 @@ def test_references_resolve_to_the_referencing_columns_and_the_key_of_another_mo
             )
 
     fk, both, parent, odd = Order.dataset_checks()
-    assert (fk.kind, fk.columns, fk.target, [k.name for k in fk.key], fk.action) == (
+    assert (fk.kind, fk.columns, fk.target, [k.name for k in fk.referenced], fk.action) == (
         "references", ("customer_id",), "Customer", ["id"], "drop",
     )  # fmt: skip
     assert both.columns == ("customer_id", "region")
@@ -338,3 +338,17 @@ def test_validate_refuses_a_missing_or_wrong_reference_before_spark(
     with pytest.raises(error) as raised:
         Shipment.from_rows([]).validate(references=references)
     assert words in str(raised.value)
+
+
+def test_a_checks_own_frame_wins_over_its_models_and_a_self_reference_reads_the_validated_frame() -> None:
+    from pydantable_spark.checks.references import reference_frames
+
+    shipments, customers, others = Shipment.from_rows([]), Customer.from_rows([]), Customer.from_rows([])
+    fk, parent = Shipment.dataset_checks()
+    chosen = reference_frames(shipments, (fk, parent), {Customer: customers})
+    assert chosen["fk"] is customers
+    assert chosen["parent"] is shipments
+    earlier = Shipment.from_rows([])
+    chosen = reference_frames(shipments, (fk, parent), {Customer: customers, "fk": others, Shipment: earlier})
+    assert chosen["fk"] is others
+    assert chosen["parent"] is earlier

@@ -71,14 +71,3 @@ def test_references_are_counted_in_one_validate_with_their_examples_and_actions(
     # drop: the orders of unknown customers leave the validated frame; a NULL customer stays
     assert sorted(report.frame.to_dict()["id"]) == [1, 4, 5, 6]
     assert report.frame.model is Order
-    # the reference given by the check's name wins over the model's; the self-reference reads the orders
-    everyone = Customer.from_rows([*CUSTOMERS, {ODD: 3, "region": "eu"}, {ODD: 3, "region": "us"}])
-    again = Order.from_rows(ORDERS).validate(
-        references={Customer: customers, "customer_fk": everyone, "customer_region": everyone}, examples=0
-    )
-    assert [(r.check.name, r.count, r.examples) for r in again.checks] == [
-        ("customer_fk", 0, ()),
-        ("customer_region", 1, ()),
-        ("parent_fk", 1, ()),
-    ]
-    assert sorted(again.frame.to_dict()["id"]) == [1, 2, 3, 4, 5, 6]
