@@ -118,7 +118,7 @@ CHECKS = "checks"
 
 def _resolve_checks(cls: Any) -> None:
     """Call the model's ``checks`` classmethod (its own or inherited) once and keep its checks, resolved."""
-    from pydantable_spark.checks.declare import resolve_checks
+    from pydantable_spark.checks.declare import model_owners, resolve_checks
 
     checks: tuple[Any, ...] = ()
     if CHECKS not in cls.__dict__.get("__pydantic_fields__", {}):
@@ -130,7 +130,8 @@ def _resolve_checks(cls: Any) -> None:
                         "@classmethod def checks(cls) -> Sequence[Check]: return (Check.unique(cls.id, name=...), ...)"
                     )
                     raise ArgumentTypeError(msg)
-                checks = resolve_checks(cls, getattr(cls, CHECKS)())
+                schema = cls.__dict__["__pydantable_schema__"]
+                checks = resolve_checks(getattr(cls, CHECKS)(), schema, cls.__name__, model_owners(cls))
                 break
     type.__setattr__(cls, "__pydantable_checks__", checks)
 

@@ -17,6 +17,9 @@ It types what plain annotations cannot say:
   with the runtime's API as mypy checks them), so column references in every
   position, aggregation and window structure and argument values are checked
   by the runtime's rules, with its messages (``_mypy.replay``, ``_mypy.ir``).
+* a dataset check (``Check.row(...)``) is evaluated with the runtime's constructor and, in
+  a model's ``checks`` classmethod, resolved against the model's static schema by the
+  function the model's class calls when it is defined (``_mypy.checks``).
 * a frame method is named ``DataFrame``'s in messages (``"collect" of "DataFrame"``),
   also where one of the frame's mixins (``constructors``, ``results``, ``writers``)
   defines it. Hooks are keyed by the receiver's class, ``pydantable_spark.frame.DataFrame``,
@@ -47,6 +50,7 @@ from mypy.plugin import (
     ReportConfigContext,
 )
 
+from pydantable_spark._mypy.checks import CHECK_HOOKS
 from pydantable_spark._mypy.evaluate import column_attribute, function_evaluator, method_evaluator
 from pydantable_spark._mypy.expressions import (
     EXPRESSION_CLASSES,
@@ -237,7 +241,8 @@ class PydantableSparkPlugin(Plugin):
             owner == GROUP_BY and method in GROUP_BY_METHODS
         ):
             return _guarded(_checked(method, typing))
-        return _guarded(_then(typing, SIDE_HOOKS.get(fullname) or method_evaluator(owner, method)))
+        evaluation = SIDE_HOOKS.get(fullname) or CHECK_HOOKS.get(fullname) or method_evaluator(owner, method)
+        return _guarded(_then(typing, evaluation))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         """A frame's methods are named ``DataFrame``'s in messages, also those its mixins define.

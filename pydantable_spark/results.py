@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from pydantic import BaseModel
 
@@ -40,7 +40,7 @@ from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.streaming import refuse_batch_action
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Callable, Generator, Sequence
+    from collections.abc import AsyncIterator, Callable, Generator, Mapping, Sequence
 
     import pandas as pd
     import polars as pl
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 
     from pydantable_spark.constraints import ValidationReport
     from pydantable_spark.engines import Engine
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.model import DataFrameModel
     from pydantable_spark.schema import Schema
 
 __all__ = ["Results"]
@@ -430,7 +432,13 @@ class Results(Generic[M]):
 
     # --- constraints --------------------------------------------------------------------------
 
-    def validate(self, *, key: str | Sequence[str] = (), examples: int = 5) -> ValidationReport:
+    def validate(
+        self,
+        *,
+        key: str | Sequence[str] = (),
+        examples: int = 5,
+        references: Mapping[str | type[DataFrameModel], DataFrame[Any]] | None = None,
+    ) -> ValidationReport:
         """Check every value constraint of the model on every row, in one Spark pass, and report.
 
         The constraints Spark checks are those of ``Model.spark_constraints()``
@@ -441,7 +449,12 @@ class Results(Generic[M]):
         names the columns that identify a row in the examples (each example
         shows them and the violating column);
         ``examples`` is how many rows to show per constraint (at most). The
-        report's ``str()`` is a table; ``raise_for_errors()`` raises
+        model's dataset-level checks (``Model.checks()``) run in the same job.
+        ``references`` gives the referenced rows of its ``references`` checks:
+        a frame of the referenced model, keyed by that model
+        (``{Customer: customers}``) or by the check's name; a check that
+        references the model's own key reads this frame unless one is given.
+        The report's ``str()`` is a table; ``raise_for_errors()`` raises
         ``ConstraintError`` with it. See ``docs/constraints.md``.
 
         ```pycon
@@ -464,6 +477,7 @@ class Results(Generic[M]):
         from pydantable_spark._spark.lower import to_spark
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors
+        from pydantable_spark.checks.references import kept_by_reference, reference_frames
         from pydantable_spark.constraints import spark_constraints
         from pydantable_spark.frame import DataFrame
         from pydantable_spark.model import DataFrameModel
@@ -481,14 +495,22 @@ class Results(Generic[M]):
             declared = tuple(
                 dataclasses.replace(c, expr=bind(c.expr, self.schema)) if c.expr is not None else c for c in declared
             )
+        referenced = reference_frames(cast("DataFrame[Any]", self), declared, references)
         with spark_errors("validate()", self._plan):
             frame = to_spark(self._plan)
-            report = run_action(frame.sparkSession, lambda: run_checks(frame, checks, declared, keys, examples))
+            lowered = {name: to_spark(other._plan) for name, other in referenced.items()}
+            report = run_action(
+                frame.sparkSession, lambda: run_checks(frame, checks, declared, keys, examples, lowered)
+            )
         dropped = [c.expr for c in declared if c.action == "drop" and c.expr is not None]
         kept = self._plan
         for predicate in dropped:
             kept = p.Filter(kept, predicate)
-        return dataclasses.replace(report, frame=DataFrame(kept, self.model))
+        result: DataFrame[Any] = DataFrame(kept, self.model)
+        for check in declared:
+            if check.kind == "references" and check.action == "drop":
+                result = DataFrame(kept_by_reference(result, check, referenced[check.name])._plan, self.model)
+        return dataclasses.replace(report, frame=result)
 
 
 def _check_collect(what: str, *, trusted: bool, as_lists: bool) -> None:

@@ -648,6 +648,57 @@ def test_constraint_values_are_values(spark: SparkSession, conf: str) -> None:
     assert flagged == {"s": [last], "`it's ${x}`": [last], "`${spark.app.name}```": [3]}, conf
 
 
+def test_dataset_checks_over_hostile_names_and_literals_are_exact(conf: str) -> None:
+    """Row, aggregate, key and reference checks over hostile column names and string literals, under every setting.
+
+    The referenced frame's key column has a hostile name, and it has a column named as the reference's own
+    internal key column (``__pydantable_rk0``), holding the keys that would hide violations if they were joined on.
+    """
+    from collections.abc import Sequence
+
+    from pydantic import Field, create_model
+
+    from pydantable_spark import Check
+
+    text, ref, key = "it's ${x}`", "`a.b`", "k`e.y'\"${spark.app.name}"
+    referenced = create_model(
+        "HostileKey", __base__=DataFrameModel, key=(int, Field(alias=key)), decoy=(int, Field(alias="__pydantable_rk0"))
+    )
+
+    def checks(cls: Any) -> Sequence[Check]:
+        return (
+            Check.row(F.col(text) != "' OR TRUE OR '", name="not_or_true", action="drop"),
+            Check.agg(F.sum(F.when(F.col(text) == "${x}", 1).otherwise(0)) == 1, name="one_substitution"),
+            Check.agg(F.sum(F.when(F.col(text) == "\\'", 1).otherwise(0)) == 0, name="no_escape", action="warn"),
+            Check.unique(ref, name="ref_unique", action="warn"),
+            Check.references(ref, referenced.key, name="refers", action="drop"),
+        )
+
+    model = create_model(
+        "HostileChecked",
+        __base__=DataFrameModel,
+        i=(int, ...),
+        t=(str, Field(alias=text)),
+        r=(int | None, Field(alias=ref)),
+    )
+    model = type("HostileChecked", (model,), {"checks": classmethod(checks), "__module__": __name__})
+    rows = [{"i": i, text: value, ref: None if i % 5 == 4 else i % 4} for i, value in enumerate(HOSTILE)]
+    keys = referenced.from_rows([{key: k, "__pydantable_rk0": 3} for k in (0, 1, 2)])
+    report = model.from_rows(rows).validate(key="i", examples=3, references={referenced: keys})
+    found = {r.check.name: r for r in report.checks}
+    or_true = HOSTILE.index("' OR TRUE OR '")
+    assert (found["not_or_true"].count, found["not_or_true"].examples) == (
+        1, ({"i": or_true, text: "' OR TRUE OR '"},),
+    ), conf  # fmt: skip
+    assert found["one_substitution"].count == 0, conf
+    assert [list(e.values()) for e in found["no_escape"].examples] == [[1]], conf  # one row is exactly "\\'"
+    missing = [row["i"] for row in rows if row[ref] == 3]
+    assert (found["refers"].count, found["refers"].examples) == (len(missing), ({ref: 3, "rows": len(missing)},)), conf
+    assert found["ref_unique"].count == sum(1 for row in rows if row[ref] is not None), conf
+    kept = sorted(report.frame.to_dict()["i"])
+    assert kept == [row["i"] for row in rows if row["i"] != or_true and row[ref] != 3], conf
+
+
 # --- join conditions and physical controls ------------------------------------------------------
 
 NAME_PARAMETERS: dict[str, Callable[[Any], Any]] = {

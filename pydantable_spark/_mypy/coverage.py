@@ -317,14 +317,18 @@ def _catalog_surfaces() -> tuple[Surface, Surface]:
 
 _F, _NAMESPACES = _catalog_surfaces()
 
-_CHECK_DECLARED = RunTimeOnly(
-    "declares a dataset check, refused when the model's class is defined (checks.declare.resolve_checks): mypy "
-    "checks its arguments' types (a predicate must be an Expr[bool | None]; cls.nope is an unknown column), the "
-    "plugin does not replay the other refusals (an aggregate in a row check, another model's column) yet"
+_CHECK_DECLARED = Replayed(
+    HOOK,
+    partial=(
+        "a check built outside its model's checks classmethod (a helper's, a variable's) is resolved only when the "
+        "class is defined; one that reads a column of a type the plugin does not know is checked for its names only"
+    ),
 )
+"""``_mypy.checks``: the constructor evaluated on the written arguments, then, in a model's ``checks``
+classmethod, the runtime's resolver (``checks.declare.resolve_check``) on the model's static schema."""
 
 CHECK_ENTRIES: dict[str, Entry] = {
-    **dict.fromkeys(["agg", "primary_key", "row", "rows", "unique"], _CHECK_DECLARED),
+    **dict.fromkeys(["agg", "primary_key", "references", "row", "rows", "unique"], _CHECK_DECLARED),
     "label": _PROPERTY,
 }
 

@@ -13,8 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, MemberExpr, NameExpr, RefExpr, TypeInfo, Var
-from mypy.types import Instance, Parameters, get_proper_type
+from mypy.nodes import ARG_OPT, ARG_POS, CallExpr, Expression, MemberExpr, NameExpr, RefExpr, TypeInfo, Var
+from mypy.types import Instance, Parameters, TypeType, TypeVarType, get_proper_type
 
 from pydantable_spark._mypy.coverage import SELECTOR_ENTRIES, Replayed
 from pydantable_spark._mypy.ir import Value, already_reported, arguments, lambda_scope, receiver, record, value_of
@@ -211,18 +211,35 @@ def udf_stand_in(t: Type, name: str) -> Udf[Any, ...] | None:
 
 
 def column_attribute(ctx: AttributeContext) -> Type:
-    """``User.age`` (class access) is ``Col[int | None]`` when ``age: int | None``; its value is the model's column."""
+    """``User.age`` (class access) is ``Col[int | None]`` when ``age: int | None``; its value is the model's column.
+
+    So is ``cls.age`` in a classmethod of the model (``cls`` is ``type[User]``),
+    as the runtime's metaclass gives the class it is called on its columns.
+    """
     from pydantable_spark._mypy.ir import column_value
 
     assert isinstance(ctx.api, TypeChecker)
     access = ctx.context
     value_type = ctx.default_attr_type
-    if isinstance(access, MemberExpr) and isinstance(access.expr, RefExpr) and isinstance(access.expr.node, TypeInfo):
-        model = access.expr.node
-        if is_column_of_model(model, access.name):
-            value_type, static = _declared(model, access.name, value_type)
-            record(ctx.api, access, column_value(model, column_name(access), static))
+    model = _receiver_model(ctx.api, access.expr) if isinstance(access, MemberExpr) else None
+    if isinstance(access, MemberExpr) and model is not None and is_column_of_model(model, access.name):
+        value_type, static = _declared(model, access.name, value_type)
+        record(ctx.api, access, column_value(model, column_name(access, model), static))
     return instance_of(ctx.api, COL, [value_type])
+
+
+def _receiver_model(api: TypeChecker, expr: Expression) -> TypeInfo | None:
+    """The class ``expr`` is: a class's name, or a ``type[Model]`` value (``cls``); None otherwise."""
+    if isinstance(expr, RefExpr) and isinstance(expr.node, TypeInfo):
+        return expr.node
+    if not (isinstance(expr, NameExpr) and isinstance(expr.node, Var)):
+        return None
+    found = api.lookup_type_or_none(expr)
+    proper = get_proper_type(found) if found is not None else None
+    item = get_proper_type(proper.item) if isinstance(proper, TypeType) else None
+    if isinstance(item, TypeVarType):
+        item = get_proper_type(item.upper_bound)
+    return item.type if isinstance(item, Instance) else None
 
 
 def _declared(model: TypeInfo, name: str, default: Type) -> tuple[Type, Static]:

@@ -168,9 +168,13 @@ def is_column_of_model(info: TypeInfo, name: str) -> bool:
     return isinstance(node, Var) and not node.is_classvar and node.type is not None and not node.is_inferred
 
 
-def column_name(expr: MemberExpr) -> str:
-    """The column ``Model.attribute`` names: the field's alias when it has one."""
-    owner = expr.expr.node if isinstance(expr.expr, RefExpr) else None
+def column_name(expr: MemberExpr, model: TypeInfo | None = None) -> str:
+    """The column ``Model.attribute`` names: the field's alias when it has one.
+
+    ``model``: the model the receiver stands for when it is not the class's
+    name (``cls`` in a classmethod).
+    """
+    owner = model if model is not None else expr.expr.node if isinstance(expr.expr, RefExpr) else None
     if not isinstance(owner, TypeInfo) or not owner.has_base(MODEL):
         return expr.name
     for base in owner.mro:

@@ -8,8 +8,13 @@
   the check's own expression and the values of its aggregates);
 * each ``unique``/``primary_key`` check is a grouping by its key, reduced to
   one row (duplicated groups, their rows, and the most repeated keys as
-  examples, ``max_by(key, n, k)`` over the duplicated groups only); those rows
-  and the global aggregate's are joined into one row: one collect, one job;
+  examples, ``max_by(key, n, k)`` over the duplicated groups only);
+* each ``references`` check is one left-anti join of the rows whose
+  referencing columns hold no NULL with the referenced frame's key columns
+  (Spark broadcasts the smaller side when it is small), whose result (the
+  violating rows only) is grouped by the referencing columns and reduced to
+  one row as a key's groups are;
+* those rows and the global aggregate's are joined into one row: one collect, one job;
 * when a constraint or a row check is violated and examples are asked for, a
   second job picks them among the violating rows, as ``validate`` of the
   constraints does.
@@ -23,11 +28,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark.constraints import _example_sql, _named, _report, violation_sql
-from pydantable_spark._spark.sql import column_sql, int_sql, string_sql, to_sql
+from pydantable_spark._spark.sql import column_sql, int_sql, internal_sql, string_sql, to_sql
 from pydantable_spark.constraints import CheckResult, ValidationReport
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
@@ -62,17 +67,47 @@ def _key_struct(columns: Sequence[str], extra: str = "") -> str:
     return "named_struct(" + ", ".join([*items, *([extra] if extra else [])]) + ")"
 
 
+def _present(columns: Sequence[str]) -> str:
+    return " AND ".join(f"{column_sql(name)} IS NOT NULL" for name in columns)
+
+
 def _unique_row(named: SparkDataFrame, check: Check, i: int, k: int) -> SparkDataFrame:
     """One row: the duplicated key groups of ``check``, their rows, and up to ``k`` of the most repeated keys."""
-    keys = [column_sql(name) for name in check.columns]
-    present = " AND ".join(f"{key} IS NOT NULL" for key in keys)
-    groups = named.filter(present).groupBy(*keys).count().withColumnRenamed("count", "__pydantable_n")
-    duplicated = groups.filter("`__pydantable_n` > 1")
-    example = _key_struct(check.columns, f"{string_sql('rows')}, `__pydantable_n`")
+    groups = _groups(named.filter(_present(check.columns)), check.columns)
+    return _reduced(groups.filter("`__pydantable_n` > 1"), check.columns, i, k)
+
+
+def _groups(rows: SparkDataFrame, columns: Sequence[str]) -> SparkDataFrame:
+    """``rows`` grouped by ``columns``, with the rows of each group (``__pydantable_n``)."""
+    return rows.groupBy(*(column_sql(name) for name in columns)).count().withColumnRenamed("count", "__pydantable_n")
+
+
+def _reduced(groups: SparkDataFrame, columns: Sequence[str], i: int, k: int) -> SparkDataFrame:
+    """One row: the rows of ``groups`` (``__pydantable_k{i}``) and up to ``k`` of the largest groups' keys."""
+    example = _key_struct(columns, f"{string_sql('rows')}, `__pydantable_n`")
     items = [f"coalesce(sum(`__pydantable_n`), 0) AS `__pydantable_k{i}`"]
     if k > 0:
         items.append(f"max_by({example}, `__pydantable_n`, {int_sql(k)}) AS `__pydantable_ke{i}`")
-    return duplicated.selectExpr(*items)
+    return groups.selectExpr(*items)
+
+
+def _reference_row(named: SparkDataFrame, reference: SparkDataFrame, check: Check, i: int, k: int) -> SparkDataFrame:
+    """One row: the rows of ``named`` whose referencing columns match no key of ``reference``, and examples.
+
+    One left-anti join on equal values (the referenced side's key columns
+    renamed to internal names, so no name is on both sides); rows with a NULL
+    in the referencing columns are no violation (SQL's ``FOREIGN KEY``) and
+    stay out of the join.
+    """
+    from pyspark.sql import functions as sf
+
+    names = [f"__pydantable_rk{j}" for j in range(len(check.referenced))]
+    keys = reference.selectExpr(
+        *(f"{column_sql(c.name)} AS {internal_sql(n)}" for c, n in zip(check.referenced, names, strict=True))
+    )
+    pairs = [f"{column_sql(c)} = {internal_sql(n)}" for c, n in zip(check.columns, names, strict=True)]
+    missing = named.filter(_present(check.columns)).join(keys, on=sf.expr(" AND ".join(pairs)), how="left_anti")
+    return _reduced(_groups(missing, check.columns), check.columns, i, k)
 
 
 def validate(
@@ -81,8 +116,12 @@ def validate(
     checks: Sequence[Check],
     key: Sequence[str],
     examples: int,
+    references: Mapping[str, SparkDataFrame] | None = None,
 ) -> ValidationReport:
-    """Every constraint and check over ``frame``: one job of counts (and keys' examples), one more for row examples."""
+    """Every constraint and check over ``frame``: one job of counts (and keys' examples), one more for row examples.
+
+    ``references``: the referenced frame of each ``references`` check, by the check's name.
+    """
     from pydantable_spark._spark.constraints import _counts
 
     named, _ = _named(frame)
@@ -102,6 +141,10 @@ def validate(
     for i, c in enumerate(checks):
         if c.kind in ("unique", "primary_key"):
             joined = joined.crossJoin(_unique_row(named, c, i, examples))
+        elif c.kind == "references":
+            assert references is not None
+            reference, _ = _named(references[c.name])
+            joined = joined.crossJoin(_reference_row(named, reference, c, i, examples))
     values: dict[str, Any] = joined.collect()[0].asDict(recursive=False)
 
     violated = [i for i in range(len(constraints.checked)) if values[f"__pydantable_c{i}"]]

@@ -1,10 +1,13 @@
-"""Dataset-level checks declared on a model: keys, row conditions, row counts and aggregate expectations.
+"""Dataset-level checks declared on a model: keys, references, row conditions, row counts and aggregates.
 
 ``Check`` (``declare``) builds them and refuses bad ones when the model is
-defined; ``DataFrame.validate()`` runs them in Spark with the model's value
-constraints (``pydantable_spark._spark.checks``). See ``docs/constraints.md``.
+defined (``resolve_checks``, on the model's schema; the mypy plugin runs
+``resolve_check`` on the static schema); ``DataFrame.validate()`` runs them
+in Spark with the model's value constraints (``pydantable_spark._spark.checks``),
+with the referenced frames ``references.reference_frames`` pairs with the
+``references`` checks. See ``docs/constraints.md``.
 """
 
-from pydantable_spark.checks.declare import ACTIONS, Action, Check, CheckKind, resolve_checks
+from pydantable_spark.checks.declare import ACTIONS, Action, Check, CheckKind, resolve_check, resolve_checks
 
-__all__ = ["ACTIONS", "Action", "Check", "CheckKind", "resolve_checks"]
+__all__ = ["ACTIONS", "Action", "Check", "CheckKind", "resolve_check", "resolve_checks"]

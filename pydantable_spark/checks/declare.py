@@ -38,30 +38,31 @@ annotations`` here: the example's class annotations must be evaluated where the 
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, UnknownColumnError, shown
 from pydantable_spark.expr.api import Col, Expr
-from pydantable_spark.expr.core import Column, Node, bind, render
+from pydantable_spark.expr.core import Column, Node, Typed, bind, render
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.plan.aggregate import check_aggregation
 from pydantable_spark.plan.nodes import check_row_expression
+from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
     from pydantable_spark.model import DataFrameModel
 
-__all__ = ["ACTIONS", "Action", "Check", "CheckKind", "resolve_checks"]
+__all__ = ["ACTIONS", "Action", "Check", "CheckKind", "model_owners", "pairs_with", "resolve_check", "resolve_checks"]
 
 Action = Literal["warn", "drop", "fail"]
 """What a violated check does: count it in the report (``warn``), take the violating rows out (``drop``, row
-checks only), or fail (``fail``, the default)."""
+and reference checks), or fail (``fail``, the default)."""
 
 ACTIONS: tuple[Action, ...] = ("warn", "drop", "fail")
 
-CheckKind = Literal["unique", "primary_key", "row", "rows", "agg"]
+CheckKind = Literal["unique", "primary_key", "row", "rows", "agg", "references"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -71,22 +72,28 @@ class Check:
     """One dataset-level check: its ``name``, ``kind``, ``action`` and what it checks.
 
     Build it with ``Check.unique``, ``Check.primary_key``, ``Check.row``,
-    ``Check.rows`` or ``Check.agg`` in a model's ``checks`` classmethod; the
-    model's ``dataset_checks()`` returns them resolved: ``columns`` holds the
-    key's column names, ``expr`` the expression bound to the model's schema.
+    ``Check.rows``, ``Check.agg`` or ``Check.references`` in a model's
+    ``checks`` classmethod; the model's ``dataset_checks()`` returns them
+    resolved: ``columns`` holds the key's (or the referencing) column names,
+    ``expr`` the expression bound to the model's schema, ``referenced`` and
+    ``target`` the referenced model's key columns and that model's name.
     """
 
     kind: CheckKind
     name: str
     action: Action
     columns: tuple[str, ...] = ()
-    """The key's column names (``unique``, ``primary_key``), once resolved against the model."""
+    """The key's column names (``unique``, ``primary_key``) or the referencing ones (``references``), once resolved."""
     expr: Node | None = None
     """The bound boolean expression (``row``, ``agg``), once resolved."""
     min: int | None = None
     """The fewest rows allowed (``rows``)."""
     max: int | None = None
     """The most rows allowed (``rows``)."""
+    target: str | None = None
+    """The name of the model a ``references`` check points to (the owner of its key columns)."""
+    referenced: tuple[Column, ...] = ()
+    """The referenced key's columns (``references``): names and types as the referenced model declares them."""
     declared: Any = dataclasses.field(default=None, compare=False, repr=False)
     """What was written: the key's column references, or the expression (resolved by ``resolve_checks``)."""
 
@@ -147,6 +154,68 @@ class Check:
         return cls._declared("agg", predicate, name, action)
 
     @classmethod
+    def references(
+        cls,
+        columns: str | Col[Any] | Sequence[str | Col[Any]],
+        key: Col[Any] | Sequence[Col[Any]],
+        *,
+        name: str,
+        action: Action = "fail",
+    ) -> "Check":
+        """Every value of ``columns`` (this model's; several: a composite reference) is a ``key`` of another frame.
+
+        ``key``: the referenced model's columns (``Customer.id``, or a tuple
+        of them, as many as ``columns``, in the same order), each of a type
+        its column pairs with (the same type, or two integer types). The
+        referenced rows are given when the check runs:
+        ``validate(references={Customer: customers})`` (a frame of that
+        model; keyed by the model or by the check's name). As SQL's
+        ``FOREIGN KEY``, a row with a NULL in ``columns`` references nothing
+        and is no violation. Violations count the rows whose value no key
+        has; examples are such values. ``action="drop"`` takes those rows
+        out of ``report.frame``. A model may reference its own key
+        (``cls.manager_id`` against ``cls.id``): the validated frame is then
+        the reference unless another one is given.
+        """
+        check = _named("references", name, action)
+        own = tuple(columns) if isinstance(columns, Sequence) and not isinstance(columns, str) else (columns,)
+        keys = tuple(key) if isinstance(key, Sequence) and not isinstance(key, str) else (key,)
+        if not own:
+            msg = f"Check.references() {name!r}: name at least one column"
+            raise ArgumentValueError(msg)
+        for item in own:
+            if not isinstance(item, str | Col):
+                msg = (
+                    f"Check.references() {name!r}: a referencing column is a model column (cls.customer_id) or a "
+                    f"name, not {shown(item)}"
+                )
+                raise ArgumentTypeError(msg)
+        nodes: list[Column] = []
+        for item in keys:
+            node = item.node if isinstance(item, Col) else None
+            if not isinstance(node, Column) or node.owner is None or node.declared is None:
+                msg = (
+                    f"Check.references() {name!r}: the referenced key is a column of a model (Customer.id), "
+                    f"not {shown(item)}"
+                )
+                raise ArgumentTypeError(msg)
+            nodes.append(node)
+        owners = sorted({node.owner for node in nodes if node.owner is not None})
+        if len(owners) > 1:
+            msg = f"Check.references() {name!r}: the key's columns belong to one model, not to {', '.join(owners)}"
+            raise ArgumentValueError(msg)
+        if len(nodes) != len(own):
+            msg = (
+                f"Check.references() {name!r}: {len(own)} referencing column(s) but {len(nodes)} key column(s); "
+                "give as many of each, in the same order"
+            )
+            raise ArgumentValueError(msg)
+        if len({node.name for node in nodes}) != len(nodes):
+            msg = f"Check.references() {name!r}: a key column is named twice in {', '.join(n.qualified for n in nodes)}"
+            raise ArgumentValueError(msg)
+        return dataclasses.replace(check, declared=own, target=owners[0], referenced=tuple(nodes))
+
+    @classmethod
     def _keyed(cls, kind: CheckKind, columns: tuple[object, ...], name: str, action: Action) -> "Check":
         check = _named(kind, name, action)
         if not columns:
@@ -173,6 +242,9 @@ class Check:
         """What the check checks, as a report shows it: ``unique(id)``, ``row: end >= start``, ``rows >= 1``."""
         if self.kind in ("unique", "primary_key"):
             return f"{self.kind}({', '.join(_shown_name(c) for c in self.columns)})"
+        if self.kind == "references":
+            keys = ", ".join(_shown_name(c.name) for c in self.referenced)
+            return f"references({', '.join(_shown_name(c) for c in self.columns)}) -> {self.target}({keys})"
         if self.kind == "rows":
             if self.min is not None and self.max is not None:
                 return f"rows between {self.min} and {self.max}"
@@ -190,66 +262,79 @@ def _named(kind: CheckKind, name: object, action: object) -> "Check":
     if action not in ACTIONS:
         msg = f"Check.{kind}() {name!r}: action must be one of 'warn', 'drop', 'fail', got {shown(action)}"
         raise ArgumentValueError(msg)
-    if action == "drop" and kind != "row":
+    if action == "drop" and kind not in ("row", "references"):
         msg = (
-            f"Check.{kind}() {name!r}: action='drop' takes violating rows out, which only a row check names; "
-            f"use action='warn' or 'fail' for a {kind} check"
+            f"Check.{kind}() {name!r}: action='drop' takes violating rows out, which only a row or a references "
+            f"check names; use action='warn' or 'fail' for a {kind} check"
         )
         raise ArgumentValueError(msg)
     return Check(kind, name, action)
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
 
 
 def _shown_name(name: str) -> str:
     return name if name.isidentifier() else "`" + name.replace("`", "``") + "`"
 
 
-# --- resolving against the model ----------------------------------------------------------------
+# --- resolving against a schema ------------------------------------------------------------------
 
 
-def resolve_checks(model: "type[DataFrameModel]", declared: object) -> tuple[Check, ...]:
-    """The checks ``declared`` (what a model's ``checks()`` returned) resolved against ``model``.
+def resolve_checks(declared: object, schema: Schema, model: str, owners: Collection[str] = ()) -> tuple[Check, ...]:
+    """The checks ``declared`` (what a model's ``checks()`` returned) resolved against the model's ``schema``.
 
-    Raises the refusal of the first bad one.
+    ``model`` names the model in messages; ``owners`` are the names of the
+    models whose columns (``cls.id``) are this model's own: its name and its
+    bases' (inherited checks); ``model`` alone when not given. The model's
+    class calls it when it is defined; the mypy plugin calls it (check by
+    check, ``resolve_check``) on the static schema. Raises the refusal of the
+    first bad check.
     """
     if (
         not isinstance(declared, Sequence)
         or isinstance(declared, str)
         or not all(isinstance(c, Check) for c in declared)
     ):
-        msg = (
-            f"{model.__name__}.checks() must return a sequence of Check (Check.unique, Check.row, ...), "
-            f"got {shown(declared)}"
-        )
+        msg = f"{model}.checks() must return a sequence of Check (Check.unique, Check.row, ...), got {shown(declared)}"
         raise ArgumentTypeError(msg)
-    seen: set[str] = set()
+    named: list[str] = []
     resolved = []
     for check in declared:
-        if check.name in seen:
-            msg = f"{model.__name__}.checks: two checks are named {check.name!r}; a check's name is unique in its model"
-            raise ArgumentValueError(msg)
-        seen.add(check.name)
-        resolved.append(_resolve(model, check))
+        resolved.append(resolve_check(check, schema, model, owners, named=named))
+        named.append(check.name)
     return tuple(resolved)
 
 
-def _resolve(model: "type[DataFrameModel]", check: Check) -> "Check":
-    what = f"check {check.name!r} of {model.__name__}"
+def resolve_check(
+    check: Check, schema: Schema, model: str, owners: Collection[str] = (), *, named: Collection[str] = ()
+) -> Check:
+    """One check resolved against ``schema`` (see ``resolve_checks``); ``named``: the names of the checks before it.
+
+    Refuses an unknown column (with the closest name), another model's
+    column, a predicate that is not boolean, not deterministic or calls a
+    Python UDF, an aggregate or a window in a row check, a column outside an
+    aggregate in an ``agg`` check, a key column named twice, a reference
+    whose columns' types do not pair with the key's, and a name used before.
+    """
+    what = f"check {check.name!r} of {model}"
+    if check.name in named:
+        msg = f"{model}.checks: two checks are named {check.name!r}; a check's name is unique in its model"
+        raise ArgumentValueError(msg)
+    scope = _Scope(schema, model, frozenset(owners) | {model}, what)
     if check.kind == "rows":
         return check
-    if check.kind in ("unique", "primary_key"):
-        names: list[str] = []
-        for item in check.declared:
-            column = _column(model, item, what)
-            if column in names:
-                msg = f"{what}: column {column!r} is named twice in the key"
-                raise ArgumentValueError(msg)
-            names.append(column)
-        return dataclasses.replace(check, columns=tuple(names))
-    node = _bound(model, check.declared.node, what)
+    if check.kind in ("unique", "primary_key", "references"):
+        names = scope.key(check.declared)
+        if check.kind == "references":
+            _pairs(scope, names, check)
+        return dataclasses.replace(check, columns=names)
+    node = scope.bound(check.declared.node)
     if not isinstance(node.type.dtype, dt.Boolean):
         msg = (
-            f"{what}: {render(node)} is {node.type}, not a boolean; a {check.kind} check is a condition "
-            f"(a comparison, is_null(), & | ~ of conditions)"
+            f"{what}: {render(node)} is {node.type}, not a boolean; {_article(check.kind)} {check.kind} check is a "
+            "condition (a comparison, is_null(), & | ~ of conditions)"
         )
         raise ColumnTypeError(msg)
     for part in node.walk():
@@ -269,27 +354,67 @@ def _resolve(model: "type[DataFrameModel]", check: Check) -> "Check":
     return dataclasses.replace(check, expr=node)
 
 
-def _owners(model: "type[DataFrameModel]") -> set[str]:
+def model_owners(model: "type[DataFrameModel]") -> frozenset[str]:
     """The class names a column of ``model`` may carry: its own and its bases' (inherited checks)."""
-    return {base.__name__ for base in model.__mro__}
+    return frozenset(base.__name__ for base in model.__mro__)
 
 
-def _bound(model: "type[DataFrameModel]", node: Node, what: str) -> Node:
-    owners = _owners(model)
-    for column in node.refs:
-        if column.owner is not None and column.owner not in owners:
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """What a check is resolved against: the model's schema, its name, the names its own columns carry."""
+
+    schema: Schema
+    model: str
+    owners: frozenset[str]
+    what: str
+
+    def bound(self, node: Node) -> Node:
+        for column in node.refs:
+            if column.owner is not None and column.owner not in self.owners:
+                msg = (
+                    f"{self.what}: {column.qualified} is a column of another model; a check reads {self.model}'s own "
+                    f"columns ({self.model}.{column.name} if it has one)"
+                )
+                raise ColumnTypeError(msg)
+        try:
+            return bind(node, self.schema)
+        except UnknownColumnError as error:
+            raise UnknownColumnError(error.name, error.available, where=self.what) from error
+
+    def key(self, items: Sequence[str | Col[Any]]) -> tuple[str, ...]:
+        names: list[str] = []
+        for item in items:
+            bound = self.bound(Column(item) if isinstance(item, str) else item.node)
+            assert isinstance(bound, Column)
+            if bound.name in names:
+                msg = f"{self.what}: column {bound.name!r} is named twice in the key"
+                raise ArgumentValueError(msg)
+            names.append(bound.name)
+        return tuple(names)
+
+
+def _pairs(scope: _Scope, names: tuple[str, ...], check: Check) -> None:
+    """Each referencing column's type pairs with its key column's (``pairs_with``)."""
+    for name, key in zip(names, check.referenced, strict=True):
+        field = scope.schema[name]
+        assert key.declared is not None
+        if not pairs_with(field.dtype, key.declared.dtype):
             msg = (
-                f"{what}: {column.qualified} is a column of another model; a check reads {model.__name__}'s own "
-                f"columns ({model.__name__}.{column.name} if it has one)"
+                f"{scope.what}: column {name!r} of type {Typed(field.dtype, field.nullable)} cannot reference "
+                f"{key.qualified} of type {key.declared}; a reference pairs equal values: give both the same type "
+                "(two integer types pair too)"
             )
             raise ColumnTypeError(msg)
-    try:
-        return bind(node, model.frame_schema())
-    except UnknownColumnError as error:
-        raise UnknownColumnError(error.name, error.available, where=what) from error
 
 
-def _column(model: "type[DataFrameModel]", item: str | Col[Any], what: str) -> str:
-    bound = _bound(model, Column(item) if isinstance(item, str) else item.node, what)
-    assert isinstance(bound, Column)
-    return bound.name
+def pairs_with(a: dt.DType, b: dt.DType) -> bool:
+    """Whether a column of type ``a`` can reference a key of type ``b``: the same type, or two integer types.
+
+    (Spark would compare more pairs, a string with a number among them, by
+    casting one side; a reference that does so finds no match, or the wrong one.)
+    """
+    if not (dt.has_equality(a) and dt.has_equality(b)):
+        return False
+    if isinstance(a, dt.Integral) and isinstance(b, dt.Integral):
+        return True
+    return dt.without_nullability(a) == dt.without_nullability(b)

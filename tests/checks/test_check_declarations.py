@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from pydantic import Field
 
 from pydantable_spark import Check, DataFrameModel, F, Window
+from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, UnknownColumnError
 
 pytestmark = pytest.mark.jvm_free
@@ -156,6 +157,9 @@ def test_checks_must_be_a_classmethod_returning_checks() -> None:
         _model(lambda cls: "id")  # type: ignore[arg-type,return-value]
 
 
+ONLY_ROWS = "only a row or a references check"
+
+
 @pytest.mark.parametrize(
     ("make", "error", "words"),
     [
@@ -168,9 +172,9 @@ def test_checks_must_be_a_classmethod_returning_checks() -> None:
         (lambda: Check.unique(3, name="k"), ArgumentTypeError, "not 3"),
         (lambda: Check.row(True, name="k"), ArgumentTypeError, "takes a boolean expression"),
         (lambda: Check.row(F.col("a") > 1, name="k", action="nope"), ArgumentValueError, "'warn', 'drop', 'fail'"),
-        (lambda: Check.rows(min=1, name="k", action="drop"), ArgumentValueError, "only a row check"),
-        (lambda: Check.unique("id", name="k", action="drop"), ArgumentValueError, "only a row check"),
-        (lambda: Check.agg(F.max(F.col("a")) > 1, name="k", action="drop"), ArgumentValueError, "only a row check"),
+        (lambda: Check.rows(min=1, name="k", action="drop"), ArgumentValueError, ONLY_ROWS),
+        (lambda: Check.unique("id", name="k", action="drop"), ArgumentValueError, ONLY_ROWS),
+        (lambda: Check.agg(F.max(F.col("a")) > 1, name="k", action="drop"), ArgumentValueError, ONLY_ROWS),
         (lambda: Check.rows(name="k"), ArgumentValueError, "give min=, max= or both"),
         (lambda: Check.rows(min=-1, name="k"), ArgumentValueError, "min must be an int >= 0"),
         (lambda: Check.rows(max=True, name="k"), ArgumentValueError, "max must be an int >= 0"),
@@ -181,3 +185,170 @@ def test_a_bad_declaration_is_refused_when_it_is_written(make: Any, error: type[
     with pytest.raises(error) as raised:
         make()
     assert words in str(raised.value)
+
+
+# --- references ------------------------------------------------------------------------------------
+
+
+class Customer(DataFrameModel):
+    id: int
+    region: str
+    small: Annotated[int, dt.Int32]
+
+
+def test_references_resolve_to_the_referencing_columns_and_the_key_of_another_model() -> None:
+    class Order(DataFrameModel):
+        id: int
+        customer_id: int | None
+        region: str
+        parent: int | None
+        code: Annotated[int, dt.Int16] = Field(0, alias="c.o`de")
+
+        @classmethod
+        def checks(cls) -> Sequence[Check]:
+            return (
+                Check.references(cls.customer_id, Customer.id, name="fk", action="drop"),
+                Check.references(("customer_id", cls.region), (Customer.id, Customer.region), name="both"),
+                Check.references(cls.parent, cls.id, name="parent", action="warn"),
+                Check.references("c.o`de", Customer.small, name="odd"),  # two integer types pair
+            )
+
+    fk, both, parent, odd = Order.dataset_checks()
+    assert (fk.kind, fk.columns, fk.target, [k.name for k in fk.referenced], fk.action) == (
+        "references", ("customer_id",), "Customer", ["id"], "drop",
+    )  # fmt: skip
+    assert both.columns == ("customer_id", "region")
+    assert both.label == "references(customer_id, region) -> Customer(id, region)"
+    assert (parent.target, parent.label) == ("Order", "references(parent) -> Order(id)")
+    assert odd.label == "references(`c.o``de`) -> Customer(small)"
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (
+            lambda cls: Check.references(cls.start, Customer.id, name="c"),
+            ColumnTypeError,
+            "column 'start' of type date (date) cannot reference Customer.id of type int (bigint)",
+        ),
+        (lambda cls: Check.references("qtty", Customer.id, name="c"), UnknownColumnError, "did you mean 'qty'"),
+        (
+            lambda cls: Check.references(Other.x, Customer.id, name="c"),
+            ColumnTypeError,
+            "Other.x is a column of another",
+        ),
+        (
+            lambda cls: Check.references((cls.id, "id"), (Customer.id, Customer.small), name="c"),
+            ArgumentValueError,
+            "column 'id' is named twice in the key",
+        ),
+    ],
+)
+def test_a_bad_reference_is_refused_when_the_model_is_defined(make: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error) as raised:
+        _model(make)
+    assert words in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: Check.references("id", F.col("id"), name="k"), ArgumentTypeError, "a column of a model (Customer.id)"),
+        (lambda: Check.references("id", "id", name="k"), ArgumentTypeError, "not 'id'"),  # type: ignore[arg-type]
+        (lambda: Check.references((), Customer.id, name="k"), ArgumentValueError, "at least one column"),
+        (lambda: Check.references(3, Customer.id, name="k"), ArgumentTypeError, "or a name, not 3"),  # type: ignore[arg-type]
+        (
+            lambda: Check.references(("a", "b"), Customer.id, name="k"),
+            ArgumentValueError,
+            "2 referencing column(s) but 1 key column(s)",
+        ),
+        (
+            lambda: Check.references(("a", "b"), (Customer.id, Other.x), name="k"),
+            ArgumentValueError,
+            "belong to one model, not to Customer, Other",
+        ),
+        (
+            lambda: Check.references(("a", "b"), (Customer.id, Customer.id), name="k"),
+            ArgumentValueError,
+            "a key column is named twice",
+        ),
+        (lambda: Check.references("a", Customer.id, name="k k"), ArgumentValueError, "plain identifier"),
+        (lambda: Check.references("a", Customer.id, name="k", action="skip"), ArgumentValueError, "'warn', 'drop'"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_bad_reference_is_refused_when_it_is_written(make: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error) as raised:
+        make()
+    assert words in str(raised.value)
+
+
+class Shipment(DataFrameModel):
+    id: int
+    customer_id: int | None
+    parent: int | None
+
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (
+            Check.references(cls.customer_id, Customer.id, name="fk"),
+            Check.references(cls.parent, cls.id, name="parent"),
+        )
+
+
+class Renamed(DataFrameModel):
+    """A model with Customer's columns under another name: its frames are not Customer's."""
+
+    id: int
+    region: str
+    small: Annotated[int, dt.Int32]
+
+
+def _recoded() -> type[DataFrameModel]:
+    """Another model named Customer (of another module, say): its frames pass for Customer's, its key is a string."""
+
+    class Customer(DataFrameModel):
+        id: str
+        region: str
+
+    return Customer
+
+
+@pytest.mark.parametrize(
+    ("references", "error", "words"),
+    [
+        (None, ArgumentValueError, "check 'fk' (references(customer_id) -> Customer(id)) needs the rows of Customer"),
+        ({}, ArgumentValueError, "validate(references={Customer: <a DataFrame[Customer]>})"),
+        ([Customer.from_rows([])], ArgumentTypeError, "references must be a dict of check names or models to frames"),
+        ({"fk": Renamed.from_rows([])}, ArgumentTypeError, "must be a frame of Customer, got a frame of Renamed"),
+        ({Customer: Renamed.from_rows([])}, ArgumentTypeError, ".as_model(Customer)"),
+        ({Customer: [{"id": 1}]}, ArgumentTypeError, "must be a DataFrame[Customer], not [{'id': 1}]"),
+        ({"fkk": Customer.from_rows([])}, ArgumentValueError, "references['fkk'] names no references check"),
+        ({Renamed: Customer.from_rows([])}, ArgumentValueError, "references[Renamed] is referenced by no check"),
+        ({3: Customer.from_rows([])}, ArgumentTypeError, "a check's name or a model class, not 3"),
+        (
+            {"fk": _recoded().from_rows([])},
+            ColumnTypeError,
+            "its key column 'id' is string where Customer declares int (bigint)",
+        ),
+    ],
+)
+def test_validate_refuses_a_missing_or_wrong_reference_before_spark(
+    references: Any, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error) as raised:
+        Shipment.from_rows([]).validate(references=references)
+    assert words in str(raised.value)
+
+
+def test_a_checks_own_frame_wins_over_its_models_and_a_self_reference_reads_the_validated_frame() -> None:
+    from pydantable_spark.checks.references import reference_frames
+
+    shipments, customers, others = Shipment.from_rows([]), Customer.from_rows([]), Customer.from_rows([])
+    fk, parent = Shipment.dataset_checks()
+    chosen = reference_frames(shipments, (fk, parent), {Customer: customers})
+    assert chosen["fk"] is customers
+    assert chosen["parent"] is shipments
+    earlier = Shipment.from_rows([])
+    chosen = reference_frames(shipments, (fk, parent), {Customer: customers, "fk": others, Shipment: earlier})
+    assert chosen["fk"] is others
+    assert chosen["parent"] is earlier
