@@ -688,6 +688,13 @@ def _untranslated_multiple(value: Any, dtype: dt.DType) -> str:
         return "a multiple_of that is not a positive number"
     if isinstance(dtype, dt.Decimal) and step <= _extremes(dtype)[1] and decimal_type(step) is None:
         return f"multiple_of {value} has more than {dt.MAX_DECIMAL_PRECISION} digits; Spark cannot compute with it"
+    highest = _extremes(dtype)[1]
+    if isinstance(dtype, dt.Decimal) and step <= highest and highest / step >= 10**dt.MAX_DECIMAL_PRECISION:
+        # Spark's decimal remainder divides within 38 digits: a quotient of more digits fails the job
+        return (
+            f"multiple_of {value} is so small beside the column's largest value ({highest}) that Spark's decimal "
+            f"remainder would need a quotient of more than {dt.MAX_DECIMAL_PRECISION} digits"
+        )
     return ""
 
 
