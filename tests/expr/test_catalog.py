@@ -538,8 +538,8 @@ class _Comparison:
     """Batches of calls compared with PySpark's, one job per side, and the differences found.
 
     A batch that fails is narrowed down to the failing calls: those Spark's analyzer refuses are found by
-    analysis alone (no job), those whose façade values fail as ``_Failing`` says; PySpark's side then runs the
-    calls the façade ran in one job, and each call the façade failed alone.
+    analysis alone (no job), those whose façade values fail as ``_Failing`` says; PySpark's side then runs each
+    batch the façade's values came from.
     """
 
     wide: Wide
@@ -580,15 +580,10 @@ class _Comparison:
 
     def _compare_accepted(self, candidates: dict[str, Candidate]) -> None:
         """Compare calls PySpark accepts: the façade's values fetched (a failing batch narrowed down as ``_Failing``
-        says), then PySpark's in one job for all the calls the façade ran, and one job per call the façade failed."""
-        _fetch_spark(self.wide.frame, candidates, self.failing)
-        names = sorted(candidates)
-        failed = [n for n in names if isinstance(_SPARK_VALUES[n], Exception)]
-        ran = [n for n in names if n not in failed]
-        if ran:
-            self._compare_plain({n: candidates[n] for n in ran})
-        for n in failed:
-            self._compare_plain({n: candidates[n]})
+        says), then PySpark's, one job per batch the façade's values came from (the same calls in one plan: a
+        sketch's bytes depend on the plan its aggregate runs in)."""
+        for batch in _fetch_spark(self.wide.frame, candidates, self.failing):
+            self._compare_plain({n: candidates[n] for n in batch})
 
     def _compare_plain(self, candidates: dict[str, Candidate]) -> None:
         """The façade's values of a batch (``_SPARK_VALUES``) against PySpark's, in one job; a failing batch is
@@ -706,8 +701,11 @@ def _remember(names: list[str], values: Any) -> None:
         _SPARK_VALUES[n] = values if isinstance(values, Exception) else values[n]
 
 
-def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing) -> None:
-    """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``)."""
+def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing) -> list[list[str]]:
+    """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``).
+
+    Returns the batches whose values were fetched, each in one job, and each call that failed alone.
+    """
     names = sorted(candidates)
     frame = _selected(base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
     try:
@@ -716,11 +714,13 @@ def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing
         if len(names) == 1:
             failing.learn(error, candidates[names[0]])
             _remember(names, error)
-            return
+            return [names]
         suspects, alone = failing.suspects(error, frame, candidates)
+        fetched = []
         for group in [[n] for n in suspects] if alone else [suspects]:
-            _fetch_spark(base, {n: candidates[n] for n in group}, failing)
-        _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
+            fetched += _fetch_spark(base, {n: candidates[n] for n in group}, failing)
+        return fetched + _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
+    return [names]
 
 
 def _compare_local(
