@@ -44,6 +44,13 @@ _CONFIG = {
     "spark.sql.shuffle.partitions": "2",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.log.level": "ERROR",
+    # PySpark's DataFrame debugging records, at each call of a PySpark function, the first caller outside PySpark
+    # for the query context of a failing expression: five py4j round trips per call (the active session, the
+    # setting, the origin set and cleared). Where the façade calls them (keys, aggregates, conditions, casts), the
+    # record names a line of pydantable_spark/_spark, never one of the user's. Without it plans, values,
+    # error classes and messages are the same but for the call site in a message's "== DataFrame ==" section (a
+    # JVM frame instead of that line); the Spark tests spent about half their Python time recording it.
+    "spark.python.sql.dataFrameDebugging.enabled": "false",
 }
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 import inspect
 import math
 import re
@@ -129,6 +130,11 @@ class Wide:
     names: dict[tuple[dt.DType, bool, int], str]
     base: DataFrame[Any] | None = None
     """What the local engine reads: the columns of types it holds (no VARIANT, no duration)."""
+
+    @functools.cached_property
+    def plain_frame(self) -> Any:
+        """The frame as a PySpark DataFrame (``to_spark()``, lowered once), for the calls of plain PySpark."""
+        return self.frame.to_spark()
 
     @property
     def order_key(self) -> str:
@@ -439,8 +445,11 @@ _BY_SHARD = [
 
 def _shard_of(entry: str) -> int:
     """The shard of an entry: every ``SHARDS``-th entry by name (a name the catalog does not hold: the first)."""
-    order = {name: k for k, name in enumerate(sorted(e.name for e in ENTRIES))}
-    return order.get(entry, 0) % SHARDS
+    return _ORDER.get(entry, 0) % SHARDS
+
+
+_ORDER = {name: k for k, name in enumerate(sorted(e.name for e in ENTRIES))}
+"""Each entry's place in the catalog by name (``_shard_of``)."""
 
 
 def _shard(candidates: dict[str, Candidate], shard: int) -> dict[str, Candidate]:
@@ -456,16 +465,17 @@ def test_every_f_function_gives_the_values_of_pysparks(wide: Wide, shard: int) -
 
 def value_differences(wide: Wide, found: dict[str, Candidate]) -> list[str]:
     """Where an ``F`` function's values differ from those of PySpark's function of the same name."""
-    candidates = {
-        n: c
+    plain = {
+        n: c.plain(wide)
         for n, c in found.items()
         if c.entry.signature.in_f
         and _deterministic(c)
         and hasattr(sf, c.entry.name)
         and (c.sample or not c.entry.fixtures.samples_only)
-        and c.plain(wide) is not None
     }
-    comparison = _Comparison(wide, wide.frame.to_spark())
+    candidates = {n: found[n] for n, column in plain.items() if column is not None}
+    fetched = {n: _as_fetched(wide, candidates[n], plain[n]) for n in candidates}
+    comparison = _Comparison(wide, wide.plain_frame, fetched)
     for names in _batches(candidates, 120):
         comparison.compare({n: candidates[n] for n in names})
     return comparison.differences
@@ -478,31 +488,38 @@ def _deterministic(candidate: Candidate) -> bool:
 
 _ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_.]+)\]")
 
+_ALONE = 16
+"""A failing batch's calls of the function its message names are tried each alone when there are at most this many."""
+
 
 @dataclass
 class _Failing:
     """Narrows a failing batch down to the calls that may have failed it: those whose expression Spark names (its
-    query context), each alone; else, as one batch, those of the function its message names, or of the entries
-    already seen failing with the same error class (an aggregate's error names no expression), or the first
-    half of the batch."""
+    query context), each alone; else those of the entries already seen failing with the same error class (an
+    aggregate's error names no expression), each alone (most calls of such an entry fail the same way: alone, each
+    costs one job, where a batch of them is halved again and again); else those of the function its message names
+    (each alone when they are few, else as one batch); else the first half of the batch."""
 
     seen: dict[str, set[str]] = field(default_factory=dict)  # error class -> entries seen failing with it
 
     def suspects(
         self, error: BaseException, frame: DataFrame[Any], candidates: dict[str, Candidate]
     ) -> tuple[list[str], bool]:
-        """The calls to try apart from the rest, and whether each alone (the calls Spark named) or as one batch."""
+        """The calls to try apart from the rest, and whether each alone or as one batch."""
         names = sorted(candidates)
         found = [n for n in failing_calls(error, frame) if n in candidates]
         if found and len(found) < len(names):
             return found, True
+        kind = _ERROR_CLASS.search(str(error))
+        entries = self.seen.get(kind[1], set()) if kind else set()
+        found = [n for n in names if candidates[n].entry.name in entries]
+        if found and len(found) < len(names):
+            return found, True
         named = set(re.findall(r"`([a-z][a-z0-9_]*)`", str(error)))  # "Invalid call to `hll_union_agg`"
         found = [n for n in names if candidates[n].entry.name in named]
-        if not found:
-            kind = _ERROR_CLASS.search(str(error))
-            entries = self.seen.get(kind[1], set()) if kind else set()
-            found = [n for n in names if candidates[n].entry.name in entries]
-        return (found if found and len(found) < len(names) else names[: len(names) // 2]), False
+        if found and len(found) < len(names):
+            return found, len(found) <= _ALONE
+        return names[: len(names) // 2], False
 
     def learn(self, error: BaseException, candidate: Candidate) -> None:
         """A single call failed with ``error``: later batches failing with its class try that entry first."""
@@ -511,18 +528,26 @@ class _Failing:
             self.seen.setdefault(kind[1], set()).add(candidate.entry.name)
 
 
+_LEARNED = _Failing()
+"""What this process has seen failing: the PySpark comparisons and the local engine's Spark fetches narrow their
+failing batches with it (it orders the narrowing only, never what is compared)."""
+
+
 @dataclass
 class _Comparison:
     """Batches of calls compared with PySpark's, one job per side, and the differences found.
 
     A batch that fails is narrowed down to the failing calls: those Spark's analyzer refuses are found by
-    analysis alone (no job), those whose values fail as ``_Failing`` says.
+    analysis alone (no job), those whose façade values fail as ``_Failing`` says; PySpark's side then runs each
+    batch the façade's values came from.
     """
 
     wide: Wide
     plain_source: Any
+    fetched: dict[str, Any]
+    """PySpark's column of each call, as ``_as_fetched`` gives it (built once: a batch that fails is built again)."""
     differences: list[str] = field(default_factory=list)
-    failing: _Failing = field(default_factory=_Failing)
+    failing: _Failing = field(default_factory=lambda: _LEARNED)
 
     def compare(self, candidates: dict[str, Candidate]) -> None:
         """Compare a batch, after leaving out the calls PySpark refuses."""
@@ -539,7 +564,7 @@ class _Comparison:
 
     def _plain(self, candidates: dict[str, Candidate], names: list[str]) -> Any:
         """PySpark's calls of ``names``, selected (or grouped by) as the façade's are."""
-        named = {n: _as_fetched(self.wide, candidates[n]).alias(n) for n in names}
+        named = {n: self.fetched[n].alias(n) for n in names}
         return _selected(self.plain_source, named, candidates[names[0]].shape)
 
     def _refused(self, candidates: dict[str, Candidate], names: list[str]) -> list[str]:
@@ -554,39 +579,32 @@ class _Comparison:
         return []
 
     def _compare_accepted(self, candidates: dict[str, Candidate]) -> None:
-        """Compare calls PySpark accepts, one job per side; a failing batch is narrowed down (see the class)."""
+        """Compare calls PySpark accepts: the façade's values fetched (a failing batch narrowed down as ``_Failing``
+        says), then PySpark's, one job per batch the façade's values came from (the same calls in one plan: a
+        sketch's bytes depend on the plan its aggregate runs in)."""
+        for batch in _fetch_spark(self.wide.frame, candidates, self.failing):
+            self._compare_plain({n: candidates[n] for n in batch})
+
+    def _compare_plain(self, candidates: dict[str, Candidate]) -> None:
+        """The façade's values of a batch (``_SPARK_VALUES``) against PySpark's, in one job; a failing batch is
+        halved, down to single calls."""
         names = sorted(candidates)
-        facade = _selected(self.wide.frame, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
-        ours: Any = None
         theirs: Any = None
         try:
-            ours = _sorted_rows(facade.to_arrow(engine="spark").to_pydict())
-            _remember(names, ours)
-        except Exception as error:  # compared with the other side below
-            if len(names) > 1:
-                suspects, alone = self.failing.suspects(error, facade, candidates)
-                for group in [[n] for n in suspects] if alone else [suspects]:
-                    self._compare_accepted({n: candidates[n] for n in group})
-                self._compare_accepted({n: c for n, c in candidates.items() if n not in suspects})
-                return
-            self.failing.learn(error, candidates[names[0]])
-            _remember(names, error)
-            ours = error
-        try:
             theirs = _sorted_rows(self._plain(candidates, names).toArrow().to_pydict())
-        except Exception as error:  # the same
+        except Exception as error:  # compared below
+            if len(names) > 1:
+                half = len(names) // 2
+                self._compare_plain({n: candidates[n] for n in names[:half]})
+                self._compare_plain({n: candidates[n] for n in names[half:]})
+                return
             theirs = error
-        failed = isinstance(ours, Exception), isinstance(theirs, Exception)
-        if failed[1] and len(names) > 1:
-            half = len(names) // 2
-            self._compare_accepted({n: candidates[n] for n in names[:half]})
-            self._compare_accepted({n: candidates[n] for n in names[half:]})
-            return
-        if all(failed):
-            return  # the one call fails on both sides (an ANSI error on these values)
         for n in names:
-            mine = ours if failed[0] else ours[n]
-            other = theirs if failed[1] else theirs[n]
+            mine = _SPARK_VALUES[n]
+            other = theirs if isinstance(theirs, Exception) else theirs[n]
+            failed = isinstance(mine, Exception), isinstance(other, Exception)
+            if all(failed):
+                continue  # the one call fails on both sides (an ANSI error on these values)
             if any(failed) or not _same(mine, other):
                 entry = candidates[n].entry
                 self.differences.append(f"{n} ({entry.call_name}): façade {mine!s:.300} vs PySpark {other!s:.300}")
@@ -609,9 +627,8 @@ def failing_calls(error: BaseException, frame: DataFrame[Any]) -> list[str]:
     return [e.output_name for e in outputs if fragments and any(f in to_sql(e) for f in fragments)]
 
 
-def _as_fetched(wide: Wide, candidate: Candidate) -> Any:
-    """PySpark's call, as the façade's ``to_arrow()`` gives its result: a VARIANT as its JSON text (``to_json``)."""
-    column = candidate.plain(wide)
+def _as_fetched(wide: Wide, candidate: Candidate, column: Any) -> Any:
+    """PySpark's call ``column``, as the façade's ``to_arrow()`` gives its result: a VARIANT as its JSON text."""
     result = _selected(wide.frame, {"c": candidate.expr}, candidate.shape).schema.fields[0]
     return sf.to_json(column) if isinstance(result.dtype, dt.Variant) else column
 
@@ -664,9 +681,8 @@ def local_outcome(wide: Wide, found: dict[str, Candidate]) -> LocalOutcome:
             outcome.refused.setdefault(candidate.entry.name, str(error))
             continue
         taken[name] = candidate
-    failing = _Failing()
     for names in _batches({n: c for n, c in taken.items() if n not in _SPARK_VALUES}, 120):
-        _fetch_spark(wide.base, {n: taken[n] for n in names}, failing)
+        _fetch_spark(wide.base, {n: taken[n] for n in names}, _LEARNED)
     spark = {n: _SPARK_VALUES[n] for n in taken}
     alone = sorted(n for n, v in spark.items() if isinstance(v, Exception))  # expected to fail locally too
     for names in [*([n] for n in alone), *_batches({n: c for n, c in taken.items() if n not in alone}, 120)]:
@@ -685,8 +701,11 @@ def _remember(names: list[str], values: Any) -> None:
         _SPARK_VALUES[n] = values if isinstance(values, Exception) else values[n]
 
 
-def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing) -> None:
-    """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``)."""
+def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing) -> list[list[str]]:
+    """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``).
+
+    Returns the batches whose values were fetched, each in one job, and each call that failed alone.
+    """
     names = sorted(candidates)
     frame = _selected(base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
     try:
@@ -695,11 +714,13 @@ def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing
         if len(names) == 1:
             failing.learn(error, candidates[names[0]])
             _remember(names, error)
-            return
+            return [names]
         suspects, alone = failing.suspects(error, frame, candidates)
+        fetched = []
         for group in [[n] for n in suspects] if alone else [suspects]:
-            _fetch_spark(base, {n: candidates[n] for n in group}, failing)
-        _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
+            fetched += _fetch_spark(base, {n: candidates[n] for n in group}, failing)
+        return fetched + _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
+    return [names]
 
 
 def _compare_local(

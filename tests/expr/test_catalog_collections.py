@@ -85,7 +85,7 @@ def _check(wide: Wide, calls: list[tuple[str, list[Any]]], *, values: bool = Tru
 def _refused_by_spark(wide: Wide, name: str, combination: list[Any]) -> bool:
     plain = catalog_tests.Candidate(BY_NAME[name], combination, "row", None).plain(wide)  # type: ignore[arg-type]
     try:
-        wide.frame.to_spark().select(plain).schema  # noqa: B018 - analysed now
+        wide.plain_frame.select(plain).schema  # noqa: B018 - analysed now
     except AnalysisException:
         return True
     return False
