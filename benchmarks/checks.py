@@ -23,15 +23,12 @@ Run: ``python benchmarks/checks.py [--sizes 1000000 10000000] [--keys 1000000] [
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from typing import TYPE_CHECKING, Any
 
-from pyspark.sql import SparkSession
+from constraints import median_seconds, session  # the constraint benchmark's session and timing (same folder)
 from pyspark.sql import functions as sf
 
 from pydantable_spark import Check, DataFrameModel, F
-from pydantable_spark._spark.session import EMBEDDED_CONFIG
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -151,26 +148,13 @@ def plain_cases(sdf: Any, keys: Any) -> dict[str, Callable[[], Any]]:
     }
 
 
-def median_seconds(fn: Callable[[], Any], runs: int) -> float:
-    fn()  # warm up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--keys", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    builder = SparkSession.builder.master("local[2]").appName("pydantable-spark-bench-checks")
-    for key, value in EMBEDDED_CONFIG.items():
-        builder = builder.config(key, value)
-    spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    spark = session()
     keys_sdf = spark.range(args.keys).to(Customer.spark_schema()).cache()
     keys_sdf.count()
     customers = Customer.from_spark(keys_sdf)

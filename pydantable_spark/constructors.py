@@ -385,8 +385,9 @@ class Constructors(Generic[M]):
         from pydantable_spark.frame import DataFrame
 
         chosen = cls._model_for(model, "from_spark")
+        streaming = bool(sdf.isStreaming)  # asked once: a plan over the frame knows it from its source
         if chosen is None:
-            return DataFrame(storage.derived_spark_source(sdf, SparkData(sdf).label))
+            return DataFrame(storage.derived_spark_source(sdf, SparkData(sdf).label, streaming=streaming))
         plan = storage.spark_source(
             sdf,
             schema_of_model(chosen),
@@ -394,6 +395,7 @@ class Constructors(Generic[M]):
             allow_lossy=allow_lossy,
             null_check=null_check,
             case_sensitive=is_case_sensitive(sdf.sparkSession),
+            streaming=streaming,
         )
         return DataFrame(plan, chosen)
 

@@ -153,8 +153,11 @@ def spark_source(
     checks: SparkConstraints | None = None,
     may_lack: Collection[str] = (),
     absent: Collection[str] = (),
+    streaming: bool = False,
 ) -> p.Plan:
     """A plan over ``sdf`` reconciled strictly with ``target`` (errors prefixed with ``label``).
+
+    ``streaming``: ``sdf`` is a stream (``from_spark`` of ``spark.readStream``'s frame).
 
     ``may_lack`` names target columns the data may lack (``may_be_absent``: the
     model gives them the default None); a missing one reads as NULL, unless
@@ -188,7 +191,7 @@ def spark_source(
         # drop case-colliding unused columns (select by name: backticks quote it, nothing parses it as SQL)
         sdf = sdf.select(*["`" + c.source.name.replace("`", "``") + "`" for c in rec.columns])
         fields = fields_of_struct(sdf.schema)
-    source = p.Source(SparkData(sdf, label), Schema(fields))
+    source = p.Source(SparkData(sdf, label, streaming), Schema(fields))
     return p.Reconcile(source, rec)
 
 
@@ -286,7 +289,7 @@ def _checked_source(sdf: SparkDataFrame, checks: SparkConstraints, label: str) -
     return raising(sdf, subset, label, " (read with constraints='raise')")
 
 
-def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
+def derived_spark_source(sdf: SparkDataFrame, label: str, *, streaming: bool = False) -> p.Plan:
     """A plan over ``sdf`` typed by Spark's own schema (``from_spark`` without a model).
 
     Non-null claims Spark cannot vouch for are checked at run time, as in
@@ -298,8 +301,10 @@ def derived_spark_source(sdf: SparkDataFrame, label: str) -> p.Plan:
     declared = Schema(fields_of_struct(sdf.schema))
     checked, claimed = honest_nullability(sdf)
     if not claimed:
-        return p.Source(SparkData(sdf, label), declared)
-    return spark_source(checked, declared, label=label, allow_lossy=False, null_check=claimed, case_sensitive=True)
+        return p.Source(SparkData(sdf, label, streaming), declared)
+    return spark_source(
+        checked, declared, label=label, allow_lossy=False, null_check=claimed, case_sensitive=True, streaming=streaming
+    )
 
 
 CSV_NULL = "\x00pydantable:null\x00"

@@ -42,11 +42,9 @@ class SparkData:
 
     frame: Any
     label: str = "Spark DataFrame"
-
-    @property
-    def streaming(self) -> bool:
-        """Whether the Spark DataFrame is a stream (``spark.readStream``): asked of Spark, once per plan node."""
-        return bool(self.frame.isStreaming)
+    streaming: bool = False
+    """Whether the frame is a stream (``spark.readStream``): ``from_spark`` asks Spark once; a reader's frames
+    are batch frames, so reading asks nothing (on Spark Connect each question is a round trip)."""
 
     def describe(self) -> str:
         return self.label
