@@ -23,6 +23,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from pydantable_spark.testing.kafka import LocalKafka
+
 
 collect_ignore_glob = ["tests/examples/*"]
 """Example programs the docs include and tests run (``runpy``); not modules to import for doctests."""
@@ -33,6 +35,11 @@ CONNECT = os.environ.get("PYDANTABLE_TEST_CONNECT", "") not in ("", "0")
 LAKEHOUSE_JARS = os.environ.get("PYDANTABLE_LAKEHOUSE_JARS", "")
 """A directory of Delta Lake and Iceberg jars (``.ci/run`` fetches them with Maven): the session loads them and
 the tests marked ``lakehouse`` run; without it they are skipped, saying why."""
+
+KAFKA_JARS = os.environ.get("PYDANTABLE_KAFKA_JARS", "")
+"""A directory with ``connector/`` (Spark's Kafka connector) and ``broker/`` (an Apache Kafka broker) jars
+(``.ci/run`` fetches them with Maven, ``.ci/kafka/pom.xml``): the session loads the connector and the tests marked
+``kafka`` run against a local broker; without it they are skipped, saying why."""
 
 DRIVER_MEMORY = "3g"
 """The test session's driver heap (the machine has 24 GiB; CI runs a classic and a Connect session at once)."""
@@ -69,7 +76,10 @@ def spark() -> Iterator[SparkSession]:
     builder = builder.config("spark.driver.memory", DRIVER_MEMORY)
     # tables of this run in a directory of its own: a run on Spark Connect may run beside a classic one (.ci/run)
     builder = builder.config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="pydantable-warehouse-"))
-    for key, value in _lakehouse_config().items():
+    extra = _lakehouse_config()
+    if KAFKA_JARS:  # Spark's Kafka connector, beside the lakehouse jars if any
+        extra["spark.jars"] = ",".join(filter(None, (extra.get("spark.jars"), *_jars(KAFKA_JARS, "connector"))))
+    for key, value in extra.items():
         builder = builder.config(key, value)
     with warnings.catch_warnings():
         # a local Connect server starts with the lakehouse's static settings; its client then warns it cannot set them
@@ -79,14 +89,36 @@ def spark() -> Iterator[SparkSession]:
     session.stop()
 
 
+def _jars(directory: str, under: str = "") -> list[str]:
+    jars = sorted(str(path) for path in (Path(directory) / under).glob("*.jar"))
+    if not jars:
+        msg = f"{str(Path(directory) / under)!r} holds no jar: run the Maven steps of .ci/run"
+        raise RuntimeError(msg)
+    return jars
+
+
+@pytest.fixture(scope="session")
+def kafka_broker() -> Iterator[LocalKafka]:
+    """A real Kafka broker (KRaft, one JVM) on free local ports for the tests marked ``kafka``; stopped at the end."""
+    from pydantable_spark.testing.kafka import LocalKafka
+
+    if not KAFKA_JARS:
+        pytest.skip(NO_KAFKA)
+    with LocalKafka(Path(KAFKA_JARS) / "broker") as broker:
+        yield broker
+
+
+NO_KAFKA = (
+    "needs Spark's Kafka connector and an Apache Kafka broker: the kafka tier of .ci/beside "
+    "(PYDANTABLE_KAFKA_JARS, fetched by .ci/kafka/pom.xml; see docs/streaming.md)"
+)
+
+
 def _lakehouse_config() -> dict[str, str]:
     """Delta Lake as the session catalog's table format, and an Iceberg catalog ``lake`` in a temporary warehouse."""
     if not LAKEHOUSE_JARS:
         return {}
-    jars = sorted(str(path) for path in Path(LAKEHOUSE_JARS).glob("*.jar"))
-    if not jars:
-        msg = f"PYDANTABLE_LAKEHOUSE_JARS={LAKEHOUSE_JARS!r} holds no jar: run the Maven step of .ci/run"
-        raise RuntimeError(msg)
+    jars = _jars(LAKEHOUSE_JARS)
     warehouse = tempfile.mkdtemp(prefix="pydantable-lakehouse-")
     return {
         "spark.jars": ",".join(jars),
@@ -190,6 +222,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("lakehouse") is not None and not LAKEHOUSE_JARS:
             item.add_marker(no_lakehouse)
+        if item.get_closest_marker("kafka") is not None and not KAFKA_JARS:
+            item.add_marker(pytest.mark.skip(reason=NO_KAFKA))
         marked = item.get_closest_marker("jvm_free") is not None or _free_doctest(item) or probe
         free = marked and "spark" not in getattr(item, "fixturenames", ())
         if not free:

@@ -32,7 +32,7 @@ import keyword
 import re
 import threading
 import unicodedata
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, create_model
@@ -49,7 +49,7 @@ from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Collection, Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping, Sequence
 
     import pandas as pd
     import polars as pl
@@ -375,6 +375,21 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         return _frames().read_stream_csv(
             path, model=cls, session=session, allow_lossy=allow_lossy, max_files_per_trigger=max_files_per_trigger,
             latest_first=latest_first, max_file_age=max_file_age, **options,
+        )  # fmt: skip
+
+    @classmethod
+    def read_stream_kafka(
+        cls: type[M], bootstrap_servers: str | Sequence[str], *, topic: str | None = None,
+        topics: Sequence[str] | None = None, pattern: str | None = None, format: Literal["json"] = "json",
+        starting_offsets: str | Mapping[str, Mapping[int, int]] = "latest", max_offsets_per_trigger: int | None = None,
+        fail_on_data_loss: bool = True, session: SparkSession | None = None, allow_lossy: Selection = False,
+        **options: Any,
+    ) -> DataFrame[M]:  # fmt: skip
+        """A Kafka topic's records, their JSON values parsed by this model (see ``DataFrame.read_stream_kafka``)."""
+        return _frames().read_stream_kafka(
+            bootstrap_servers, topic=topic, topics=topics, pattern=pattern, model=cls, format=format,
+            starting_offsets=starting_offsets, max_offsets_per_trigger=max_offsets_per_trigger,
+            fail_on_data_loss=fail_on_data_loss, session=session, allow_lossy=allow_lossy, **options,
         )  # fmt: skip
 
     @classmethod

@@ -198,7 +198,10 @@ FRAME_ENTRIES: dict[str, Entry] = {
     **dict.fromkeys(("from_arrow", "from_columns", "from_pandas", "from_polars", "from_spark"), _INPUT),
     **dict.fromkeys(("read_csv", "read_delta", "read_json", "read_orc", "read_parquet", "read_table"), _READ),
     **dict.fromkeys(("columns", "dtypes", "is_streaming", "model", "plan", "schema"), _PROPERTY),
-    **dict.fromkeys(("read_stream_csv", "read_stream_json", "read_stream_parquet", "read_stream_rate"), _STREAM_SOURCE),
+    **dict.fromkeys(
+        ("read_stream_csv", "read_stream_json", "read_stream_kafka", "read_stream_parquet", "read_stream_rate"),
+        _STREAM_SOURCE,
+    ),
     **dict.fromkeys(
         ("write_stream_csv", "write_stream_json", "write_stream_memory", "write_stream_parquet"), _STREAM_SINK
     ),

@@ -274,6 +274,57 @@ class Streams(Generic[M]):
             opts["numPartitions"] = str(num_partitions)
         return cls._open_stream("rate", None, model, session, False, opts, action)
 
+    @classmethod
+    def read_stream_kafka(
+        cls: type[Streams[M2]], bootstrap_servers: str | Sequence[str], *, topic: str | None = None,
+        topics: Sequence[str] | None = None, pattern: str | None = None, model: type[M2] | None = None,
+        format: Literal["json"] = "json", starting_offsets: str | Mapping[str, Mapping[int, int]] = "latest",
+        max_offsets_per_trigger: int | None = None, fail_on_data_loss: bool = True,
+        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+    ) -> DataFrame[M2]:  # fmt: skip
+        """A stream of a Kafka topic's records, each value JSON parsed by the model (never inferred).
+
+        The value is decoded as UTF-8 and parsed with the typed ``F.from_json``
+        of the model's fields in ``FAILFAST`` mode, as ``read_stream_json``
+        reads files: a record that is not JSON of the model, or a value Spark
+        would change (a number for a string field), fails the micro-batch
+        (``MalformedDataError`` naming the record or the field); a key the
+        record lacks is NULL (``NullCheckError`` in a non-null field, as is a
+        NULL value, Kafka's tombstone). Model fields named ``kafka_key``
+        (``str`` or ``bytes``, may be NULL), ``kafka_topic`` (``str``),
+        ``kafka_partition``, ``kafka_offset`` (``int``) and ``kafka_timestamp``
+        (``datetime``) hold the record's metadata instead. Needs Spark's Kafka
+        connector on the session (``spark-sql-kafka-0-10``; see docs/streaming.md).
+
+        Args:
+            bootstrap_servers: the brokers, ``"host:port"`` text (comma-separated) or a list of them.
+            topic: one topic to read (give one of ``topic``, ``topics``, ``pattern``).
+            topics: topics to read.
+            pattern: the topics whose names match this Java regular expression.
+            model: the row model (``DataFrame[Model]`` or ``Model.read_stream_kafka`` gives it).
+            format: the values' format: ``"json"``.
+            starting_offsets: where a new query starts (a restarted one goes on from its checkpoint):
+                ``"earliest"``, ``"latest"`` (Spark's default) or ``{topic: {partition: offset}}``
+                (offset -2 is the earliest, -1 the latest).
+            max_offsets_per_trigger: at most this many records per micro-batch.
+            fail_on_data_loss: fail the query when records it should read are gone (deleted, aged out).
+            session: the Spark session (default: the active one).
+            allow_lossy: columns whose lossy conversion to the model's type is accepted.
+            options: Spark's other Kafka source options (``kafka.``-prefixed consumer settings...), as text.
+
+        Returns:
+            A streaming ``DataFrame[M]`` (``is_streaming`` is true).
+
+        """
+        from pydantable_spark.streaming.kafka import kafka_stream
+
+        chosen = cls._require_model(model, "read_stream_kafka")
+        return kafka_stream(
+            chosen, session, bootstrap_servers, topic=topic, topics=topics, pattern=pattern, format=format,
+            starting_offsets=starting_offsets, max_offsets_per_trigger=max_offsets_per_trigger,
+            fail_on_data_loss=fail_on_data_loss, allow_lossy=allow_lossy, options=options,
+        )  # fmt: skip
+
     # --- the stream itself ---------------------------------------------------------------------
 
     @property

@@ -1,0 +1,258 @@
+"""``Model.read_stream_kafka``: a Kafka topic's records typed by a model, their metadata typed too.
+
+Spark's Kafka source yields every record as binary ``key`` and ``value``
+with its ``topic``, ``partition``, ``offset`` and ``timestamp``. The plan here
+(built without a JVM) decodes the value as UTF-8 and parses it with the typed
+``F.from_json`` of the model's fields in ``FAILFAST`` mode, as the strict
+readers read JSON files: a record that is not JSON of the model, or a value
+Spark would change (a number for a string field, a decimal its scale rounds),
+fails the micro-batch with ``MalformedDataError``; a key a record lacks is
+NULL (``NullCheckError`` in a non-null field). A model field named as one of
+``KAFKA_METADATA`` is filled from the record's metadata instead of its value.
+
+Every argument is checked by type and value when the call is made; they
+reach Spark as reader options (text), never as SQL.
+
+```pycon
+>>> from pydantable_spark import DataFrameModel
+>>> class Click(DataFrameModel):
+...     page: str
+...     ms: int | None
+...     kafka_partition: int
+...     kafka_offset: int
+>>> clicks = Click.read_stream_kafka("127.0.0.1:9092", topic="clicks", starting_offsets="earliest")
+>>> clicks.is_streaming
+True
+>>> print(clicks.schema)
+page: str (string)
+ms: int | None (bigint)
+kafka_partition: int (bigint)
+kafka_offset: int (bigint)
+>>> Click.read_stream_kafka("127.0.0.1:9092", topic="clicks", topics=["views"])
+Traceback (most recent call last):
+...
+pydantable_spark.errors.ArgumentTypeError: read_stream_kafka(): give one of topic=, topics=, pattern=; got topic ...
+
+```
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantable_spark import dtypes as dt
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
+from pydantable_spark.expr.catalog.spec import kind_label
+from pydantable_spark.expr.core import check_param
+from pydantable_spark.schema import Schema
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.reconcile import Selection
+
+__all__ = ["KAFKA_METADATA", "KAFKA_OPTIONS", "KAFKA_SCHEMA", "kafka_stream"]
+
+KAFKA_SCHEMA = Schema(
+    (
+        dt.Field("key", dt.Binary(), True),
+        dt.Field("value", dt.Binary(), True),
+        dt.Field("topic", dt.String(), True),
+        dt.Field("partition", dt.Int32(), True),
+        dt.Field("offset", dt.Int64(), True),
+        dt.Field("timestamp", dt.Datetime(), True),
+        dt.Field("timestampType", dt.Int32(), True),
+    )
+)
+"""What Spark's Kafka source yields (every column nullable, as Spark declares them)."""
+
+KAFKA_METADATA = {
+    "kafka_key": ("key", (dt.String, dt.Binary), "str (the key decoded as UTF-8) or bytes"),
+    "kafka_topic": ("topic", (dt.String,), "str"),
+    "kafka_partition": ("partition", (dt.Int32, dt.Int64), "int"),
+    "kafka_offset": ("offset", (dt.Int64,), "int"),
+    "kafka_timestamp": ("timestamp", (dt.Datetime,), "datetime"),
+}
+"""Model fields filled from a record's metadata: field → (Spark's column, the types it may have, what to declare).
+
+A record's key may be NULL (declare ``kafka_key: str | None``); the others never are.
+"""
+
+KAFKA_OPTIONS = {
+    "kafka.bootstrap.servers": "bootstrap_servers",
+    "subscribe": "topic= or topics=",
+    "subscribepattern": "pattern=",
+    "assign": "topics= (a whole topic) or starting_offsets= (partitions)",
+    "startingoffsets": "starting_offsets",
+    "maxoffsetspertrigger": "max_offsets_per_trigger",
+    "failondataloss": "fail_on_data_loss",
+}
+"""Spark's Kafka options that ``read_stream_kafka`` takes as typed keywords (lower-cased Spark name → keyword)."""
+
+_FORMATS = ("json",)
+
+_TOPIC = re.compile(r"[A-Za-z0-9._-]{1,249}")
+"""Kafka's legal topic names."""
+
+_SERVER = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}")
+"""``host:port`` (a name, an IPv4 address or a bracketed IPv6 address)."""
+
+
+def _servers(value: object, action: str) -> str:
+    entries: list[object]
+    if isinstance(value, str):
+        entries = list(value.split(","))
+    elif isinstance(value, Sequence) and value:
+        entries = list(value)
+    else:
+        msg = f"{action}: bootstrap_servers must be 'host:port' text or a list of them, got {shown(value)}"
+        raise ArgumentTypeError(msg)
+    for entry in entries:
+        if not isinstance(entry, str) or not _SERVER.fullmatch(entry):
+            msg = f"{action}: bootstrap_servers holds {shown(entry)}; each server is 'host:port' (e.g. 'broker1:9092')"
+            raise ArgumentValueError(msg)
+    return ",".join(entries)  # type: ignore[arg-type]
+
+
+def _topic(value: object, action: str, name: str) -> str:
+    if not isinstance(value, str):
+        msg = f"{action}: {name} must be a topic name (str), got {shown(value)} ({type(value).__name__})"
+        raise ArgumentTypeError(msg)
+    if not _TOPIC.fullmatch(value):
+        msg = f"{action}: {name} is {shown(value)}; a Kafka topic name is 1 to 249 letters, digits, '.', '_' or '-'"
+        raise ArgumentValueError(msg)
+    return value
+
+
+def _subscription(topic: object, topics: object, pattern: object, action: str) -> tuple[str, str]:
+    given = [name for name, value in (("topic", topic), ("topics", topics), ("pattern", pattern)) if value is not None]
+    if len(given) != 1:
+        got = " and ".join(given) if given else "none"
+        msg = f"{action}: give one of topic=, topics=, pattern=; got {got}"
+        raise ArgumentTypeError(msg)
+    if topic is not None:
+        return "subscribe", _topic(topic, action, "topic")
+    if topics is not None:
+        if isinstance(topics, str) or not isinstance(topics, Sequence) or not topics:
+            msg = f"{action}: topics must be a non-empty list of topic names, got {shown(topics)}"
+            raise ArgumentTypeError(msg)
+        return "subscribe", ",".join(_topic(t, action, "topics") for t in topics)
+    if not isinstance(pattern, str) or not pattern:
+        msg = f"{action}: pattern must be a non-empty regular expression (str, Java's syntax), got {shown(pattern)}"
+        raise ArgumentTypeError(msg)
+    return "subscribePattern", pattern
+
+
+def _offsets(value: object, action: str) -> str:
+    """``startingOffsets``: ``"earliest"``, ``"latest"``, or JSON of ``{topic: {partition: offset}}``."""
+    if value in ("earliest", "latest"):
+        return str(value)
+    if not isinstance(value, Mapping):
+        msg = (
+            f"{action}: starting_offsets must be 'earliest', 'latest' or {{topic: {{partition: offset}}}} "
+            f"(offset -2 earliest, -1 latest), got {shown(value)}"
+        )
+        raise ArgumentValueError(msg)
+    out: dict[str, dict[str, int]] = {}
+    for topic, partitions in value.items():
+        name = _topic(topic, action, "a topic of starting_offsets")
+        if not isinstance(partitions, Mapping):
+            msg = f"{action}: starting_offsets[{name!r}] must map partitions to offsets, got {shown(partitions)}"
+            raise ArgumentTypeError(msg)
+        out[name] = {}
+        for partition, offset in partitions.items():
+            check_param(action, f"a partition of starting_offsets[{name!r}]", partition, int)
+            check_param(action, f"starting_offsets[{name!r}][{partition}]", offset, int)
+            if partition < 0 or offset < -2:
+                msg = (
+                    f"{action}: starting_offsets[{name!r}] has partition {partition} at offset {offset}; a partition "
+                    "is at least 0 and an offset at least -2 (-2 earliest, -1 latest)"
+                )
+                raise ArgumentValueError(msg)
+            out[name][str(partition)] = offset
+    return json.dumps(out)
+
+
+def _other_options(options: Mapping[str, Any], action: str) -> dict[str, str]:
+    out = {}
+    for key, value in options.items():
+        keyword = KAFKA_OPTIONS.get(key.lower())
+        if keyword is not None:
+            msg = f"{action}: pass {key} as {keyword} (checked by type when the call is made), not as an option"
+            raise ArgumentTypeError(msg)
+        if not isinstance(value, str | int | float | bool):
+            msg = f"{action}: option {key!r} must be text, a number or a bool, got {shown(value)}"
+            raise ArgumentTypeError(msg)
+        out[key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return out
+
+
+def _metadata_field(field: dt.Field, model: str) -> None:
+    column, kinds, declare = KAFKA_METADATA[field.name]
+    if not isinstance(field.dtype, kinds):
+        msg = (
+            f"read_stream_kafka(): field {field.name!r} of {model} is {kind_label(field.dtype)}; it holds the "
+            f"record's {column}, declare it {declare}"
+        )
+        raise ColumnTypeError(msg)
+
+
+def kafka_stream(
+    model: type[BaseModel], session: Any, bootstrap_servers: object, *, topic: object, topics: object,
+    pattern: object, format: object, starting_offsets: object, max_offsets_per_trigger: object,
+    fail_on_data_loss: object, allow_lossy: Selection, options: Mapping[str, Any],
+) -> DataFrame[Any]:  # fmt: skip
+    """The streaming frame of ``Model.read_stream_kafka`` (arguments as there), checked when called."""
+    from pydantable_spark import F
+    from pydantable_spark.constructors import schema_of_model
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.plan import nodes as p
+    from pydantable_spark.plan.sources import StreamSource
+    from pydantable_spark.reconcile import reconcile
+
+    action = "read_stream_kafka()"
+    servers = _servers(bootstrap_servers, action)
+    kind, subscription = _subscription(topic, topics, pattern, action)
+    if not isinstance(format, str):
+        msg = f"{action}: format must be 'json', got {shown(format)}"
+        raise ArgumentTypeError(msg)
+    if format not in _FORMATS:
+        msg = f"{action}: format={format!r}: Kafka values are read as JSON only (format='json'); Avro is not offered"
+        raise NotImplementedError(msg)
+    check_param(action, "max_offsets_per_trigger", max_offsets_per_trigger, int, optional=True)
+    check_param(action, "fail_on_data_loss", fail_on_data_loss, bool)
+    opts = _other_options(options, action)
+    opts.update({"kafka.bootstrap.servers": servers, kind: subscription})
+    opts["startingOffsets"] = _offsets(starting_offsets, action)
+    if max_offsets_per_trigger is not None:
+        if max_offsets_per_trigger < 1:  # type: ignore[operator]
+            msg = f"{action}: max_offsets_per_trigger must be at least 1, got {max_offsets_per_trigger}"
+            raise ArgumentValueError(msg)
+        opts["maxOffsetsPerTrigger"] = str(max_offsets_per_trigger)
+    opts["failOnDataLoss"] = str(fail_on_data_loss).lower()
+
+    target = schema_of_model(model)
+    label = f"{action} of {subscription!r}"
+    data = StreamSource("kafka", (), tuple(opts.items()), None, label)
+    frame: DataFrame[Any] = DataFrame(p.Source(data, KAFKA_SCHEMA, session), None)
+    value_fields = tuple(dt.Field(f.name, f.dtype, True) for f in target if f.name not in KAFKA_METADATA)
+    columns: dict[str, Any] = {}
+    if value_fields:
+        schema: Any = dt.Struct(value_fields)  # F.from_json takes a dtypes struct too (typed for models only)
+        parsed = F.from_json(F.col("value").cast(dt.String()), schema, {"mode": "FAILFAST"})
+        frame = frame.with_columns(__pydantable_value=parsed)
+        record = F.col("__pydantable_value")
+    for f in target:
+        if f.name in KAFKA_METADATA:
+            _metadata_field(f, model.__name__)
+            column = F.col(KAFKA_METADATA[f.name][0])
+            columns[f.name] = column.cast(dt.String()) if isinstance(f.dtype, dt.String) else column
+        else:
+            columns[f.name] = record.struct.field(f.name)
+    frame = frame.select(**columns)
+    rec = reconcile(frame.schema.fields, target, allow_lossy=allow_lossy, null_check=True)
+    return DataFrame(p.Reconcile(frame._plan, rec, label), model)

@@ -1,0 +1,282 @@
+"""``Model.read_stream_kafka`` against a real Kafka broker (KRaft, one JVM, ``pydantable_spark.testing.kafka``).
+
+The argument checks are JVM-free. The ``kafka`` tests (the kafka tier of ``.ci/beside``; skipped without
+``PYDANTABLE_KAFKA_JARS``) share one broker: they write records with PySpark's batch Kafka writer, read them with
+``read_stream_kafka`` and compare with the same query written in plain PySpark, then break things: a malformed
+record in the middle, a query stopped mid-stream and restarted from its checkpoint, the broker restarted under a
+running query. Each test has topics of its own.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as sf
+
+from pydantable_spark import DataFrameModel, F
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ColumnTypeError,
+    MalformedDataError,
+    NullCheckError,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pydantable_spark.testing.kafka import LocalKafka
+
+
+class Click(DataFrameModel):
+    id: int
+    page: str
+    ms: int | None
+    at: datetime.datetime
+    kafka_key: str | None
+    kafka_topic: str
+    kafka_partition: int
+    kafka_offset: int
+    kafka_timestamp: datetime.datetime
+
+
+class Plain(DataFrameModel):
+    id: int
+    page: str
+
+
+class Keyed(DataFrameModel):
+    id: int
+    kafka_key: bytes | None
+
+
+def _click(i: int) -> dict[str, Any]:
+    at = f"2026-01-01T10:{i % 30:02d}:00Z"
+    return {"id": i, "page": f"/p{i % 3}", "ms": None if i % 7 == 0 else i * 10, "at": at}
+
+
+def _produce(spark: SparkSession, kafka: LocalKafka, topic: str, records: list[tuple[str | None, str | None]]) -> None:
+    """Write ``(key, value)`` records to ``topic`` with PySpark's batch Kafka writer (the topic is created)."""
+    frame = spark.createDataFrame(records, "key string, value string")
+    frame.write.format("kafka").option("kafka.bootstrap.servers", kafka.bootstrap_servers).option("topic", topic).save()
+
+
+# --- the arguments, checked when the call is made (no JVM) ----------------------------------------------------
+
+
+@pytest.mark.jvm_free
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"bootstrap_servers": "localhost", "topic": "t"}, ArgumentValueError, "'host:port'"),
+        ({"bootstrap_servers": "a:1,b:2') --", "topic": "t"}, ArgumentValueError, "'host:port'"),
+        ({"bootstrap_servers": 9092, "topic": "t"}, ArgumentTypeError, "bootstrap_servers must be"),
+        ({"bootstrap_servers": "a:1"}, ArgumentTypeError, "give one of topic=, topics=, pattern=; got none"),
+        ({"bootstrap_servers": "a:1", "topic": "t", "pattern": "t.*"}, ArgumentTypeError, "got topic and pattern"),
+        ({"bootstrap_servers": "a:1", "topic": "bad topic"}, ArgumentValueError, "1 to 249 letters"),
+        ({"bootstrap_servers": "a:1", "topic": "x" * 250}, ArgumentValueError, "1 to 249 letters"),
+        ({"bootstrap_servers": "a:1", "topics": "t"}, ArgumentTypeError, "non-empty list of topic names"),
+        ({"bootstrap_servers": "a:1", "topics": ["t", "u,v"]}, ArgumentValueError, "topics is 'u,v'"),
+        ({"bootstrap_servers": "a:1", "pattern": ""}, ArgumentTypeError, "pattern must be a non-empty"),
+        ({"bootstrap_servers": "a:1", "topic": "t", "starting_offsets": "first"}, ArgumentValueError, "'earliest'"),
+        (
+            {"bootstrap_servers": "a:1", "topic": "t", "starting_offsets": {"t": {0: -3}}},
+            ArgumentValueError,
+            "offset at least -2",
+        ),
+        (
+            {"bootstrap_servers": "a:1", "topic": "t", "starting_offsets": {"t": {"0": 5}}},
+            ArgumentTypeError,
+            "a partition of starting_offsets['t'] must be int",
+        ),
+        ({"bootstrap_servers": "a:1", "topic": "t", "max_offsets_per_trigger": 0}, ArgumentValueError, "at least 1"),
+        ({"bootstrap_servers": "a:1", "topic": "t", "max_offsets_per_trigger": "9"}, ArgumentTypeError, "int"),
+        ({"bootstrap_servers": "a:1", "topic": "t", "fail_on_data_loss": 1}, ArgumentTypeError, "bool"),
+        ({"bootstrap_servers": "a:1", "topic": "t", "subscribe": "u"}, ArgumentTypeError, "pass subscribe as topic="),
+        (
+            {"bootstrap_servers": "a:1", "topic": "t", "startingOffsets": "earliest"},
+            ArgumentTypeError,
+            "as starting_offsets",
+        ),
+        ({"bootstrap_servers": "a:1", "topic": "t", "kafka.x": object()}, ArgumentTypeError, "option 'kafka.x'"),
+        ({"bootstrap_servers": "a:1", "topic": "t", "format": "avro"}, NotImplementedError, "JSON only"),
+    ],
+)
+def test_arguments_are_checked_when_called(kwargs: dict[str, Any], error: type[Exception], words: str) -> None:
+    with pytest.raises(error) as raised:
+        Plain.read_stream_kafka(**kwargs)
+    assert words in str(raised.value)
+
+
+@pytest.mark.jvm_free
+def test_metadata_fields_are_typed() -> None:
+    class BadOffset(DataFrameModel):
+        id: int
+        kafka_offset: str
+
+    wanted = r"field 'kafka_offset' of BadOffset is str \(string\); it holds the record's offset, declare it int"
+    with pytest.raises(ColumnTypeError, match=wanted):
+        BadOffset.read_stream_kafka("a:1", topic="t")
+    frame = Keyed.read_stream_kafka(["a:1", "b:2"], topic="t")
+    assert frame.is_streaming
+    assert str(frame.schema) == "id: int (bigint)\nkafka_key: bytes | None (binary)"
+    source = frame.plan.inputs()[0]
+    while source.inputs():
+        source = source.inputs()[0]
+    options = dict(source.data.options)  # type: ignore[attr-defined]
+    assert options["kafka.bootstrap.servers"] == "a:1,b:2"
+    assert options["subscribe"] == "t"
+    assert options["startingOffsets"] == "latest"
+    offsets = Keyed.read_stream_kafka("a:1", topics=["t", "u"], starting_offsets={"t": {0: -2, 1: 7}})
+    source = offsets.plan.inputs()[0]
+    while source.inputs():
+        source = source.inputs()[0]
+    options = dict(source.data.options)  # type: ignore[attr-defined]
+    assert options["subscribe"] == "t,u"
+    assert json.loads(options["startingOffsets"]) == {"t": {"0": -2, "1": 7}}
+
+
+# --- against the broker -----------------------------------------------------------------------------------------
+
+
+def _plain_parsed(spark: SparkSession, kafka: LocalKafka, topic: str) -> Any:
+    schema = "id BIGINT, page STRING, ms BIGINT, at TIMESTAMP"
+    raw = (
+        spark.readStream.format("kafka")
+        .option("kafka.bootstrap.servers", kafka.bootstrap_servers)
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .load()
+    )
+    return raw.select(
+        sf.from_json(sf.col("value").cast("string"), schema).alias("v"),
+        sf.col("key").cast("string").alias("kafka_key"),
+        sf.col("topic").alias("kafka_topic"),
+        sf.col("partition").cast("bigint").alias("kafka_partition"),
+        sf.col("offset").alias("kafka_offset"),
+        sf.col("timestamp").alias("kafka_timestamp"),
+    ).select("v.*", "kafka_key", "kafka_topic", "kafka_partition", "kafka_offset", "kafka_timestamp")
+
+
+def _rows(spark: SparkSession, table: str, *order: str) -> list[dict[str, Any]]:
+    return [row.asDict(recursive=True) for row in spark.table(table).orderBy(*order).collect()]
+
+
+@pytest.mark.kafka
+def test_typed_stream_equals_plain_pyspark(spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path) -> None:
+    """Every record and its metadata, and a filtered windowed aggregate, as the same query in plain PySpark."""
+    topic = "clicks-equal"
+    _produce(spark, kafka_broker, topic, [(f"k{i}" if i % 5 else None, json.dumps(_click(i))) for i in range(60)])
+    clicks = Click.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
+    every = clicks.write_stream_memory("kafka_every", available_now=True, checkpoint=tmp_path / "every")
+    per_window = (
+        clicks.filter(Click.ms > 100)
+        .group_by(F.window(Click.at, "10 minutes"), "page")
+        .agg(n=F.count(), slowest=F.max(Click.ms))
+        .write_stream_memory("kafka_windows", output_mode="complete", available_now=True, checkpoint=tmp_path / "w")
+    )
+    plain = _plain_parsed(spark, kafka_broker, topic)
+    plain_every = (
+        plain.writeStream.format("memory").queryName("plain_every").trigger(availableNow=True)
+        .option("checkpointLocation", str(tmp_path / "plain-every")).start()
+    )  # fmt: skip
+    plain_windows = (
+        plain.filter(sf.col("ms") > 100)
+        .groupBy(sf.window("at", "10 minutes"), "page")
+        .agg(sf.count(sf.lit(1)).alias("n"), sf.max("ms").alias("slowest"))
+        .writeStream.format("memory").outputMode("complete").queryName("plain_windows").trigger(availableNow=True)
+        .option("checkpointLocation", str(tmp_path / "plain-w")).start()
+    )  # fmt: skip
+    for query in (every, per_window):
+        assert query.await_termination(120)
+    for plain_query in (plain_every, plain_windows):
+        plain_query.awaitTermination(120)
+    typed_rows = _rows(spark, "kafka_every", "id")
+    assert len(typed_rows) == 60
+    assert typed_rows == _rows(spark, "plain_every", "id")
+    assert {r["kafka_key"] for r in typed_rows} == {f"k{i}" for i in range(60) if i % 5} | {None}
+    assert {(r["kafka_partition"], r["kafka_offset"]) for r in typed_rows} == {
+        (r["kafka_partition"], r["kafka_offset"]) for r in _rows(spark, "plain_every", "id")
+    }
+    assert Click.read_table("kafka_every").count() == 60  # the memory table reads back as the model
+    windows = _rows(spark, "kafka_windows", "window.start", "page")
+    assert windows == _rows(spark, "plain_windows", "window.start", "page")
+    assert sum(r["n"] for r in windows) == sum(1 for i in range(60) if _click(i)["ms"] and _click(i)["ms"] > 100)
+
+
+@pytest.mark.kafka
+def test_malformed_records_fail_the_micro_batch(spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path) -> None:
+    """A record that is not JSON, or a value Spark would change, fails the query naming it; a missing key is NULL."""
+    good = [(None, json.dumps({"id": i, "page": "/a"})) for i in range(3)]
+    cases = [
+        ("bad-json", "not json at all", MalformedDataError, "not JSON of"),
+        ("bad-type", json.dumps({"id": 7, "page": 12}), MalformedDataError, "'page'"),
+        ("no-page", json.dumps({"id": 8}), NullCheckError, "page"),
+    ]
+    for topic, middle, _, _ in cases:
+        _produce(spark, kafka_broker, topic, [*good, (None, middle), *good])
+    for topic, _, error, words in cases:
+        stream = Plain.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
+        query = stream.write_stream_parquet(tmp_path / topic, checkpoint=tmp_path / f"{topic}-c", available_now=True)
+        with pytest.raises(error) as raised:
+            query.await_termination(120)
+        assert words in str(raised.value), raised.value
+        assert not list((tmp_path / topic).glob("*.parquet"))  # the failing micro-batch was not committed
+
+
+def _ids(spark: SparkSession, path: Path) -> list[int]:
+    return sorted(row["id"] for row in spark.read.parquet(str(path)).select("id").collect())
+
+
+@pytest.mark.kafka
+def test_restart_from_checkpoint_loses_and_repeats_nothing(
+    spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path
+) -> None:
+    """Stop a query mid-stream, write more, restart it from its checkpoint: every record once in the Parquet sink."""
+    topic = "clicks-restart"
+    servers = kafka_broker.bootstrap_servers
+    _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(40)])
+    out, checkpoint = tmp_path / "out", tmp_path / "checkpoint"
+
+    def start(**trigger: Any) -> Any:
+        stream = Click.read_stream_kafka(servers, topic=topic, starting_offsets="earliest", max_offsets_per_trigger=10)
+        return stream.select("id", "page", "kafka_offset").write_stream_parquet(out, checkpoint=checkpoint, **trigger)
+
+    first = start(processing_time="1 second")
+    deadline = time.monotonic() + 60
+    while (first.last_progress or {}).get("batchId", -1) < 1 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    first.stop()  # mid-stream: 10 records a micro-batch, 40 written
+    done = _ids(spark, out)
+    assert 0 < len(done) < 40, len(done)
+    _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(40, 70)])
+    second = start(available_now=True)
+    assert second.await_termination(120)
+    assert _ids(spark, out) == list(range(70))
+
+
+@pytest.mark.kafka
+def test_broker_restart_under_a_running_query(spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path) -> None:
+    """The broker stops and starts again on its storage; the running query goes on: every record once."""
+    topic = "clicks-broker"
+    _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(20)])
+    stream = Click.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
+    out = tmp_path / "out"
+    query = stream.select("id", "page").write_stream_parquet(
+        out, checkpoint=tmp_path / "checkpoint", processing_time="1 second"
+    )
+    try:
+        query.process_all_available()
+        assert _ids(spark, out) == list(range(20))
+        kafka_broker.restart()
+        _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(20, 50)])
+        query.process_all_available()
+        assert query.is_active
+        assert _ids(spark, out) == list(range(50))
+    finally:
+        query.stop()
