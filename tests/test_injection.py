@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -910,3 +911,45 @@ def test_from_csv_and_from_xml_field_names_options_and_texts_are_values(spark: S
     assert got[0]["x"]["a"] == "x"
     with pytest.raises(ArgumentTypeError, match=r"options\[.*\] must be a str, bool, int or float"):
         F.from_xml(Text.s, one, {"rowTag": object()})
+
+
+# --- Kafka topic names and servers (reader options, never SQL) -------------------------------------------------
+
+
+def _kafka_options(frame: DataFrame[Any]) -> dict[str, str]:
+    source = frame.plan
+    while source.inputs():
+        source = source.inputs()[0]
+    return dict(source.data.options)  # type: ignore[attr-defined]
+
+
+def test_kafka_topics_and_servers_are_kafka_names_or_refused() -> None:
+    """A hostile string is refused as a server or topic, unless Kafka takes it as a name (then it passes exactly)."""
+
+    class Event(DataFrameModel):
+        id: int
+
+    passed = []
+    for value in HOSTILE:
+        with pytest.raises(ArgumentValueError, match="'host:port'"):
+            Event.read_stream_kafka(value, topic="t")
+        with pytest.raises(ArgumentValueError, match="'host:port'"):
+            Event.read_stream_kafka(f"broker:9092,{value}", topic="t")
+        calls = {
+            "topic": lambda v: Event.read_stream_kafka("broker:9092", topic=v),
+            "topics": lambda v: Event.read_stream_kafka("broker:9092", topics=["t", v]),
+            "starting_offsets": lambda v: Event.read_stream_kafka(
+                "broker:9092", topic="t", starting_offsets={v: {0: -2}}
+            ),
+        }
+        legal = re.fullmatch(r"[A-Za-z0-9._-]{1,249}", value) is not None  # Kafka's rule for topic names
+        for name, make in calls.items():
+            if not legal:
+                with pytest.raises(ArgumentValueError, match="1 to 249 letters, digits"):
+                    make(value)
+                continue
+            options = _kafka_options(make(value))
+            shown = options["startingOffsets"] if name == "starting_offsets" else options["subscribe"]
+            assert shown == {"topic": value, "topics": f"t,{value}"}.get(name, json.dumps({value: {"0": -2}}))
+            passed.append(value)
+    assert sorted(set(passed)) == ["NULL", "_", "a.b"]  # Kafka's legal names among them: passed exactly
