@@ -62,8 +62,13 @@ def _click(i: int) -> dict[str, Any]:
 
 def _produce(spark: SparkSession, kafka: LocalKafka, topic: str, records: list[tuple[str | None, str | None]]) -> None:
     """Write ``(key, value)`` records to ``topic`` with PySpark's batch Kafka writer (the topic is created)."""
-    frame = spark.createDataFrame(records, "key string, value string")
-    frame.write.format("kafka").option("kafka.bootstrap.servers", kafka.bootstrap_servers).option("topic", topic).save()
+    _produce_to(spark, kafka, [(topic, key, value) for key, value in records])
+
+
+def _produce_to(spark: SparkSession, kafka: LocalKafka, records: list[tuple[str, str | None, str | None]]) -> None:
+    """Write ``(topic, key, value)`` records, to several topics in one Spark job."""
+    frame = spark.createDataFrame(records, "topic string, key string, value string")
+    frame.write.format("kafka").option("kafka.bootstrap.servers", kafka.bootstrap_servers).save()
 
 
 # --- the arguments, checked when the call is made (no JVM) ----------------------------------------------------
@@ -218,11 +223,15 @@ def test_malformed_records_fail_the_micro_batch(spark: SparkSession, kafka_broke
         ("bad-type", json.dumps({"id": 7, "page": 12}), MalformedDataError, "'page'"),
         ("no-page", json.dumps({"id": 8}), NullCheckError, "page"),
     ]
-    for topic, middle, _, _ in cases:
-        _produce(spark, kafka_broker, topic, [*good, (None, middle), *good])
-    for topic, _, error, words in cases:
+    _produce_to(
+        spark, kafka_broker, [(topic, k, v) for topic, middle, _, _ in cases for k, v in [*good, (None, middle), *good]]
+    )
+    queries = []
+    for topic, _, _, _ in cases:
         stream = Plain.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
-        query = stream.write_stream_parquet(tmp_path / topic, checkpoint=tmp_path / f"{topic}-c", available_now=True)
+        out = tmp_path / topic
+        queries.append(stream.write_stream_parquet(out, checkpoint=tmp_path / f"{topic}-c", available_now=True))
+    for query, (topic, _, error, words) in zip(queries, cases, strict=True):
         with pytest.raises(error) as raised:
             query.await_termination(120)
         assert words in str(raised.value), raised.value
