@@ -382,14 +382,13 @@ class DataFrameModel(BaseModel, metaclass=_ModelMeta):
         cls: type[M], bootstrap_servers: str | Sequence[str], *, topic: str | None = None,
         topics: Sequence[str] | None = None, pattern: str | None = None, format: Literal["json"] = "json",
         starting_offsets: str | Mapping[str, Mapping[int, int]] = "latest", max_offsets_per_trigger: int | None = None,
-        fail_on_data_loss: bool = True, session: SparkSession | None = None, allow_lossy: Selection = False,
-        **options: Any,
+        fail_on_data_loss: bool = True, session: SparkSession | None = None, **options: Any,
     ) -> DataFrame[M]:  # fmt: skip
         """A Kafka topic's records, their JSON values parsed by this model (see ``DataFrame.read_stream_kafka``)."""
         return _frames().read_stream_kafka(
             bootstrap_servers, topic=topic, topics=topics, pattern=pattern, model=cls, format=format,
             starting_offsets=starting_offsets, max_offsets_per_trigger=max_offsets_per_trigger,
-            fail_on_data_loss=fail_on_data_loss, session=session, allow_lossy=allow_lossy, **options,
+            fail_on_data_loss=fail_on_data_loss, session=session, **options,
         )  # fmt: skip
 
     @classmethod

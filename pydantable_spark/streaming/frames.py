@@ -92,13 +92,22 @@ def _micros(value: object, what: str, *, zero: bool) -> int:
     return parse(value, what, "the duration", zero=zero)
 
 
-def _typed_options(options: Mapping[str, Any], action: str) -> dict[str, str]:
-    """Spark's other reader/writer ``options`` as text; one the call takes as a keyword is refused, naming it."""
+def typed_options(
+    options: Mapping[str, Any], action: str, typed: Mapping[str, str] = FILE_STREAM_OPTIONS
+) -> dict[str, str]:  # fmt: skip
+    """Spark's other reader/writer ``options`` as text; one the call takes as a keyword is refused, naming it.
+
+    ``typed`` maps the lower-cased Spark names the call takes as keywords to those keywords. A value is text,
+    a number or a bool (``"true"``/``"false"``); anything else is refused when the call is made.
+    """
     out = {}
     for key, value in options.items():
-        keyword = FILE_STREAM_OPTIONS.get(key.lower())
+        keyword = typed.get(key.lower())
         if keyword is not None:
             msg = f"{action}: pass {key} as {keyword}= (checked by type when the call is made), not as an option"
+            raise ArgumentTypeError(msg)
+        if not isinstance(value, str | int | float | bool):
+            msg = f"{action}: option {key!r} must be text, a number or a bool, got {shown(value)}"
             raise ArgumentTypeError(msg)
         out[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return out
@@ -172,7 +181,7 @@ class Streams(Generic[M]):
         action = f"{action}({where!r})"
         check_param(action, "max_files_per_trigger", max_files_per_trigger, int, optional=True)
         check_param(action, "latest_first", latest_first, bool)
-        opts = _typed_options(options, action)
+        opts = typed_options(options, action)
         if max_files_per_trigger is not None:
             if max_files_per_trigger < 1:
                 msg = f"{action}: max_files_per_trigger must be at least 1, got {max_files_per_trigger}"
@@ -280,7 +289,7 @@ class Streams(Generic[M]):
         topics: Sequence[str] | None = None, pattern: str | None = None, model: type[M2] | None = None,
         format: Literal["json"] = "json", starting_offsets: str | Mapping[str, Mapping[int, int]] = "latest",
         max_offsets_per_trigger: int | None = None, fail_on_data_loss: bool = True,
-        session: SparkSession | None = None, allow_lossy: Selection = False, **options: Any,
+        session: SparkSession | None = None, **options: Any,
     ) -> DataFrame[M2]:  # fmt: skip
         """A stream of a Kafka topic's records, each value JSON parsed by the model (never inferred).
 
@@ -309,7 +318,6 @@ class Streams(Generic[M]):
             max_offsets_per_trigger: at most this many records per micro-batch.
             fail_on_data_loss: fail the query when records it should read are gone (deleted, aged out).
             session: the Spark session (default: the active one).
-            allow_lossy: columns whose lossy conversion to the model's type is accepted.
             options: Spark's other Kafka source options (``kafka.``-prefixed consumer settings...), as text.
 
         Returns:
@@ -322,7 +330,7 @@ class Streams(Generic[M]):
         return kafka_stream(
             chosen, session, bootstrap_servers, topic=topic, topics=topics, pattern=pattern, format=format,
             starting_offsets=starting_offsets, max_offsets_per_trigger=max_offsets_per_trigger,
-            fail_on_data_loss=fail_on_data_loss, allow_lossy=allow_lossy, options=options,
+            fail_on_data_loss=fail_on_data_loss, options=options,
         )  # fmt: skip
 
     # --- the stream itself ---------------------------------------------------------------------
@@ -379,7 +387,7 @@ class Streams(Generic[M]):
                 "with a watermark on its key, or to write_stream_memory(output_mode=...)"
             )
             raise ArgumentTypeError(msg)
-        opts = _typed_options(options, action)
+        opts = typed_options(options, action)
         if fmt == "csv":
             _csv_atomic_only(self.schema, action)
         for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():

@@ -48,12 +48,12 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, Colum
 from pydantable_spark.expr.catalog.spec import kind_label
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.schema import Schema
+from pydantable_spark.streaming.frames import typed_options
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from pydantable_spark.frame import DataFrame
-    from pydantable_spark.reconcile import Selection
 
 __all__ = ["KAFKA_METADATA", "KAFKA_OPTIONS", "KAFKA_SCHEMA", "kafka_stream"]
 
@@ -84,9 +84,9 @@ A record's key may be NULL (declare ``kafka_key: str | None``); the others never
 
 KAFKA_OPTIONS = {
     "kafka.bootstrap.servers": "bootstrap_servers",
-    "subscribe": "topic= or topics=",
-    "subscribepattern": "pattern=",
-    "assign": "topics= (a whole topic) or starting_offsets= (partitions)",
+    "subscribe": "topic= or topics",
+    "subscribepattern": "pattern",
+    "assign": "topics= (whole topics) or starting_offsets",
     "startingoffsets": "starting_offsets",
     "maxoffsetspertrigger": "max_offsets_per_trigger",
     "failondataloss": "fail_on_data_loss",
@@ -112,7 +112,12 @@ def _servers(value: object, action: str) -> str:
         msg = f"{action}: bootstrap_servers must be 'host:port' text or a list of them, got {shown(value)}"
         raise ArgumentTypeError(msg)
     for entry in entries:
-        if not isinstance(entry, str) or not _SERVER.fullmatch(entry):
+        if not isinstance(entry, str):
+            msg = (
+                f"{action}: bootstrap_servers holds {shown(entry)} ({type(entry).__name__}); each server is 'host:port'"
+            )
+            raise ArgumentTypeError(msg)
+        if not _SERVER.fullmatch(entry):
             msg = f"{action}: bootstrap_servers holds {shown(entry)}; each server is 'host:port' (e.g. 'broker1:9092')"
             raise ArgumentValueError(msg)
     return ",".join(entries)  # type: ignore[arg-type]
@@ -177,20 +182,6 @@ def _offsets(value: object, action: str) -> str:
     return json.dumps(out)
 
 
-def _other_options(options: Mapping[str, Any], action: str) -> dict[str, str]:
-    out = {}
-    for key, value in options.items():
-        keyword = KAFKA_OPTIONS.get(key.lower())
-        if keyword is not None:
-            msg = f"{action}: pass {key} as {keyword} (checked by type when the call is made), not as an option"
-            raise ArgumentTypeError(msg)
-        if not isinstance(value, str | int | float | bool):
-            msg = f"{action}: option {key!r} must be text, a number or a bool, got {shown(value)}"
-            raise ArgumentTypeError(msg)
-        out[key] = str(value).lower() if isinstance(value, bool) else str(value)
-    return out
-
-
 def _metadata_field(field: dt.Field, model: str) -> None:
     column, kinds, declare = KAFKA_METADATA[field.name]
     if not isinstance(field.dtype, kinds):
@@ -204,7 +195,7 @@ def _metadata_field(field: dt.Field, model: str) -> None:
 def kafka_stream(
     model: type[BaseModel], session: Any, bootstrap_servers: object, *, topic: object, topics: object,
     pattern: object, format: object, starting_offsets: object, max_offsets_per_trigger: object,
-    fail_on_data_loss: object, allow_lossy: Selection, options: Mapping[str, Any],
+    fail_on_data_loss: object, options: Mapping[str, Any],
 ) -> DataFrame[Any]:  # fmt: skip
     """The streaming frame of ``Model.read_stream_kafka`` (arguments as there), checked when called."""
     from pydantable_spark import F
@@ -225,7 +216,7 @@ def kafka_stream(
         raise NotImplementedError(msg)
     check_param(action, "max_offsets_per_trigger", max_offsets_per_trigger, int, optional=True)
     check_param(action, "fail_on_data_loss", fail_on_data_loss, bool)
-    opts = _other_options(options, action)
+    opts = typed_options(options, action, KAFKA_OPTIONS)
     opts.update({"kafka.bootstrap.servers": servers, kind: subscription})
     opts["startingOffsets"] = _offsets(starting_offsets, action)
     if max_offsets_per_trigger is not None:
@@ -254,5 +245,5 @@ def kafka_stream(
         else:
             columns[f.name] = record.struct.field(f.name)
     frame = frame.select(**columns)
-    rec = reconcile(frame.schema.fields, target, allow_lossy=allow_lossy, null_check=True)
+    rec = reconcile(frame.schema.fields, target, allow_lossy=False, null_check=True)
     return DataFrame(p.Reconcile(frame._plan, rec, label), model)
