@@ -253,20 +253,27 @@ def test_restart_from_checkpoint_loses_and_repeats_nothing(
     _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(40)])
     out, checkpoint = tmp_path / "out", tmp_path / "checkpoint"
 
-    def start(**trigger: Any) -> Any:
-        stream = Click.read_stream_kafka(servers, topic=topic, starting_offsets="earliest", max_offsets_per_trigger=10)
+    def start(limit: int, **trigger: Any) -> Any:
+        stream = Click.read_stream_kafka(
+            servers, topic=topic, starting_offsets="earliest", max_offsets_per_trigger=limit
+        )  # a restarted query may read at another rate: its offsets come from its checkpoint
         return stream.select("id", "page", "kafka_offset").write_stream_parquet(out, checkpoint=checkpoint, **trigger)
 
-    first = start(processing_time="1 second")
-    deadline = time.monotonic() + 60
-    while (first.last_progress or {}).get("batchId", -1) < 1 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    first.stop()  # mid-stream: 10 records a micro-batch, 40 written
+    first = start(10, processing_time="1 second")
+    try:
+        deadline = time.monotonic() + 120
+        while (first.last_progress or {}).get("batchId", -1) < 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        first.stop()  # mid-stream: 10 records a micro-batch, 40 written
     done = _ids(spark, out)
     assert 0 < len(done) < 40, len(done)
     _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(40, 70)])
-    second = start(available_now=True)
-    assert second.await_termination(120)
+    second = start(25, available_now=True)
+    try:
+        assert second.await_termination(240), (second.status, second.recent_progress)
+    finally:
+        second.stop()
     assert _ids(spark, out) == list(range(70))
 
 
