@@ -170,6 +170,7 @@ JVM_FREE_DOCTESTS = frozenset(
         "pydantable_spark/expr/udf_results.py",
         "pydantable_spark/expr/windowspec.py",
         "pydantable_spark/functions.py",
+        "pydantable_spark/streaming/kafka.py",
         "pydantable_spark/groupby.py",
         "pydantable_spark/timeseries.py",
         "pydantable_spark/expr/catalog/time_windows.py",

@@ -180,6 +180,8 @@ def test_typed_stream_equals_plain_pyspark(spark: SparkSession, kafka_broker: Lo
     _produce(spark, kafka_broker, topic, [(f"k{i}" if i % 5 else None, json.dumps(_click(i))) for i in range(60)])
     clicks = Click.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
     every = clicks.write_stream_memory("kafka_every", available_now=True, checkpoint=tmp_path / "every")
+    keys = Keyed.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
+    raw_keys = keys.write_stream_memory("kafka_keys", available_now=True, checkpoint=tmp_path / "keys")
     per_window = (
         clicks.filter(Click.ms > 100)
         .group_by(F.window(Click.at, "10 minutes"), "page")
@@ -198,7 +200,7 @@ def test_typed_stream_equals_plain_pyspark(spark: SparkSession, kafka_broker: Lo
         .writeStream.format("memory").outputMode("complete").queryName("plain_windows").trigger(availableNow=True)
         .option("checkpointLocation", str(tmp_path / "plain-w")).start()
     )  # fmt: skip
-    for query in (every, per_window):
+    for query in (every, per_window, raw_keys):
         assert query.await_termination(120)
     for plain_query in (plain_every, plain_windows):
         plain_query.awaitTermination(120)
@@ -210,6 +212,9 @@ def test_typed_stream_equals_plain_pyspark(spark: SparkSession, kafka_broker: Lo
         (r["kafka_partition"], r["kafka_offset"]) for r in _rows(spark, "plain_every", "id")
     }
     assert Click.read_table("kafka_every").count() == 60  # the memory table reads back as the model
+    assert [(r["id"], r["kafka_key"]) for r in _rows(spark, "kafka_keys", "id")] == [
+        (r["id"], None if r["kafka_key"] is None else bytearray(r["kafka_key"].encode())) for r in typed_rows
+    ]  # the key as bytes
     windows = _rows(spark, "kafka_windows", "window.start", "page")
     assert windows == _rows(spark, "plain_windows", "window.start", "page")
     assert sum(r["n"] for r in windows) == sum(1 for i in range(60) if _click(i)["ms"] and _click(i)["ms"] > 100)
@@ -220,9 +225,10 @@ def test_malformed_records_fail_the_micro_batch(spark: SparkSession, kafka_broke
     """A record that is not JSON, or a value Spark would change, fails the query naming it; a missing key is NULL."""
     good = [(None, json.dumps({"id": i, "page": "/a"})) for i in range(3)]
     cases = [
-        ("bad-json", "not json at all", MalformedDataError, "not JSON of"),
-        ("bad-type", json.dumps({"id": 7, "page": 12}), MalformedDataError, "'page'"),
-        ("no-page", json.dumps({"id": 8}), NullCheckError, "page"),
+        ("bad-json", "not json at all", MalformedDataError, "a record that is not JSON of Plain (FAILFAST): not json"),
+        ("bad-type", json.dumps({"id": 7, "page": 12}), MalformedDataError, "field 'page' of Plain: a JSON bigint"),
+        ("no-page", json.dumps({"id": 8}), NullCheckError, "column 'page' holds a NULL"),
+        ("tombstone", None, NullCheckError, "column 'id' holds a NULL"),  # a NULL value
     ]
     _produce_to(
         spark, kafka_broker, [(topic, k, v) for topic, middle, _, _ in cases for k, v in [*good, (None, middle), *good]]

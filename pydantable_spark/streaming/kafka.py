@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
@@ -200,6 +201,8 @@ def kafka_stream(
     """The streaming frame of ``Model.read_stream_kafka`` (arguments as there), checked when called."""
     from pydantable_spark import F
     from pydantable_spark.constructors import schema_of_model
+    from pydantable_spark.expr.api import Expr
+    from pydantable_spark.expr.text_formats import FromText
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.plan import nodes as p
     from pydantable_spark.plan.sources import StreamSource
@@ -235,6 +238,8 @@ def kafka_stream(
     if value_fields:
         schema: Any = dt.Struct(value_fields)  # F.from_json takes a dtypes struct too (typed for models only)
         parsed = F.from_json(F.col("value").cast(dt.String()), schema, {"mode": "FAILFAST"})
+        assert isinstance(parsed.node, FromText)
+        parsed = Expr(replace(parsed.node, name=model.__name__))  # messages name the model, not its struct
         frame = frame.with_columns(__pydantable_value=parsed)
         record = F.col("__pydantable_value")
     for f in target:
