@@ -24,6 +24,7 @@ raises ``NullCheckError`` naming the column at ``collect()`` or write time.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 from collections.abc import Collection, Sequence
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
     from pydantable_spark._spark.writes import Request as WriteRequest
+    from pydantable_spark.checks.declare import Check
+    from pydantable_spark.constraints import CheckResult
     from pydantable_spark.substrait.files import LocalFiles
 
 __all__ = [
@@ -746,6 +749,8 @@ def write(
     quarantine: object = None,
     comments: Mapping[str, str] | None = None,
     table_constraints: object = False,
+    dataset: Sequence[Check] = (),
+    references: Mapping[str, p.Plan] | None = None,
 ) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
@@ -772,10 +777,19 @@ def write(
     ``table_constraints=True`` (Delta Lake only) declares ``checks`` as the
     table's ``CHECK`` constraints (``pydantable_spark._spark.tables``); a Delta
     table's own ``pydantable_*`` constraints are compared with them in any case.
+
+    ``dataset`` (the model's dataset checks, unless ``constraints="skip"``)
+    are counted in one Spark action before the write (``references``: the
+    plan of each ``references`` check's rows, by the check's name): a
+    violated ``fail`` check raises ``CheckError`` and nothing is written; the
+    rows of a violated ``drop`` check are not written (with ``"quarantine"``
+    they go to the quarantine, the check's name among their ``violations``);
+    every check's count joins the report.
     """
     from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark import tables as spark_tables
+    from pydantable_spark._spark.checks import without_dropped
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import is_connect, run_action
 
@@ -829,31 +843,72 @@ def write(
     request = spark_side.WriteRequest(
         action, fmt, target, mode, tuple(columns), opts, checks=table_checks, declare_checks=table_constraints
     )
+    aside = _quarantine_request(quarantine, request, schema, table) if constraints == "quarantine" else None
+    outcome = " (nothing was written, the target is as it was)"
     with spark_side.spark_errors(action, plan):
         frame = spark_side.with_comments(to_spark(plan), comments or {})
-        if checks is not None and constraints == "quarantine":
-            aside = _quarantine_request(quarantine, request, schema, table)
+        results: tuple[CheckResult, ...] = ()
+        dropped: list[tuple[str, str]] = []
+        if dataset and constraints != "skip":
+            results, frame, dropped = _checked_dataset(frame, dataset, references or {}, action, outcome)
+        if checks is not None and aside is not None:
             report: ValidationReport = run_action(
-                frame.sparkSession, lambda: spark_side.write_quarantined(frame, checks, request, aside, table=table)
+                frame.sparkSession,
+                lambda: spark_side.write_quarantined(frame, checks, request, aside, table=table, dropped=dropped),
             )
-            return report
+            return dataclasses.replace(report, checks=results)
+        flags = [flag for flag, _ in dropped]
         if checks is not None and constraints == "report" and is_connect(frame):
             report = run_action(
-                frame.sparkSession, lambda: spark_side.write_counted(frame, checks, request, table=table)
+                frame.sparkSession, lambda: spark_side.write_counted(frame, checks, request, table=table, dropped=flags)
             )
-            return report
+            return dataclasses.replace(report, checks=results)
         observation = None
         if checks is not None and checks.checked and constraints == "raise":
-            frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
+            frame = spark_checks.raising(frame, checks, action, outcome)
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
-        frame = spark_side.with_comments(frame, comments or {})  # the checks' projections keep no metadata
+        frame = spark_side.with_comments(without_dropped(frame, flags), comments or {})  # projections drop metadata
         written = run_action(frame.sparkSession, lambda: spark_side.write(frame, request, table=table))
     if checks is None or observation is None:
         return None
     if not written:  # mode="ignore" found the target: no job ran, and no row was written or counted
         return spark_checks.empty_report(checks)
-    return spark_checks.observed_report(observation, checks)
+    return dataclasses.replace(spark_checks.observed_report(observation, checks), checks=results)
+
+
+def _checked_dataset(
+    frame: SparkDataFrame, dataset: Sequence[Check], references: Mapping[str, p.Plan], action: str, outcome: str
+) -> tuple[tuple[CheckResult, ...], SparkDataFrame, list[tuple[str, str]]]:
+    """A write's dataset checks: counted in one action, ``fail`` ones raised, ``drop`` ones flagged on ``frame``.
+
+    Returns the checks' results, ``frame`` with a flag column per violated
+    ``drop`` check (``_spark.checks.drop_flags``: a check that found nothing
+    to drop adds no join), and those flags with the checks' names.
+    """
+    from pydantable_spark._spark import checks as spark_dataset
+    from pydantable_spark._spark.lower import to_spark
+    from pydantable_spark._spark.session import run_action
+
+    lowered = {name: to_spark(other) for name, other in references.items()}
+    from pydantic import BaseModel
+
+    none = SparkConstraints(BaseModel, (), ())  # the value constraints run in the write job itself
+    failing = {c.name for c in dataset if c.action == "fail"}
+    counted = run_action(
+        frame.sparkSession,
+        lambda: spark_dataset.validate(frame, none, dataset, (), _EXAMPLES, lowered, row_examples=failing),
+    )
+    failed = spark_dataset.check_error(counted, action, outcome)
+    if failed is not None:
+        raise failed
+    dropping = [r.check for r in counted.checks if r.check.action == "drop" and r.count]
+    frame, dropped = spark_dataset.drop_flags(frame, dropping, lowered)
+    return counted.checks, frame, dropped
+
+
+_EXAMPLES = 5
+"""How many examples a write's check results (and its ``CheckError``) show per check."""
 
 
 def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schema, table: bool) -> WriteRequest:

@@ -24,7 +24,7 @@ the same model.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
+    from pydantable_spark.frame import DataFrame
+    from pydantable_spark.model import DataFrameModel
+
+    References: TypeAlias = Mapping[str | type[DataFrameModel], DataFrame[Any]]
+    """``validate(references=...)``'s mapping: a check's name or a referenced model → a frame of that model."""
     from pydantable_spark.merge import Delete, Insert, MergeMetrics, Update
     from pydantable_spark.plan import nodes as p
 
@@ -59,22 +64,35 @@ class Writers(Generic[M]):
     def _write(
         self, fmt: str, target: str | os.PathLike[str], mode: storage.WriteMode,
         partition_by: str | Sequence[str] | None, options: Mapping[str, Any], constraints: ConstraintMode,
-        quarantine: str | os.PathLike[str] | None,
+        quarantine: str | os.PathLike[str] | None, references: object,
         *, table: bool = False, table_constraints: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
         from pydantable_spark.annotations import column_comments
+        from pydantable_spark.checks.references import bound_checks, reference_frames
         from pydantable_spark.constraints import spark_constraints
 
+        action = f"save_as_table({os.fspath(target)!r})" if table else f"write_{fmt}({os.fspath(target)!r})"
+        storage.check_mode(constraints, action)
+        frame = cast("DataFrame[Any]", self)
+        dataset = bound_checks(frame) if constraints != "skip" else ()
+        if constraints == "skip" and references is not None:
+            msg = (
+                f"{action}: references= gives the rows of the model's references checks, which "
+                "constraints='skip' does not run"
+            )
+            raise ArgumentValueError(msg)
+        referenced = reference_frames(frame, dataset, references, action) if dataset else {}
         return storage.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
             quarantine=quarantine, comments=column_comments(self.model), table_constraints=table_constraints,
+            dataset=dataset, references={name: other._plan for name, other in referenced.items()},
         )  # fmt: skip
 
     def write_parquet(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write Parquet files, all-or-nothing (``mode`` as in Spark; ``"error"``: refuse an existing path).
 
@@ -88,38 +106,46 @@ class Writers(Generic[M]):
         ``docs/constraints.md``): ``"raise"`` fails the write at the first
         violation, ``"report"`` writes and returns the counts, ``"quarantine"``
         writes the violating rows to ``quarantine`` and the others to ``path``,
-        ``"skip"`` checks nothing.
+        ``"skip"`` checks nothing. The model's dataset checks (``Model.checks()``)
+        run too, unless ``"skip"``: counted in one Spark action before the
+        write; a violated ``fail`` check raises ``CheckError`` and nothing is
+        written, a ``drop`` check's rows are not written (with ``"quarantine"``
+        they are quarantined, the check's name among their ``violations``),
+        and every check's count is in the report (``report.checks``).
+        ``references`` gives the rows of its ``references`` checks, as
+        ``validate(references=...)`` does. See ``docs/constraints.md``.
         """
-        return self._write("parquet", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("parquet", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_orc(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write ORC files, like ``write_parquet``."""
-        return self._write("orc", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("orc", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_csv(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write CSV files with a header line; nested columns cannot be written as CSV (an error names them)."""
-        return self._write("csv", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("csv", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_json(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write JSON Lines files (NULL fields are left out of a record, as Spark does)."""
-        return self._write("json", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("json", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_delta(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False,
+        references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath).
 
@@ -132,13 +158,15 @@ class Writers(Generic[M]):
         constraints named ``pydantable_<field>_<kind>``. See ``docs/lakehouse.md``.
         """
         return self._write(
-            "delta", path, mode, partition_by, options, constraints, quarantine, table_constraints=table_constraints
-        )
+            "delta", path, mode, partition_by, options, constraints, quarantine, references,
+            table_constraints=table_constraints,
+        )  # fmt: skip
 
     def save_as_table(
         self, name: str, *, mode: storage.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
         format: str | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False,
+        references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet).
 
@@ -149,7 +177,7 @@ class Writers(Generic[M]):
         tables (Iceberg has no CHECK constraints: ``ArgumentValueError``).
         """
         return self._write(
-            format or "", name, mode, partition_by, options, constraints, quarantine, table=True,
+            format or "", name, mode, partition_by, options, constraints, quarantine, references, table=True,
             table_constraints=table_constraints,
         )  # fmt: skip
 

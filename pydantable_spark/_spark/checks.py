@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark.constraints import _example_sql, _named, _report, violation_sql
 from pydantable_spark._spark.sql import column_sql, int_sql, internal_sql, string_sql, to_sql
-from pydantable_spark.constraints import CheckResult, ValidationReport
+from pydantable_spark.constraints import CheckResult, ValidationReport, examples_text
+from pydantable_spark.errors import CheckError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Collection, Mapping, Sequence
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from pydantable_spark.constraints import SparkConstraints
     from pydantable_spark.expr.core import Node
 
-__all__ = ["row_violation_sql", "validate"]
+__all__ = ["check_error", "drop_flags", "row_violation_sql", "validate", "without_dropped"]
 
 
 def row_violation_sql(check: Check) -> str:
@@ -117,10 +118,15 @@ def validate(
     key: Sequence[str],
     examples: int,
     references: Mapping[str, SparkDataFrame] | None = None,
+    *,
+    row_examples: Collection[str] | None = None,
 ) -> ValidationReport:
     """Every constraint and check over ``frame``: one job of counts (and keys' examples), one more for row examples.
 
     ``references``: the referenced frame of each ``references`` check, by the check's name.
+    ``row_examples``: the names of the row checks whose violations get
+    example rows (None: every row check's); a write asks for its ``fail``
+    checks' only, so that the second job runs only when the write fails.
     """
     from pydantable_spark._spark.constraints import _counts
 
@@ -148,7 +154,9 @@ def validate(
     values: dict[str, Any] = joined.collect()[0].asDict(recursive=False)
 
     violated = [i for i in range(len(constraints.checked)) if values[f"__pydantable_c{i}"]]
-    violated_rows = [(i, c) for i, c in rows if values[f"__pydantable_r{i}"]]
+    violated_rows = [
+        (i, c) for i, c in rows if values[f"__pydantable_r{i}"] and (row_examples is None or c.name in row_examples)
+    ]
     if examples > 0 and (violated or violated_rows):
         values |= _row_examples(named, constraints, violated, violated_rows, key, examples)
     report = _report(values, constraints, key)
@@ -200,3 +208,74 @@ def _result(values: dict[str, Any], i: int, check: Check) -> CheckResult:
     duplicated = int(values[f"__pydantable_k{i}"] or 0)
     nulls = int(values.get(f"__pydantable_p{i}") or 0)
     return CheckResult(check, duplicated + nulls, _rows_of(values.get(f"__pydantable_ke{i}")))
+
+
+# --- on write: what a violated check does to the written rows -------------------------------------
+
+
+def check_error(report: ValidationReport, action: str, outcome: str) -> CheckError | None:
+    """The ``CheckError`` of the ``fail`` checks ``report`` found violated (None if none was).
+
+    The message names each such check, what it checks, its count and its
+    examples, then ``outcome`` (what became of the write).
+    """
+    failed = report.failed_checks
+    if not failed:
+        return None
+    parts = []
+    for r in failed:
+        shown = f" (examples: {examples_text(r)})" if r.examples else ""
+        parts.append(f"check {r.check.name!r} ({r.check.label}) failed: {r.count} violation(s){shown}")
+    return CheckError(f"{action}: {'; '.join(parts)}{outcome}", report=report)
+
+
+def drop_flags(
+    frame: SparkDataFrame, checks: Sequence[Check], references: Mapping[str, SparkDataFrame]
+) -> tuple[SparkDataFrame, list[tuple[str, str]]]:
+    """``frame`` with one boolean column per ``drop`` check of ``checks``: TRUE on the rows it takes out.
+
+    Returns the frame (its own columns first, by their user names) and each
+    flag column's name with the check's name (a quarantined row's reason). A
+    row check's flag is its violation predicate; a reference's is one left
+    join with the referenced frame's distinct keys (each row meets at most
+    one): no match, and no NULL in the referencing columns.
+    """
+    from pyspark.sql import functions as sf
+
+    named, names = _named(frame)
+    taken = set(names)
+    flags: list[tuple[str, str]] = []
+    for i, c in enumerate(checks):
+        if c.action != "drop":
+            continue
+        flag = f"__pydantable_drop{i}"
+        while flag in taken:
+            flag += "_"
+        taken.add(flag)
+        if c.kind == "row":
+            named = named.selectExpr("*", f"{row_violation_sql(c)} AS {column_sql(flag)}")
+        else:
+            reference, _ = _named(references[c.name])
+            keys = [f"__pydantable_rk{j}" for j in range(len(c.referenced))]
+            matched = "__pydantable_rm"
+            distinct = reference.selectExpr(
+                *(f"{column_sql(k.name)} AS {internal_sql(n)}" for k, n in zip(c.referenced, keys, strict=True)),
+                f"TRUE AS {internal_sql(matched)}",
+            ).distinct()
+            pairs = [f"{column_sql(a)} = {internal_sql(b)}" for a, b in zip(c.columns, keys, strict=True)]
+            own = [f"`{name}`" for name in named.columns]  # Spark names: plain, or internal hex ones
+            joined = named.join(distinct, on=sf.expr(" AND ".join(pairs)), how="left")
+            flagged = f"({internal_sql(matched)} IS NULL AND {_present(c.columns)}) AS {column_sql(flag)}"
+            named = joined.selectExpr(*own, flagged)
+        flags.append((flag, c.name))
+    return named.toDF(*names, *(flag for flag, _ in flags)), flags
+
+
+def without_dropped(frame: SparkDataFrame, flags: Sequence[str]) -> SparkDataFrame:
+    """The rows of ``frame`` that no flag column of ``drop_flags`` marks, without those columns."""
+    if not flags:
+        return frame
+    named, names = _named(frame)
+    kept = [name for name in names if name not in flags]
+    dropped = " OR ".join(column_sql(flag) for flag in flags)
+    return named.filter(f"NOT ({dropped})").selectExpr(*(column_sql(name) for name in kept)).toDF(*kept)
