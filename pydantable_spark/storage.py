@@ -283,13 +283,35 @@ def read_checks(model: type[BaseModel], constraints: object, action: str) -> Spa
 
 
 def _checked_source(sdf: SparkDataFrame, checks: SparkConstraints, label: str) -> SparkDataFrame:
-    """``sdf`` failing its job at the first row that violates a constraint (columns it lacks are left to reconcile)."""
+    """``sdf`` failing its job at the first row that violates a constraint or a ``fail`` row check of the model.
+
+    Columns it lacks are left to reconcile: a constraint or a check that
+    reads one is not checked here. The model's other checks need a job of
+    their own, which a read does not run (``read_row_checks``).
+    """
+    from pydantable_spark._spark.checks import raising_rows
     from pydantable_spark._spark.constraints import raising
 
     present = set(sdf.columns)
     usable = tuple(c for c in checks.checked if c.column in present)
     subset = SparkConstraints(checks.model, usable, checks.python_only)
-    return raising(sdf, subset, label, " (read with constraints='raise')")
+    outcome = " (read with constraints='raise')"
+    rows = [c for c in read_row_checks(checks.model) if c.expr is not None and {r.name for r in c.expr.refs} <= present]
+    return raising_rows(raising(sdf, subset, label, outcome), rows, label, outcome)
+
+
+def read_row_checks(model: type[BaseModel]) -> tuple[Check, ...]:
+    """The dataset checks a read with ``constraints="raise"`` runs: the model's row checks whose action is ``fail``.
+
+    A ``warn`` or ``drop`` row check would need a report, which a read has
+    not; keys, row counts, aggregates and references need a job of their own
+    over every row. ``validate()`` on the read frame runs them all.
+    """
+    from pydantable_spark.model import DataFrameModel
+
+    if not (isinstance(model, type) and issubclass(model, DataFrameModel)):
+        return ()
+    return tuple(c for c in model.dataset_checks() if c.kind == "row" and c.action == "fail")
 
 
 def derived_spark_source(sdf: SparkDataFrame, label: str, *, streaming: bool = False) -> p.Plan:

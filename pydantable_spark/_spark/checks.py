@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark._spark.constraints import _example_sql, _named, _report, violation_sql
+from pydantable_spark._spark.constraints import CHECK_MARK, _example_sql, _named, _report, violation_sql
 from pydantable_spark._spark.sql import column_sql, int_sql, internal_sql, string_sql, to_sql
 from pydantable_spark.constraints import CheckResult, ValidationReport, examples_text
 from pydantable_spark.errors import CheckError
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from pydantable_spark.constraints import SparkConstraints
     from pydantable_spark.expr.core import Node
 
-__all__ = ["check_error", "drop_flags", "row_violation_sql", "validate", "without_dropped"]
+__all__ = ["check_error", "drop_flags", "raising_rows", "row_violation_sql", "validate", "without_dropped"]
 
 
 def row_violation_sql(check: Check) -> str:
@@ -279,3 +279,30 @@ def without_dropped(frame: SparkDataFrame, flags: Sequence[str]) -> SparkDataFra
     kept = [name for name in names if name not in flags]
     dropped = " OR ".join(column_sql(flag) for flag in flags)
     return named.filter(f"NOT ({dropped})").selectExpr(*(column_sql(name) for name in kept)).toDF(*kept)
+
+
+# --- on read: row checks that fail the job ------------------------------------------------------
+
+
+def raising_rows(frame: SparkDataFrame, rows: Sequence[Check], action: str, outcome: str = "") -> SparkDataFrame:
+    """``frame`` with a filter that keeps every row and fails the job at the first row violating one of ``rows``.
+
+    As ``_spark.constraints.raising`` does for constraints: the OR of the
+    violations is the fast path, the CASE naming the check runs for a
+    violating row only; the error shows the columns the check reads (as
+    JSON, at most 200 characters).
+    """
+    if not rows:
+        return frame
+    named, names = _named(frame)
+    cases = []
+    for c in rows:
+        assert c.expr is not None
+        message = f"{action}: a row violates the model's check {c.name!r} ({c.label}){outcome}"
+        mark = string_sql(f"[{CHECK_MARK}{message.encode('utf-8').hex()}:")
+        read = list(dict.fromkeys(ref.name for ref in c.expr.refs))
+        shown = f"coalesce(hex(substr(to_json({_key_struct(read)}), 1, 200)), {string_sql('')})"
+        fail = f"raise_error(concat({mark}, {shown}, {string_sql(']')}))"
+        cases.append(f"WHEN {row_violation_sql(c)} THEN {fail}")
+    violated = " OR ".join(row_violation_sql(c) for c in rows)
+    return named.filter(f"IF({violated}, CASE {' '.join(cases)} END, TRUE)").toDF(*names)

@@ -34,7 +34,7 @@ from pydantable_spark.constraints import (
     decimal_type,
     multiple_verdict,
 )
-from pydantable_spark.errors import ConstraintError
+from pydantable_spark.errors import CheckError, ConstraintError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
 __all__ = [
+    "CHECK_MARK",
     "CONSTRAINT_MARK",
     "VIOLATIONS",
     "constraint_error",
@@ -58,7 +59,10 @@ __all__ = [
 CONSTRAINT_MARK = "pydantable:constraint:"
 """Marks a failed constraint in Spark's error text: the message and the offending value follow in hex."""
 
-_FAILED = re.compile(re.escape(CONSTRAINT_MARK) + r"([0-9a-fA-F]*):([0-9a-fA-F]*)\]")
+CHECK_MARK = "pydantable:check:"
+"""Marks a failed row check in Spark's error text (``_spark.checks.raising_rows``), as ``CONSTRAINT_MARK`` does."""
+
+_FAILED = re.compile(r"pydantable:(constraint|check):([0-9a-fA-F]*):([0-9a-fA-F]*)\]")
 
 _LENGTHS = {dt.String: "char_length", dt.Binary: "octet_length"}
 
@@ -346,11 +350,13 @@ def counted(frame: SparkDataFrame, checks: SparkConstraints) -> ValidationReport
 
 
 def constraint_error(text: str) -> ConstraintError | None:
-    """The ``ConstraintError`` of a Spark error raised by ``raising`` (None if it is another error)."""
+    """The ``ConstraintError`` of a Spark error raised by ``raising`` (``CheckError``: by ``raising_rows``), or None."""
     found = _FAILED.search(text)
     if found is None:
         return None
-    message = bytes.fromhex(found.group(1)).decode("utf-8", "replace")
-    value = bytes.fromhex(found.group(2)).decode("utf-8", "replace")
+    message = bytes.fromhex(found.group(2)).decode("utf-8", "replace")
+    value = bytes.fromhex(found.group(3)).decode("utf-8", "replace")
     hint = "run df.validate() for the count and examples of every violation"
+    if found.group(1) == "check":
+        return CheckError(f"{message}; the row's values: {value}; {hint}")
     return ConstraintError(f"{message}; the row's value: {value}; {hint}")

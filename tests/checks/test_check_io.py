@@ -1,4 +1,4 @@
-"""Dataset-level checks on writes: one frame exercising every action per write, all-or-nothing on ``fail``."""
+"""Dataset-level checks on writes and reads: one frame exercising every action per write, all-or-nothing on ``fail``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ class Sale(DataFrameModel):
     def checks(cls) -> Sequence[Check]:
         return (
             Check.unique(cls.id, name="sale_id", action="warn"),
+            Check.row(cls.id > 0, name="positive_id"),
             Check.row(cls.qty <= 100, name="small", action="drop"),
             Check.references(ODD, Customer.id, name="known_customer", action="drop"),
             Check.rows(min=1, name="not_empty"),
@@ -63,7 +64,7 @@ def _ids(path: Path) -> list[int]:
 def test_a_write_counts_warns_drops_and_quarantines_by_each_checks_action(tmp_path: Path) -> None:
     customers = Customer.from_rows([{"id": 1}, {"id": 2}])
     sales = _sales(ROWS)
-    expected = {"sale_id": 2, "small": 1, "known_customer": 1, "not_empty": 0, "total": 0}
+    expected = {"sale_id": 2, "positive_id": 0, "small": 1, "known_customer": 1, "not_empty": 0, "total": 0}
 
     report = sales.write_parquet(tmp_path / "report", constraints="report", references={Customer: customers})
     assert report is not None
@@ -97,7 +98,7 @@ def test_a_failing_check_fails_the_write_and_the_target_keeps_its_data(tmp_path:
     customers = Customer.from_rows([{"id": 1}])
     target = tmp_path / "sales"
     _sales([{"id": 1, ODD: 1, "qty": 5}]).write_parquet(target, references={Customer: customers})
-    heavy = [{"id": i, ODD: 1, "qty": 100} for i in range(11)]  # sum(qty) = 1100
+    heavy = [{"id": i, ODD: 1, "qty": 100} for i in range(1, 12)]  # sum(qty) = 1100
     with pytest.raises(CheckError) as raised:
         _sales(heavy).write_parquet(target, mode="overwrite", references={Customer: customers})
     message = str(raised.value)
@@ -110,4 +111,17 @@ def test_a_failing_check_fails_the_write_and_the_target_keeps_its_data(tmp_path:
     assert _ids(target) == [1]
     # "skip" runs no check: every row is written, no references needed
     assert _sales(heavy).write_parquet(target, mode="overwrite", constraints="skip") is None
-    assert _ids(target) == list(range(11))
+    assert _ids(target) == list(range(1, 12))
+
+
+def test_a_read_with_constraints_raise_fails_on_a_fail_row_check_only(tmp_path: Path) -> None:
+    rows = [{"id": 1, ODD: 1, "qty": 500}, {"id": 1, ODD: 7, "qty": 5}]  # drop, warn and references: not on read
+    _sales(rows).write_parquet(tmp_path / "kept", constraints="skip")
+    assert Sale.read_parquet(tmp_path / "kept", constraints="raise").count() == 2
+    _sales([*rows, {"id": -3, ODD: None, "qty": 5}]).write_parquet(tmp_path / "bad", constraints="skip")
+    with pytest.raises(CheckError) as raised:
+        Sale.read_parquet(tmp_path / "bad", constraints="raise").count()
+    assert "a row violates the model's check 'positive_id' (row: (id > 0)) (read with constraints='raise')" in str(
+        raised.value
+    )
+    assert 'the row\'s values: {"id":-3}' in str(raised.value)
