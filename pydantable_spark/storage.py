@@ -811,7 +811,7 @@ def write(
     from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark import tables as spark_tables
-    from pydantable_spark._spark.checks import without_dropped
+    from pydantable_spark._spark.checks import checked_dataset, without_dropped
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import is_connect, run_action
 
@@ -872,7 +872,9 @@ def write(
         results: tuple[CheckResult, ...] = ()
         dropped: list[tuple[str, str]] = []
         if dataset and constraints != "skip":
-            results, frame, dropped = _checked_dataset(frame, dataset, references or {}, action, outcome)
+            results, frame, dropped = checked_dataset(
+                frame, dataset, references or {}, action, outcome, reported=constraints != "raise"
+            )
         if checks is not None and aside is not None:
             report: ValidationReport = run_action(
                 frame.sparkSession,
@@ -897,40 +899,6 @@ def write(
     if not written:  # mode="ignore" found the target: no job ran, and no row was written or counted
         return spark_checks.empty_report(checks)
     return dataclasses.replace(spark_checks.observed_report(observation, checks), checks=results)
-
-
-def _checked_dataset(
-    frame: SparkDataFrame, dataset: Sequence[Check], references: Mapping[str, p.Plan], action: str, outcome: str
-) -> tuple[tuple[CheckResult, ...], SparkDataFrame, list[tuple[str, str]]]:
-    """A write's dataset checks: counted in one action, ``fail`` ones raised, ``drop`` ones flagged on ``frame``.
-
-    Returns the checks' results, ``frame`` with a flag column per violated
-    ``drop`` check (``_spark.checks.drop_flags``: a check that found nothing
-    to drop adds no join), and those flags with the checks' names.
-    """
-    from pydantable_spark._spark import checks as spark_dataset
-    from pydantable_spark._spark.lower import to_spark
-    from pydantable_spark._spark.session import run_action
-
-    lowered = {name: to_spark(other) for name, other in references.items()}
-    from pydantic import BaseModel
-
-    none = SparkConstraints(BaseModel, (), ())  # the value constraints run in the write job itself
-    failing = {c.name for c in dataset if c.action == "fail"}
-    counted = run_action(
-        frame.sparkSession,
-        lambda: spark_dataset.validate(frame, none, dataset, (), _EXAMPLES, lowered, row_examples=failing),
-    )
-    failed = spark_dataset.check_error(counted, action, outcome)
-    if failed is not None:
-        raise failed
-    dropping = [r.check for r in counted.checks if r.check.action == "drop" and r.count]
-    frame, dropped = spark_dataset.drop_flags(frame, dropping, lowered)
-    return counted.checks, frame, dropped
-
-
-_EXAMPLES = 5
-"""How many examples a write's check results (and its ``CheckError``) show per check."""
 
 
 def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schema, table: bool) -> WriteRequest:

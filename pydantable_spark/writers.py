@@ -34,6 +34,7 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from pydantable_spark.checks.declare import Check
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
     from pydantable_spark.frame import DataFrame
@@ -68,20 +69,11 @@ class Writers(Generic[M]):
         *, table: bool = False, table_constraints: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
         from pydantable_spark.annotations import column_comments
-        from pydantable_spark.checks.references import bound_checks, reference_frames
         from pydantable_spark.constraints import spark_constraints
 
         action = f"save_as_table({os.fspath(target)!r})" if table else f"write_{fmt}({os.fspath(target)!r})"
         storage.check_mode(constraints, action)
-        frame = cast("DataFrame[Any]", self)
-        dataset = bound_checks(frame) if constraints != "skip" else ()
-        if constraints == "skip" and references is not None:
-            msg = (
-                f"{action}: references= gives the rows of the model's references checks, which "
-                "constraints='skip' does not run"
-            )
-            raise ArgumentValueError(msg)
-        referenced = reference_frames(frame, dataset, references, action) if dataset else {}
+        dataset, referenced = _checked_with(cast("DataFrame[Any]", self), constraints, references, action)
         return storage.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
@@ -187,7 +179,7 @@ class Writers(Generic[M]):
         when_matched: Update | Delete | Sequence[Update | Delete] | None = None,
         when_not_matched: Insert | Sequence[Insert] | None = None,
         when_not_matched_by_source: Update | Delete | Sequence[Update | Delete] | None = None,
-        constraints: Literal["raise", "skip"] = "raise",
+        constraints: Literal["raise", "skip"] = "raise", references: References | None = None,
     ) -> MergeMetrics:  # fmt: skip
         """MERGE these rows (the source) into a Delta Lake or Iceberg table, in one commit; the counts.
 
@@ -207,7 +199,13 @@ class Writers(Generic[M]):
             constraints: ``"raise"`` (the default): every value written to a
                 column the target model constrains (``Field(ge=0)``, ...) is
                 checked in the MERGE, and a violation fails it, leaving the
-                table's version as it was; ``"skip"`` checks nothing.
+                table's version as it was; ``"skip"`` checks nothing. The source's
+                dataset checks (its model's ``checks()``) run first, in one Spark
+                action, unless ``"skip"``: a violated ``fail`` check raises
+                ``CheckError`` and the table is unchanged, a ``drop`` check's rows
+                leave the source, ``warn`` and ``drop`` counts are logged.
+            references: the rows of the source's ``references`` checks, as
+                ``validate(references=...)`` takes them.
 
         Returns:
             ``MergeMetrics(inserted, updated, deleted)``, as the table format reports them.
@@ -251,6 +249,8 @@ class Writers(Generic[M]):
         if constraints not in ("raise", "skip"):
             msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
             raise ArgumentValueError(msg)
+        frame = cast("DataFrame[Any]", self)
+        dataset, referenced = _checked_with(frame, constraints, references, action)
         own = self._model
         models = (None if own is None or is_derived_row(own) else own.__name__, target_model.__name__)
         clauses = {
@@ -264,4 +264,25 @@ class Writers(Generic[M]):
         from pydantable_spark.constraints import spark_constraints
 
         declared = spark_constraints(target_model)
-        return merge(self._plan, typed, (kind, where), declared if constraints == "raise" else None, declared)
+        return merge(
+            self._plan, typed, (kind, where), declared if constraints == "raise" else None, declared,
+            dataset=dataset, references={name: other._plan for name, other in referenced.items()},
+        )  # fmt: skip
+
+
+def _checked_with(
+    frame: DataFrame[Any], constraints: object, references: object, action: str
+) -> tuple[tuple[Check, ...], dict[str, DataFrame[Any]]]:
+    """The dataset checks a write or MERGE of ``frame`` runs (none with ``"skip"``) and their referenced frames."""
+    from pydantable_spark.checks.references import bound_checks, reference_frames
+
+    if constraints == "skip":
+        if references is not None:
+            msg = (
+                f"{action}: references= gives the rows of the model's references checks, which "
+                "constraints='skip' does not run"
+            )
+            raise ArgumentValueError(msg)
+        return (), {}
+    dataset = bound_checks(frame)
+    return dataset, reference_frames(frame, dataset, references, action) if dataset else {}

@@ -25,6 +25,7 @@ Every expression reaches Spark as the SQL of ``pydantable_spark._spark.sql``
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark.constraints import CHECK_MARK, _example_sql, _named, _report, violation_sql
@@ -40,8 +41,19 @@ if TYPE_CHECKING:
     from pydantable_spark.checks.declare import Check
     from pydantable_spark.constraints import SparkConstraints
     from pydantable_spark.expr.core import Node
+    from pydantable_spark.plan.nodes import Plan
 
-__all__ = ["check_error", "drop_flags", "raising_rows", "row_violation_sql", "validate", "without_dropped"]
+__all__ = [
+    "check_error",
+    "checked_dataset",
+    "drop_flags",
+    "raising_rows",
+    "row_violation_sql",
+    "validate",
+    "without_dropped",
+]
+
+log = logging.getLogger("pydantable_spark")
 
 
 def row_violation_sql(check: Check) -> str:
@@ -227,6 +239,54 @@ def check_error(report: ValidationReport, action: str, outcome: str) -> CheckErr
         shown = f" (examples: {examples_text(r)})" if r.examples else ""
         parts.append(f"check {r.check.name!r} ({r.check.label}) failed: {r.count} violation(s){shown}")
     return CheckError(f"{action}: {'; '.join(parts)}{outcome}", report=report)
+
+
+EXAMPLES = 5
+"""How many examples a write's or a MERGE's check results (and its ``CheckError``) show per check."""
+
+
+def checked_dataset(
+    frame: SparkDataFrame,
+    dataset: Sequence[Check],
+    references: Mapping[str, Plan],
+    action: str,
+    outcome: str,
+    *,
+    reported: bool,
+) -> tuple[tuple[CheckResult, ...], SparkDataFrame, list[tuple[str, str]]]:
+    """The dataset checks of a write or a MERGE over ``frame``: counted in one action, then acted on.
+
+    ``references``: the plan of each ``references`` check's rows, by the
+    check's name. A violated ``fail`` check raises ``CheckError`` (``outcome``
+    ends its message). Returns the checks' results, ``frame`` with a flag
+    column per violated ``drop`` check (``drop_flags``; a check that found
+    nothing to drop adds no join), and those flags with the checks' names.
+    Unless the caller reports the results (``reported``), a violated ``warn``
+    or ``drop`` check is logged (logger ``pydantable_spark``) with its count.
+    """
+    from pydantic import BaseModel
+
+    from pydantable_spark._spark.lower import to_spark
+    from pydantable_spark._spark.session import run_action
+    from pydantable_spark.constraints import SparkConstraints
+
+    lowered = {name: to_spark(other) for name, other in references.items()}
+    none = SparkConstraints(BaseModel, (), ())  # the value constraints run in the job that writes
+    failing = {c.name for c in dataset if c.action == "fail"}
+    counted = run_action(
+        frame.sparkSession, lambda: validate(frame, none, dataset, (), EXAMPLES, lowered, row_examples=failing)
+    )
+    failed = check_error(counted, action, outcome)
+    if failed is not None:
+        raise failed
+    if not reported:
+        for r in counted.checks:
+            if r.count:
+                what = "rows not written" if r.check.action == "drop" else "violations"
+                log.warning("%s: check %r (%s): %d %s", action, r.check.name, r.check.label, r.count, what)
+    dropping = [r.check for r in counted.checks if r.check.action == "drop" and r.count]
+    flagged, dropped = drop_flags(frame, dropping, lowered)
+    return counted.checks, flagged, dropped
 
 
 def drop_flags(
