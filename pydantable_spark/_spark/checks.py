@@ -19,6 +19,13 @@
   second job picks them among the violating rows, as ``validate`` of the
   constraints does.
 
+A write or a MERGE runs the same counting job before it writes
+(``checked_dataset``): a violated ``fail`` check raises ``CheckError``, a
+violated ``drop`` check becomes a flag column of the written plan
+(``drop_flags``: its predicate, or one left join with the referenced keys)
+that the write filters on or quarantines by; a read's ``fail`` row checks
+join its per-row filter (``raising_rows``).
+
 Every expression reaches Spark as the SQL of ``pydantable_spark._spark.sql``
 (literals as typed values, names as Spark names); check names never do.
 """
