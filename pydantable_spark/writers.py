@@ -34,7 +34,6 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from pydantable_spark.checks.declare import Check
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
     from pydantable_spark.frame import DataFrame
@@ -69,11 +68,12 @@ class Writers(Generic[M]):
         *, table: bool = False, table_constraints: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
         from pydantable_spark.annotations import column_comments
+        from pydantable_spark.checks.references import checks_to_run
         from pydantable_spark.constraints import spark_constraints
 
         action = f"save_as_table({os.fspath(target)!r})" if table else f"write_{fmt}({os.fspath(target)!r})"
         storage.check_mode(constraints, action)
-        dataset, referenced = _checked_with(cast("DataFrame[Any]", self), constraints, references, action)
+        dataset, referenced = checks_to_run(cast("DataFrame[Any]", self), constraints, references, action)
         return storage.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
@@ -249,8 +249,9 @@ class Writers(Generic[M]):
         if constraints not in ("raise", "skip"):
             msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
             raise ArgumentValueError(msg)
-        frame = cast("DataFrame[Any]", self)
-        dataset, referenced = _checked_with(frame, constraints, references, action)
+        from pydantable_spark.checks.references import checks_to_run
+
+        dataset, referenced = checks_to_run(cast("DataFrame[Any]", self), constraints, references, action)
         own = self._model
         models = (None if own is None or is_derived_row(own) else own.__name__, target_model.__name__)
         clauses = {
@@ -268,21 +269,3 @@ class Writers(Generic[M]):
             self._plan, typed, (kind, where), declared if constraints == "raise" else None, declared,
             dataset=dataset, references={name: other._plan for name, other in referenced.items()},
         )  # fmt: skip
-
-
-def _checked_with(
-    frame: DataFrame[Any], constraints: object, references: object, action: str
-) -> tuple[tuple[Check, ...], dict[str, DataFrame[Any]]]:
-    """The dataset checks a write or MERGE of ``frame`` runs (none with ``"skip"``) and their referenced frames."""
-    from pydantable_spark.checks.references import bound_checks, reference_frames
-
-    if constraints == "skip":
-        if references is not None:
-            msg = (
-                f"{action}: references= gives the rows of the model's references checks, which "
-                "constraints='skip' does not run"
-            )
-            raise ArgumentValueError(msg)
-        return (), {}
-    dataset = bound_checks(frame)
-    return dataset, reference_frames(frame, dataset, references, action) if dataset else {}

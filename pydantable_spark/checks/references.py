@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["bound_checks", "kept_by_reference", "reference_frames"]
+__all__ = ["bound_checks", "checks_to_run", "kept_by_reference", "reference_frames"]
 
 
 def bound_checks(frame: DataFrame[Any]) -> tuple[Check, ...]:
@@ -95,6 +95,25 @@ def reference_frames(
             raise ArgumentValueError(msg)
         found[check.name] = _checked(check, given, action)
     return found
+
+
+def checks_to_run(
+    frame: DataFrame[Any], constraints: object, references: object, action: str
+) -> tuple[tuple[Check, ...], dict[str, DataFrame[Any]]]:
+    """The dataset checks a write or a MERGE of ``frame`` runs (none with ``"skip"``), and their referenced frames.
+
+    ``references`` with ``constraints="skip"`` is refused: it would be ignored.
+    """
+    if constraints == "skip":
+        if references is not None:
+            msg = (
+                f"{action}: references= gives the rows of the model's references checks, which "
+                "constraints='skip' does not run"
+            )
+            raise ArgumentValueError(msg)
+        return (), {}
+    dataset = bound_checks(frame)
+    return dataset, reference_frames(frame, dataset, references, action) if dataset else {}
 
 
 def _expected(pointing: Sequence[Check]) -> str:
