@@ -37,12 +37,12 @@ if TYPE_CHECKING:
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
     from pydantable_spark.frame import DataFrame
+    from pydantable_spark.merge import Delete, Insert, MergeMetrics, Update
     from pydantable_spark.model import DataFrameModel
+    from pydantable_spark.plan import nodes as p
 
     References: TypeAlias = Mapping[str | type[DataFrameModel], DataFrame[Any]]
     """``validate(references=...)``'s mapping: a check's name or a referenced model → a frame of that model."""
-    from pydantable_spark.merge import Delete, Insert, MergeMetrics, Update
-    from pydantable_spark.plan import nodes as p
 
 __all__ = ["Writers"]
 

@@ -11,6 +11,14 @@ aggregate or a window in a row check, a column outside an aggregate in an
 ``agg`` check, a reference whose types do not pair, and a name that a check
 written before it in the method has already.
 
+``frame.validate(references=...)`` is checked by the runtime's
+``checks.references.reference_frames`` on a placeholder frame of the static
+schema, with the checks the plugin resolved (``check_references``): a
+``references`` check left without its frame, a key naming no check or
+referenced model, a frame of another model. It runs when every check of the
+model's ``checks`` method is known (one returned tuple of ``Check`` calls);
+a call mypy checks before that method waits for it (``_PENDING``).
+
 What stays run-time only: a check built outside the ``checks`` method (a
 helper's, a variable's of another scope) is resolved when the class is
 defined; a check that reads a column whose static type the plugin does not
@@ -96,7 +104,7 @@ def _resolve(ctx: MethodContext, check: Check, model: TypeInfo, function: FuncIt
     """Resolve ``check`` against ``model``'s static schema as the model's class does; report what it refuses.
 
     A check that resolves is noted by its call (``_RESOLVED``), for the
-    ``references=`` of the model's frames' ``validate`` and writes.
+    ``references=`` of the model's frames' ``validate``.
     """
     schema = schema_of(model_columns(model))
     unknown = unknown_columns(schema)
@@ -148,7 +156,7 @@ def declared_checks(model: TypeInfo) -> tuple[Check, ...] | None:
 
 
 def check_references(ctx: MethodContext) -> None:
-    """``frame.validate(references=...)`` (and a write's) checked by the runtime's ``reference_frames``.
+    """``frame.validate(references=...)`` checked by the runtime's ``reference_frames``.
 
     Runs on a placeholder frame of the receiver's static schema, with the
     model's checks as the plugin resolved them (``declared_checks``) and
