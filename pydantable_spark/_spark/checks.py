@@ -35,8 +35,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark._spark.constraints import CHECK_MARK, _example_sql, _named, _report, violation_sql
-from pydantable_spark._spark.sql import column_sql, int_sql, internal_sql, string_sql, to_sql
+from pydantable_spark._spark.constraints import CHECK_MARK, _example_sql, _named, _report, by_sql, violation_sql
+from pydantable_spark._spark.sql import column_sql, internal_sql, string_sql, to_sql
 from pydantable_spark.constraints import CheckResult, ValidationReport, examples_text
 from pydantable_spark.errors import CheckError
 
@@ -107,7 +107,7 @@ def _reduced(groups: SparkDataFrame, columns: Sequence[str], i: int, k: int) -> 
     example = _key_struct(columns, f"{string_sql('rows')}, `__pydantable_n`")
     items = [f"coalesce(sum(`__pydantable_n`), 0) AS `__pydantable_k{i}`"]
     if k > 0:
-        items.append(f"max_by({example}, `__pydantable_n`, {int_sql(k)}) AS `__pydantable_ke{i}`")
+        items.append(f"{by_sql('max_by', example, '`__pydantable_n`', k, groups.sparkSession)} AS `__pydantable_ke{i}`")
     return groups.selectExpr(*items)
 
 
@@ -201,8 +201,8 @@ def _row_examples(
     picked = named.filter(" OR ".join(sql for _, sql, _, _ in flags))
     flagged = picked.selectExpr(*(f"{sql} AS `{flag}`" for flag, sql, _, _ in flags), *(
         f"{example} AS `{name}_x`" for _, _, name, example in flags))  # fmt: skip
-    items = [f"min_by(IF(`{flag}`, `{name}_x`, NULL), IF(`{flag}`, 0, NULL), {int_sql(k)}) AS `{name}`"
-             for flag, _, name, _ in flags]  # fmt: skip
+    items = [f"{by_sql('min_by', f'IF(`{flag}`, `{name}_x`, NULL)', f'IF(`{flag}`, 0, NULL)', k, named.sparkSession)}"
+             f" AS `{name}`" for flag, _, name, _ in flags]  # fmt: skip
     return flagged.selectExpr(*items).collect()[0].asDict()
 
 

@@ -18,9 +18,10 @@ Three uses:
 from __future__ import annotations
 
 import decimal
+import functools
 import re
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.sql import column_sql, int_sql, literal_sql, spark_name, string_sql, struct_field_sql
@@ -45,6 +46,7 @@ __all__ = [
     "CHECK_MARK",
     "CONSTRAINT_MARK",
     "VIOLATIONS",
+    "by_sql",
     "constraint_error",
     "counted",
     "flagged_counts",
@@ -191,6 +193,24 @@ def _counts(checks: SparkConstraints) -> list[str]:
     return items
 
 
+def by_sql(function: Literal["min_by", "max_by"], value: str, order: str, k: int, session: Any) -> str:
+    """``function(value, order, k)``: up to ``k`` values of the rows of least (greatest) ``order``, as an array.
+
+    Spark has the ``k`` argument since 4.2; before (PySpark 4.1 is the
+    lakehouse tier's) this is the one such value (``[]`` over no row), so a
+    report shows one example per constraint or check there.
+    """
+    if _takes_k(str(session.version)):
+        return f"{function}({value}, {order}, {int_sql(k)})"
+    return f"filter(array({function}({value}, {order})), x -> x IS NOT NULL)"
+
+
+@functools.cache
+def _takes_k(version: str) -> bool:
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version)[:2])
+    return numbers >= (4, 2)
+
+
 def _examples(
     flagged: SparkDataFrame, checks: SparkConstraints, violated: list[int], key: Sequence[str], k: int
 ) -> dict[str, Any]:
@@ -205,7 +225,8 @@ def _examples(
     items = []
     for i in violated:
         example = f"IF(`__pydantable_v{i}`, {_example_sql(checks.checked[i], key)}, NULL)"
-        items.append(f"min_by({example}, IF(`__pydantable_v{i}`, 0, NULL), {int_sql(k)}) AS `__pydantable_e{i}`")
+        chosen = by_sql("min_by", example, f"IF(`__pydantable_v{i}`, 0, NULL)", k, flagged.sparkSession)
+        items.append(f"{chosen} AS `__pydantable_e{i}`")
     return rows.selectExpr(*items).collect()[0].asDict()
 
 

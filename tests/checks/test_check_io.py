@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -14,6 +14,9 @@ from pydantic import Field
 from pydantable_spark import Check, DataFrame, DataFrameModel, F
 from pydantable_spark.arrow import arrow_schema
 from pydantable_spark.errors import CheckError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 pytestmark = pytest.mark.spark
 
@@ -125,3 +128,24 @@ def test_a_read_with_constraints_raise_fails_on_a_fail_row_check_only(tmp_path: 
         raised.value
     )
     assert 'the row\'s values: {"id":-3}' in str(raised.value)
+
+
+@pytest.mark.lakehouse
+def test_a_delta_write_keeps_its_version_on_a_failing_check_and_leaves_dropped_rows_out(
+    tmp_path: Path, spark: SparkSession
+) -> None:
+    customers = Customer.from_rows([{"id": 1}, {"id": 2}])
+    where = str(tmp_path / "sales")
+    _sales([{"id": 1, ODD: 1, "qty": 5}]).write_delta(where, references={Customer: customers})
+    history = f"DESCRIBE HISTORY delta.`{where}`"
+    versions = sorted(row[0] for row in spark.sql(history).select("version").collect())
+    heavy = [{"id": i, ODD: 1, "qty": 100} for i in range(1, 12)]  # sum(qty) = 1100
+    with pytest.raises(CheckError, match="check 'total'"):
+        _sales(heavy).write_delta(where, mode="append", references={Customer: customers})
+    assert sorted(row[0] for row in spark.sql(history).select("version").collect()) == versions
+    report = _sales(ROWS[:3] + ROWS[4:]).write_delta(
+        where, mode="overwrite", constraints="report", references={Customer: customers}
+    )
+    assert report is not None
+    assert {r.check.name: r.count for r in report.checks if r.count} == {"sale_id": 2, "small": 1, "known_customer": 1}
+    assert sorted(Sale.read_delta(where).to_dict()["id"]) == [1, 5]
