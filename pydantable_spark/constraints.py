@@ -935,14 +935,14 @@ class ValidationReport:
         head = f"{self.rows} rows, {len(bad)} of {len(self.results)} constraints violated"
         lines = [head]
         if bad:
-            rows = [(v.constraint.location, v.constraint.label, str(v.count), _examples(v)) for v in bad]
+            rows = [(v.constraint.location, v.constraint.label, str(v.count), examples_text(v)) for v in bad]
             lines.append(_table(("column", "constraint", "violations", "examples"), rows))
         if self.checks:
             violated = [r for r in self.checks if r.count]
             lines.append(f"{len(violated)} of {len(self.checks)} checks violated")
             if violated:
                 listed = [
-                    (r.check.name, r.check.label, str(r.check.action), str(r.count), _examples(r)) for r in violated
+                    (r.check.name, r.check.label, str(r.check.action), str(r.count), examples_text(r)) for r in violated
                 ]
                 lines.append(_table(("check", "checks", "action", "violations", "examples"), listed))
         if self.python_only:
@@ -962,7 +962,8 @@ class ValidationReport:
         return self
 
 
-def _examples(violation: Violation | CheckResult) -> str:
+def examples_text(violation: Violation | CheckResult) -> str:
+    """The examples of a violation as a report shows them: ``id=2, qty=-1; id=3, qty=-5``."""
     shown = []
     for example in violation.examples:
         text = ", ".join(f"{k}={_short(v)}" for k, v in example.items())

@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from pydantable_spark import dtypes as dt
 from pydantable_spark.engines import chosen_engine, fell_back
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
-from pydantable_spark.expr.core import bind, check_param
+from pydantable_spark.expr.core import check_param
 from pydantable_spark.jobs import Job
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.streaming import refuse_batch_action
@@ -477,10 +477,9 @@ class Results(Generic[M]):
         from pydantable_spark._spark.lower import to_spark
         from pydantable_spark._spark.session import run_action
         from pydantable_spark._spark.storage import spark_errors
-        from pydantable_spark.checks.references import kept_by_reference, reference_frames
+        from pydantable_spark.checks.references import bound_checks, kept_by_reference, reference_frames
         from pydantable_spark.constraints import spark_constraints
         from pydantable_spark.frame import DataFrame
-        from pydantable_spark.model import DataFrameModel
 
         refuse_batch_action(self._plan, "validate()")
         keys = (key,) if isinstance(key, str) else tuple(key)
@@ -490,11 +489,7 @@ class Results(Generic[M]):
             msg = f"validate(): examples must be an int >= 0, got {shown(examples)}"
             raise ArgumentValueError(msg)
         checks = spark_constraints(self.model)
-        declared = self.model.dataset_checks() if issubclass(self.model, DataFrameModel) else ()
-        if declared:  # bound to the frame's own columns (a frame of the model; its nullability may be narrower)
-            declared = tuple(
-                dataclasses.replace(c, expr=bind(c.expr, self.schema)) if c.expr is not None else c for c in declared
-            )
+        declared = bound_checks(cast("DataFrame[Any]", self))
         referenced = reference_frames(cast("DataFrame[Any]", self), declared, references)
         with spark_errors("validate()", self._plan):
             frame = to_spark(self._plan)

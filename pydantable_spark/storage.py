@@ -24,6 +24,7 @@ raises ``NullCheckError`` naming the column at ``collect()`` or write time.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 from collections.abc import Collection, Sequence
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
     from pydantable_spark._spark.writes import Request as WriteRequest
+    from pydantable_spark.checks.declare import Check
+    from pydantable_spark.constraints import CheckResult
     from pydantable_spark.substrait.files import LocalFiles
 
 __all__ = [
@@ -280,13 +283,35 @@ def read_checks(model: type[BaseModel], constraints: object, action: str) -> Spa
 
 
 def _checked_source(sdf: SparkDataFrame, checks: SparkConstraints, label: str) -> SparkDataFrame:
-    """``sdf`` failing its job at the first row that violates a constraint (columns it lacks are left to reconcile)."""
+    """``sdf`` failing its job at the first row that violates a constraint or a ``fail`` row check of the model.
+
+    Columns it lacks are left to reconcile: a constraint or a check that
+    reads one is not checked here. The model's other checks need a job of
+    their own, which a read does not run (``read_row_checks``).
+    """
+    from pydantable_spark._spark.checks import raising_rows
     from pydantable_spark._spark.constraints import raising
 
     present = set(sdf.columns)
     usable = tuple(c for c in checks.checked if c.column in present)
     subset = SparkConstraints(checks.model, usable, checks.python_only)
-    return raising(sdf, subset, label, " (read with constraints='raise')")
+    outcome = " (read with constraints='raise')"
+    rows = [c for c in read_row_checks(checks.model) if c.expr is not None and {r.name for r in c.expr.refs} <= present]
+    return raising_rows(raising(sdf, subset, label, outcome), rows, label, outcome)
+
+
+def read_row_checks(model: type[BaseModel]) -> tuple[Check, ...]:
+    """The dataset checks a read with ``constraints="raise"`` runs: the model's row checks whose action is ``fail``.
+
+    A ``warn`` or ``drop`` row check would need a report, which a read has
+    not; keys, row counts, aggregates and references need a job of their own
+    over every row. ``validate()`` on the read frame runs them all.
+    """
+    from pydantable_spark.model import DataFrameModel
+
+    if not (isinstance(model, type) and issubclass(model, DataFrameModel)):
+        return ()
+    return tuple(c for c in model.dataset_checks() if c.kind == "row" and c.action == "fail")
 
 
 def derived_spark_source(sdf: SparkDataFrame, label: str, *, streaming: bool = False) -> p.Plan:
@@ -746,6 +771,8 @@ def write(
     quarantine: object = None,
     comments: Mapping[str, str] | None = None,
     table_constraints: object = False,
+    dataset: Sequence[Check] = (),
+    references: Mapping[str, p.Plan] | None = None,
 ) -> ValidationReport | None:
     """Write the result of ``plan`` all-or-nothing; ``mode`` and ``partition_by`` are checked first.
 
@@ -772,10 +799,19 @@ def write(
     ``table_constraints=True`` (Delta Lake only) declares ``checks`` as the
     table's ``CHECK`` constraints (``pydantable_spark._spark.tables``); a Delta
     table's own ``pydantable_*`` constraints are compared with them in any case.
+
+    ``dataset`` (the model's dataset checks, unless ``constraints="skip"``)
+    are counted in one Spark action before the write (``references``: the
+    plan of each ``references`` check's rows, by the check's name): a
+    violated ``fail`` check raises ``CheckError`` and nothing is written; the
+    rows of a violated ``drop`` check are not written (with ``"quarantine"``
+    they go to the quarantine, the check's name among their ``violations``);
+    every check's count joins the report.
     """
     from pydantable_spark._spark import constraints as spark_checks
     from pydantable_spark._spark import storage as spark_side
     from pydantable_spark._spark import tables as spark_tables
+    from pydantable_spark._spark.checks import checked_dataset, without_dropped
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import is_connect, run_action
 
@@ -829,31 +865,40 @@ def write(
     request = spark_side.WriteRequest(
         action, fmt, target, mode, tuple(columns), opts, checks=table_checks, declare_checks=table_constraints
     )
+    aside = _quarantine_request(quarantine, request, schema, table) if constraints == "quarantine" else None
+    outcome = " (nothing was written, the target is as it was)"
     with spark_side.spark_errors(action, plan):
         frame = spark_side.with_comments(to_spark(plan), comments or {})
-        if checks is not None and constraints == "quarantine":
-            aside = _quarantine_request(quarantine, request, schema, table)
-            report: ValidationReport = run_action(
-                frame.sparkSession, lambda: spark_side.write_quarantined(frame, checks, request, aside, table=table)
+        results: tuple[CheckResult, ...] = ()
+        dropped: list[tuple[str, str]] = []
+        if dataset and constraints != "skip":
+            results, frame, dropped = checked_dataset(
+                frame, dataset, references or {}, action, outcome, reported=constraints != "raise"
             )
-            return report
+        if checks is not None and aside is not None:
+            report: ValidationReport = run_action(
+                frame.sparkSession,
+                lambda: spark_side.write_quarantined(frame, checks, request, aside, table=table, dropped=dropped),
+            )
+            return dataclasses.replace(report, checks=results)
+        flags = [flag for flag, _ in dropped]
         if checks is not None and constraints == "report" and is_connect(frame):
             report = run_action(
-                frame.sparkSession, lambda: spark_side.write_counted(frame, checks, request, table=table)
+                frame.sparkSession, lambda: spark_side.write_counted(frame, checks, request, table=table, dropped=flags)
             )
-            return report
+            return dataclasses.replace(report, checks=results)
         observation = None
         if checks is not None and checks.checked and constraints == "raise":
-            frame = spark_checks.raising(frame, checks, action, " (nothing was written, the target is as it was)")
+            frame = spark_checks.raising(frame, checks, action, outcome)
         elif checks is not None and constraints == "report":
             frame, observation = spark_checks.observed(frame, checks)
-        frame = spark_side.with_comments(frame, comments or {})  # the checks' projections keep no metadata
+        frame = spark_side.with_comments(without_dropped(frame, flags), comments or {})  # projections drop metadata
         written = run_action(frame.sparkSession, lambda: spark_side.write(frame, request, table=table))
     if checks is None or observation is None:
         return None
     if not written:  # mode="ignore" found the target: no job ran, and no row was written or counted
         return spark_checks.empty_report(checks)
-    return spark_checks.observed_report(observation, checks)
+    return dataclasses.replace(spark_checks.observed_report(observation, checks), checks=results)
 
 
 def _quarantine_request(quarantine: object, request: WriteRequest, schema: Schema, table: bool) -> WriteRequest:

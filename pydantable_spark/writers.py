@@ -24,7 +24,7 @@ the same model.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -36,8 +36,13 @@ if TYPE_CHECKING:
 
     from pydantable_spark.constraints import ConstraintMode, ValidationReport
     from pydantable_spark.expr.api import Expr
+    from pydantable_spark.frame import DataFrame
     from pydantable_spark.merge import Delete, Insert, MergeMetrics, Update
+    from pydantable_spark.model import DataFrameModel
     from pydantable_spark.plan import nodes as p
+
+    References: TypeAlias = Mapping[str | type[DataFrameModel], DataFrame[Any]]
+    """``validate(references=...)``'s mapping: a check's name or a referenced model → a frame of that model."""
 
 __all__ = ["Writers"]
 
@@ -59,22 +64,27 @@ class Writers(Generic[M]):
     def _write(
         self, fmt: str, target: str | os.PathLike[str], mode: storage.WriteMode,
         partition_by: str | Sequence[str] | None, options: Mapping[str, Any], constraints: ConstraintMode,
-        quarantine: str | os.PathLike[str] | None,
+        quarantine: str | os.PathLike[str] | None, references: object,
         *, table: bool = False, table_constraints: bool = False,
     ) -> ValidationReport | None:  # fmt: skip
         from pydantable_spark.annotations import column_comments
+        from pydantable_spark.checks.references import checks_to_run
         from pydantable_spark.constraints import spark_constraints
 
+        action = f"save_as_table({os.fspath(target)!r})" if table else f"write_{fmt}({os.fspath(target)!r})"
+        storage.check_mode(constraints, action)
+        dataset, referenced = checks_to_run(cast("DataFrame[Any]", self), constraints, references, action)
         return storage.write(
             self._plan, fmt, os.fspath(target), mode=mode, partition_by=partition_by, options=options, table=table,
             constraints=constraints, checks=spark_constraints(self.model),
             quarantine=quarantine, comments=column_comments(self.model), table_constraints=table_constraints,
+            dataset=dataset, references={name: other._plan for name, other in referenced.items()},
         )  # fmt: skip
 
     def write_parquet(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write Parquet files, all-or-nothing (``mode`` as in Spark; ``"error"``: refuse an existing path).
 
@@ -88,38 +98,46 @@ class Writers(Generic[M]):
         ``docs/constraints.md``): ``"raise"`` fails the write at the first
         violation, ``"report"`` writes and returns the counts, ``"quarantine"``
         writes the violating rows to ``quarantine`` and the others to ``path``,
-        ``"skip"`` checks nothing.
+        ``"skip"`` checks nothing. The model's dataset checks (``Model.checks()``)
+        run too, unless ``"skip"``: counted in one Spark action before the
+        write; a violated ``fail`` check raises ``CheckError`` and nothing is
+        written, a ``drop`` check's rows are not written (with ``"quarantine"``
+        they are quarantined, the check's name among their ``violations``),
+        and every check's count is in the report (``report.checks``).
+        ``references`` gives the rows of its ``references`` checks, as
+        ``validate(references=...)`` does. See ``docs/constraints.md``.
         """
-        return self._write("parquet", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("parquet", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_orc(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write ORC files, like ``write_parquet``."""
-        return self._write("orc", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("orc", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_csv(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write CSV files with a header line; nested columns cannot be written as CSV (an error names them)."""
-        return self._write("csv", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("csv", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_json(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write JSON Lines files (NULL fields are left out of a record, as Spark does)."""
-        return self._write("json", path, mode, partition_by, options, constraints, quarantine)
+        return self._write("json", path, mode, partition_by, options, constraints, quarantine, references)
 
     def write_delta(
         self, path: str | os.PathLike[str], *, mode: storage.WriteMode = "error",
         partition_by: str | Sequence[str] | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False,
+        references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Write a Delta Lake table at ``path`` (needs Delta on the session's classpath).
 
@@ -132,13 +150,15 @@ class Writers(Generic[M]):
         constraints named ``pydantable_<field>_<kind>``. See ``docs/lakehouse.md``.
         """
         return self._write(
-            "delta", path, mode, partition_by, options, constraints, quarantine, table_constraints=table_constraints
-        )
+            "delta", path, mode, partition_by, options, constraints, quarantine, references,
+            table_constraints=table_constraints,
+        )  # fmt: skip
 
     def save_as_table(
         self, name: str, *, mode: storage.WriteMode = "error", partition_by: str | Sequence[str] | None = None,
         format: str | None = None, constraints: ConstraintMode = "raise",
-        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False, **options: Any,
+        quarantine: str | os.PathLike[str] | None = None, table_constraints: bool = False,
+        references: References | None = None, **options: Any,
     ) -> ValidationReport | None:  # fmt: skip
         """Save as catalog table ``name`` (``format`` defaults to the session's, usually Parquet).
 
@@ -149,7 +169,7 @@ class Writers(Generic[M]):
         tables (Iceberg has no CHECK constraints: ``ArgumentValueError``).
         """
         return self._write(
-            format or "", name, mode, partition_by, options, constraints, quarantine, table=True,
+            format or "", name, mode, partition_by, options, constraints, quarantine, references, table=True,
             table_constraints=table_constraints,
         )  # fmt: skip
 
@@ -159,7 +179,7 @@ class Writers(Generic[M]):
         when_matched: Update | Delete | Sequence[Update | Delete] | None = None,
         when_not_matched: Insert | Sequence[Insert] | None = None,
         when_not_matched_by_source: Update | Delete | Sequence[Update | Delete] | None = None,
-        constraints: Literal["raise", "skip"] = "raise",
+        constraints: Literal["raise", "skip"] = "raise", references: References | None = None,
     ) -> MergeMetrics:  # fmt: skip
         """MERGE these rows (the source) into a Delta Lake or Iceberg table, in one commit; the counts.
 
@@ -179,7 +199,13 @@ class Writers(Generic[M]):
             constraints: ``"raise"`` (the default): every value written to a
                 column the target model constrains (``Field(ge=0)``, ...) is
                 checked in the MERGE, and a violation fails it, leaving the
-                table's version as it was; ``"skip"`` checks nothing.
+                table's version as it was; ``"skip"`` checks nothing. The source's
+                dataset checks (its model's ``checks()``) run first, in one Spark
+                action, unless ``"skip"``: a violated ``fail`` check raises
+                ``CheckError`` and the table is unchanged, a ``drop`` check's rows
+                leave the source, ``warn`` and ``drop`` counts are logged.
+            references: the rows of the source's ``references`` checks, as
+                ``validate(references=...)`` takes them.
 
         Returns:
             ``MergeMetrics(inserted, updated, deleted)``, as the table format reports them.
@@ -223,6 +249,9 @@ class Writers(Generic[M]):
         if constraints not in ("raise", "skip"):
             msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
             raise ArgumentValueError(msg)
+        from pydantable_spark.checks.references import checks_to_run
+
+        dataset, referenced = checks_to_run(cast("DataFrame[Any]", self), constraints, references, action)
         own = self._model
         models = (None if own is None or is_derived_row(own) else own.__name__, target_model.__name__)
         clauses = {
@@ -236,4 +265,7 @@ class Writers(Generic[M]):
         from pydantable_spark.constraints import spark_constraints
 
         declared = spark_constraints(target_model)
-        return merge(self._plan, typed, (kind, where), declared if constraints == "raise" else None, declared)
+        return merge(
+            self._plan, typed, (kind, where), declared if constraints == "raise" else None, declared,
+            dataset=dataset, references={name: other._plan for name, other in referenced.items()},
+        )  # fmt: skip

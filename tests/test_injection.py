@@ -42,6 +42,7 @@ from pydantable_spark.expr.core import Literal
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+    from pathlib import Path
 
     from pyspark.sql import SparkSession
 
@@ -698,6 +699,69 @@ def test_dataset_checks_over_hostile_names_and_literals_are_exact(conf: str) -> 
     assert found["ref_unique"].count == sum(1 for row in rows if row[ref] is not None), conf
     kept = sorted(report.frame.to_dict()["i"])
     assert kept == [row["i"] for row in rows if row["i"] != or_true and row[ref] != 3], conf
+
+
+def test_a_write_drops_and_quarantines_by_checks_over_hostile_names_and_literals(conf: str, tmp_path: Path) -> None:
+    """A write's drop checks (a row check on a hostile literal, a reference over hostile names) flag the right rows.
+
+    The referenced frame has a column named as the flag join's internal key column (``__pydantable_rk0``) and one
+    named as a drop flag (``__pydantable_drop0``), holding values that would hide or invent violations if they
+    were joined on or read as the flag.
+    """
+    from collections.abc import Sequence
+
+    import pyarrow.parquet as pq
+    from pydantic import Field, create_model
+
+    from pydantable_spark import Check
+
+    text, ref, key = "it's ${x}`", "`a.b`", "k`e.y'\"${spark.app.name}"
+    referenced = create_model(
+        "HostileWriteKey",
+        __base__=DataFrameModel,
+        key=(int, Field(alias=key)),
+        decoy=(int, Field(alias="__pydantable_rk0")),
+    )
+
+    def checks(cls: Any) -> Sequence[Check]:
+        return (
+            Check.row(F.col(text) != "' OR TRUE OR '", name="not_or_true", action="drop"),
+            Check.unique(ref, name="ref_unique", action="warn"),
+            Check.references(ref, referenced.key, name="refers", action="drop"),
+        )
+
+    model = create_model(
+        "HostileWritten",
+        __base__=DataFrameModel,
+        i=(int, ...),
+        t=(str, Field(alias=text)),
+        r=(int | None, Field(alias=ref)),
+        flag=(bool, Field(alias="__pydantable_drop0")),
+    )
+    model = type("HostileWritten", (model,), {"checks": classmethod(checks), "__module__": __name__})
+    rows = [
+        {"i": i, text: value, ref: None if i % 5 == 4 else i % 4, "__pydantable_drop0": True}
+        for i, value in enumerate(HOSTILE)
+    ]
+    keys = referenced.from_rows([{key: k, "__pydantable_rk0": 3} for k in (0, 1, 2)])
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    report = model.from_rows(rows).write_parquet(
+        good, constraints="quarantine", quarantine=bad, references={referenced: keys}
+    )
+    or_true = HOSTILE.index("' OR TRUE OR '")
+    missing = {row["i"] for row in rows if row[ref] == 3}
+    assert report is not None
+    assert {r.check.name: r.count for r in report.checks} == {
+        "not_or_true": 1, "ref_unique": sum(1 for row in rows if row[ref] is not None), "refers": len(missing),
+    }, conf  # fmt: skip
+    reasons = {r["i"]: r["violations"] for r in pq.read_table(bad).select(["i", "violations"]).to_pylist()}
+    expected = {i: ["refers"] for i in missing} | {
+        or_true: ["not_or_true"] + (["refers"] if or_true in missing else [])
+    }
+    assert reasons == expected, conf
+    written = pq.read_table(good)
+    assert sorted(written.column("i").to_pylist()) == sorted(set(range(len(HOSTILE))) - set(expected)), conf
+    assert written.column_names == ["i", text, ref, "__pydantable_drop0"], conf
 
 
 # --- join conditions and physical controls ------------------------------------------------------

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import runpy
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from pydantic import Field
 
-from pydantable_spark import DataFrame, DataFrameModel, F
+from pydantable_spark import Check, DataFrame, DataFrameModel, F
 from pydantable_spark.errors import (
     AmbiguousSideError,
     ArgumentTypeError,
     ArgumentValueError,
     CardinalityError,
+    CheckError,
     ColumnTypeError,
     ConstraintError,
     IncompatibleCastError,
@@ -180,6 +182,38 @@ def test_a_value_violating_the_model_constraint_fails_the_whole_merge(tmp_path: 
     # the check is per clause: the same values inserted pass
     metrics = changes.merge_into(path=where, on="id", when_not_matched=insert_all())
     assert metrics == MergeMetrics(1, 0, 0)
+
+
+class CheckedChange(Change):
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (
+            Check.agg(F.max(cls.price) <= 100.0, name="price_cap"),
+            Check.row(cls.price.is_null() | (cls.price >= 0), name="priced", action="drop"),
+        )
+
+
+@LAKEHOUSE
+def test_the_sources_checks_run_before_the_merge(tmp_path: Path, spark: SparkSession) -> None:
+    where = str(tmp_path / "d")
+    Item.from_rows(OLD).write_delta(where)
+    costly = [*CHANGES, {"id": 5, "name": "e", "price": 500.0, "gone": False}]
+    with pytest.raises(CheckError) as raised:
+        _upsert(CheckedChange.from_rows(costly), path=where)
+    message = str(raised.value)
+    assert (
+        "check 'price_cap' (agg: (max(price) <= 100.0)) failed: 1 violation(s) (examples: max(price)=500.0)" in message
+    )
+    assert message.endswith("(nothing was written, the table is as it was)")
+    assert _delta_versions(spark, f"delta.`{where}`") == [0, 1]
+    # a drop check's rows leave the source: the negative price is neither updated nor inserted
+    changes = [*CHANGES, {"id": 1, "name": "A", "price": -1.0, "gone": False}]
+    metrics = _upsert(CheckedChange.from_rows(changes), path=where)
+    expected, counts = _upsert_by_hand(OLD, CHANGES)
+    assert metrics == counts
+    assert _rows(Item.read_delta(where)) == expected
+    # constraints="skip" runs none
+    assert _upsert(CheckedChange.from_rows(costly[-1:]), path=where, constraints="skip") == MergeMetrics(1, 0, 0)
 
 
 @LAKEHOUSE

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from pydantable_spark.schema import Schema
 
-__all__ = ["MERGE_SIDE", "check_merge", "evaluate_side_column", "side_column"]
+__all__ = ["MERGE_SIDE", "check_merge", "evaluate_side_column", "given_arguments", "side_column"]
 
 MERGE = "pydantable_spark.merge"
 MERGE_SIDE = f"{MERGE}.MergeSide"
@@ -78,7 +78,7 @@ def check_merge(ctx: MethodContext) -> None:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     frame = placeholder_frame(ctx.type)
-    given = _given(ctx)
+    given = given_arguments(ctx)
     if frame is None or given is None or not single_receiver(ctx):
         return
     own = frame.model  # the declared model's stand-in, or the row model derived from the schema
@@ -134,7 +134,7 @@ def _by_type_only(value: object) -> bool:
     return not isinstance(value, datetime.datetime)
 
 
-def _given(ctx: MethodContext) -> dict[str, Expression] | None:
+def given_arguments(ctx: MethodContext) -> dict[str, Expression] | None:
     """The call's arguments by parameter name; None when one is unpacked (``**options``)."""
     given: dict[str, Expression] = {}
     for name, kinds, exprs in zip(ctx.callee_arg_names, ctx.arg_kinds, ctx.args, strict=True):

@@ -18,9 +18,10 @@ Three uses:
 from __future__ import annotations
 
 import decimal
+import functools
 import re
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantable_spark import dtypes as dt
 from pydantable_spark._spark.sql import column_sql, int_sql, literal_sql, spark_name, string_sql, struct_field_sql
@@ -34,7 +35,7 @@ from pydantable_spark.constraints import (
     decimal_type,
     multiple_verdict,
 )
-from pydantable_spark.errors import ConstraintError
+from pydantable_spark.errors import CheckError, ConstraintError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -42,8 +43,10 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame as SparkDataFrame
 
 __all__ = [
+    "CHECK_MARK",
     "CONSTRAINT_MARK",
     "VIOLATIONS",
+    "by_sql",
     "constraint_error",
     "counted",
     "flagged_counts",
@@ -58,7 +61,10 @@ __all__ = [
 CONSTRAINT_MARK = "pydantable:constraint:"
 """Marks a failed constraint in Spark's error text: the message and the offending value follow in hex."""
 
-_FAILED = re.compile(re.escape(CONSTRAINT_MARK) + r"([0-9a-fA-F]*):([0-9a-fA-F]*)\]")
+CHECK_MARK = "pydantable:check:"
+"""Marks a failed row check in Spark's error text (``_spark.checks.raising_rows``), as ``CONSTRAINT_MARK`` does."""
+
+_FAILED = re.compile(r"pydantable:(constraint|check):([0-9a-fA-F]*):([0-9a-fA-F]*)\]")
 
 _LENGTHS = {dt.String: "char_length", dt.Binary: "octet_length"}
 
@@ -187,6 +193,24 @@ def _counts(checks: SparkConstraints) -> list[str]:
     return items
 
 
+def by_sql(function: Literal["min_by", "max_by"], value: str, order: str, k: int, session: Any) -> str:
+    """``function(value, order, k)``: up to ``k`` values of the rows of least (greatest) ``order``, as an array.
+
+    Spark has the ``k`` argument since 4.2; before (PySpark 4.1 is the
+    lakehouse tier's) this is the one such value (``[]`` over no row), so a
+    report shows one example per constraint or check there.
+    """
+    if _takes_k(str(session.version)):
+        return f"{function}({value}, {order}, {int_sql(k)})"
+    return f"filter(array({function}({value}, {order})), x -> x IS NOT NULL)"
+
+
+@functools.cache
+def _takes_k(version: str) -> bool:
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version)[:2])
+    return numbers >= (4, 2)
+
+
 def _examples(
     flagged: SparkDataFrame, checks: SparkConstraints, violated: list[int], key: Sequence[str], k: int
 ) -> dict[str, Any]:
@@ -201,7 +225,8 @@ def _examples(
     items = []
     for i in violated:
         example = f"IF(`__pydantable_v{i}`, {_example_sql(checks.checked[i], key)}, NULL)"
-        items.append(f"min_by({example}, IF(`__pydantable_v{i}`, 0, NULL), {int_sql(k)}) AS `__pydantable_e{i}`")
+        chosen = by_sql("min_by", example, f"IF(`__pydantable_v{i}`, 0, NULL)", k, flagged.sparkSession)
+        items.append(f"{chosen} AS `__pydantable_e{i}`")
     return rows.selectExpr(*items).collect()[0].asDict()
 
 
@@ -311,12 +336,24 @@ def _label(c: Constraint) -> str:
     return f"{c.location}: {c.label}"
 
 
-def flagged_rows(frame: SparkDataFrame, checks: SparkConstraints) -> SparkDataFrame:
-    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none)."""
+def flagged_rows(
+    frame: SparkDataFrame, checks: SparkConstraints, dropped: Sequence[tuple[str, str]] = ()
+) -> SparkDataFrame:
+    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none).
+
+    ``dropped``: boolean columns of ``frame`` (``_spark.checks.drop_flags``)
+    with the check each stands for: where one is TRUE, the check's name joins
+    the row's violations, and the columns themselves are left out.
+    """
     named, names = _named(frame)
     labels = [f"IF({violation_sql(c)}, {string_sql(_label(c))}, NULL)" for c in checks.checked]
+    labels += [f"IF({column_sql(flag)}, {string_sql(name)}, NULL)" for flag, name in dropped]
     violations = f"filter(array({', '.join(labels)}), label -> label IS NOT NULL)" if labels else "array()"
-    return named.selectExpr("*", f"CAST({violations} AS ARRAY<STRING>)").toDF(*names, VIOLATIONS)
+    flags = {flag for flag, _ in dropped}
+    kept = [name for name in names if name not in flags]
+    return named.selectExpr(*(column_sql(name) for name in kept), f"CAST({violations} AS ARRAY<STRING>)").toDF(
+        *kept, VIOLATIONS
+    )
 
 
 def flagged_counts(flagged: SparkDataFrame, checks: SparkConstraints) -> ValidationReport:
@@ -334,11 +371,13 @@ def counted(frame: SparkDataFrame, checks: SparkConstraints) -> ValidationReport
 
 
 def constraint_error(text: str) -> ConstraintError | None:
-    """The ``ConstraintError`` of a Spark error raised by ``raising`` (None if it is another error)."""
+    """The ``ConstraintError`` of a Spark error raised by ``raising`` (``CheckError``: by ``raising_rows``), or None."""
     found = _FAILED.search(text)
     if found is None:
         return None
-    message = bytes.fromhex(found.group(1)).decode("utf-8", "replace")
-    value = bytes.fromhex(found.group(2)).decode("utf-8", "replace")
+    message = bytes.fromhex(found.group(2)).decode("utf-8", "replace")
+    value = bytes.fromhex(found.group(3)).decode("utf-8", "replace")
     hint = "run df.validate() for the count and examples of every violation"
+    if found.group(1) == "check":
+        return CheckError(f"{message}; the row's values: {value}; {hint}")
     return ConstraintError(f"{message}; the row's value: {value}; {hint}")

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
+from pydantable_spark._spark.checks import checked_dataset, without_dropped
 from pydantable_spark._spark.constraints import value_checked
 from pydantable_spark._spark.sql import COMPILERS, field_sql, internal_sql, string_sql, to_sql, type_sql
 from pydantable_spark._spark.writes import _name_parts, _provider, _quoted
@@ -45,10 +46,11 @@ from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark.checks.declare import Check
     from pydantable_spark.constraints import SparkConstraints
     from pydantable_spark.plan import nodes as p
 
@@ -80,6 +82,9 @@ def merge(
     where: tuple[str, str],
     checks: SparkConstraints | None,
     declared: SparkConstraints | None = None,
+    *,
+    dataset: Sequence[Check] = (),
+    references: Mapping[str, p.Plan] | None = None,
 ) -> MergeMetrics:
     """Run a merge with the rows of ``plan`` as the source into the table ``where`` (``("table"|"path", name)``).
 
@@ -92,6 +97,13 @@ def merge(
     ``declared`` (the target model's constraints, whatever ``checks`` is): a Delta
     table's ``pydantable_*`` CHECK constraints are compared with them first
     (``tables.compare_checks``: one the model lacks is refused).
+
+    ``dataset`` (the source's dataset checks; ``references``: the plans of
+    its ``references`` checks' rows, by check name) run once the table is
+    known to take the MERGE, in one action before it
+    (``_spark.checks.checked_dataset``): a violated ``fail`` check raises
+    ``CheckError`` and the table is unchanged; a ``drop`` check's rows leave
+    the source.
     """
     from pydantable_spark._spark.lower import to_spark
     from pydantable_spark._spark.session import run_action
@@ -117,6 +129,10 @@ def merge(
         _check_table_fields(spec, fields, action)
         view = f"__pydantable_merge_{uuid.uuid4().hex[:12]}"
         statement = merge_sql(spec, target_sql, internal_sql(view), columns, checks)
+        if dataset:
+            outcome = " (nothing was written, the table is as it was)"
+            _, flagged, dropped = checked_dataset(frame, dataset, references or {}, action, outcome, reported=False)
+            frame = without_dropped(flagged, [flag for flag, _ in dropped])
         frame.toDF(*[f"{_SOURCE}{i}" for i in range(len(frame.columns))]).createOrReplaceTempView(view)
         try:
             before = _snapshot(spark, target_sql) if fmt == "iceberg" else None

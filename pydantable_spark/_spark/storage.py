@@ -417,7 +417,13 @@ def write(frame: SparkDataFrame, request: WriteRequest, *, table: bool) -> bool:
 
 
 def write_quarantined(
-    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, aside: WriteRequest, *, table: bool
+    frame: SparkDataFrame,
+    checks: SparkConstraints,
+    request: WriteRequest,
+    aside: WriteRequest,
+    *,
+    table: bool,
+    dropped: Sequence[tuple[str, str]] = (),
 ) -> ValidationReport:
     """The rows that violate a constraint to ``aside``, then the others to ``request``'s target; the counts.
 
@@ -426,6 +432,8 @@ def write_quarantined(
     the count reads the rows' ``violations``, not the predicates again. The
     violating rows are written first: the target changes only once they are
     kept. CSV, which holds no list, gets the labels joined by ``"; "``.
+    ``dropped``: the flag columns of ``drop`` checks (``_spark.checks.drop_flags``)
+    and the checks' names: their rows are quarantined with those names.
     """
     from pyspark.sql import functions as sf
 
@@ -433,7 +441,7 @@ def write_quarantined(
 
     writes.check_apart(request, aside, frame.sparkSession, table=table)
     _refuse_overwriting_what_is_read(frame, [request, aside], table=table)
-    checkpoint = spark_checks.flagged_rows(frame, checks).localCheckpoint(eager=True)
+    checkpoint = spark_checks.flagged_rows(frame, checks, dropped).localCheckpoint(eager=True)
     try:
         report = spark_checks.flagged_counts(checkpoint, checks)
         violations = sf.col(spark_checks.VIOLATIONS)
@@ -448,16 +456,20 @@ def write_quarantined(
 
 
 def write_counted(
-    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, *, table: bool
+    frame: SparkDataFrame, checks: SparkConstraints, request: WriteRequest, *, table: bool, dropped: Sequence[str] = ()
 ) -> ValidationReport:
-    """``constraints="report"`` on Spark Connect: the plan runs once into a checkpoint, counted, then written."""
+    """``constraints="report"`` on Spark Connect: the plan runs once into a checkpoint, counted, then written.
+
+    ``dropped``: flag columns of ``drop`` checks (``_spark.checks.drop_flags``): their rows are not written.
+    """
     from pydantable_spark._spark import constraints as spark_checks
+    from pydantable_spark._spark.checks import without_dropped
 
     _refuse_overwriting_what_is_read(frame, [request], table=table)
     checkpoint = frame.localCheckpoint(eager=True)
     try:
         report = spark_checks.counted(checkpoint, checks)
-        written = write(checkpoint, request, table=table)
+        written = write(without_dropped(checkpoint, dropped), request, table=table)
     finally:
         writes.release_checkpoint(checkpoint)
     return report if written else spark_checks.empty_report(checks)

@@ -10,13 +10,14 @@ Nothing here imports pyspark; ``pydantable_spark._spark.checks`` runs the checks
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark.checks.declare import Check, model_owners, pairs_with
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, shown
 from pydantable_spark.expr.api import Expr
-from pydantable_spark.expr.core import Column
+from pydantable_spark.expr.core import Column, bind
 from pydantable_spark.expr.forms import lit
 
 if TYPE_CHECKING:
@@ -24,22 +25,42 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["kept_by_reference", "reference_frames"]
+__all__ = ["bound_checks", "checks_to_run", "kept_by_reference", "reference_frames"]
 
 
-def reference_frames(frame: DataFrame[Any], checks: Sequence[Check], references: object) -> dict[str, DataFrame[Any]]:
+def bound_checks(frame: DataFrame[Any]) -> tuple[Check, ...]:
+    """The dataset checks of ``frame``'s model, their expressions bound to the frame's own columns.
+
+    A frame of the model may know its columns narrower (non-null where the
+    model says ``int | None``); a frame whose model is no ``DataFrameModel``
+    (a derived row) has no checks.
+    """
+    from pydantable_spark.model import DataFrameModel
+
+    if not issubclass(frame.model, DataFrameModel):
+        return ()
+    return tuple(
+        dataclasses.replace(c, expr=bind(c.expr, frame.schema)) if c.expr is not None else c
+        for c in frame.model.dataset_checks()
+    )
+
+
+def reference_frames(
+    frame: DataFrame[Any], checks: Sequence[Check], references: object, action: str = "validate()"
+) -> dict[str, DataFrame[Any]]:
     """The referenced frame of each ``references`` check of ``checks`` (by check name), from ``references``.
 
     ``references`` maps a check's name, or the referenced model (its class),
     to a frame of that model; a check's own name wins over its model. A check
     that references the validated frame's own model reads ``frame`` unless
-    one is given.
+    one is given. ``action`` (``validate()``, ``write_parquet('out')``...)
+    starts every message.
     """
     if references is None:
         references = {}
     if not isinstance(references, Mapping):
         msg = (
-            "validate(): references must be a dict of check names or models to frames "
+            f"{action}: references must be a dict of check names or models to frames "
             f"({{Customer: customers}}), got {shown(references)}"
         )
         raise ArgumentTypeError(msg)
@@ -49,16 +70,16 @@ def reference_frames(frame: DataFrame[Any], checks: Sequence[Check], references:
     for key, value in references.items():
         if isinstance(key, str):
             if key not in {c.name for c in pointing}:
-                msg = f"validate(): references[{key!r}] names no references check; {_expected(pointing)}"
+                msg = f"{action}: references[{key!r}] names no references check; {_expected(pointing)}"
                 raise ArgumentValueError(msg)
             by_name[key] = value
         elif isinstance(key, type) and hasattr(key, "dataset_checks"):
             if key.__name__ not in {c.target for c in pointing}:
-                msg = f"validate(): references[{key.__name__}] is referenced by no check; {_expected(pointing)}"
+                msg = f"{action}: references[{key.__name__}] is referenced by no check; {_expected(pointing)}"
                 raise ArgumentValueError(msg)
             by_model[key.__name__] = value
         else:
-            msg = f"validate(): a key of references is a check's name or a model class, not {shown(key)}"
+            msg = f"{action}: a key of references is a check's name or a model class, not {shown(key)}"
             raise ArgumentTypeError(msg)
     found: dict[str, DataFrame[Any]] = {}
     for check in pointing:
@@ -68,12 +89,31 @@ def reference_frames(frame: DataFrame[Any], checks: Sequence[Check], references:
             given = frame  # a model referencing its own key: the validated rows, unless others are given
         if given is None:
             msg = (
-                f"validate(): check {check.name!r} ({check.label}) needs the rows of {check.target}: "
-                f"validate(references={{{check.target}: <a DataFrame[{check.target}]>}})"
+                f"{action}: check {check.name!r} ({check.label}) needs the rows of {check.target}: "
+                f"{_call(action)}(references={{{check.target}: <a DataFrame[{check.target}]>}})"
             )
             raise ArgumentValueError(msg)
-        found[check.name] = _checked(check, given)
+        found[check.name] = _checked(check, given, action)
     return found
+
+
+def checks_to_run(
+    frame: DataFrame[Any], constraints: object, references: object, action: str
+) -> tuple[tuple[Check, ...], dict[str, DataFrame[Any]]]:
+    """The dataset checks a write or a MERGE of ``frame`` runs (none with ``"skip"``), and their referenced frames.
+
+    ``references`` with ``constraints="skip"`` is refused: it would be ignored.
+    """
+    if constraints == "skip":
+        if references is not None:
+            msg = (
+                f"{action}: references= gives the rows of the model's references checks, which "
+                "constraints='skip' does not run"
+            )
+            raise ArgumentValueError(msg)
+        return (), {}
+    dataset = bound_checks(frame)
+    return dataset, reference_frames(frame, dataset, references, action) if dataset else {}
 
 
 def _expected(pointing: Sequence[Check]) -> str:
@@ -83,11 +123,16 @@ def _expected(pointing: Sequence[Check]) -> str:
     return f"the references checks are {listed}"
 
 
-def _checked(check: Check, given: object) -> DataFrame[Any]:
+def _call(action: str) -> str:
+    """The method an action names: ``validate`` for ``validate()``, ``write_parquet`` for ``write_parquet('out')``."""
+    return action.split("(", 1)[0]
+
+
+def _checked(check: Check, given: object, action: str) -> DataFrame[Any]:
     """``given``, a frame of the check's target model whose key columns pair with the referencing columns."""
     from pydantable_spark.frame import DataFrame
 
-    where = f"validate(): the rows of check {check.name!r} ({check.label})"
+    where = f"{action}: the rows of check {check.name!r} ({check.label})"
     if not isinstance(given, DataFrame):
         msg = f"{where} must be a DataFrame[{check.target}], not {shown(given)}"
         raise ArgumentTypeError(msg)

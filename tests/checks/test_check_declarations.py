@@ -352,3 +352,43 @@ def test_a_checks_own_frame_wins_over_its_models_and_a_self_reference_reads_the_
     chosen = reference_frames(shipments, (fk, parent), {Customer: customers, "fk": others, Shipment: earlier})
     assert chosen["fk"] is others
     assert chosen["parent"] is earlier
+
+
+@pytest.mark.parametrize(
+    ("write", "error", "words"),
+    [
+        (
+            lambda: Shipment.from_rows([]).write_parquet("out"),
+            ArgumentValueError,
+            "write_parquet('out'): check 'fk' (references(customer_id) -> Customer(id)) needs the rows of Customer: "
+            "write_parquet(references={Customer: <a DataFrame[Customer]>})",
+        ),
+        (
+            lambda: Shipment.from_rows([]).save_as_table("t", references={"fkk": Customer.from_rows([])}),
+            ArgumentValueError,
+            "save_as_table('t'): references['fkk'] names no references check",
+        ),
+        (
+            lambda: Shipment.from_rows([]).write_json("out", references={"fk": Renamed.from_rows([])}),
+            ArgumentTypeError,
+            "write_json('out'): the rows of check 'fk' (references(customer_id) -> Customer(id)) must be a frame of",
+        ),
+        (
+            lambda: Shipment.from_rows([]).write_csv("out", constraints="skip", references={}),
+            ArgumentValueError,
+            "write_csv('out'): references= gives the rows of the model's references checks, which "
+            "constraints='skip' does not run",
+        ),
+        (
+            lambda: Shipment.from_rows([]).write_orc("out", constraints="loud"),  # type: ignore[arg-type]
+            ArgumentValueError,
+            "write_orc('out'): constraints='loud' is not one of",
+        ),
+    ],
+)
+def test_a_write_refuses_a_missing_or_wrong_reference_before_spark(
+    write: Any, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error) as raised:
+        write()
+    assert words in str(raised.value)

@@ -76,3 +76,31 @@ class Shipment(DataFrameModel):
             Check.references(cls.customer_id, Customer.id, name="shipped", action="drop"),
             Check.references(cls.id, cls.id, name="itself"),
         )
+
+
+class Sale(DataFrameModel):
+    id: int
+    customer_id: int | None
+
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (Check.references(cls.customer_id, Customer.id, name="known_customer"),)
+
+
+class Renamed(DataFrameModel):
+    """Customer's columns under another model: its frames are not Customer's."""
+
+    id: int
+    name: str
+
+
+sales = Sale.from_rows([])
+customers = Customer.from_rows([])
+sales.validate()  # E: check 'known_customer' (references(customer_id) -> Customer(id)) needs the rows of Customer
+sales.validate(references={})  # E: validate(references={Customer: <a DataFrame[Customer]>})
+sales.validate(references={Renamed: Renamed.from_rows([])})  # E: references[Renamed] is referenced by no check
+sales.validate(references={"known": customers})  # E: references['known'] names no references check
+sales.validate(references={"known_customer": Renamed.from_rows([])})  # E: must be a frame of Customer, got a frame
+sales.validate(references={Customer: customers})
+sales.validate(references={"known_customer": customers}, key="id")
+Shipment.from_rows([]).validate()  # some of Shipment's checks are refused: no verdict on its references
