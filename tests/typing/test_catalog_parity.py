@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from mypy import api
+from mypy_seed import seeded
 from test_parity import _normalize
 
 from pydantable_spark import dtypes as dt
@@ -205,7 +206,9 @@ def _static(generated: Corpus, tmp_path: Path) -> list[str]:
     module.write_text("\n".join(lines) + "\n")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\n")
-    stdout, _, _ = api.run(["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(module)])
+    stdout, _, _ = api.run(
+        ["--config-file", str(config), "--cache-dir", seeded(tmp_path / "cache", config), str(module)]
+    )
     errors = [line for line in stdout.splitlines() if " error: " in line]
     assert errors == [], "\n".join(errors[:20])
     revealed = re.findall(r'Revealed type is "(.*)"', stdout)

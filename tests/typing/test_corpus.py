@@ -27,6 +27,7 @@ from types import ModuleType
 
 import pytest
 from mypy import api
+from mypy_seed import seeded
 
 from pydantable_spark._spark import lower as lowering
 
@@ -85,7 +86,9 @@ def run_mypy(cache: Path, files: list[Path], plugins: str = "pydantic.mypy, pyda
     """mypy's report lines for ``files`` (the corpus configuration, a cache in ``cache``)."""
     config = cache / "mypy.ini"
     config.write_text(CONFIG.format(corpus=CORPUS).replace("pydantic.mypy, pydantable_spark.mypy", plugins))
-    stdout, stderr, _ = api.run(["--config-file", str(config), "--cache-dir", str(cache / "cache"), *map(str, files)])
+    stdout, stderr, _ = api.run(
+        ["--config-file", str(config), "--cache-dir", seeded(cache / "cache", config), *map(str, files)]
+    )
     assert not stderr, stderr
     return stdout.splitlines()
 

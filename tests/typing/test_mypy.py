@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from mypy import api
+from mypy_seed import seeded
 
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
 """JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
@@ -34,7 +35,7 @@ def mypy_output(tmp_path: Path, files: list[Path], config: str = CONFIG, *flags:
     path = tmp_path / "mypy.ini"
     path.write_text(config.format(cases=CASES))
     stdout, stderr, _ = api.run(
-        ["--config-file", str(path), "--cache-dir", str(tmp_path / "cache"), *flags, *map(str, files)]
+        ["--config-file", str(path), "--cache-dir", seeded(tmp_path / "cache", path), *flags, *map(str, files)]
     )
     return stdout, stderr
 
@@ -171,7 +172,7 @@ def test_the_tpch_queries_type_check_strictly_without_a_false_positive(tmp_path:
     root = Path(__file__).parents[2]
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\nstrict = True\n")
-    args = ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), "-p", "benchmarks.tpch"]
+    args = ["--config-file", str(config), "--cache-dir", seeded(tmp_path / "cache", config), "-p", "benchmarks.tpch"]
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)  # benchmarks/ is a namespace package of the repository
         stdout, stderr, status = api.run(args)

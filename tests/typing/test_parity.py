@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from mypy import api
+from mypy_seed import seeded
 
 from pydantable_spark.annotations import python_name
 
@@ -204,7 +205,9 @@ def static_types(tmp_path: Path) -> tuple[list[str], list[str]]:
     module.write_text("\n".join(lines) + "\n")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\n")
-    stdout, _, _ = api.run(["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(module)])
+    stdout, _, _ = api.run(
+        ["--config-file", str(config), "--cache-dir", seeded(tmp_path / "cache", config), str(module)]
+    )
     assert " error: " not in stdout, stdout
     revealed = re.findall(r'Revealed type is "(.*)"', stdout)
     assert len(revealed) == len(EXPRESSIONS) + len(PIPELINES), stdout

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import tomllib
 from mypy import api
+from mypy_seed import seeded
 
 from pydantable_spark.stubgen import main, write_stubs
 
@@ -94,7 +95,7 @@ def test_mypy_with_the_plugin_reports_what_pyright_does_not(tmp_path: Path) -> N
     config = tmp_path / "mypy.ini"
     config.write_text(f"[mypy]\nplugins = pydantic.mypy, pydantable_spark.mypy\nmypy_path = {CASES}\n")
     stdout, _, _ = api.run(
-        ["--config-file", str(config), "--cache-dir", str(tmp_path / "c"), str(PYRIGHT_DIR / "limits.py")]
+        ["--config-file", str(config), "--cache-dir", seeded(tmp_path / "c", config), str(PYRIGHT_DIR / "limits.py")]
     )
     for line, text in marked(PYRIGHT_DIR / "limits.py", "mypy:").items():
         assert re.search(rf"limits\.py:{line}: error: .*{re.escape(text)}", stdout), (line, text, stdout)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import test_corpus as corpus
+from mypy_seed import seeded
 from test_pyright import EXECUTABLE, Diagnostics, run_pyright
 
 pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
@@ -244,7 +245,13 @@ def test_mypy_flags_the_same_cases_with_same_file_models(tmp_path: Path) -> None
     from mypy import api
 
     stdout, stderr, _ = api.run(
-        ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), *map(str, sorted(tmp_path.glob("*.py")))]
+        [
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            seeded(tmp_path / "cache", config),
+            *map(str, sorted(tmp_path.glob("*.py"))),
+        ]
     )
     assert not stderr, stderr
     errors = original_errors(corpus.errors_by_line(stdout.splitlines()), modules)
