@@ -73,6 +73,11 @@ _RATE = Schema((dt.Field("timestamp", dt.Datetime(), True), dt.Field("value", dt
 """What Spark's rate source yields (both nullable, as Spark declares them)."""
 
 _FILE_SINKS = ("parquet", "json", "csv")
+_TABLE_SINKS = ("delta", "iceberg")
+_ALL_MODES = ("append", "update", "complete")
+_TABLE = "table"
+"""``fmt`` of ``write_stream_table`` (its ``format=`` says Delta or Iceberg)."""
+_SINK_OPTIONS = {**FILE_STREAM_OPTIONS, "outputmode": "output_mode", "format": "format"}
 
 
 def _loose(dtype: dt.DType) -> dt.DType:
@@ -362,7 +367,7 @@ class Streams(Generic[M]):
     def _write_stream(
         self, fmt: str, path: object, *, checkpoint: object, output_mode: object, query_name: object,
         available_now: object, processing_time: object, once: object, partition_by: object,
-        constraints: object, options: Mapping[str, Any],
+        constraints: object, options: Mapping[str, Any], format: object = None,
     ) -> StreamingQuery:  # fmt: skip
         from pydantable_spark._spark import streaming as spark_side
         from pydantable_spark._spark.lower import to_spark
@@ -371,23 +376,32 @@ class Streams(Generic[M]):
         from pydantable_spark.storage import CSV_WRITE_DEFAULTS, JSON_WRITE_DEFAULTS, _csv_atomic_only
         from pydantable_spark.streaming.query import StreamingQuery
 
-        target = None if path is None else _one_path(path, f"write_stream_{fmt}")
-        action = f"write_stream_{fmt}({target!r})" if target is not None else f"write_stream_memory({query_name!r})"
-        modes = ("append",) if fmt in _FILE_SINKS else ("append", "update", "complete")
+        table = None
+        if fmt == _TABLE:
+            table = _table_name(path)
+            target, action = None, f"write_stream_table({table!r})"
+        else:
+            target = None if path is None else _one_path(path, f"write_stream_{fmt}")
+            action = f"write_stream_{fmt}({target!r})" if target is not None else f"write_stream_memory({query_name!r})"
+        if fmt == _TABLE and format not in _TABLE_SINKS:
+            msg = f"{action}: format={shown(format)} is not one of 'delta', 'iceberg'"
+            raise ArgumentValueError(msg)
+        lakehouse = fmt in (_TABLE, "delta")
+        modes = ("append",) if fmt in _FILE_SINKS else ("append", "complete") if lakehouse else _ALL_MODES
         mode = check_output_mode(self._plan, output_mode, action, sink_modes=modes)
-        where = _checkpoint(checkpoint, action, required=fmt in _FILE_SINKS)
+        where = _checkpoint(checkpoint, action, required=fmt in _FILE_SINKS or lakehouse)
         if query_name is not None and (not isinstance(query_name, str) or not query_name.isidentifier()):
             msg = f"{action}: query_name must be an identifier (a memory sink's table name), got {shown(query_name)}"
             raise ArgumentValueError(msg)
         trigger = _trigger(available_now, processing_time, once, action)
         columns = _partition_columns(partition_by, self.schema, action)
-        if any(key.lower().replace("_", "") == "outputmode" for key in options):
+        if fmt in _FILE_SINKS and any(key.lower().replace("_", "") == "outputmode" for key in options):
             msg = (
                 f"{action}: a file sink writes in output mode 'append' only (it adds files); write an aggregation "
                 "with a watermark on its key, or to write_stream_memory(output_mode=...)"
             )
             raise ArgumentTypeError(msg)
-        opts = typed_options(options, action)
+        opts = typed_options(options, action, _SINK_OPTIONS)
         if fmt == "csv":
             _csv_atomic_only(self.schema, action)
         for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
@@ -402,8 +416,9 @@ class Streams(Generic[M]):
             msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
             raise ArgumentValueError(msg)
         request = spark_side.SinkRequest(
-            action, fmt, target, mode, where, query_name, trigger, columns, tuple(opts.items())
-        )
+            action, format if table is not None else fmt, target, mode, where, query_name, trigger, columns,
+            tuple(opts.items()), table,
+        )  # fmt: skip
         checks = spark_constraints(self.model) if constraints == "raise" else None
         with spark_errors(action):
             frame = to_spark(self._plan)
@@ -411,6 +426,8 @@ class Streams(Generic[M]):
                 from pydantable_spark._spark.constraints import raising
 
                 frame = raising(frame, checks, action, " (the micro-batch was not committed)")
+            if lakehouse:
+                spark_side.prepare_table(frame, request)
             query = spark_side.start(frame, request)
         return StreamingQuery(query, action)
 
@@ -478,6 +495,73 @@ class Streams(Generic[M]):
             constraints=constraints, options=options,
         )  # fmt: skip
 
+    def write_stream_delta(
+        self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str],
+        output_mode: Literal["append", "complete"] = "append", available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query appending each micro-batch to the Delta Lake table at ``path``; its typed handle.
+
+        Delta's sink is exactly-once: each micro-batch is one Delta commit
+        that records the query's id and the batch's id, so a micro-batch that a
+        restart runs again (it was written, but the checkpoint had not recorded
+        it) is not written twice. A new table is created first, empty, from the
+        model (its non-null fields NOT NULL, as ``write_delta`` makes one); an
+        existing table is compared with the model before the query starts (a
+        column the table declares NOT NULL that the frame may hold NULL in is
+        ``NullabilityError``). ``output_mode`` is ``"append"`` or ``"complete"``
+        (the whole result replaces the table each trigger), checked against the
+        plan before start. Needs Delta Lake on the session (docs/lakehouse.md).
+
+        Args:
+            path: the Delta table's directory.
+            checkpoint: where the query keeps its progress and state (required).
+            output_mode: ``"append"`` (an aggregation needs a watermark) or ``"complete"``.
+            available_now: read what is there now, in micro-batches, then stop (a trigger).
+            processing_time: a micro-batch every such duration (a trigger).
+            once: one micro-batch of what is there, then stop (a trigger).
+            partition_by: partition columns (a new table is then created by Spark's sink, every column nullable).
+            query_name: a name for the query.
+            constraints: as ``write_stream_parquet``.
+            options: Spark's other Delta sink options, as text.
+
+        Returns:
+            The running query's ``StreamingQuery`` handle.
+
+        Raises:
+            StreamingError: the frame is not a stream, or its plan does not fit the output mode.
+            NullabilityError: the existing table is NOT NULL where the model is not.
+
+        """
+        return self._write_stream(
+            "delta", path, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options,
+        )  # fmt: skip
+
+    def write_stream_table(
+        self, name: str, *, checkpoint: str | os.PathLike[str], format: Literal["delta", "iceberg"] = "delta",
+        output_mode: Literal["append", "complete"] = "append", available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query writing each micro-batch to the catalog table ``name`` (Delta Lake or Iceberg).
+
+        As ``write_stream_delta``, to a table of the session's catalogs: a new
+        table is created from the model (``format`` says which; an Iceberg
+        table through its catalog's copy that keeps the NOT NULL, as
+        ``write_table`` does), an existing one compared with the model before
+        start, and refused if it is not of ``format``. Iceberg's sink commits
+        each micro-batch once too (it records the query and batch ids in the
+        snapshot).
+        """
+        return self._write_stream(
+            _TABLE, name, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options, format=format,
+        )  # fmt: skip
+
     def write_stream_memory(
         self, query_name: str, *, output_mode: Literal["append", "update", "complete"] = "append",
         checkpoint: str | os.PathLike[str] | None = None, available_now: bool = False,
@@ -496,6 +580,13 @@ class Streams(Generic[M]):
             available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
             constraints=constraints, options={},
         )  # fmt: skip
+
+
+def _table_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        msg = f"write_stream_table: name must be a table name (text such as 'db.events'), got {shown(name)}"
+        raise ArgumentTypeError(msg)
+    return name
 
 
 def _checkpoint(checkpoint: object, action: str, *, required: bool) -> str | None:

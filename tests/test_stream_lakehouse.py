@@ -1,0 +1,125 @@
+"""Streams into Delta Lake and Iceberg tables on real jars: the model's NOT NULL, the comparison, the restart.
+
+Marked ``lakehouse``: they run in the lakehouse tier of ``.ci/run`` (PySpark 4.1 with the Delta Lake and
+Iceberg jars, see ``docs/lakehouse.md``) and are skipped elsewhere, saying so.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from pyspark.sql import types as st
+
+from pydantable_spark import DataFrameModel, F
+from pydantable_spark.errors import NullabilityError, WriteError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+pytestmark = pytest.mark.lakehouse
+
+
+class Event(DataFrameModel):
+    at: datetime.datetime
+    user: str
+    ms: int | None
+
+
+def _files(path: Path, first: int, files: int, rows: int) -> list[dict[str, Any]]:
+    """``files`` JSON Lines files of ``rows`` events each, numbered from ``first``; the events written."""
+    path.mkdir(parents=True, exist_ok=True)
+    written = []
+    for number in range(first, first + files):
+        events = [
+            {"at": f"2026-01-01T{number % 24:02d}:{i:02d}:00Z", "user": f"u{number}-{i}", "ms": number * 100 + i}
+            for i in range(rows)
+        ]
+        (path / f"f{number:03d}.json").write_text("".join(json.dumps(e) + "\n" for e in events))
+        written += events
+    return written
+
+
+def _nullable(spark: SparkSession, path: Path) -> dict[str, bool]:
+    return {f.name: f.nullable for f in spark.read.format("delta").load(str(path)).schema.fields}
+
+
+def test_a_delta_stream_stopped_mid_stream_and_restarted_writes_every_row_once(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    source, out, checkpoint = tmp_path / "in", tmp_path / "out", tmp_path / "checkpoint"
+    sent = _files(source, 0, 6, 5)
+    events = Event.read_stream_json(source, max_files_per_trigger=1)
+    query = events.write_stream_delta(out, checkpoint=checkpoint, processing_time="100 milliseconds")
+    try:
+        for _ in range(1200):  # stop it while it runs: after two micro-batches, before the sixth
+            last = query.last_progress
+            if last is not None and last["batchId"] >= 1:
+                break
+            assert query.await_termination(0.1) is False
+    finally:
+        query.stop()
+    done = spark.read.format("delta").load(str(out)).count()
+    assert 0 < done < len(sent)  # it stopped mid-stream
+    assert _nullable(spark, out) == {"at": False, "user": False, "ms": True}  # the model's NOT NULL, kept
+
+    sent += _files(source, 6, 3, 5)
+    again = Event.read_stream_json(source, max_files_per_trigger=4)
+    again.write_stream_delta(out, checkpoint=checkpoint, available_now=True).await_termination(120)
+    rows = spark.read.format("delta").load(str(out)).collect()
+    got = sorted((r.at.isoformat(), r.user, r.ms) for r in rows)
+    want = sorted((e["at"].removesuffix("Z"), e["user"], e["ms"]) for e in sent)  # the session's zone is UTC
+    assert len(rows) == len(sent) == 45
+    assert got == want
+
+    per_user = again.group_by("user").agg(n=F.count())  # complete: the whole result replaces the table
+    totals = tmp_path / "totals"
+    per_user.write_stream_delta(
+        totals, checkpoint=tmp_path / "cp-totals", output_mode="complete", available_now=True
+    ).await_termination(120)
+    assert spark.read.format("delta").load(str(totals)).count() == len(sent)
+
+
+def test_an_existing_table_is_compared_with_the_model_before_the_stream_starts(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    strict = st.StructType(
+        [
+            st.StructField("at", st.TimestampType(), False),
+            st.StructField("user", st.StringType(), False),
+            st.StructField("ms", st.LongType(), False),
+        ]
+    )
+    out = tmp_path / "strict"
+    spark.createDataFrame([], strict).write.format("delta").save(str(out))
+    before = spark.sql(f"DESCRIBE HISTORY delta.`{out}`").count()
+    (tmp_path / "in").mkdir()
+    events = Event.read_stream_json(tmp_path / "in")
+    with pytest.raises(NullabilityError, match=r"write_stream_delta\(.*the table declares 'ms' NOT NULL"):
+        events.write_stream_delta(out, checkpoint=tmp_path / "cp", available_now=True)
+    assert not (tmp_path / "cp").exists()  # refused before start
+    assert spark.sql(f"DESCRIBE HISTORY delta.`{out}`").count() == before
+
+    name = f"parquet_{uuid.uuid4().hex[:8]}"
+    spark.createDataFrame([], strict).write.format("parquet").saveAsTable(name)
+    with pytest.raises(WriteError, match=r"exists as a parquet table, and this sink writes 'delta'"):
+        events.write_stream_table(name, checkpoint=tmp_path / "cp2")
+
+
+@pytest.mark.parametrize("fmt", ["delta", "iceberg"])
+def test_a_stream_into_a_new_catalog_table_keeps_the_models_not_null(
+    spark: SparkSession, tmp_path: Path, fmt: str
+) -> None:
+    name = f"stream_{uuid.uuid4().hex[:8]}" if fmt == "delta" else f"lake.db.stream_{uuid.uuid4().hex[:8]}"
+    sent = _files(tmp_path / "in", 0, 2, 3)
+    query = Event.read_stream_json(tmp_path / "in").write_stream_table(
+        name, checkpoint=tmp_path / "cp", format=fmt, available_now=True
+    )
+    query.await_termination(120)
+    table = spark.read.table(name)
+    assert {f.name: f.nullable for f in table.schema.fields} == {"at": False, "user": False, "ms": True}
+    assert sorted(r.ms for r in table.collect()) == sorted(e["ms"] for e in sent)
