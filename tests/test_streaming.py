@@ -20,12 +20,13 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as sf
 from pyspark.sql import types as st
 
-from pydantable_spark import DataFrameModel, F, Window
+from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark._spark.lower import lower
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
+    BatchFunctionError,
     ColumnTypeError,
     ConstraintError,
     IncompatibleCastError,
@@ -301,6 +302,41 @@ SINK_REFUSALS: dict[str, tuple[Any, type[Exception], str]] = {
         NotImplementedError,
         "through foreachBatch) is not offered yet",
     ),
+    "update into Delta": (
+        lambda: _stream().write_stream_delta("/x", checkpoint="/c", output_mode="update"),
+        StreamingError,
+        "takes output_mode 'append' or 'complete', not 'update' (a table sink appends micro-batches or replaces",
+    ),
+    "Delta without a checkpoint": (
+        lambda: _stream().write_stream_delta("/nonexistent/out", checkpoint=None),
+        ArgumentTypeError,
+        "write_stream_delta('/nonexistent/out') needs checkpoint=",
+    ),
+    "a table sink of another format": (
+        lambda: _stream().write_stream_table("db.t", checkpoint="/c", format="hudi"),
+        ArgumentValueError,
+        "write_stream_table('db.t'): format='hudi' is not one of 'delta', 'iceberg'",
+    ),
+    "a table name that is not text": (
+        lambda: _stream().write_stream_table(None, checkpoint="/c"),
+        ArgumentTypeError,
+        "write_stream_table: name must be a table name",
+    ),
+    "an output mode as a Delta option": (
+        lambda: _stream().write_stream_delta("/x", checkpoint="/c", outputMode="complete"),
+        ArgumentTypeError,
+        "pass outputMode as output_mode=",
+    ),
+    "foreach_batch of no function": (
+        lambda: _stream().foreach_batch("print", checkpoint="/c"),
+        ArgumentTypeError,
+        "foreach_batch: fn must be a function of (frame, batch_id), got 'print'",
+    ),
+    "foreach_batch without a checkpoint": (
+        lambda: _stream().foreach_batch(print, checkpoint=None),
+        ArgumentTypeError,
+        "foreach_batch(print) needs checkpoint=",
+    ),
     "a Spark option a keyword types": (
         lambda: _stream().write_stream_csv("/nonexistent/out", checkpoint="/x", checkpointLocation="/y"),
         ArgumentTypeError,
@@ -419,6 +455,39 @@ def test_a_failed_micro_batch_is_the_librarys_error_naming_the_column(tmp_path: 
     with pytest.raises(ConstraintError, match="column 'ms' violates the model's constraint ge 0"):
         query.await_termination(60)
     assert not list((tmp_path / "out").glob("*.json"))  # the micro-batch was not committed
+
+
+def test_foreach_batch_hands_each_micro_batch_over_as_a_typed_frame_and_names_the_one_that_failed(
+    tmp_path: Path,
+) -> None:
+    _json_lines(tmp_path / "in", "a.json", _events(0, 3))
+    _json_lines(tmp_path / "in", "b.json", _events(3, 2))
+    seen: list[tuple[int, list[Event]]] = []
+
+    def keep(frame: DataFrame[Event], batch_id: int) -> None:
+        seen.append((batch_id, frame.sort("at").collect()))  # a batch frame: collect() and the writers work
+        frame.write_parquet(tmp_path / "out" / str(batch_id))
+
+    events = Event.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
+    query = events.filter(Event.ms >= 10).foreach_batch(keep, checkpoint=tmp_path / "cp", available_now=True)
+    assert query.await_termination(60) is True
+    assert [(batch, [e.ms for e in rows]) for batch, rows in seen] == [(0, [10, 20]), (1, [30, 40])]
+    assert all(isinstance(e, Event) for _, rows in seen for e in rows)
+    assert sorted(Event.read_parquet(tmp_path / "out" / "1").to_dict()["ms"]) == [30, 40]
+
+    def fail_second(frame: DataFrame[Event], batch_id: int) -> None:
+        if batch_id == 1:
+            msg = f"no room for {frame.count()} events"
+            raise OSError(msg)
+
+    query = events.foreach_batch(fail_second, checkpoint=tmp_path / "cp-fail", available_now=True)
+    with pytest.raises(
+        BatchFunctionError,
+        match=r"foreach_batch\(.*fail_second\).*micro-batch 1: the function raised OSError: no room for 2 events",
+    ) as failed:
+        query.await_termination(60)
+    assert failed.value.batch_id == 1
+    assert isinstance(failed.value.__cause__, OSError)
 
 
 def test_spark_refuses_the_plans_the_facade_refuses(spark: SparkSession, tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ from pydantable_spark._spark.strict_text import read_struct, strict_columns
 from pydantable_spark.errors import WriteError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql.streaming.query import StreamingQuery as SparkQuery
 
@@ -59,11 +61,15 @@ class SinkRequest:
     options: tuple[tuple[str, str], ...]
     table: str | None = None
     """A catalog table to write to (``toTable``) instead of ``path``."""
+    batches: Callable[[SparkDataFrame, int], None] | None = None
+    """``foreach_batch``'s function, called with each micro-batch (then ``fmt`` is ``foreachBatch``)."""
 
 
 def start(frame: SparkDataFrame, request: SinkRequest) -> SparkQuery:
     """``frame.writeStream...start()`` as ``request`` says; Spark checks the plan again as it starts."""
-    writer = frame.writeStream.format(request.fmt).outputMode(request.output_mode).options(**dict(request.options))
+    writer = frame.writeStream
+    writer = writer.foreachBatch(request.batches) if request.batches is not None else writer.format(request.fmt)
+    writer = writer.outputMode(request.output_mode).options(**dict(request.options))
     if request.checkpoint is not None:
         writer = writer.option("checkpointLocation", request.checkpoint)
     if request.partition_by:
@@ -94,17 +100,18 @@ def prepare_table(frame: SparkDataFrame, request: SinkRequest) -> None:
     from pydantable_spark._spark.writes import _name_parts, _provider, _quoted
 
     spark = frame.sparkSession
-    if request.table is None:
-        assert request.path is not None  # noqa: S101  -- a Delta path sink
-        name = tables.delta_path_name(request.path)
-        exists = _delta_at(spark, request.path)
-        read = lambda: spark.read.format("delta").load(request.path)  # noqa: E731
+    table = request.table
+    if table is None:
+        path = request.path or ""
+        name = tables.delta_path_name(path)
+        exists = _delta_at(spark, path)
+        read: Callable[[], SparkDataFrame] = lambda: spark.read.format("delta").load(path)  # noqa: E731
     else:
-        name = _quoted(_name_parts(request.table))
-        exists = bool(spark.catalog.tableExists(request.table))
-        read = lambda: spark.read.table(request.table)  # noqa: E731
+        name = _quoted(_name_parts(table))
+        exists = bool(spark.catalog.tableExists(table))
+        read = lambda: spark.read.table(table)  # noqa: E731
         if exists:
-            provider = _provider(spark, request.table)
+            provider = _provider(spark, table)
             if provider != request.fmt:
                 msg = (
                     f"{request.action}: the table exists as a {provider or 'non-lakehouse'} table, and this sink "
@@ -120,7 +127,7 @@ def prepare_table(frame: SparkDataFrame, request: SinkRequest) -> None:
     elif request.fmt == "delta" and not tables.delta_catalog(spark):
         made = "the session catalog is not Delta's (spark.sql.catalog.spark_catalog=...DeltaCatalog)"
     elif request.fmt == "iceberg":
-        required = tables.iceberg_required_name(spark, request.table or "")
+        required = tables.iceberg_required_name(spark, table or "")
         if required is None:
             made = "the Iceberg table's catalog is not one named by spark.sql.catalog.<name>"
         else:
@@ -130,8 +137,8 @@ def prepare_table(frame: SparkDataFrame, request: SinkRequest) -> None:
         return
     if not tables.create_empty(spark, name, frame.schema, request.fmt):  # made meanwhile: compare it
         tables.check_nullability(frame, read(), request.action, request.fmt)
-    elif request.table is not None:
-        spark.catalog.refreshTable(request.table)
+    elif table is not None:
+        spark.catalog.refreshTable(table)
 
 
 def _delta_at(spark: Any, path: str) -> bool:

@@ -40,7 +40,7 @@ from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from pyspark.sql import SparkSession
 
@@ -75,6 +75,7 @@ _RATE = Schema((dt.Field("timestamp", dt.Datetime(), True), dt.Field("value", dt
 _FILE_SINKS = ("parquet", "json", "csv")
 _TABLE_SINKS = ("delta", "iceberg")
 _ALL_MODES = ("append", "update", "complete")
+_BATCHES = "foreachBatch"
 _TABLE = "table"
 """``fmt`` of ``write_stream_table`` (its ``format=`` says Delta or Iceberg)."""
 _SINK_OPTIONS = {**FILE_STREAM_OPTIONS, "outputmode": "output_mode", "format": "format"}
@@ -367,7 +368,7 @@ class Streams(Generic[M]):
     def _write_stream(
         self, fmt: str, path: object, *, checkpoint: object, output_mode: object, query_name: object,
         available_now: object, processing_time: object, once: object, partition_by: object,
-        constraints: object, options: Mapping[str, Any], format: object = None,
+        constraints: object, options: Mapping[str, Any], format: object = None, fn: object = None,
     ) -> StreamingQuery:  # fmt: skip
         from pydantable_spark._spark import streaming as spark_side
         from pydantable_spark._spark.lower import to_spark
@@ -376,8 +377,16 @@ class Streams(Generic[M]):
         from pydantable_spark.storage import CSV_WRITE_DEFAULTS, JSON_WRITE_DEFAULTS, _csv_atomic_only
         from pydantable_spark.streaming.query import StreamingQuery
 
-        table = None
-        if fmt == _TABLE:
+        table = batches = None
+        if fmt == _BATCHES:
+            from pydantable_spark.streaming.batches import BatchFunction
+
+            if not callable(fn):
+                msg = f"foreach_batch: fn must be a function of (frame, batch_id), got {shown(fn)}"
+                raise ArgumentTypeError(msg)
+            batches = BatchFunction(fn, self.model)
+            target, action = None, f"foreach_batch({getattr(fn, '__qualname__', type(fn).__name__)})"
+        elif fmt == _TABLE:
             table = _table_name(path)
             target, action = None, f"write_stream_table({table!r})"
         else:
@@ -389,7 +398,7 @@ class Streams(Generic[M]):
         lakehouse = fmt in (_TABLE, "delta")
         modes = ("append",) if fmt in _FILE_SINKS else ("append", "complete") if lakehouse else _ALL_MODES
         mode = check_output_mode(self._plan, output_mode, action, sink_modes=modes)
-        where = _checkpoint(checkpoint, action, required=fmt in _FILE_SINKS or lakehouse)
+        where = _checkpoint(checkpoint, action, required=fmt != "memory")
         if query_name is not None and (not isinstance(query_name, str) or not query_name.isidentifier()):
             msg = f"{action}: query_name must be an identifier (a memory sink's table name), got {shown(query_name)}"
             raise ArgumentValueError(msg)
@@ -416,8 +425,8 @@ class Streams(Generic[M]):
             msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
             raise ArgumentValueError(msg)
         request = spark_side.SinkRequest(
-            action, format if table is not None else fmt, target, mode, where, query_name, trigger, columns,
-            tuple(opts.items()), table,
+            action, str(format) if table is not None else fmt, target, mode, where, query_name, trigger, columns,
+            tuple(opts.items()), table, batches,
         )  # fmt: skip
         checks = spark_constraints(self.model) if constraints == "raise" else None
         with spark_errors(action):
@@ -429,7 +438,7 @@ class Streams(Generic[M]):
             if lakehouse:
                 spark_side.prepare_table(frame, request)
             query = spark_side.start(frame, request)
-        return StreamingQuery(query, action)
+        return StreamingQuery(query, action, batches)
 
     def write_stream_parquet(
         self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
@@ -560,6 +569,48 @@ class Streams(Generic[M]):
             _TABLE, name, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
             available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
             constraints=constraints, options=options, format=format,
+        )  # fmt: skip
+
+    def foreach_batch(
+        self, fn: Callable[[DataFrame[M], int], object], *, checkpoint: str | os.PathLike[str],
+        output_mode: Literal["append", "update", "complete"] = "append", available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, query_name: str | None = None,
+        constraints: StreamConstraints = "raise",
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query that calls ``fn(frame, batch_id)`` with each micro-batch as a typed batch frame.
+
+        ``frame`` is a ``DataFrame`` of this stream's model over the
+        micro-batch: a batch frame, so ``collect()`` and the batch writers
+        (``write_delta(..., mode="append")``...) work on it. ``batch_id`` counts
+        the micro-batches from 0 and is kept across restarts from the same
+        ``checkpoint``. A micro-batch that failed, or that ran while the query
+        was stopped, is run again with the same id on restart: make ``fn``
+        idempotent by ``batch_id`` (Delta's writers take ``txnAppId`` and
+        ``txnVersion`` options for that). An exception from ``fn`` fails the
+        query; ``await_termination`` raises it as ``BatchFunctionError`` naming
+        the micro-batch (the exception is its ``__cause__``). ``output_mode``
+        and the model's constraints are checked as for the other sinks.
+
+        See docs/streaming.md for an example that runs.
+
+        Args:
+            fn: called with each micro-batch's frame and id; what it returns is ignored.
+            checkpoint: where the query keeps its progress (required).
+            output_mode: ``"append"``, ``"update"`` or ``"complete"``, checked against the plan.
+            available_now: read what is there now, in micro-batches, then stop (a trigger).
+            processing_time: a micro-batch every such duration (a trigger).
+            once: one micro-batch of what is there, then stop (a trigger).
+            query_name: a name for the query.
+            constraints: as ``write_stream_parquet`` (checked before ``fn`` sees the rows).
+
+        Returns:
+            The running query's ``StreamingQuery`` handle.
+
+        """
+        return self._write_stream(
+            _BATCHES, None, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
+            constraints=constraints, options={}, fn=fn,
         )  # fmt: skip
 
     def write_stream_memory(

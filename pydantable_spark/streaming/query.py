@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, BatchFunctionError, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from pyspark.sql.streaming.query import StreamingQuery as SparkQuery
+
+    from pydantable_spark.streaming.batches import BatchFunction
 
 __all__ = ["StreamingQuery"]
 
@@ -29,12 +31,16 @@ class StreamingQuery:
     is PySpark's own handle, for what is not typed here.
     """
 
-    __slots__ = ("_action", "_query")
+    __slots__ = ("_action", "_batches", "_query")
 
-    def __init__(self, query: SparkQuery, action: str) -> None:
-        """Wrap PySpark's query ``query``, started by ``action`` (``write_stream_parquet('out')``)."""
+    def __init__(self, query: SparkQuery, action: str, batches: BatchFunction | None = None) -> None:
+        """Wrap PySpark's query ``query``, started by ``action`` (``write_stream_parquet('out')``).
+
+        ``batches``: ``foreach_batch``'s function, whose failure is raised as ``BatchFunctionError``.
+        """
         self._query = query
         self._action = action
+        self._batches = batches
 
     def __repr__(self) -> str:
         state = "active" if self.is_active else "stopped"
@@ -130,6 +136,10 @@ class StreamingQuery:
         try:
             yield
         except Exception as error:
+            failed = self._batches.failure if self._batches is not None else None
+            if failed is not None:
+                where = f"{self._action} ({call})"
+                raise BatchFunctionError(where, failed[0], failed[1]) from failed[1]
             done = last_batch(self._query)
             where = f"{self._action} ({call}), micro-batch {0 if done is None else done + 1}"
             with spark_errors(where):
