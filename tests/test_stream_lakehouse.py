@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from pydantic import Field
 from pyspark.sql import types as st
 
 from pydantable_spark import DataFrameModel, F
@@ -124,3 +125,44 @@ def test_a_stream_into_a_new_catalog_table_keeps_the_models_not_null(
     table = spark.read.table(name)
     assert {f.name: f.nullable for f in table.schema.fields} == {"at": False, "user": False, "ms": True}
     assert sorted(r.ms for r in table.collect()) == sorted(e["ms"] for e in sent)
+
+
+class Checked(DataFrameModel):
+    at: datetime.datetime
+    user: str
+    ms: int | None = Field(default=None, ge=0)
+
+
+def test_a_quarantined_micro_batch_run_again_on_restart_puts_every_row_in_one_table_once(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    source, out, bad, checkpoint = tmp_path / "in", tmp_path / "out", tmp_path / "bad", tmp_path / "cp"
+    sent = _files(source, 0, 2, 4)
+    for event in sent[1::3]:  # every third event from the second: a negative ms
+        event["ms"] = -event["ms"]
+    sent[2]["ms"] = None  # NULL holds ge 0
+    for number in range(2):
+        (source / f"f{number:03d}.json").write_text(
+            "".join(json.dumps(e) + "\n" for e in sent[number * 4 : number * 4 + 4])
+        )
+
+    def run() -> None:
+        Checked.read_stream_json(source, max_files_per_trigger=1).write_stream_delta(
+            out, checkpoint=checkpoint, constraints="quarantine", quarantine=bad, available_now=True
+        ).await_termination(120)
+
+    run()
+    for name in ("1", ".1.crc"):  # the checkpoint forgets micro-batch 1's commit, as after a crash before it:
+        (checkpoint / "commits" / name).unlink(missing_ok=True)
+    run()  # the restart runs micro-batch 1 again; both tables skip the writes they committed for it
+    kept = spark.read.format("delta").load(str(out)).collect()
+    aside = spark.read.format("delta").load(str(bad)).collect()
+    assert sorted((r.user, r.ms) for r in kept) == sorted(
+        (e["user"], e["ms"]) for e in sent if e["ms"] is None or e["ms"] >= 0
+    )
+    assert sorted((r.user, r.ms, tuple(r.violations)) for r in aside) == sorted(
+        (e["user"], e["ms"], ("ms: ge 0",)) for e in sent if e["ms"] is not None and e["ms"] < 0
+    )
+    assert len(kept) + len(aside) == len(sent) == 8
+    assert _nullable(spark, out) == {"at": False, "user": False, "ms": True}
+    assert _nullable(spark, bad)["user"] is False  # the quarantine is created as write_delta creates a table

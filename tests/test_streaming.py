@@ -297,10 +297,42 @@ SINK_REFUSALS: dict[str, tuple[Any, type[Exception], str]] = {
         ArgumentValueError,
         "query_name must be an identifier",
     ),
-    "per-batch quarantine": (
+    "per-batch quarantine into files": (
         lambda: _stream().write_stream_json("/nonexistent/out", checkpoint="/nonexistent/cp", constraints="quarantine"),
         NotImplementedError,
-        "through foreachBatch) is not offered yet",
+        "constraints='quarantine' on a stream is offered on Delta Lake sinks only",
+    ),
+    "per-batch quarantine into Iceberg": (
+        lambda: _stream().write_stream_table("lake.db.t", checkpoint="/c", format="iceberg", constraints="quarantine"),
+        NotImplementedError,
+        "write_stream_table('lake.db.t'): constraints='quarantine' on a stream is offered on Delta Lake sinks only",
+    ),
+    "quarantine without its path": (
+        lambda: _stream().write_stream_delta("/out", checkpoint="/c", constraints="quarantine"),
+        ArgumentTypeError,
+        "constraints='quarantine' needs quarantine= (where violating rows go), got None",
+    ),
+    "a quarantine path without quarantine": (
+        lambda: _stream().write_stream_delta("/out", checkpoint="/c", quarantine="/bad"),
+        ArgumentTypeError,
+        "quarantine= needs constraints='quarantine', got constraints='raise'",
+    ),
+    "quarantine of a complete result": (
+        lambda: (
+            _stream()
+            .group_by("user")
+            .agg(n=F.count())
+            .write_stream_delta(
+                "/out", checkpoint="/c", output_mode="complete", constraints="quarantine", quarantine="/q"
+            )
+        ),
+        ArgumentValueError,
+        "output_mode='complete' would replace the table",
+    ),
+    "a constraints mode streams do not know": (
+        lambda: _stream().write_stream_parquet("/out", checkpoint="/c", constraints="warn"),
+        ArgumentValueError,
+        "constraints='warn' is not one of 'raise', 'report', 'quarantine', 'skip'",
     ),
     "update into Delta": (
         lambda: _stream().write_stream_delta("/x", checkpoint="/c", output_mode="update"),
@@ -488,6 +520,27 @@ def test_foreach_batch_hands_each_micro_batch_over_as_a_typed_frame_and_names_th
         query.await_termination(60)
     assert failed.value.batch_id == 1
     assert isinstance(failed.value.__cause__, OSError)
+
+
+def test_a_report_sink_writes_every_row_and_counts_each_micro_batchs_violations(tmp_path: Path) -> None:
+    _json_lines(tmp_path / "in", "a.json", [{**e, "ms": -e["ms"]} for e in _events(1, 2)])
+    _json_lines(tmp_path / "in", "b.json", [{**e, "ms": -e["ms"]} for e in _events(3, 1)] + _events(4, 2))
+    checked = Checked.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
+    query = checked.write_stream_parquet(tmp_path / "out", checkpoint=tmp_path / "cp", constraints="report")
+    try:
+        query.process_all_available()
+        reports = query.constraint_reports
+    finally:
+        query.stop()
+    assert [(batch, report.rows, [v.count for v in report.results]) for batch, report in reports] == [
+        (0, 2, [2]),
+        (1, 3, [1]),
+    ]
+    assert sorted(Event.read_parquet(tmp_path / "out").to_dict()["ms"]) == [-30, -20, -10, 40, 50]
+    plain = Checked.read_stream_json(tmp_path / "in").write_stream_memory("stream_plain", constraints="skip")
+    plain.stop()
+    with pytest.raises(StreamingError, match=r"constraint_reports needs a query started with constraints='report'"):
+        plain.constraint_reports  # noqa: B018
 
 
 def test_spark_refuses_the_plans_the_facade_refuses(spark: SparkSession, tmp_path: Path) -> None:

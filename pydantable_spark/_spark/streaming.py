@@ -79,6 +79,8 @@ def start(frame: SparkDataFrame, request: SinkRequest) -> SparkQuery:
     if request.trigger is not None:
         kind, value = request.trigger
         writer = writer.trigger(**{kind: value})
+    if request.batches is not None:
+        return writer.start()
     if request.table is not None:
         return writer.toTable(request.table)
     return writer.start(request.path) if request.path is not None else writer.start()

@@ -25,6 +25,7 @@ pydantable_spark.errors.StreamingError: collect() on a stream: a stream has no l
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -55,8 +56,9 @@ __all__ = ["FILE_STREAM_OPTIONS", "StreamConstraints", "Streams"]
 M = TypeVar("M", bound=BaseModel)
 M2 = TypeVar("M2", bound=BaseModel)
 
-StreamConstraints = Literal["raise", "skip"]
-"""What a stream sink does with the model's value constraints: fail the micro-batch, or check nothing."""
+StreamConstraints = Literal["raise", "report", "quarantine", "skip"]
+"""What a stream sink does with the model's value constraints, per micro-batch: fail it, count the violations
+(``StreamingQuery.constraint_reports``), set the violating rows apart (Delta Lake sinks), or check nothing."""
 
 FILE_STREAM_OPTIONS = {
     "maxfilespertrigger": "max_files_per_trigger",
@@ -369,6 +371,7 @@ class Streams(Generic[M]):
         self, fmt: str, path: object, *, checkpoint: object, output_mode: object, query_name: object,
         available_now: object, processing_time: object, once: object, partition_by: object,
         constraints: object, options: Mapping[str, Any], format: object = None, fn: object = None,
+        quarantine: object = None,
     ) -> StreamingQuery:  # fmt: skip
         from pydantable_spark._spark import streaming as spark_side
         from pydantable_spark._spark.lower import to_spark
@@ -415,30 +418,35 @@ class Streams(Generic[M]):
             _csv_atomic_only(self.schema, action)
         for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
             opts.setdefault(key, value)
-        if constraints not in ("raise", "skip"):
-            if constraints in ("report", "quarantine"):
-                msg = (
-                    f"{action}: constraints={constraints!r} on a stream (per micro-batch, through foreachBatch) is "
-                    "not offered yet; use 'raise' (the micro-batch fails at the first violation) or 'skip'"
-                )
-                raise NotImplementedError(msg)
-            msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
-            raise ArgumentValueError(msg)
+        delta = fmt == "delta" or (fmt == _TABLE and format == "delta")
+        _check_quarantine(constraints, quarantine, action, delta=delta, mode=mode, schema=self.schema)
         request = spark_side.SinkRequest(
             action, str(format) if table is not None else fmt, target, mode, where, query_name, trigger, columns,
             tuple(opts.items()), table, batches,
         )  # fmt: skip
-        checks = spark_constraints(self.model) if constraints == "raise" else None
+        checks = spark_constraints(self.model) if constraints != "skip" else None
         with spark_errors(action):
             frame = to_spark(self._plan)
-            if checks is not None and checks.checked:
+            if checks is not None and checks.checked and constraints == "raise":
                 from pydantable_spark._spark.constraints import raising
 
                 frame = raising(frame, checks, action, " (the micro-batch was not committed)")
+            elif checks is not None and checks.checked and constraints == "report":
+                from pydantable_spark._spark.stream_constraints import observed_stream
+
+                frame = observed_stream(frame, checks)
             if lakehouse:
                 spark_side.prepare_table(frame, request)
+            if constraints == "quarantine" and checks is not None and checks.checked:
+                from pydantable_spark._spark.stream_constraints import Quarantine
+
+                aside = Quarantine(
+                    action, table or str(target), table is not None, os.fspath(quarantine),  # type: ignore[call-overload]
+                    checks, str(where), columns, dict(opts),
+                )  # fmt: skip
+                request = dataclasses.replace(request, batches=aside)
             query = spark_side.start(frame, request)
-        return StreamingQuery(query, action, batches)
+        return StreamingQuery(query, action, batches, checks if constraints == "report" else None)
 
     def write_stream_parquet(
         self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
@@ -464,7 +472,9 @@ class Streams(Generic[M]):
             query_name: a name for the query (``StreamingQuery.name``).
             constraints: ``"raise"`` (the default) fails the micro-batch (and the
                 query) at the first value that violates the model's constraints,
-                before it is committed; ``"skip"`` checks nothing.
+                before it is committed; ``"report"`` writes every row and counts
+                the violations of each micro-batch (``StreamingQuery.constraint_reports``);
+                ``"skip"`` checks nothing. (``"quarantine"`` is offered on the Delta sinks.)
             options: Spark's other Parquet writer options, as text.
 
         Returns:
@@ -508,7 +518,8 @@ class Streams(Generic[M]):
         self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str],
         output_mode: Literal["append", "complete"] = "append", available_now: bool = False,
         processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
-        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+        query_name: str | None = None, constraints: StreamConstraints = "raise",
+        quarantine: str | os.PathLike[str] | None = None, **options: Any,
     ) -> StreamingQuery:  # fmt: skip
         """Start a query appending each micro-batch to the Delta Lake table at ``path``; its typed handle.
 
@@ -532,7 +543,12 @@ class Streams(Generic[M]):
             once: one micro-batch of what is there, then stop (a trigger).
             partition_by: partition columns (a new table is then created by Spark's sink, every column nullable).
             query_name: a name for the query.
-            constraints: as ``write_stream_parquet``.
+            constraints: per micro-batch: ``"raise"`` fails it at the first violation (nothing committed),
+                ``"report"`` writes every row and counts the violations (``StreamingQuery.constraint_reports``),
+                ``"quarantine"`` appends the violating rows, with a ``violations`` column, to the Delta
+                table at ``quarantine`` and the others to ``path`` (append mode; see docs/streaming.md for
+                what holds on restart), ``"skip"`` checks nothing.
+            quarantine: the Delta table's path for the violating rows (with ``constraints="quarantine"``).
             options: Spark's other Delta sink options, as text.
 
         Returns:
@@ -546,14 +562,15 @@ class Streams(Generic[M]):
         return self._write_stream(
             "delta", path, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
             available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
-            constraints=constraints, options=options,
+            constraints=constraints, options=options, quarantine=quarantine,
         )  # fmt: skip
 
     def write_stream_table(
         self, name: str, *, checkpoint: str | os.PathLike[str], format: Literal["delta", "iceberg"] = "delta",
         output_mode: Literal["append", "complete"] = "append", available_now: bool = False,
         processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
-        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", quarantine: str | None = None,
+        **options: Any,
     ) -> StreamingQuery:  # fmt: skip
         """Start a query writing each micro-batch to the catalog table ``name`` (Delta Lake or Iceberg).
 
@@ -563,12 +580,13 @@ class Streams(Generic[M]):
         ``write_table`` does), an existing one compared with the model before
         start, and refused if it is not of ``format``. Iceberg's sink commits
         each micro-batch once too (it records the query and batch ids in the
-        snapshot).
+        snapshot). ``constraints="quarantine"`` (Delta tables only) sets the
+        violating rows apart in the Delta table named ``quarantine``.
         """
         return self._write_stream(
             _TABLE, name, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
             available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
-            constraints=constraints, options=options, format=format,
+            constraints=constraints, options=options, format=format, quarantine=quarantine,
         )  # fmt: skip
 
     def foreach_batch(
@@ -631,6 +649,45 @@ class Streams(Generic[M]):
             available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
             constraints=constraints, options={},
         )  # fmt: skip
+
+
+def _check_quarantine(
+    constraints: object, quarantine: object, action: str, *, delta: bool, mode: str, schema: Schema
+) -> None:  # fmt: skip
+    """Refuse a ``constraints``/``quarantine`` pair the sink cannot keep exactly-once, before the query starts."""
+    from pydantable_spark._spark.constraints import VIOLATIONS
+
+    if constraints not in ("raise", "report", "quarantine", "skip"):
+        msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'report', 'quarantine', 'skip'"
+        raise ArgumentValueError(msg)
+    if constraints != "quarantine":
+        if quarantine is not None:
+            msg = f"{action}: quarantine= needs constraints='quarantine', got constraints={constraints!r}"
+            raise ArgumentTypeError(msg)
+        return
+    if not delta:
+        msg = (
+            f"{action}: constraints='quarantine' on a stream is offered on Delta Lake sinks only (write_stream_delta, "
+            "write_stream_table(format='delta')): each micro-batch is then two appends that Delta's idempotent "
+            "writes (txnAppId, txnVersion) keep exactly-once on restart, which this sink's writer cannot; use "
+            "constraints='report' or 'raise' here, or foreach_batch"
+        )
+        raise NotImplementedError(msg)
+    if not isinstance(quarantine, str | os.PathLike):
+        msg = f"{action}: constraints='quarantine' needs quarantine= (where violating rows go), got {shown(quarantine)}"
+        raise ArgumentTypeError(msg)
+    if mode != "append":
+        msg = (
+            f"{action}: constraints='quarantine' appends each micro-batch's rows; output_mode={mode!r} would "
+            "replace the table with the whole result each trigger"
+        )
+        raise ArgumentValueError(msg)
+    if VIOLATIONS in schema.names:
+        msg = (
+            f"{action}: the frame has a column {VIOLATIONS!r}, the name the quarantined rows' list of violated "
+            "constraints takes; rename that column first"
+        )
+        raise ArgumentValueError(msg)
 
 
 def _table_name(name: object) -> str:
