@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import runpy
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,3 +167,7 @@ def test_a_quarantined_micro_batch_run_again_on_restart_puts_every_row_in_one_ta
     assert len(kept) + len(aside) == len(sent) == 8
     assert _nullable(spark, out) == {"at": False, "user": False, "ms": True}
     assert _nullable(spark, bad)["user"] is False  # the quarantine is created as write_delta creates a table
+
+
+def test_the_docs_example_of_a_quarantining_delta_stream_runs(spark: SparkSession) -> None:
+    runpy.run_path(str(Path(__file__).parent / "examples" / "lakehouse_stream.py"))
