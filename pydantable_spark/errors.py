@@ -385,8 +385,8 @@ class BatchFunctionError(SparkJobError):
     """The function given to ``foreach_batch`` raised on a micro-batch; the query failed there.
 
     ``batch_id`` is the micro-batch; the function's own exception is the
-    ``__cause__`` (on classic Spark; on Spark Connect the function runs in the
-    server's Python worker, and Spark's error with its traceback is the cause).
+    ``__cause__``. (On Spark Connect the function runs in the server's Python
+    worker: its failure is ``SparkJobError`` with Spark's report of it.)
     """
 
     def __init__(self, action: str, batch_id: int, error: BaseException) -> None:

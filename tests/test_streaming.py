@@ -22,6 +22,7 @@ from pyspark.sql import types as st
 
 from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark._spark.lower import lower
+from pydantable_spark._spark.session import is_connect
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.errors import (
     ArgumentTypeError,
@@ -32,6 +33,7 @@ from pydantable_spark.errors import (
     IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
+    SparkJobError,
     StreamingError,
     UnknownColumnError,
 )
@@ -490,21 +492,22 @@ def test_a_failed_micro_batch_is_the_librarys_error_naming_the_column(tmp_path: 
 
 
 def test_foreach_batch_hands_each_micro_batch_over_as_a_typed_frame_and_names_the_one_that_failed(
-    tmp_path: Path,
+    spark: SparkSession, tmp_path: Path
 ) -> None:
     _json_lines(tmp_path / "in", "a.json", _events(0, 3))
     _json_lines(tmp_path / "in", "b.json", _events(3, 2))
-    seen: list[tuple[int, list[Event]]] = []
 
-    def keep(frame: DataFrame[Event], batch_id: int) -> None:
-        seen.append((batch_id, frame.sort("at").collect()))  # a batch frame: collect() and the writers work
+    def keep(frame: DataFrame[Event], batch_id: int) -> None:  # on Spark Connect it runs in the server's worker
+        rows = frame.sort("at").collect()  # a batch frame: collect() and the writers work
+        assert all(isinstance(row, Event) for row in rows)
+        (tmp_path / f"seen-{batch_id}.json").write_text(json.dumps([row.ms for row in rows]))
         frame.write_parquet(tmp_path / "out" / str(batch_id))
 
     events = Event.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
     query = events.filter(Event.ms >= 10).foreach_batch(keep, checkpoint=tmp_path / "cp", available_now=True)
     assert query.await_termination(60) is True
-    assert [(batch, [e.ms for e in rows]) for batch, rows in seen] == [(0, [10, 20]), (1, [30, 40])]
-    assert all(isinstance(e, Event) for _, rows in seen for e in rows)
+    seen = {path.name: json.loads(path.read_text()) for path in tmp_path.glob("seen-*.json")}
+    assert seen == {"seen-0.json": [10, 20], "seen-1.json": [30, 40]}
     assert sorted(Event.read_parquet(tmp_path / "out" / "1").to_dict()["ms"]) == [30, 40]
 
     def fail_second(frame: DataFrame[Event], batch_id: int) -> None:
@@ -513,10 +516,12 @@ def test_foreach_batch_hands_each_micro_batch_over_as_a_typed_frame_and_names_th
             raise OSError(msg)
 
     query = events.foreach_batch(fail_second, checkpoint=tmp_path / "cp-fail", available_now=True)
-    with pytest.raises(
-        BatchFunctionError,
-        match=r"foreach_batch\(.*fail_second\).*micro-batch 1: the function raised OSError: no room for 2 events",
-    ) as failed:
+    if is_connect(spark):  # the function ran in the server's worker: Spark's report of it, with its traceback
+        with pytest.raises(SparkJobError, match=r"foreach_batch\(.*fail_second\).*micro-batch 1: (?s:.*)OSError"):
+            query.await_termination(60)
+        return
+    said = r"foreach_batch\(.*fail_second\).*micro-batch 1: the function raised OSError: no room for 2 events"
+    with pytest.raises(BatchFunctionError, match=said) as failed:
         query.await_termination(60)
     assert failed.value.batch_id == 1
     assert isinstance(failed.value.__cause__, OSError)

@@ -17,6 +17,12 @@ class Reading(DataFrameModel):
     value: float | None = Field(default=None, ge=0)
 
 
+class Rejected(DataFrameModel):  # a quarantined row: the model's fields, unconstrained, and what it violates
+    sensor: str
+    value: float | None
+    violations: list[str]
+
+
 root = Path(tempfile.mkdtemp())
 (root / "landing").mkdir()
 rows = [{"sensor": "a", "value": 1.5}, {"sensor": "b", "value": -2.0}, {"sensor": "c", "value": None}]
@@ -31,4 +37,4 @@ query = Reading.read_stream_json(root / "landing").write_stream_delta(
 )  # fmt: skip
 query.await_termination()
 assert sorted(r.sensor for r in Reading.read_delta(root / "readings").collect()) == ["a", "c"]
-assert Reading.read_delta(root / "bad").collect() == [Reading(sensor="b", value=-2.0)]  # the model's columns
+assert Rejected.read_delta(root / "bad").collect() == [Rejected(sensor="b", value=-2.0, violations=["value: ge 0"])]
