@@ -53,8 +53,7 @@ def reports(progress: list[dict[str, Any]], checks: SparkConstraints) -> list[tu
     for report in progress:
         metrics = (report.get("observedMetrics") or {}).get(OBSERVED)
         if metrics is not None:
-            values = metrics.asDict() if hasattr(metrics, "asDict") else dict(metrics)
-            found.append((int(report["batchId"]), _report(values, checks, ())))
+            found.append((int(report["batchId"]), _report(_metric_values(metrics), checks, ())))
     return found
 
 
@@ -104,3 +103,11 @@ class Quarantine:
                 writer.save(self.target)
         finally:
             flagged.unpersist()
+
+
+def _metric_values(metrics: Any) -> dict[str, Any]:
+    """An observation's values by name: a Row of them (classic), or of ``values`` and ``schema`` (Spark Connect)."""
+    values = metrics.asDict(recursive=True) if hasattr(metrics, "asDict") else dict(metrics)
+    if set(values) == {"values", "schema"}:  # Spark Connect's progress: the values, and the struct that names them
+        return {f["name"]: value for f, value in zip(values["schema"]["fields"], values["values"], strict=True)}
+    return values
