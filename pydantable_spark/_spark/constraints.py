@@ -311,12 +311,21 @@ def _label(c: Constraint) -> str:
     return f"{c.location}: {c.label}"
 
 
-def flagged_rows(frame: SparkDataFrame, checks: SparkConstraints) -> SparkDataFrame:
-    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none)."""
-    named, names = _named(frame)
+def violations_sql(checks: SparkConstraints) -> str:
+    """The SQL of the constraints (``"location: label"``) a row violates, an array (over Spark's column names)."""
     labels = [f"IF({violation_sql(c)}, {string_sql(_label(c))}, NULL)" for c in checks.checked]
     violations = f"filter(array({', '.join(labels)}), label -> label IS NOT NULL)" if labels else "array()"
-    return named.selectExpr("*", f"CAST({violations} AS ARRAY<STRING>)").toDF(*names, VIOLATIONS)
+    return f"CAST({violations} AS ARRAY<STRING>)"
+
+
+def flagged_rows(frame: SparkDataFrame, checks: SparkConstraints | str) -> SparkDataFrame:
+    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none).
+
+    ``checks`` may be their ``violations_sql`` already (text, which pickles without the model).
+    """
+    named, names = _named(frame)
+    violations = checks if isinstance(checks, str) else violations_sql(checks)
+    return named.selectExpr("*", violations).toDF(*names, VIOLATIONS)
 
 
 def flagged_counts(flagged: SparkDataFrame, checks: SparkConstraints) -> ValidationReport:

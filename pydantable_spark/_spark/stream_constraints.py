@@ -71,7 +71,8 @@ class Quarantine:
     target: str
     table: bool
     quarantine: str
-    checks: SparkConstraints
+    violations: str
+    """``constraints.violations_sql`` of the model: text, so the function pickles without the model (Connect)."""
     checkpoint: str
     partition_by: tuple[str, ...] = ()
     options: Mapping[str, str] = field(default_factory=dict)
@@ -83,7 +84,7 @@ class Quarantine:
         from pydantable_spark._spark.constraints import VIOLATIONS, flagged_rows
         from pydantable_spark._spark.writes import Request, write_path, write_table
 
-        flagged = flagged_rows(batch, self.checks).persist()
+        flagged = flagged_rows(batch, self.violations).persist()
         try:
             version = str(int(batch_id))
             aside = Request(

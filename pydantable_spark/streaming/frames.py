@@ -438,11 +438,12 @@ class Streams(Generic[M]):
             if lakehouse:
                 spark_side.prepare_table(frame, request)
             if constraints == "quarantine" and checks is not None and checks.checked:
+                from pydantable_spark._spark.constraints import violations_sql
                 from pydantable_spark._spark.stream_constraints import Quarantine
 
                 aside = Quarantine(
                     action, table or str(target), table is not None, os.fspath(quarantine),  # type: ignore[call-overload]
-                    checks, str(where), columns, dict(opts),
+                    violations_sql(checks), str(where), columns, dict(opts),
                 )  # fmt: skip
                 request = dataclasses.replace(request, batches=aside)
             query = spark_side.start(frame, request)
