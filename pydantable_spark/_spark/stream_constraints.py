@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from pyspark.sql import DataFrame as SparkDataFrame
 
     from pydantable_spark.constraints import SparkConstraints, ValidationReport
@@ -63,7 +61,7 @@ def app_id(checkpoint: str, role: str) -> str:
     return f"pydantable-{role}-{digest}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quarantine:
     """``foreachBatch``'s function of a ``constraints="quarantine"`` Delta sink (see the module docstring)."""
 
@@ -75,7 +73,7 @@ class Quarantine:
     """``constraints.violations_sql`` of the model: text, so the function pickles without the model (Connect)."""
     checkpoint: str
     partition_by: tuple[str, ...] = ()
-    options: Mapping[str, str] = field(default_factory=dict)
+    options: tuple[tuple[str, str], ...] = ()
 
     def __call__(self, batch: SparkDataFrame, batch_id: int) -> None:
         """Split micro-batch ``batch_id``: the violating rows to the quarantine, the others to the sink."""
@@ -95,7 +93,7 @@ class Quarantine:
             (write_table if self.table else write_path)(bad, aside)
             txn = {"txnAppId": app_id(self.checkpoint, "sink"), "txnVersion": version}
             writer = flagged.filter(sf.size(VIOLATIONS) == 0).drop(VIOLATIONS).write.format("delta").mode("append")
-            writer = writer.options(**self.options, **txn)
+            writer = writer.options(**dict(self.options), **txn)
             if self.partition_by:
                 writer = writer.partitionBy(*self.partition_by)
             if self.table:

@@ -443,7 +443,7 @@ class Streams(Generic[M]):
 
                 aside = Quarantine(
                     action, table or str(target), table is not None, os.fspath(quarantine),  # type: ignore[call-overload]
-                    violations_sql(checks), str(where), columns, dict(opts),
+                    violations_sql(checks), str(where), columns, tuple(opts.items()),
                 )  # fmt: skip
                 request = dataclasses.replace(request, batches=aside)
             query = spark_side.start(frame, request)
