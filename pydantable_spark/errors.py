@@ -28,6 +28,7 @@ The hierarchy is small on purpose::
     ├── JobCancelledError                a submitted job was cancelled
     ├── SparkAnalysisError               Spark refused a lowered step the façade had accepted
     ├── SparkJobError                    a Spark job failed for a reason the façade does not check first
+    │   └── BatchFunctionError           the function given to foreach_batch raised on a micro-batch
     ├── UnsupportedEngineError (NotImplementedError)  a plan Substrait export or the local engine refuses
     ├── LocalEngineError                 the local engine failed at run time (an overflow, as Spark would)
     ├── SessionStoppedError              the SparkSession a frame needs has been stopped
@@ -76,6 +77,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "ArgumentValueError",
+    "BatchFunctionError",
     "CardinalityError",
     "ColumnTypeError",
     "ConstraintError",
@@ -377,6 +379,20 @@ class UdfError(SparkJobError):
             "function (or in a module the workers import) instead of closing over one"
         )
         return cls(f"F.udf({name})", msg)
+
+
+class BatchFunctionError(SparkJobError):
+    """The function given to ``foreach_batch`` raised on a micro-batch; the query failed there.
+
+    ``batch_id`` is the micro-batch; the function's own exception is the
+    ``__cause__``. (On Spark Connect the function runs in the server's Python
+    worker: its failure is ``SparkJobError`` with Spark's report of it.)
+    """
+
+    def __init__(self, action: str, batch_id: int, error: BaseException) -> None:
+        self.batch_id = batch_id
+        first = str(error).splitlines()[0] if str(error) else ""
+        super().__init__(action, f"micro-batch {batch_id}: the function raised {type(error).__name__}: {first}")
 
 
 class SessionStoppedError(PydantableSparkError):

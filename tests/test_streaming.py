@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +21,20 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as sf
 from pyspark.sql import types as st
 
-from pydantable_spark import DataFrameModel, F, Window
+from pydantable_spark import DataFrame, DataFrameModel, F, Window
 from pydantable_spark._spark.lower import lower
+from pydantable_spark._spark.session import is_connect
 from pydantable_spark._spark.types import fields_of_struct
 from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
+    BatchFunctionError,
     ColumnTypeError,
     ConstraintError,
     IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
+    SparkJobError,
     StreamingError,
     UnknownColumnError,
 )
@@ -296,10 +300,77 @@ SINK_REFUSALS: dict[str, tuple[Any, type[Exception], str]] = {
         ArgumentValueError,
         "query_name must be an identifier",
     ),
-    "per-batch quarantine": (
+    "per-batch quarantine into files": (
         lambda: _stream().write_stream_json("/nonexistent/out", checkpoint="/nonexistent/cp", constraints="quarantine"),
         NotImplementedError,
-        "through foreachBatch) is not offered yet",
+        "constraints='quarantine' on a stream is offered on Delta Lake sinks only",
+    ),
+    "per-batch quarantine into Iceberg": (
+        lambda: _stream().write_stream_table("lake.db.t", checkpoint="/c", format="iceberg", constraints="quarantine"),
+        NotImplementedError,
+        "write_stream_table('lake.db.t'): constraints='quarantine' on a stream is offered on Delta Lake sinks only",
+    ),
+    "quarantine without its path": (
+        lambda: _stream().write_stream_delta("/out", checkpoint="/c", constraints="quarantine"),
+        ArgumentTypeError,
+        "constraints='quarantine' needs quarantine= (where violating rows go), got None",
+    ),
+    "a quarantine path without quarantine": (
+        lambda: _stream().write_stream_delta("/out", checkpoint="/c", quarantine="/bad"),
+        ArgumentTypeError,
+        "quarantine= needs constraints='quarantine', got constraints='raise'",
+    ),
+    "quarantine of a complete result": (
+        lambda: (
+            _stream()
+            .group_by("user")
+            .agg(n=F.count())
+            .write_stream_delta(
+                "/out", checkpoint="/c", output_mode="complete", constraints="quarantine", quarantine="/q"
+            )
+        ),
+        ArgumentValueError,
+        "output_mode='complete' would replace the table",
+    ),
+    "a constraints mode streams do not know": (
+        lambda: _stream().write_stream_parquet("/out", checkpoint="/c", constraints="warn"),
+        ArgumentValueError,
+        "constraints='warn' is not one of 'raise', 'report', 'quarantine', 'skip'",
+    ),
+    "update into Delta": (
+        lambda: _stream().write_stream_delta("/x", checkpoint="/c", output_mode="update"),
+        StreamingError,
+        "takes output_mode 'append' or 'complete', not 'update' (a table sink appends micro-batches or replaces",
+    ),
+    "Delta without a checkpoint": (
+        lambda: _stream().write_stream_delta("/nonexistent/out", checkpoint=None),
+        ArgumentTypeError,
+        "write_stream_delta('/nonexistent/out') needs checkpoint=",
+    ),
+    "a table sink of another format": (
+        lambda: _stream().write_stream_table("db.t", checkpoint="/c", format="hudi"),
+        ArgumentValueError,
+        "write_stream_table('db.t'): format='hudi' is not one of 'delta', 'iceberg'",
+    ),
+    "a table name that is not text": (
+        lambda: _stream().write_stream_table(None, checkpoint="/c"),
+        ArgumentTypeError,
+        "write_stream_table: name must be a table name",
+    ),
+    "an output mode as a Delta option": (
+        lambda: _stream().write_stream_delta("/x", checkpoint="/c", outputMode="complete"),
+        ArgumentTypeError,
+        "pass outputMode as output_mode=",
+    ),
+    "foreach_batch of no function": (
+        lambda: _stream().foreach_batch("print", checkpoint="/c"),
+        ArgumentTypeError,
+        "foreach_batch: fn must be a function of (frame, batch_id), got 'print'",
+    ),
+    "foreach_batch without a checkpoint": (
+        lambda: _stream().foreach_batch(print, checkpoint=None),
+        ArgumentTypeError,
+        "foreach_batch(print) needs checkpoint=",
     ),
     "a Spark option a keyword types": (
         lambda: _stream().write_stream_csv("/nonexistent/out", checkpoint="/x", checkpointLocation="/y"),
@@ -419,6 +490,71 @@ def test_a_failed_micro_batch_is_the_librarys_error_naming_the_column(tmp_path: 
     with pytest.raises(ConstraintError, match="column 'ms' violates the model's constraint ge 0"):
         query.await_termination(60)
     assert not list((tmp_path / "out").glob("*.json"))  # the micro-batch was not committed
+
+
+def test_foreach_batch_hands_each_micro_batch_over_as_a_typed_frame_and_names_the_one_that_failed(
+    spark: SparkSession, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    _json_lines(tmp_path / "in", "a.json", _events(0, 3))
+    _json_lines(tmp_path / "in", "b.json", _events(3, 2))
+
+    def keep(frame: DataFrame[Event], batch_id: int) -> None:  # on Spark Connect it runs in the server's worker
+        rows = frame.sort("at").collect()  # a batch frame: collect() and the writers work
+        assert all(isinstance(row, Event) for row in rows)
+        (tmp_path / f"seen-{batch_id}.json").write_text(json.dumps([row.ms for row in rows]))
+        frame.write_parquet(tmp_path / "out" / str(batch_id))
+
+    if is_connect(spark):  # the server's worker unpickles fn and the model: this module is not importable there
+        from pyspark import cloudpickle
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        request.addfinalizer(lambda: cloudpickle.unregister_pickle_by_value(sys.modules[__name__]))
+    events = Event.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
+    query = events.filter(Event.ms >= 10).foreach_batch(keep, checkpoint=tmp_path / "cp", available_now=True)
+    assert query.await_termination(60) is True
+    seen = {path.name: json.loads(path.read_text()) for path in tmp_path.glob("seen-*.json")}
+    assert seen == {"seen-0.json": [10, 20], "seen-1.json": [30, 40]}
+    assert sorted(Event.read_parquet(tmp_path / "out" / "1").to_dict()["ms"]) == [30, 40]
+
+    def fail_second(frame: DataFrame[Event], batch_id: int) -> None:
+        if batch_id == 1:
+            msg = f"no room for {frame.count()} events"
+            raise OSError(msg)
+
+    query = events.foreach_batch(fail_second, checkpoint=tmp_path / "cp-fail", available_now=True)
+    if is_connect(spark):  # the function ran in the server's worker: Spark's report of it, with its traceback
+        with pytest.raises(
+            SparkJobError,
+            match=r"foreach_batch\(.*fail_second\).*micro-batch 1: .*Found error inside foreachBatch Python process",
+        ):
+            query.await_termination(60)
+        return
+    said = r"foreach_batch\(.*fail_second\).*micro-batch 1: the function raised OSError: no room for 2 events"
+    with pytest.raises(BatchFunctionError, match=said) as failed:
+        query.await_termination(60)
+    assert failed.value.batch_id == 1
+    assert isinstance(failed.value.__cause__, OSError)
+
+
+def test_a_report_sink_writes_every_row_and_counts_each_micro_batchs_violations(tmp_path: Path) -> None:
+    _json_lines(tmp_path / "in", "a.json", [{**e, "ms": -e["ms"]} for e in _events(1, 2)])
+    _json_lines(tmp_path / "in", "b.json", [{**e, "ms": -e["ms"]} for e in _events(3, 1)] + _events(4, 2))
+    checked = Checked.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
+    query = checked.write_stream_parquet(tmp_path / "out", checkpoint=tmp_path / "cp", constraints="report")
+    try:
+        query.process_all_available()
+        reports = query.constraint_reports
+    finally:
+        query.stop()
+    assert [(batch, report.rows, [v.count for v in report.results]) for batch, report in reports] == [
+        (0, 2, [2]),
+        (1, 3, [1]),
+    ]
+    assert sorted(Event.read_parquet(tmp_path / "out").to_dict()["ms"]) == [-30, -20, -10, 40, 50]
+    plain = Checked.read_stream_json(tmp_path / "in").write_stream_memory("stream_plain", constraints="skip")
+    plain.stop()
+    with pytest.raises(StreamingError, match=r"constraint_reports needs a query started with constraints='report'"):
+        plain.constraint_reports  # noqa: B018
 
 
 def test_spark_refuses_the_plans_the_facade_refuses(spark: SparkSession, tmp_path: Path) -> None:

@@ -94,7 +94,9 @@ _RAISES_NOTHING = RunTimeOnly("returns the plan's text; the frame's construction
 _STREAM_SOURCE = RunTimeOnly(
     "opens a stream when its query starts: the model is its schema, and a stream's plan is checked at run time"
 )
-_STREAM_SINK = RunTimeOnly("starts a streaming query (Spark jobs per micro-batch) into a path or a memory table")
+_STREAM_SINK = RunTimeOnly(
+    "starts a streaming query (Spark jobs per micro-batch) into a path, a table, a memory table or a function"
+)
 
 _PLAN = Replayed(PLAN)
 _CALL = Replayed(CALL)
@@ -203,7 +205,16 @@ FRAME_ENTRIES: dict[str, Entry] = {
         _STREAM_SOURCE,
     ),
     **dict.fromkeys(
-        ("write_stream_csv", "write_stream_json", "write_stream_memory", "write_stream_parquet"), _STREAM_SINK
+        (
+            "foreach_batch",
+            "write_stream_csv",
+            "write_stream_delta",
+            "write_stream_json",
+            "write_stream_memory",
+            "write_stream_parquet",
+            "write_stream_table",
+        ),
+        _STREAM_SINK,
     ),
     **dict.fromkeys(("empty", "shape"), _COUNTED),
     "explain": _RAISES_NOTHING,

@@ -336,24 +336,32 @@ def _label(c: Constraint) -> str:
     return f"{c.location}: {c.label}"
 
 
-def flagged_rows(
-    frame: SparkDataFrame, checks: SparkConstraints, dropped: Sequence[tuple[str, str]] = ()
-) -> SparkDataFrame:
-    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none).
+def violations_sql(checks: SparkConstraints, dropped: Sequence[tuple[str, str]] = ()) -> str:
+    """The SQL of the constraints (``"location: label"``) a row violates, an array (over Spark's column names).
 
-    ``dropped``: boolean columns of ``frame`` (``_spark.checks.drop_flags``)
-    with the check each stands for: where one is TRUE, the check's name joins
-    the row's violations, and the columns themselves are left out.
+    ``dropped``: boolean columns (``_spark.checks.drop_flags``) with the check
+    each stands for: where one is TRUE, the check's name joins the violations.
     """
-    named, names = _named(frame)
     labels = [f"IF({violation_sql(c)}, {string_sql(_label(c))}, NULL)" for c in checks.checked]
     labels += [f"IF({column_sql(flag)}, {string_sql(name)}, NULL)" for flag, name in dropped]
     violations = f"filter(array({', '.join(labels)}), label -> label IS NOT NULL)" if labels else "array()"
+    return f"CAST({violations} AS ARRAY<STRING>)"
+
+
+def flagged_rows(
+    frame: SparkDataFrame, checks: SparkConstraints | str, dropped: Sequence[tuple[str, str]] = ()
+) -> SparkDataFrame:
+    """``frame`` and a column ``violations``: the constraints (``"location: label"``) each row violates (or none).
+
+    ``checks`` may be their ``violations_sql`` already (text, which pickles
+    without the model). ``dropped``: as ``violations_sql`` takes them; the
+    flag columns themselves are left out.
+    """
+    named, names = _named(frame)
+    violations = checks if isinstance(checks, str) else violations_sql(checks, dropped)
     flags = {flag for flag, _ in dropped}
     kept = [name for name in names if name not in flags]
-    return named.selectExpr(*(column_sql(name) for name in kept), f"CAST({violations} AS ARRAY<STRING>)").toDF(
-        *kept, VIOLATIONS
-    )
+    return named.selectExpr(*(column_sql(name) for name in kept), violations).toDF(*kept, VIOLATIONS)
 
 
 def flagged_counts(flagged: SparkDataFrame, checks: SparkConstraints) -> ValidationReport:

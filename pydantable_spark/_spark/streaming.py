@@ -7,20 +7,26 @@ is Structured Streaming (``spark.readStream`` / ``df.writeStream``).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark._spark.sql import spark_name
 from pydantable_spark._spark.strict_text import read_struct, strict_columns
+from pydantable_spark.errors import WriteError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql.streaming.query import StreamingQuery as SparkQuery
 
     from pydantable_spark.plan.sources import StreamSource
     from pydantable_spark.schema import Schema
 
-__all__ = ["SinkRequest", "open_stream", "start"]
+__all__ = ["SinkRequest", "open_stream", "prepare_table", "start"]
+
+log = logging.getLogger("pydantable_spark")
 
 
 def open_stream(data: StreamSource, schema: Schema, spark: Any) -> SparkDataFrame:
@@ -53,11 +59,17 @@ class SinkRequest:
     trigger: tuple[str, Any] | None
     partition_by: tuple[str, ...]
     options: tuple[tuple[str, str], ...]
+    table: str | None = None
+    """A catalog table to write to (``toTable``) instead of ``path``."""
+    batches: Callable[[SparkDataFrame, int], None] | None = None
+    """``foreach_batch``'s function, called with each micro-batch (then ``fmt`` is ``foreachBatch``)."""
 
 
 def start(frame: SparkDataFrame, request: SinkRequest) -> SparkQuery:
     """``frame.writeStream...start()`` as ``request`` says; Spark checks the plan again as it starts."""
-    writer = frame.writeStream.format(request.fmt).outputMode(request.output_mode).options(**dict(request.options))
+    writer = frame.writeStream
+    writer = writer.foreachBatch(request.batches) if request.batches is not None else writer.format(request.fmt)
+    writer = writer.outputMode(request.output_mode).options(**dict(request.options))
     if request.checkpoint is not None:
         writer = writer.option("checkpointLocation", request.checkpoint)
     if request.partition_by:
@@ -67,7 +79,80 @@ def start(frame: SparkDataFrame, request: SinkRequest) -> SparkQuery:
     if request.trigger is not None:
         kind, value = request.trigger
         writer = writer.trigger(**{kind: value})
+    if request.batches is not None:
+        return writer.start()
+    if request.table is not None:
+        return writer.toTable(request.table)
     return writer.start(request.path) if request.path is not None else writer.start()
+
+
+def prepare_table(frame: SparkDataFrame, request: SinkRequest) -> None:
+    """Before a Delta/Iceberg stream starts: make a new table with the model's NOT NULL, or compare an existing one.
+
+    A new table is created empty from ``frame``'s schema as the batch writers
+    create theirs (``tables.create_empty``: Delta through the session's
+    ``DeltaCatalog``, Iceberg through the copy of its catalog that keeps the
+    NOT NULL); an existing table's nullability is compared with the frame's
+    (``tables.check_nullability``: a column the table declares NOT NULL that the
+    frame may hold NULL in is refused before the query starts). A partitioned
+    new table, or a session whose catalog cannot create one from a schema, is
+    left to Spark's sink to create (every column nullable; logged).
+    """
+    from pydantable_spark._spark import tables
+    from pydantable_spark._spark.writes import _name_parts, _provider, _quoted
+
+    spark = frame.sparkSession
+    table = request.table
+    if table is None:
+        path = request.path or ""
+        name = tables.delta_path_name(path)
+        exists = _delta_at(spark, path)
+        read: Callable[[], SparkDataFrame] = lambda: spark.read.format("delta").load(path)  # noqa: E731
+    else:
+        name = _quoted(_name_parts(table))
+        exists = bool(spark.catalog.tableExists(table))
+        read = lambda: spark.read.table(table)  # noqa: E731
+        if exists:
+            provider = _provider(spark, table)
+            if provider != request.fmt:
+                msg = (
+                    f"{request.action}: the table exists as a {provider or 'non-lakehouse'} table, and this sink "
+                    f"writes {request.fmt!r}; pass format={provider!r} if it is a Delta or Iceberg table"
+                )
+                raise WriteError(msg)
+    if exists:
+        tables.check_nullability(frame, read(), request.action, request.fmt)
+        return
+    made = None
+    if request.partition_by:
+        made = "a partitioned table cannot be created from a schema by Spark's catalog API"
+    elif request.fmt == "delta" and not tables.delta_catalog(spark):
+        made = "the session catalog is not Delta's (spark.sql.catalog.spark_catalog=...DeltaCatalog)"
+    elif request.fmt == "iceberg":
+        required = tables.iceberg_required_name(spark, table or "")
+        if required is None:
+            made = "the Iceberg table's catalog is not one named by spark.sql.catalog.<name>"
+        else:
+            name = required
+    if made is not None:
+        log.warning("%s: %s; Spark's sink creates the table, every column nullable", request.action, made)
+        return
+    if not tables.create_empty(spark, name, frame.schema, request.fmt):  # made meanwhile: compare it
+        tables.check_nullability(frame, read(), request.action, request.fmt)
+    elif table is not None:
+        spark.catalog.refreshTable(table)
+
+
+def _delta_at(spark: Any, path: str) -> bool:
+    """Whether a Delta table is at ``path`` (its log resolves); a directory of other files is Spark's to refuse."""
+    try:
+        spark.read.format("delta").load(path).schema  # noqa: B018  -- resolving reads the table's log
+    except Exception as error:
+        text = str(error)
+        if "PATH_NOT_FOUND" in text or "DELTA_MISSING_DELTA_TABLE" in text or "is not a Delta table" in text:
+            return False
+        raise
+    return True
 
 
 def last_batch(query: SparkQuery) -> int | None:

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from pydantable_spark._spark.writes import Request
     from pydantable_spark.constraints import SparkConstraints
 
-__all__ = ["check_nullability", "create_delta", "iceberg_required_name", "nullability_differences"]
+__all__ = ["check_nullability", "create_delta", "create_empty", "iceberg_required_name", "nullability_differences"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -91,12 +91,8 @@ def create_delta(frame: SparkDataFrame, request: Request, *, table: bool) -> boo
     if not table and is_connect(frame):  # no filesystem to undo with: the checks run before the path is made
         checkpoint = frame = frame.localCheckpoint(eager=True)
     try:
-        try:
-            spark.catalog.createTable(name, source="delta", schema=delta_schema(frame.schema))
-        except Exception as error:
-            if "ALREADY_EXISTS" in str(error) or "already exists" in str(error):
-                return False
-            raise
+        if not create_empty(spark, name, frame.schema, "delta"):
+            return False
         try:
             if request.declare_checks:
                 add_checks(spark, name, request.checks, request.action)
@@ -111,6 +107,22 @@ def create_delta(frame: SparkDataFrame, request: Request, *, table: bool) -> boo
     finally:
         if checkpoint is not None:
             release_checkpoint(checkpoint)
+    return True
+
+
+def create_empty(spark: Any, name: str, schema: Any, fmt: str) -> bool:
+    """Create the empty ``fmt`` table ``name`` (SQL name, quoted) of the Spark ``schema``, its NOT NULL kept.
+
+    No SQL text: ``spark.catalog.createTable`` from the ``StructType``. ``False``:
+    the table exists already (made meanwhile by another write).
+    """
+    declared = delta_schema(schema) if fmt == "delta" else schema
+    try:
+        spark.catalog.createTable(name, source=fmt, schema=declared)
+    except Exception as error:
+        if "ALREADY_EXISTS" in str(error) or "already exists" in str(error):
+            return False
+        raise
     return True
 
 

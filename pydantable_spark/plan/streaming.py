@@ -397,9 +397,14 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
         msg = f"{action}: output_mode={mode!r} is not one of {', '.join(map(repr, OUTPUT_MODES))}"
         raise ArgumentValueError(msg)
     if mode not in sink_modes:
+        why = (
+            "a file sink only adds files"
+            if sink_modes == ("append",)
+            else "a table sink appends micro-batches or replaces the table with the whole result; it updates no row"
+        )
         msg = (
-            f"{action}: this sink takes output_mode {' or '.join(map(repr, sink_modes))}, not {mode!r} (a file "
-            "sink only adds files); write aggregations with a watermark in append mode, or to the memory sink"
+            f"{action}: this sink takes output_mode {' or '.join(map(repr, sink_modes))}, not {mode!r} ({why}); "
+            "write aggregations with a watermark in append mode, or to the memory sink"
         )
         raise StreamingError(msg)
     aggregations = _aggregations(plan)

@@ -25,6 +25,7 @@ pydantable_spark.errors.StreamingError: collect() on a stream: a stream has no l
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -40,7 +41,7 @@ from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from pyspark.sql import SparkSession
 
@@ -55,8 +56,9 @@ __all__ = ["FILE_STREAM_OPTIONS", "StreamConstraints", "Streams"]
 M = TypeVar("M", bound=BaseModel)
 M2 = TypeVar("M2", bound=BaseModel)
 
-StreamConstraints = Literal["raise", "skip"]
-"""What a stream sink does with the model's value constraints: fail the micro-batch, or check nothing."""
+StreamConstraints = Literal["raise", "report", "quarantine", "skip"]
+"""What a stream sink does with the model's value constraints, per micro-batch: fail it, count the violations
+(``StreamingQuery.constraint_reports``), set the violating rows apart (Delta Lake sinks), or check nothing."""
 
 FILE_STREAM_OPTIONS = {
     "maxfilespertrigger": "max_files_per_trigger",
@@ -73,6 +75,12 @@ _RATE = Schema((dt.Field("timestamp", dt.Datetime(), True), dt.Field("value", dt
 """What Spark's rate source yields (both nullable, as Spark declares them)."""
 
 _FILE_SINKS = ("parquet", "json", "csv")
+_TABLE_SINKS = ("delta", "iceberg")
+_ALL_MODES = ("append", "update", "complete")
+_BATCHES = "foreachBatch"
+_TABLE = "table"
+"""``fmt`` of ``write_stream_table`` (its ``format=`` says Delta or Iceberg)."""
+_SINK_OPTIONS = {**FILE_STREAM_OPTIONS, "outputmode": "output_mode", "format": "format"}
 
 
 def _loose(dtype: dt.DType) -> dt.DType:
@@ -362,7 +370,8 @@ class Streams(Generic[M]):
     def _write_stream(
         self, fmt: str, path: object, *, checkpoint: object, output_mode: object, query_name: object,
         available_now: object, processing_time: object, once: object, partition_by: object,
-        constraints: object, options: Mapping[str, Any],
+        constraints: object, options: Mapping[str, Any], format: object = None, fn: object = None,
+        quarantine: object = None,
     ) -> StreamingQuery:  # fmt: skip
         from pydantable_spark._spark import streaming as spark_side
         from pydantable_spark._spark.lower import to_spark
@@ -371,48 +380,74 @@ class Streams(Generic[M]):
         from pydantable_spark.storage import CSV_WRITE_DEFAULTS, JSON_WRITE_DEFAULTS, _csv_atomic_only
         from pydantable_spark.streaming.query import StreamingQuery
 
-        target = None if path is None else _one_path(path, f"write_stream_{fmt}")
-        action = f"write_stream_{fmt}({target!r})" if target is not None else f"write_stream_memory({query_name!r})"
-        modes = ("append",) if fmt in _FILE_SINKS else ("append", "update", "complete")
+        table = batches = None
+        if fmt == _BATCHES:
+            from pydantable_spark.streaming.batches import BatchFunction
+
+            if not callable(fn):
+                msg = f"foreach_batch: fn must be a function of (frame, batch_id), got {shown(fn)}"
+                raise ArgumentTypeError(msg)
+            batches = BatchFunction(fn, self.model)
+            target, action = None, f"foreach_batch({getattr(fn, '__qualname__', type(fn).__name__)})"
+        elif fmt == _TABLE:
+            table = _table_name(path)
+            target, action = None, f"write_stream_table({table!r})"
+        else:
+            target = None if path is None else _one_path(path, f"write_stream_{fmt}")
+            action = f"write_stream_{fmt}({target!r})" if target is not None else f"write_stream_memory({query_name!r})"
+        if fmt == _TABLE and format not in _TABLE_SINKS:
+            msg = f"{action}: format={shown(format)} is not one of 'delta', 'iceberg'"
+            raise ArgumentValueError(msg)
+        lakehouse = fmt in (_TABLE, "delta")
+        modes = ("append",) if fmt in _FILE_SINKS else ("append", "complete") if lakehouse else _ALL_MODES
         mode = check_output_mode(self._plan, output_mode, action, sink_modes=modes)
-        where = _checkpoint(checkpoint, action, required=fmt in _FILE_SINKS)
+        where = _checkpoint(checkpoint, action, required=fmt != "memory")
         if query_name is not None and (not isinstance(query_name, str) or not query_name.isidentifier()):
             msg = f"{action}: query_name must be an identifier (a memory sink's table name), got {shown(query_name)}"
             raise ArgumentValueError(msg)
         trigger = _trigger(available_now, processing_time, once, action)
         columns = _partition_columns(partition_by, self.schema, action)
-        if any(key.lower().replace("_", "") == "outputmode" for key in options):
+        if fmt in _FILE_SINKS and any(key.lower().replace("_", "") == "outputmode" for key in options):
             msg = (
                 f"{action}: a file sink writes in output mode 'append' only (it adds files); write an aggregation "
                 "with a watermark on its key, or to write_stream_memory(output_mode=...)"
             )
             raise ArgumentTypeError(msg)
-        opts = typed_options(options, action)
+        opts = typed_options(options, action, _SINK_OPTIONS)
         if fmt == "csv":
             _csv_atomic_only(self.schema, action)
         for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
             opts.setdefault(key, value)
-        if constraints not in ("raise", "skip"):
-            if constraints in ("report", "quarantine"):
-                msg = (
-                    f"{action}: constraints={constraints!r} on a stream (per micro-batch, through foreachBatch) is "
-                    "not offered yet; use 'raise' (the micro-batch fails at the first violation) or 'skip'"
-                )
-                raise NotImplementedError(msg)
-            msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'skip'"
-            raise ArgumentValueError(msg)
+        delta = fmt == "delta" or (fmt == _TABLE and format == "delta")
+        _check_quarantine(constraints, quarantine, action, delta=delta, mode=mode, schema=self.schema)
         request = spark_side.SinkRequest(
-            action, fmt, target, mode, where, query_name, trigger, columns, tuple(opts.items())
-        )
-        checks = spark_constraints(self.model) if constraints == "raise" else None
+            action, str(format) if table is not None else fmt, target, mode, where, query_name, trigger, columns,
+            tuple(opts.items()), table, batches,
+        )  # fmt: skip
+        checks = spark_constraints(self.model) if constraints != "skip" else None
         with spark_errors(action):
             frame = to_spark(self._plan)
-            if checks is not None and checks.checked:
+            if checks is not None and checks.checked and constraints == "raise":
                 from pydantable_spark._spark.constraints import raising
 
                 frame = raising(frame, checks, action, " (the micro-batch was not committed)")
+            elif checks is not None and checks.checked and constraints == "report":
+                from pydantable_spark._spark.stream_constraints import observed_stream
+
+                frame = observed_stream(frame, checks)
+            if lakehouse:
+                spark_side.prepare_table(frame, request)
+            if constraints == "quarantine" and checks is not None and checks.checked:
+                from pydantable_spark._spark.constraints import violations_sql
+                from pydantable_spark._spark.stream_constraints import Quarantine
+
+                aside = Quarantine(
+                    action, table or str(target), table is not None, os.fspath(quarantine),  # type: ignore[call-overload]
+                    violations_sql(checks), str(where), columns, tuple(opts.items()),
+                )  # fmt: skip
+                request = dataclasses.replace(request, batches=aside)
             query = spark_side.start(frame, request)
-        return StreamingQuery(query, action)
+        return StreamingQuery(query, action, batches, checks if constraints == "report" else None)
 
     def write_stream_parquet(
         self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
@@ -438,7 +473,9 @@ class Streams(Generic[M]):
             query_name: a name for the query (``StreamingQuery.name``).
             constraints: ``"raise"`` (the default) fails the micro-batch (and the
                 query) at the first value that violates the model's constraints,
-                before it is committed; ``"skip"`` checks nothing.
+                before it is committed; ``"report"`` writes every row and counts
+                the violations of each micro-batch (``StreamingQuery.constraint_reports``);
+                ``"skip"`` checks nothing. (``"quarantine"`` is offered on the Delta sinks.)
             options: Spark's other Parquet writer options, as text.
 
         Returns:
@@ -478,6 +515,123 @@ class Streams(Generic[M]):
             constraints=constraints, options=options,
         )  # fmt: skip
 
+    def write_stream_delta(
+        self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str],
+        output_mode: Literal["append", "complete"] = "append", available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise",
+        quarantine: str | os.PathLike[str] | None = None, **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query appending each micro-batch to the Delta Lake table at ``path``; its typed handle.
+
+        Delta's sink is exactly-once: each micro-batch is one Delta commit
+        that records the query's id and the batch's id, so a micro-batch that a
+        restart runs again (it was written, but the checkpoint had not recorded
+        it) is not written twice. A new table is created first, empty, from the
+        model (its non-null fields NOT NULL, as ``write_delta`` makes one); an
+        existing table is compared with the model before the query starts (a
+        column the table declares NOT NULL that the frame may hold NULL in is
+        ``NullabilityError``). ``output_mode`` is ``"append"`` or ``"complete"``
+        (the whole result replaces the table each trigger), checked against the
+        plan before start. Needs Delta Lake on the session (docs/lakehouse.md).
+
+        Args:
+            path: the Delta table's directory.
+            checkpoint: where the query keeps its progress and state (required).
+            output_mode: ``"append"`` (an aggregation needs a watermark) or ``"complete"``.
+            available_now: read what is there now, in micro-batches, then stop (a trigger).
+            processing_time: a micro-batch every such duration (a trigger).
+            once: one micro-batch of what is there, then stop (a trigger).
+            partition_by: partition columns (a new table is then created by Spark's sink, every column nullable).
+            query_name: a name for the query.
+            constraints: per micro-batch: ``"raise"`` fails it at the first violation (nothing committed),
+                ``"report"`` writes every row and counts the violations (``StreamingQuery.constraint_reports``),
+                ``"quarantine"`` appends the violating rows, with a ``violations`` column, to the Delta
+                table at ``quarantine`` and the others to ``path`` (append mode; see docs/streaming.md for
+                what holds on restart), ``"skip"`` checks nothing.
+            quarantine: the Delta table's path for the violating rows (with ``constraints="quarantine"``).
+            options: Spark's other Delta sink options, as text.
+
+        Returns:
+            The running query's ``StreamingQuery`` handle.
+
+        Raises:
+            StreamingError: the frame is not a stream, or its plan does not fit the output mode.
+            NullabilityError: the existing table is NOT NULL where the model is not.
+
+        """
+        return self._write_stream(
+            "delta", path, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options, quarantine=quarantine,
+        )  # fmt: skip
+
+    def write_stream_table(
+        self, name: str, *, checkpoint: str | os.PathLike[str], format: Literal["delta", "iceberg"] = "delta",
+        output_mode: Literal["append", "complete"] = "append", available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, partition_by: str | Sequence[str] | None = None,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", quarantine: str | None = None,
+        **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query writing each micro-batch to the catalog table ``name`` (Delta Lake or Iceberg).
+
+        As ``write_stream_delta``, to a table of the session's catalogs: a new
+        table is created from the model (``format`` says which; an Iceberg
+        table through its catalog's copy that keeps the NOT NULL, as
+        ``write_table`` does), an existing one compared with the model before
+        start, and refused if it is not of ``format``. Iceberg's sink commits
+        each micro-batch once too (it records the query and batch ids in the
+        snapshot). ``constraints="quarantine"`` (Delta tables only) sets the
+        violating rows apart in the Delta table named ``quarantine``.
+        """
+        return self._write_stream(
+            _TABLE, name, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=partition_by,
+            constraints=constraints, options=options, format=format, quarantine=quarantine,
+        )  # fmt: skip
+
+    def foreach_batch(
+        self, fn: Callable[[DataFrame[M], int], object], *, checkpoint: str | os.PathLike[str],
+        output_mode: Literal["append", "update", "complete"] = "append", available_now: bool = False,
+        processing_time: Duration | None = None, once: bool = False, query_name: str | None = None,
+        constraints: StreamConstraints = "raise",
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query that calls ``fn(frame, batch_id)`` with each micro-batch as a typed batch frame.
+
+        ``frame`` is a ``DataFrame`` of this stream's model over the
+        micro-batch: a batch frame, so ``collect()`` and the batch writers
+        (``write_delta(..., mode="append")``...) work on it. ``batch_id`` counts
+        the micro-batches from 0 and is kept across restarts from the same
+        ``checkpoint``. A micro-batch that failed, or that ran while the query
+        was stopped, is run again with the same id on restart: make ``fn``
+        idempotent by ``batch_id`` (Delta's writers take ``txnAppId`` and
+        ``txnVersion`` options for that). An exception from ``fn`` fails the
+        query; ``await_termination`` raises it as ``BatchFunctionError`` naming
+        the micro-batch (the exception is its ``__cause__``). ``output_mode``
+        and the model's constraints are checked as for the other sinks.
+
+        See docs/streaming.md for an example that runs.
+
+        Args:
+            fn: called with each micro-batch's frame and id; what it returns is ignored.
+            checkpoint: where the query keeps its progress (required).
+            output_mode: ``"append"``, ``"update"`` or ``"complete"``, checked against the plan.
+            available_now: read what is there now, in micro-batches, then stop (a trigger).
+            processing_time: a micro-batch every such duration (a trigger).
+            once: one micro-batch of what is there, then stop (a trigger).
+            query_name: a name for the query.
+            constraints: as ``write_stream_parquet`` (checked before ``fn`` sees the rows).
+
+        Returns:
+            The running query's ``StreamingQuery`` handle.
+
+        """
+        return self._write_stream(
+            _BATCHES, None, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
+            constraints=constraints, options={}, fn=fn,
+        )  # fmt: skip
+
     def write_stream_memory(
         self, query_name: str, *, output_mode: Literal["append", "update", "complete"] = "append",
         checkpoint: str | os.PathLike[str] | None = None, available_now: bool = False,
@@ -496,6 +650,52 @@ class Streams(Generic[M]):
             available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
             constraints=constraints, options={},
         )  # fmt: skip
+
+
+def _check_quarantine(
+    constraints: object, quarantine: object, action: str, *, delta: bool, mode: str, schema: Schema
+) -> None:  # fmt: skip
+    """Refuse a ``constraints``/``quarantine`` pair the sink cannot keep exactly-once, before the query starts."""
+    from pydantable_spark._spark.constraints import VIOLATIONS
+
+    if constraints not in ("raise", "report", "quarantine", "skip"):
+        msg = f"{action}: constraints={shown(constraints)} is not one of 'raise', 'report', 'quarantine', 'skip'"
+        raise ArgumentValueError(msg)
+    if constraints != "quarantine":
+        if quarantine is not None:
+            msg = f"{action}: quarantine= needs constraints='quarantine', got constraints={constraints!r}"
+            raise ArgumentTypeError(msg)
+        return
+    if not delta:
+        msg = (
+            f"{action}: constraints='quarantine' on a stream is offered on Delta Lake sinks only (write_stream_delta, "
+            "write_stream_table(format='delta')): each micro-batch is then two appends that Delta's idempotent "
+            "writes (txnAppId, txnVersion) keep exactly-once on restart, which this sink's writer cannot; use "
+            "constraints='report' or 'raise' here, or foreach_batch"
+        )
+        raise NotImplementedError(msg)
+    if not isinstance(quarantine, str | os.PathLike):
+        msg = f"{action}: constraints='quarantine' needs quarantine= (where violating rows go), got {shown(quarantine)}"
+        raise ArgumentTypeError(msg)
+    if mode != "append":
+        msg = (
+            f"{action}: constraints='quarantine' appends each micro-batch's rows; output_mode={mode!r} would "
+            "replace the table with the whole result each trigger"
+        )
+        raise ArgumentValueError(msg)
+    if VIOLATIONS in schema.names:
+        msg = (
+            f"{action}: the frame has a column {VIOLATIONS!r}, the name the quarantined rows' list of violated "
+            "constraints takes; rename that column first"
+        )
+        raise ArgumentValueError(msg)
+
+
+def _table_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        msg = f"write_stream_table: name must be a table name (text such as 'db.events'), got {shown(name)}"
+        raise ArgumentTypeError(msg)
+    return name
 
 
 def _checkpoint(checkpoint: object, action: str, *, required: bool) -> str | None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
+from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, BatchFunctionError, StreamingError, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from pyspark.sql.streaming.query import StreamingQuery as SparkQuery
+
+    from pydantable_spark.constraints import SparkConstraints, ValidationReport
+    from pydantable_spark.streaming.batches import BatchFunction
 
 __all__ = ["StreamingQuery"]
 
@@ -29,12 +32,22 @@ class StreamingQuery:
     is PySpark's own handle, for what is not typed here.
     """
 
-    __slots__ = ("_action", "_query")
+    __slots__ = ("_action", "_batches", "_checks", "_query")
 
-    def __init__(self, query: SparkQuery, action: str) -> None:
-        """Wrap PySpark's query ``query``, started by ``action`` (``write_stream_parquet('out')``)."""
+    def __init__(
+        self, query: SparkQuery, action: str, batches: BatchFunction | None = None,
+        checks: SparkConstraints | None = None,
+    ) -> None:  # fmt: skip
+        """Wrap PySpark's query ``query``, started by ``action`` (``write_stream_parquet('out')``).
+
+        ``batches``: ``foreach_batch``'s function, whose failure is raised as
+        ``BatchFunctionError``; ``checks``: the constraints a
+        ``constraints="report"`` query counts.
+        """
         self._query = query
         self._action = action
+        self._batches = batches
+        self._checks = checks
 
     def __repr__(self) -> str:
         state = "active" if self.is_active else "stopped"
@@ -76,6 +89,22 @@ class StreamingQuery:
     def recent_progress(self) -> list[dict[str, Any]]:
         """Spark's reports on the recent micro-batches, oldest first."""
         return [dict(p) for p in self._query.recentProgress]
+
+    @property
+    def constraint_reports(self) -> list[tuple[int, ValidationReport]]:
+        """Each recent micro-batch's violation counts, ``(batch_id, report)``, of a ``constraints="report"`` sink.
+
+        The counts of the micro-batches in ``recent_progress`` (Spark keeps the
+        last 100 reports); a report has counts, no example rows. A micro-batch
+        that a restart runs again is counted again in the new query's reports
+        (its rows are written once: the sink is Spark's own).
+        """
+        if self._checks is None:
+            msg = f"{self._action}: constraint_reports needs a query started with constraints='report'"
+            raise StreamingError(msg)
+        from pydantable_spark._spark.stream_constraints import reports
+
+        return reports(self.recent_progress, self._checks)
 
     def await_termination(self, timeout: float | None = None) -> bool:
         """Wait until the query ends (or ``timeout`` seconds pass): whether it ended; its failure is raised.
@@ -130,6 +159,10 @@ class StreamingQuery:
         try:
             yield
         except Exception as error:
+            failed = self._batches.failure if self._batches is not None else None
+            if failed is not None:
+                where = f"{self._action} ({call})"
+                raise BatchFunctionError(where, failed[0], failed[1]) from failed[1]
             done = last_batch(self._query)
             where = f"{self._action} ({call}), micro-batch {0 if done is None else done + 1}"
             with spark_errors(where):
