@@ -66,6 +66,7 @@ __all__ = [
     "Paths",
     "WriteMode",
     "derived_spark_source",
+    "partition_columns",
     "read_files",
     "read_table",
     "spark_source",
@@ -757,6 +758,20 @@ def _csv_atomic_only(schema: Schema, action: str) -> None:
         raise ColumnTypeError(msg)
 
 
+def partition_columns(partition_by: object, schema: Schema, action: str) -> tuple[str, ...]:
+    """The columns of a writer's (or a stream sink's) ``partition_by``: columns of ``schema``, each atomic."""
+    columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())  # type: ignore[call-overload]
+    for name in columns:
+        found = schema.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise UnknownColumnError(str(name), schema.names, where=f"{action}'s partition_by")
+        if found.dtype.is_nested:
+            kind = python_name(found.dtype, nullable=found.nullable)
+            msg = f"{action}: cannot partition by {name!r} of type {kind}; partition columns must be atomic"
+            raise ColumnTypeError(msg)
+    return tuple(columns)
+
+
 def write(
     plan: p.Plan,
     fmt: str,
@@ -823,15 +838,7 @@ def write(
         msg = f"{action}: mode={shown(mode)} is not one of {', '.join(map(repr, _MODES))}"
         raise ArgumentValueError(msg)
     schema = plan.schema
-    columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())
-    for name in columns:
-        found = schema.get(name)
-        if found is None:
-            raise UnknownColumnError(name, schema.names, where=f"{action}'s partition_by")
-        if found.dtype.is_nested:
-            kind = python_name(found.dtype, nullable=found.nullable)
-            msg = f"{action}: cannot partition by {name!r} of type {kind}; partition columns must be atomic"
-            raise ColumnTypeError(msg)
+    columns = partition_columns(partition_by, schema, action)
     opts = _spark_options(options)
     if fmt == "csv":
         _csv_atomic_only(schema, action)

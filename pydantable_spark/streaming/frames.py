@@ -377,7 +377,12 @@ class Streams(Generic[M]):
         from pydantable_spark._spark.lower import to_spark
         from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark.constraints import spark_constraints
-        from pydantable_spark.storage import CSV_WRITE_DEFAULTS, JSON_WRITE_DEFAULTS, _csv_atomic_only
+        from pydantable_spark.storage import (
+            CSV_WRITE_DEFAULTS,
+            JSON_WRITE_DEFAULTS,
+            _csv_atomic_only,
+            partition_columns,
+        )
         from pydantable_spark.streaming.query import StreamingQuery
 
         table = batches = None
@@ -406,7 +411,7 @@ class Streams(Generic[M]):
             msg = f"{action}: query_name must be an identifier (a memory sink's table name), got {shown(query_name)}"
             raise ArgumentValueError(msg)
         trigger = _trigger(available_now, processing_time, once, action)
-        columns = _partition_columns(partition_by, self.schema, action)
+        columns = partition_columns(partition_by, self.schema, action)
         if fmt in _FILE_SINKS and any(key.lower().replace("_", "") == "outputmode" for key in options):
             msg = (
                 f"{action}: a file sink writes in output mode 'append' only (it adds files); write an aggregation "
@@ -733,17 +738,3 @@ def _trigger(available_now: object, processing_time: object, once: object, actio
         micros = _micros(processing_time, f"{action}: processing_time", zero=False)
         return ("processingTime", micros_text(micros))
     return None
-
-
-def _partition_columns(partition_by: object, schema: Schema, action: str) -> tuple[str, ...]:
-    from pydantable_spark.errors import ColumnTypeError, UnknownColumnError
-
-    columns = [partition_by] if isinstance(partition_by, str) else list(partition_by or ())  # type: ignore[call-overload]
-    for name in columns:
-        found = schema.get(name) if isinstance(name, str) else None
-        if found is None:
-            raise UnknownColumnError(str(name), schema.names, where=f"{action}'s partition_by")
-        if found.dtype.is_nested:
-            msg = f"{action}: cannot partition by {name!r} of a nested type; partition columns must be atomic"
-            raise ColumnTypeError(msg)
-    return tuple(columns)
