@@ -25,6 +25,7 @@ from pydantable_spark.errors import (
     ColumnTypeError,
     MalformedDataError,
     NullCheckError,
+    PydantableSparkError,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +54,11 @@ class Plain(DataFrameModel):
 class Keyed(DataFrameModel):
     id: int
     kafka_key: bytes | None
+
+
+class TextKeyed(DataFrameModel):
+    id: int
+    kafka_key: str | None
 
 
 def _click(i: int) -> dict[str, Any]:
@@ -243,6 +249,28 @@ def test_malformed_records_fail_the_micro_batch(spark: SparkSession, kafka_broke
             query.await_termination(120)
         assert words in str(raised.value), raised.value
         assert not list((tmp_path / topic).glob("*.parquet"))  # the failing micro-batch was not committed
+
+
+@pytest.mark.kafka
+def test_a_value_or_key_that_is_not_utf8_fails_the_micro_batch(
+    spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path
+) -> None:
+    """Bytes that are not UTF-8 are never read with replacement characters: the micro-batch fails."""
+    good = json.dumps({"id": 1, "page": "/a"}).encode()
+    broken = b'{"id": 2, "page": "/\xff"}'
+    records = [("utf8-value", None, good), ("utf8-value", None, broken), ("utf8-key", b"\xfe", good)]
+    frame = spark.createDataFrame(records, "topic string, key binary, value binary")
+    frame.write.format("kafka").option("kafka.bootstrap.servers", kafka_broker.bootstrap_servers).save()
+    value = Plain.read_stream_kafka(kafka_broker.bootstrap_servers, topic="utf8-value", starting_offsets="earliest")
+    key = TextKeyed.read_stream_kafka(kafka_broker.bootstrap_servers, topic="utf8-key", starting_offsets="earliest")
+    queries = [
+        value.write_stream_parquet(tmp_path / "v", checkpoint=tmp_path / "vc", available_now=True),
+        key.write_stream_parquet(tmp_path / "k", checkpoint=tmp_path / "kc", available_now=True),
+    ]
+    for query, out in zip(queries, ("v", "k"), strict=True):
+        with pytest.raises(PydantableSparkError, match="INVALID_UTF8_STRING"):
+            query.await_termination(120)
+        assert not list((tmp_path / out).glob("*.parquet"))
 
 
 def _ids(spark: SparkSession, path: Path) -> list[int]:

@@ -7,7 +7,8 @@ with its ``topic``, ``partition``, ``offset`` and ``timestamp``. The plan here
 readers read JSON files: a record that is not JSON of the model, or a value
 Spark would change (a number for a string field, a decimal its scale rounds),
 fails the micro-batch with ``MalformedDataError``; a key a record lacks is
-NULL (``NullCheckError`` in a non-null field). A model field named as one of
+NULL (``NullCheckError`` in a non-null field). A value or a ``str`` key
+whose bytes are not UTF-8 fails the micro-batch (never replaced). A model field named as one of
 ``KAFKA_METADATA`` is filled from the record's metadata instead of its value.
 
 Every argument is checked by type and value when the call is made; they
@@ -237,7 +238,8 @@ def kafka_stream(
     columns: dict[str, Any] = {}
     if value_fields:
         schema: Any = dt.Struct(value_fields)  # F.from_json takes a dtypes struct too (typed for models only)
-        parsed = F.from_json(F.col("value").cast(dt.String()), schema, {"mode": "FAILFAST"})
+        text = F.validate_utf8(F.col("value").cast(dt.String()))  # bytes that are not UTF-8 fail, never replaced
+        parsed = F.from_json(text, schema, {"mode": "FAILFAST"})
         assert isinstance(parsed.node, FromText)
         parsed = Expr(replace(parsed.node, name=model.__name__))  # messages name the model, not its struct
         frame = frame.with_columns(__pydantable_value=parsed)
@@ -246,7 +248,7 @@ def kafka_stream(
         if f.name in KAFKA_METADATA:
             _metadata_field(f, model.__name__)
             column = F.col(KAFKA_METADATA[f.name][0])
-            columns[f.name] = column.cast(dt.String()) if isinstance(f.dtype, dt.String) else column
+            columns[f.name] = F.validate_utf8(column.cast(dt.String())) if isinstance(f.dtype, dt.String) else column
         else:
             columns[f.name] = record.struct.field(f.name)
     frame = frame.select(**columns)
