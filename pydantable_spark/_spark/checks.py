@@ -35,7 +35,15 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark._spark.constraints import CHECK_MARK, _example_sql, _named, _report, by_sql, violation_sql
+from pydantable_spark._spark.constraints import (
+    CHECK_MARK,
+    _example_sql,
+    _named,
+    _report,
+    by_sql,
+    failing_at_first,
+    violation_sql,
+)
 from pydantable_spark._spark.sql import column_sql, internal_sql, string_sql, to_sql
 from pydantable_spark.constraints import CheckResult, ValidationReport, examples_text
 from pydantable_spark.errors import CheckError
@@ -359,17 +367,11 @@ def raising_rows(frame: SparkDataFrame, rows: Sequence[Check], action: str, outc
     violating row only; the error shows the columns the check reads (as
     JSON, at most 200 characters).
     """
-    if not rows:
-        return frame
-    named, names = _named(frame)
-    cases = []
+    violations = []
     for c in rows:
         assert c.expr is not None
         message = f"{action}: a row violates the model's check {c.name!r} ({c.label}){outcome}"
-        mark = string_sql(f"[{CHECK_MARK}{message.encode('utf-8').hex()}:")
         read = list(dict.fromkeys(ref.name for ref in c.expr.refs))
-        shown = f"coalesce(hex(substr(to_json({_key_struct(read)}), 1, 200)), {string_sql('')})"
-        fail = f"raise_error(concat({mark}, {shown}, {string_sql(']')}))"
-        cases.append(f"WHEN {row_violation_sql(c)} THEN {fail}")
-    violated = " OR ".join(row_violation_sql(c) for c in rows)
-    return named.filter(f"IF({violated}, CASE {' '.join(cases)} END, TRUE)").toDF(*names)
+        shown = f"to_json({_key_struct(read)})"
+        violations.append((row_violation_sql(c), f"{CHECK_MARK}{message.encode('utf-8').hex()}", shown))
+    return failing_at_first(frame, violations)

@@ -266,18 +266,30 @@ def validate(frame: SparkDataFrame, checks: SparkConstraints, key: Sequence[str]
 
 def raising(frame: SparkDataFrame, checks: SparkConstraints, action: str, outcome: str = "") -> SparkDataFrame:
     """``frame`` with a filter that keeps every row and fails the job at the first violated constraint."""
-    if not checks.checked:
+    violations = []
+    for c in checks.checked:
+        message = f"{action}: column {c.location!r} violates the model's constraint {c.label}{outcome}"
+        shown = f"CAST({column_sql(c.column)} AS STRING)"
+        violations.append((violation_sql(c), f"{CONSTRAINT_MARK}{message.encode('utf-8').hex()}", shown))
+    return failing_at_first(frame, violations)
+
+
+def failing_at_first(frame: SparkDataFrame, violations: Sequence[tuple[str, str, str]]) -> SparkDataFrame:
+    """``frame`` with a filter that keeps every row and fails the job at the first row where a violation holds.
+
+    ``violations``: each one's SQL (over ``frame``'s column names), the mark
+    its error starts with, and the SQL of the text the error shows (its first
+    200 characters, as hex). The OR of the violations is the fast path; the
+    CASE that names the violation runs for a violating row only.
+    """
+    if not violations:
         return frame
     named, names = _named(frame)
     cases = []
-    for c in checks.checked:
-        message = f"{action}: column {c.location!r} violates the model's constraint {c.label}{outcome}"
-        mark = string_sql(f"[{CONSTRAINT_MARK}{message.encode('utf-8').hex()}:")
-        shown = f"coalesce(hex(substr(CAST({column_sql(c.column)} AS STRING), 1, 200)), {string_sql('')})"
-        fail = f"raise_error(concat({mark}, {shown}, {string_sql(']')}))"
-        cases.append(f"WHEN {violation_sql(c)} THEN {fail}")
-    # the OR of the violations is the fast path; the CASE that names the constraint runs for a violating row only
-    violated = " OR ".join(violation_sql(c) for c in checks.checked)
+    for sql, mark, shown in violations:
+        text = f"coalesce(hex(substr({shown}, 1, 200)), {string_sql('')})"
+        cases.append(f"WHEN {sql} THEN raise_error(concat({string_sql(f'[{mark}:')}, {text}, {string_sql(']')}))")
+    violated = " OR ".join(sql for sql, _, _ in violations)
     return named.filter(f"IF({violated}, CASE {' '.join(cases)} END, TRUE)").toDF(*names)
 
 
