@@ -384,15 +384,16 @@ class UdfError(SparkJobError):
 class BatchFunctionError(SparkJobError):
     """The function given to ``foreach_batch`` raised on a micro-batch; the query failed there.
 
-    ``batch_id`` is the micro-batch; the function's own exception is the
-    ``__cause__``. (On Spark Connect the function runs in the server's Python
-    worker: its failure is ``SparkJobError`` with Spark's report of it.)
+    ``batch_id`` is the micro-batch; ``raised`` the name of the exception's
+    type. On classic Spark the function's own exception is the ``__cause__``;
+    on Spark Connect the function runs in the server's Python worker, and the
+    cause is Spark's report of the failure (which holds its traceback).
     """
 
-    def __init__(self, action: str, batch_id: int, error: BaseException) -> None:
+    def __init__(self, action: str, batch_id: int, raised: str, said: str) -> None:
         self.batch_id = batch_id
-        first = str(error).splitlines()[0] if str(error) else ""
-        super().__init__(action, f"micro-batch {batch_id}: the function raised {type(error).__name__}: {first}")
+        self.raised = raised
+        super().__init__(action, f"micro-batch {batch_id}: the function raised {raised}: {said}")
 
 
 class SessionStoppedError(PydantableSparkError):

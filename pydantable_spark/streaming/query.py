@@ -155,14 +155,20 @@ class StreamingQuery:
         """
         from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark._spark.streaming import last_batch
+        from pydantable_spark.streaming.batches import reported_failure
 
         try:
             yield
         except Exception as error:
+            where = f"{self._action} ({call})"
             failed = self._batches.failure if self._batches is not None else None
             if failed is not None:
-                where = f"{self._action} ({call})"
-                raise BatchFunctionError(where, failed[0], failed[1]) from failed[1]
+                batch_id, raised = failed
+                said = str(raised).splitlines()[0] if str(raised) else ""
+                raise BatchFunctionError(where, batch_id, type(raised).__name__, said) from raised
+            reported = reported_failure(str(error)) if self._batches is not None else None
+            if reported is not None:  # Spark Connect: the function ran (and failed) in the server's worker
+                raise BatchFunctionError(where, *reported) from error
             done = last_batch(self._query)
             where = f"{self._action} ({call}), micro-batch {0 if done is None else done + 1}"
             with spark_errors(where):
