@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from pydantic import Field
+from pyspark.sql import functions as sf
 from pyspark.sql import types as st
 
 from pydantable_spark import DataFrameModel, F
@@ -22,6 +23,8 @@ from pydantable_spark.errors import NullabilityError, WriteError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+    from pydantable_spark.testing.kafka import LocalKafka
 
 pytestmark = pytest.mark.lakehouse
 
@@ -171,3 +174,75 @@ def test_a_quarantined_micro_batch_run_again_on_restart_puts_every_row_in_one_ta
 
 def test_the_docs_example_of_a_quarantining_delta_stream_runs(spark: SparkSession) -> None:
     runpy.run_path(str(Path(__file__).parent / "examples" / "lakehouse_stream.py"))
+
+
+class Click(DataFrameModel):
+    id: int
+    page: str
+    ms: int | None
+    at: datetime.datetime
+
+
+CLICK_SCHEMA = "id BIGINT, page STRING, ms BIGINT, at TIMESTAMP"
+
+
+@pytest.mark.kafka
+def test_a_typed_kafka_stream_into_delta_equals_the_same_query_in_plain_pyspark(
+    spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path
+) -> None:
+    """Kafka JSON → filter → watermarked windowed aggregate → Delta, in append mode, micro-batch by micro-batch."""
+    topic = f"clicks-delta-{uuid.uuid4().hex[:8]}"
+    clicks = [
+        {"id": i, "page": f"/p{i % 3}", "ms": None if i % 7 == 0 else i * 10, "at": f"2026-01-01T10:{i // 2:02d}:00Z"}
+        for i in range(80)
+    ]
+    clicks.append({"id": 80, "page": "/p0", "ms": 5000, "at": "2026-01-01T12:00:00Z"})  # moves the watermark on
+    # in time order: every window of 10:00-10:40 is written once the watermark passes its end
+    # one key: one partition, so the records are read in time order (none late) whatever the trigger's share
+    records = spark.createDataFrame(
+        [(topic, "k", json.dumps(c)) for c in clicks], "topic string, key string, value string"
+    )
+    records.write.format("kafka").option("kafka.bootstrap.servers", kafka_broker.bootstrap_servers).save()
+
+    typed = (
+        Click.read_stream_kafka(
+            kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest", max_offsets_per_trigger=20
+        )
+        .filter(Click.ms > 100)
+        .with_watermark(Click.at, "5 minutes")
+        .group_by(F.window(Click.at, "10 minutes"), "page")
+        .agg(n=F.count(), slowest=F.max(Click.ms))
+    )
+    query = typed.write_stream_delta(tmp_path / "typed", checkpoint=tmp_path / "typed-cp", available_now=True)
+    plain = (
+        spark.readStream.format("kafka")
+        .option("kafka.bootstrap.servers", kafka_broker.bootstrap_servers)
+        .option("subscribe", topic).option("startingOffsets", "earliest").option("maxOffsetsPerTrigger", 20)
+        .load()
+        .select(sf.from_json(sf.col("value").cast("string"), CLICK_SCHEMA).alias("v"))
+        .select("v.*")
+        .filter(sf.col("ms") > 100)
+        .withWatermark("at", "5 minutes")
+        .groupBy(sf.window("at", "10 minutes"), "page")
+        .agg(sf.count(sf.lit(1)).alias("n"), sf.max("ms").alias("slowest"))
+        .writeStream.format("delta").trigger(availableNow=True)
+        .option("checkpointLocation", str(tmp_path / "plain-cp")).start(str(tmp_path / "plain"))
+    )  # fmt: skip
+    assert query.await_termination(180)
+    plain.awaitTermination(180)
+
+    def rows(path: Path) -> list[tuple[Any, ...]]:
+        read = spark.read.format("delta").load(str(path))
+        return sorted((r.window.start, r.page, r.n, r.slowest) for r in read.collect())
+
+    written = rows(tmp_path / "typed")
+    assert written == rows(tmp_path / "plain")
+    expected: dict[tuple[int, str], list[int]] = {}
+    for click in clicks[:80]:
+        if click["ms"] is not None and click["ms"] > 100:
+            minute = int(click["at"][14:16])
+            expected.setdefault((minute // 10 * 10, click["page"]), []).append(click["ms"])
+    assert [(w.minute, page, n, slowest) for w, page, n, slowest in written] == sorted(
+        (minute, page, len(ms), max(ms)) for (minute, page), ms in expected.items()
+    )  # each once; the 12:00 window is still open
+    assert _nullable(spark, tmp_path / "typed")["n"] is False  # the new table keeps the derived NOT NULL
