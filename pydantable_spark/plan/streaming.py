@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OUTPUT_MODES",
     "RULES",
+    "DedupWithinWatermark",
     "Watermark",
     "check_output_mode",
     "check_streaming",
@@ -108,6 +109,49 @@ class Watermark(p.Plan):
 
     def call(self) -> str:
         return f"with_watermark({self.column!r}, {micros_text(self.delay_micros)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class DedupWithinWatermark(p.Plan):
+    """``input`` without the rows whose ``keys`` equal an earlier row's within the watermark's delay.
+
+    Spark's ``dropDuplicatesWithinWatermark(keys)`` (a stream only; a batch
+    frame's ``drop_duplicates_within_watermark`` is a ``Distinct``): a row is
+    dropped when a row of the same keys came before it and the watermark has
+    not yet passed that first row's event time plus the delay; Spark then
+    forgets the key. The keys need not hold the event-time column, but the
+    input must carry a watermark (``RULES``). The schema is the input's.
+    """
+
+    input: p.Plan
+    keys: tuple[str, ...]
+
+    def inputs(self) -> tuple[p.Plan, ...]:
+        return (self.input,)
+
+    def derive(self) -> Schema:
+        schema = self.input.schema
+        for name in self.keys:
+            if name not in schema:
+                raise UnknownColumnError(name, schema.names, where="drop_duplicates_within_watermark()")
+        for found in schema:
+            if found.name in self.keys and not _comparable(found):
+                msg = (
+                    f"drop_duplicates_within_watermark(): key {found.name!r} is {kind_label(found.dtype)}, which has "
+                    "no equality (maps and VARIANT cannot be compared); pass other columns as keys"
+                )
+                raise ColumnTypeError(msg)
+        return schema
+
+    def describe(self) -> str:
+        return f"DedupWithinWatermark [{', '.join(self.keys)}]"
+
+    def call(self) -> str:
+        return f"drop_duplicates_within_watermark({', '.join(map(repr, self.keys))})"
+
+
+def _comparable(found: dt.Field) -> bool:
+    return not (dt.contains_map(found.dtype) or dt.contains_variant(found.dtype))
 
 
 # --- facts of a plan over a stream ------------------------------------------------------------
@@ -250,6 +294,22 @@ def _distinct(node: p.Distinct) -> None:
         )
 
 
+def _dedup_within_watermark(node: DedupWithinWatermark) -> None:
+    if not watermarked(node.input):
+        _refuse(
+            node.call(),
+            "Spark drops duplicates within the watermark only on a stream that carries an event-time watermark "
+            "(it forgets a key once the watermark passes its first row's time plus the delay)",
+            "call with_watermark(Model.ts, '10 minutes') first (the keys need not hold that column)",
+        )
+    if _aggregations(node.input):
+        msg = (
+            f"{node.call()} over an aggregation of a stream is not offered yet (a chain of stateful operators); "
+            "write the aggregation to a sink and stream from there"
+        )
+        raise NotImplementedError(msg)
+
+
 def _aggregate(node: Aggregate) -> None:
     if _aggregations(node.input):
         msg = (
@@ -363,6 +423,7 @@ RULES: dict[type[p.Plan], Callable[[Any], None]] = {
     p.Sort: _sort,
     p.Offset: _offset,
     p.Distinct: _distinct,
+    DedupWithinWatermark: _dedup_within_watermark,
     Aggregate: _aggregate,
     p.Project: _project,
     Sample: _sample,

@@ -42,7 +42,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
-from pydantable_spark.plan.streaming import Watermark
+from pydantable_spark.plan.streaming import DedupWithinWatermark, Watermark
 from pydantable_spark.reconcile import checked_later
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.fuse_projections import fuse_projection
@@ -224,6 +224,14 @@ def _offset(plan: p.Offset, needed: Needed) -> Pending:
 def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
     subset = None if plan.subset is None else tuple(map(spark_name, plan.subset))
     return _over_input(plan, needed, lambda step: Dedup(step, subset))
+
+
+@translates(DedupWithinWatermark)
+def _dedup_within_watermark(plan: DedupWithinWatermark, needed: Needed) -> Pending:
+    keys = tuple(map(spark_name, plan.keys))
+    rel = flush(relation(plan.input, needed))
+    step = _streamed_nullability(Dedup(rel.step, keys, within_watermark=True), plan.schema)
+    return _stepped(step, plan)
 
 
 @translates(Watermark)
@@ -472,14 +480,17 @@ def _aggregate(plan: Aggregate, needed: Needed) -> Pending:
 
 
 def _streamed_nullability(step: Step, schema: Schema) -> Step:
-    """A stream's aggregation with the non-null columns Spark reports nullable made non-null to Spark again.
+    """A stream's stateful step with the non-null columns Spark reports nullable made non-null to Spark again.
 
-    Spark 4 declares every output column of an aggregation over a stream
-    nullable (a count, a group key whose NULLs were left out); a NULL check that
-    cannot fail (``null_checks.checked_sql``) makes Spark agree with the
-    derived schema, as ``coalesce`` does for batch keys.
+    Spark 4 declares every output column of an aggregation, or of a
+    ``dropDuplicatesWithinWatermark``, over a stream nullable (a count, a group
+    key whose NULLs were left out); a NULL check that cannot fail
+    (``null_checks.checked_sql``) makes Spark agree with the derived schema, as
+    ``coalesce`` does for batch keys. Each checked column keeps its Spark
+    metadata (a watermark: an operator above still finds it).
     """
     exprs = []
+    kept = []
     for f in schema:
         name = column_sql(f.name)
         if f.nullable:
@@ -487,7 +498,8 @@ def _streamed_nullability(step: Step, schema: Schema) -> Step:
         else:
             loose = dt.Field(f.name, f.dtype, True)
             exprs.append(f"{checked_sql(name, loose, f, f.name)} AS {name}")
-    return SelectExprs(step, tuple(exprs))
+            kept.append((spark_name(f.name), spark_name(f.name)))
+    return SelectExprs(step, tuple(exprs), tuple(kept))
 
 
 def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:
