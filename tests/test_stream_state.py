@@ -19,6 +19,7 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame as SparkDataFrame
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as sf
 
 from pydantable_spark import DataFrameModel, F
 from pydantable_spark._spark.lower import lower
@@ -39,6 +40,32 @@ def _readings(path: str | Path = "/nonexistent/readings") -> Any:
 
 def _marked(path: str | Path = "/nonexistent/readings", delay: str = "5 minutes") -> Any:
     return _readings(path).with_watermark(Reading.at, delay)
+
+
+class Impression(DataFrameModel):
+    at: datetime.datetime
+    ad: int
+
+
+class Click(DataFrameModel):
+    clicked: datetime.datetime
+    click_ad: int
+
+
+def _impressions(path: str | Path = "/nonexistent/impressions", *, marked: bool = True) -> Any:
+    frame = Impression.read_stream_json(path)
+    return frame.with_watermark(Impression.at, "1 minute") if marked else frame
+
+
+def _clicks(path: str | Path = "/nonexistent/clicks", *, marked: bool = True) -> Any:
+    frame = Click.read_stream_json(path)
+    return frame.with_watermark(Click.clicked, "1 minute") if marked else frame
+
+
+SAME_AD = Impression.ad == Click.click_ad
+AFTER = Click.clicked >= Impression.at  # bounds the clicks' time from below by the impressions' watermark
+WITHIN = Click.clicked <= Impression.at + datetime.timedelta(minutes=1)  # bounds the impressions' time
+"""A click counts within a minute after its impression: the time range of Spark's guide."""
 
 
 def _json_lines(path: Path, name: str, rows: list[dict[str, Any]]) -> None:
@@ -100,6 +127,89 @@ REFUSED: dict[str, tuple[Any, type[Exception], str]] = {
         UnknownColumnError,
         "'sensr'",
     ),
+    "a join of two streams without an equality": (
+        lambda: _impressions().join(_clicks(), on=AFTER & WITHIN),
+        StreamingError,
+        "join(how='inner') on two streams: Spark joins two streams only on an equality between them",
+    ),
+    "a cross join of two streams": (
+        lambda: _impressions().join(_clicks(), how="cross"),
+        StreamingError,
+        "Spark joins two streams only on an equality between them",
+    ),
+    "an anti join of two streams": (
+        lambda: _impressions().join(_clicks(), on=SAME_AD & AFTER & WITHIN, how="anti"),
+        StreamingError,
+        "join(how='anti') on two streams: Spark refuses an anti join whose right side is a stream",
+    ),
+    "a left join of two streams without watermarks": (
+        lambda: _impressions(marked=False).join(_clicks(), on=SAME_AD & AFTER & WITHIN, how="left"),
+        StreamingError,
+        "a left join of two streams writes a row without a match only once the watermarks pass it, so both sides "
+        "need one; the left side has none",
+    ),
+    "a left join of two streams without a time bound": (
+        lambda: _impressions().join(_clicks(), left_on="ad", right_on="click_ad", how="left"),
+        StreamingError,
+        "Spark keeps a left join's unmatched left rows until a time bound says no row of the other stream can "
+        "match them",
+    ),
+    "a left join bounding the wrong side": (
+        lambda: _impressions().join(_clicks(), on=SAME_AD & AFTER, how="left"),
+        StreamingError,
+        "the conditions given: (left.ad == right.click_ad) & (right.clicked >= left.at))",
+    ),
+    "a right join bounding the left side only": (
+        lambda: _impressions().join(_clicks(), on=SAME_AD & WITHIN, how="right"),
+        StreamingError,
+        "unmatched right rows",
+    ),
+    "a full join bounding one side": (
+        lambda: _impressions().join(_clicks(), on=SAME_AD & WITHIN, how="full"),
+        StreamingError,
+        "unmatched right rows",
+    ),
+    "a bound whose other column carries no watermark": (
+        lambda: _impressions().join(_clicks(marked=False), on=SAME_AD & WITHIN, how="left"),
+        StreamingError,
+        "the right side has none",
+    ),
+    "a join of two streams over an aggregation": (
+        lambda: (
+            _impressions()
+            .group_by(F.window(Impression.at, "1 minute"), "ad")
+            .agg(n=F.count())
+            .join(_clicks(), left_on="ad", right_on="click_ad")
+        ),
+        NotImplementedError,
+        "join(how='inner') of two streams over an aggregation is not offered yet",
+    ),
+    "a join of two streams that keeps an order": (
+        lambda: _impressions().join(_clicks(), left_on="ad", right_on="click_ad", maintain_order="left"),
+        StreamingError,
+        "a stream has no row order to keep",
+    ),
+    "a join of two streams in update mode": (
+        lambda: (
+            _impressions()
+            .join(_clicks(), left_on="ad", right_on="click_ad")
+            .write_stream_memory("q", output_mode="update")
+        ),
+        StreamingError,
+        "Spark writes a join of two streams in output_mode='append' only",
+    ),
+    "an aggregation after a join of two streams, complete mode": (
+        lambda: (
+            _impressions()
+            .join(_clicks(), on=SAME_AD & AFTER & WITHIN, how="left")
+            .group_by(F.window(Impression.at, "1 minute"))
+            .agg(n=F.count())
+            .write_stream_memory("q", output_mode="complete")
+        ),
+        StreamingError,
+        "Spark writes a join of two streams in output_mode='append' only (each joined row once, when it is "
+        "final), also with an aggregation after it; got output_mode='complete'",
+    ),
 }
 
 
@@ -133,6 +243,29 @@ def test_drop_duplicates_within_the_watermark_is_typed_by_its_keys() -> None:
         tagged.drop_duplicates_within_watermark("tags")
 
 
+@pytest.mark.jvm_free
+def test_what_spark_takes_of_a_join_of_two_streams_is_built() -> None:
+    inner = _impressions(marked=False).join(_clicks(marked=False), left_on="ad", right_on="click_ad")
+    assert inner.is_streaming  # no watermark needed: the state grows without end
+    assert _impressions().join(_clicks(), on=SAME_AD & (Impression.at > Click.clicked)).is_streaming  # any condition
+    bounded = {
+        "left": SAME_AD & AFTER & WITHIN,
+        "semi": SAME_AD & WITHIN,  # the left's rows bounded is enough
+        "right": SAME_AD & AFTER,
+        "full": SAME_AD & (Impression.at - datetime.timedelta(seconds=30) < Click.clicked) & WITHIN,
+    }
+    for how, condition in bounded.items():
+        assert _impressions().join(_clicks(), on=condition, how=how).is_streaming, how
+    on_window = _impressions().join(_clicks(), left_on=["ad", "at"], right_on=["click_ad", "clicked"], how="left")
+    assert on_window.is_streaming  # Spark's other way: a watermarked column among the equal keys
+    joined = _impressions().join(_clicks(), on=SAME_AD & AFTER & WITHIN, how="left")
+    assert [(f.name, f.nullable) for f in joined.schema] == [
+        ("at", False), ("ad", False), ("clicked", True), ("click_ad", True)
+    ]  # fmt: skip
+    counted = joined.group_by(F.window(Impression.at, "1 minute")).agg(n=F.count(), clicks=F.count(Click.clicked))
+    assert counted.is_streaming  # an aggregation after it, in append mode with a watermarked key (checked at start)
+
+
 # --- Spark: the same rows as plain PySpark ---------------------------------------------------------------
 
 
@@ -158,3 +291,61 @@ def test_drop_duplicates_within_the_watermark_equals_plain_pyspark(spark: SparkS
     ]  # fmt: skip
     with pytest.raises(AnalysisException, match="dropDuplicatesWithinWatermark is not supported on streaming"):
         _run(raw.json(str(source)).dropDuplicatesWithinWatermark(["id"]), "dedup_refused")  # as the façade refuses
+
+
+def _parquet_rows(spark: SparkSession, path: Path) -> list[tuple[Any, ...]]:
+    return sorted((tuple(row) for row in spark.read.parquet(str(path)).collect()), key=repr)
+
+
+def test_joins_of_two_streams_equal_plain_pyspark_and_write_unmatched_rows_once_the_watermark_passes(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    imps, clicks = tmp_path / "imps", tmp_path / "clicks"
+    _json_lines(imps, "0.json", [{"at": _at(0), "ad": 1}, {"at": _at(0.25), "ad": 2}, {"at": _at(0.5), "ad": 3}])
+    _json_lines(clicks, "0.json", [{"clicked": _at(0.5), "click_ad": 1}, {"clicked": _at(3), "click_ad": 3}])
+    raw_imps = spark.readStream.schema("at TIMESTAMP, ad BIGINT").json(str(imps)).withWatermark("at", "1 minute")
+    raw_clicks = spark.readStream.schema("clicked TIMESTAMP, click_ad BIGINT").json(str(clicks))
+    raw_clicks = raw_clicks.withWatermark("clicked", "1 minute")
+    by_hand = raw_imps.join(
+        raw_clicks,
+        (raw_imps.ad == raw_clicks.click_ad)
+        & (raw_clicks.clicked >= raw_imps.at)
+        & (raw_clicks.clicked <= raw_imps.at + datetime.timedelta(minutes=1)),
+        "left",
+    )
+    typed = _impressions(imps).join(_clicks(clicks), on=SAME_AD & AFTER & WITHIN, how="left")
+    inner = _impressions(imps, marked=False).join(_clicks(clicks, marked=False), left_on="ad", right_on="click_ad")
+    for frame in (typed, inner):  # derived schema = Spark's
+        assert Schema(fields_of_struct(lower(frame.plan).schema)) == frame.plan.schema
+
+    def run() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """One available_now run of the façade's left join and of the same query by hand, each from its checkpoint."""
+        typed.write_stream_parquet(
+            tmp_path / "typed", checkpoint=tmp_path / "typed-cp", available_now=True
+        ).await_termination(120)
+        writer = by_hand.writeStream.format("parquet").option("checkpointLocation", str(tmp_path / "plain-cp"))
+        writer.trigger(availableNow=True).start(str(tmp_path / "plain")).awaitTermination(120)
+        return _parquet_rows(spark, tmp_path / "typed"), _parquet_rows(spark, tmp_path / "plain")
+
+    first, plain = run()
+    assert first == plain
+    assert [(row[1], row[3]) for row in first] == [(1, 1)]  # ad 1 matched; 2 and 3 may still meet a click
+    _json_lines(imps, "1.json", [{"at": _at(10), "ad": 4}])  # both watermarks pass 00:09
+    _json_lines(clicks, "1.json", [{"clicked": _at(10.25), "click_ad": 4}])
+    second, plain = run()
+    assert second == plain
+    assert sorted((row[1], row[3]) for row in second) == [(1, 1), (2, None), (3, None), (4, 4)]  # ad 3's click: late
+
+    # the inner join without watermarks: one run, every match, as by hand
+    assert inner.write_stream_memory("inner_typed", available_now=True).await_termination(120) is True
+    plain_inner = (
+        spark.readStream.schema("at TIMESTAMP, ad BIGINT")
+        .json(str(imps))
+        .join(
+            spark.readStream.schema("clicked TIMESTAMP, click_ad BIGINT").json(str(clicks)),
+            sf.col("ad") == sf.col("click_ad"),
+        )
+    )
+    rows = sorted(tuple(row) for row in spark.table("inner_typed").collect())
+    assert rows == _run(plain_inner, "inner_plain")
+    assert [(row[1], row[3]) for row in rows] == [(1, 1), (3, 3), (4, 4)]

@@ -10,8 +10,9 @@ watermarked column among its keys (else Spark keeps every key in its state
 forever). Nothing here talks to Spark.
 
 What is not offered on streams yet raises ``NotImplementedError`` naming it:
-stream-stream joins, an aggregation over an aggregation (Spark 4 runs chains of
-time-window aggregations in append mode only), session windows.
+an aggregation over an aggregation (Spark 4 runs chains of time-window
+aggregations in append mode only), a join of two streams over an aggregation,
+session windows. A join of two streams is checked by ``plan.stream_joins``.
 
 ```pycon
 >>> from pydantable_spark import DataFrameModel, F
@@ -47,6 +48,7 @@ from pydantable_spark.plan.aggregate import Aggregate, time_bucket
 from pydantable_spark.plan.joins import Join
 from pydantable_spark.plan.physical import Checkpoint, Persist, Sample
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.plan.stream_joins import stream_join_refusal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -259,9 +261,9 @@ def check_streaming(node: p.Plan) -> None:
         rule(node)
 
 
-def _refuse(call: str, rule: str, way_out: str) -> NoReturn:
-    """Raise the ``StreamingError`` of ``call`` on a stream: the rule it breaks and the way out."""
-    msg = f"{call} on a stream: {rule}; {way_out} ({_WAY_OUT})"
+def _refuse(call: str, rule: str, way_out: str, *, over: str = "a stream") -> NoReturn:
+    """Raise the ``StreamingError`` of ``call`` on a stream (``over``): the rule it breaks and the way out."""
+    msg = f"{call} on {over}: {rule}; {way_out} ({_WAY_OUT})"
     raise StreamingError(msg)
 
 
@@ -370,11 +372,8 @@ def _cached(node: p.Plan) -> None:
 def _join(node: Join) -> None:
     left, right = node.left.streaming, node.right.streaming
     if left and right:
-        msg = (
-            "a join of two streams is not offered yet (Spark needs watermarks on both and a time bound in the "
-            "condition); join a stream with a batch frame"
-        )
-        raise NotImplementedError(msg)
+        _stream_join(node)
+        return
     side = "left" if left else "right"
     refused = {
         "full": "Spark refuses a full outer join of a stream with a batch frame",
@@ -389,6 +388,10 @@ def _join(node: Join) -> None:
             refused,
             "put the stream on the side whose rows are all kept (the left of a left join), or use an inner join",
         )
+    _orderless(node)
+
+
+def _orderless(node: Join) -> None:
     if node.maintain_order != "none":
         _refuse("join(maintain_order=...)", "a stream has no row order to keep", "leave maintain_order out")
     if node.validate != "m:m":
@@ -397,6 +400,20 @@ def _join(node: Join) -> None:
             "the check runs a batch job over both sides, which a stream cannot",
             "leave validate out",
         )
+
+
+def _stream_join(node: Join) -> None:
+    """The rules of a join of two streams (``plan.stream_joins``); Spark writes it in append mode only."""
+    _orderless(node)
+    if _aggregations(node.left) or _aggregations(node.right):
+        msg = (
+            f"join(how={node.how!r}) of two streams over an aggregation is not offered yet (a chain of stateful "
+            "operators); write the aggregation to a sink and stream from there"
+        )
+        raise NotImplementedError(msg)
+    refused = stream_join_refusal(node, {"left": watermarked(node.left), "right": watermarked(node.right)})
+    if refused is not None:
+        _refuse(f"join(how={node.how!r})", *refused, over="two streams")
 
 
 def _union(node: Union) -> None:
@@ -446,7 +463,8 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
       watermarked column (or a time window of one), else a group never ends
       and nothing is ever written;
     * complete needs an aggregation (the whole result each trigger);
-    * a sort (after an aggregation) needs complete; a limit is refused in update.
+    * a sort (after an aggregation) needs complete; a limit is refused in update;
+    * a join of two streams is written in append mode only.
     """
     if not plan.streaming:
         msg = (
@@ -470,6 +488,12 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
         raise StreamingError(msg)
     aggregations = _aggregations(plan)
     nodes = _streaming_nodes(plan)
+    if mode != "append" and any(isinstance(n, Join) and n.left.streaming and n.right.streaming for n in nodes):
+        msg = (
+            f"{action}: Spark writes a join of two streams in output_mode='append' only (each joined row once, "
+            f"when it is final), also with an aggregation after it; got output_mode={mode!r} ({_WAY_OUT})"
+        )
+        raise StreamingError(msg)
     if mode == "append" and aggregations:
         top = aggregations[0]
         keys = watermarked(top) if isinstance(top, Aggregate) else watermarked(top.inputs()[0])

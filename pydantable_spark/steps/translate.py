@@ -376,6 +376,24 @@ _KEEPS_RIGHT_ROWS_WHOLE = frozenset({"inner", "right", "cross"})
 
 @translates(Join)
 def _join(plan: Join, needed: Needed) -> Pending:
+    """The join (``_joined``); over two streams, its non-null columns made non-null to Spark again.
+
+    Spark 4.3 reports the columns of a join of two streams nullable (every
+    one once a side carries a watermark), whatever its inputs; a NULL check
+    that cannot fail makes Spark agree with the derived schema
+    (``_streamed_nullability``), keeping the watermarks of the columns.
+    """
+    rel = _joined(plan, needed)
+    if not (plan.left.streaming and plan.right.streaming):
+        return rel
+    flushed = flush(rel)
+    schema = Schema(tuple(plan.schema[name] for name in flushed.base))
+    if all(f.nullable for f in schema):
+        return flushed
+    return Pending(_streamed_nullability(flushed.step, schema), flushed.base, references(schema))
+
+
+def _joined(plan: Join, needed: Needed) -> Pending:
     """The join over its sides' stored values; checks of columns that neither keys nor conditions read go above it.
 
     A filter written after the join then reads stored values, and Spark
