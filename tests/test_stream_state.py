@@ -127,6 +127,24 @@ REFUSED: dict[str, tuple[Any, type[Exception], str]] = {
         UnknownColumnError,
         "'sensr'",
     ),
+    "a session window in update mode": (
+        lambda: (
+            _marked()
+            .group_by(F.session_window(Reading.at, "2 minutes"), "sensor")
+            .agg(n=F.count())
+            .write_stream_memory("q", output_mode="update")
+        ),
+        StreamingError,
+        "write_stream_memory('q'): Spark refuses output_mode='update' for an aggregation by a session window "
+        "(session_window(at, '2 minutes'))",
+    ),
+    "a session window in append mode without a watermark": (
+        lambda: (
+            _readings().group_by(F.session_window(Reading.at, "2 minutes")).agg(n=F.count()).write_stream_memory("q")
+        ),
+        StreamingError,
+        "no key of the aggregation carries a watermark",
+    ),
     "a join of two streams without an equality": (
         lambda: _impressions().join(_clicks(), on=AFTER & WITHIN),
         StreamingError,
@@ -349,3 +367,31 @@ def test_joins_of_two_streams_equal_plain_pyspark_and_write_unmatched_rows_once_
     rows = sorted(tuple(row) for row in spark.table("inner_typed").collect())
     assert rows == _run(plain_inner, "inner_plain")
     assert [(row[1], row[3]) for row in rows] == [(1, 1), (3, 3), (4, 4)]
+
+
+def test_session_windows_over_a_stream_equal_plain_pyspark(spark: SparkSession, tmp_path: Path) -> None:
+    source = tmp_path / "in"
+    _json_lines(source, "0.json", [{"at": _at(0), "id": 1, "sensor": "a"}, {"at": _at(1), "id": 2, "sensor": "a"},
+                                   {"at": _at(1.5), "id": 3, "sensor": "b"}])  # fmt: skip
+    _json_lines(source, "1.json", [{"at": _at(2.5), "id": 4, "sensor": "a"}])  # a's session grows to 00:04:30
+    _json_lines(source, "2.json", [{"at": _at(20), "id": 5, "sensor": "a"}])  # the watermark passes 00:19
+    _json_lines(source, "3.json", [{"at": _at(21), "id": 6, "sensor": "b"}])
+    sessions = (
+        _marked(source, "1 minute")
+        .group_by(F.session_window(Reading.at, "2 minutes"), "sensor")
+        .agg(n=F.count(), ids=F.sum(Reading.id))
+    )
+    assert Schema(fields_of_struct(lower(sessions.plan).schema)) == sessions.plan.schema  # derived schema = Spark's
+    typed = _typed(sessions, "sessions_typed", spark)
+    raw = spark.readStream.schema("at TIMESTAMP, id BIGINT, sensor STRING").option("maxFilesPerTrigger", 1)
+    by_hand = (
+        raw.json(str(source))
+        .withWatermark("at", "1 minute")
+        .groupBy(sf.session_window("at", "2 minutes"), "sensor")
+        .agg(sf.count("*").alias("n"), sf.sum("id").alias("ids"))
+    )
+    assert typed == _run(by_hand, "sessions_plain")
+    shown = [(w.start.strftime("%H:%M:%S"), w.end.strftime("%H:%M:%S"), sensor, n, ids) for w, sensor, n, ids in typed]
+    assert shown == [("00:00:00", "00:04:30", "a", 3, 7), ("00:01:30", "00:03:30", "b", 1, 3)]  # the final sessions
+    with pytest.raises(AnalysisException, match="not supported for session window"):
+        _run(by_hand, "sessions_update", mode="update")  # as the façade refuses

@@ -11,8 +11,8 @@ forever). Nothing here talks to Spark.
 
 What is not offered on streams yet raises ``NotImplementedError`` naming it:
 an aggregation over an aggregation (Spark 4 runs chains of time-window
-aggregations in append mode only), a join of two streams over an aggregation,
-session windows. A join of two streams is checked by ``plan.stream_joins``.
+aggregations in append mode only), a join of two streams over an aggregation.
+A join of two streams is checked by ``plan.stream_joins``.
 
 ```pycon
 >>> from pydantable_spark import DataFrameModel, F
@@ -335,11 +335,6 @@ def _aggregate(node: Aggregate) -> None:
                     "Spark refuses distinct aggregations on streams",
                     "use F.approx_count_distinct, or unique() on a watermarked stream before aggregating",
                 )
-    for key in node.keys:
-        bucket = key.facts.bucket
-        if bucket is not None and bucket.label == "session_window":
-            msg = "group_by(F.session_window(...)) on a stream is not offered yet; use F.window"
-            raise NotImplementedError(msg)
 
 
 _DISTINCT_AGGREGATES = frozenset({"count_distinct", "sum_distinct", "listagg_distinct", "string_agg_distinct"})
@@ -464,7 +459,8 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
       and nothing is ever written;
     * complete needs an aggregation (the whole result each trigger);
     * a sort (after an aggregation) needs complete; a limit is refused in update;
-    * a join of two streams is written in append mode only.
+    * a join of two streams is written in append mode only;
+    * an aggregation by a session window is refused in update mode.
     """
     if not plan.streaming:
         msg = (
@@ -506,6 +502,13 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
                 f"({_WAY_OUT})"
             )
             raise StreamingError(msg)
+    if mode == "update" and aggregations and _session_window(aggregations[0]) is not None:
+        msg = (
+            f"{action}: Spark refuses output_mode='update' for an aggregation by a session window "
+            f"({_session_window(aggregations[0])}): a session may still grow or merge with another. Use 'append' "
+            f"(a session written once the watermark passes its end) or 'complete' ({_WAY_OUT})"
+        )
+        raise StreamingError(msg)
     if mode == "complete" and not aggregations:
         msg = (
             f"{action}: output_mode='complete' writes the whole result every trigger, which Spark keeps only for "
@@ -525,6 +528,14 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
         )
         raise StreamingError(msg)
     return str(mode)
+
+
+def _session_window(node: p.Plan) -> str | None:
+    """The session window (``F.session_window``) ``node`` groups by, rendered, if it is an aggregation by one."""
+    if not isinstance(node, Aggregate):
+        return None
+    buckets = (time_bucket(key) for key in node.keys)
+    return next((render(b) for b in buckets if b is not None and b.label == "session_window"), None)
 
 
 def refuse_batch_action(plan: p.Plan, action: str) -> None:
