@@ -127,6 +127,12 @@ REFUSED: dict[str, tuple[Any, type[Exception], str]] = {
         UnknownColumnError,
         "'sensr'",
     ),
+    "dedup within the watermark, two watermarked columns": (
+        lambda: _impressions().join(_clicks(), on=SAME_AD & AFTER & WITHIN).drop_duplicates_within_watermark("ad"),
+        StreamingError,
+        "drop_duplicates_within_watermark('ad') on a stream: Spark takes a row's event time from one watermarked "
+        "column, and this frame has 2 (at, clicked)",
+    ),
     "a session window in update mode": (
         lambda: (
             _marked()
@@ -282,6 +288,7 @@ def test_what_spark_takes_of_a_join_of_two_streams_is_built() -> None:
     ]  # fmt: skip
     counted = joined.group_by(F.window(Impression.at, "1 minute")).agg(n=F.count(), clicks=F.count(Click.clicked))
     assert counted.is_streaming  # an aggregation after it, in append mode with a watermarked key (checked at start)
+    assert joined.drop("clicked").drop_duplicates_within_watermark("ad").is_streaming  # one event time left
 
 
 # --- Spark: the same rows as plain PySpark ---------------------------------------------------------------
@@ -296,7 +303,8 @@ def test_drop_duplicates_within_the_watermark_equals_plain_pyspark(spark: SparkS
                                    {"at": _at(20.5), "id": 3, "sensor": "d"}])  # fmt: skip
     _json_lines(source, "3.json", [{"at": _at(20.75), "id": 1, "sensor": "e"}])  # batch 2 ended by forgetting key 1
     once = _marked(source).drop_duplicates_within_watermark(Reading.id)
-    assert Schema(fields_of_struct(lower(once.plan).schema)) == once.plan.schema  # derived schema = Spark's
+    for frame in (once, _marked(source).unique(), _marked(source).unique(subset=["at", "id"])):
+        assert Schema(fields_of_struct(lower(frame.plan).schema)) == frame.plan.schema  # derived schema = Spark's
 
     typed = _typed(once, "dedup_typed", spark)
     raw = spark.readStream.schema("at TIMESTAMP, id BIGINT, sensor STRING").option("maxFilesPerTrigger", 1)

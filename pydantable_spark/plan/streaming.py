@@ -297,12 +297,20 @@ def _distinct(node: p.Distinct) -> None:
 
 
 def _dedup_within_watermark(node: DedupWithinWatermark) -> None:
-    if not watermarked(node.input):
+    marked = watermarked(node.input)
+    if not marked:
         _refuse(
             node.call(),
             "Spark drops duplicates within the watermark only on a stream that carries an event-time watermark "
             "(it forgets a key once the watermark passes its first row's time plus the delay)",
             "call with_watermark(Model.ts, '10 minutes') first (the keys need not hold that column)",
+        )
+    if len(marked) > 1:
+        _refuse(
+            node.call(),
+            f"Spark takes a row's event time from one watermarked column, and this frame has {len(marked)} "
+            f"({', '.join(sorted(marked))}); Spark would fail the query with MULTIPLE_EVENT_TIME_COLUMNS",
+            "drop all but one of them first (a join of two streams carries the watermarked columns of both)",
         )
     if _aggregations(node.input):
         msg = (

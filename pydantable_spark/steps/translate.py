@@ -223,15 +223,21 @@ def _offset(plan: p.Offset, needed: Needed) -> Pending:
 @translates(p.Distinct)
 def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
     subset = None if plan.subset is None else tuple(map(spark_name, plan.subset))
+    if plan.streaming:  # Spark reports every column of a stream's dedup nullable
+        return _streamed_dedup(plan, needed, lambda step: Dedup(step, subset))
     return _over_input(plan, needed, lambda step: Dedup(step, subset))
 
 
 @translates(DedupWithinWatermark)
 def _dedup_within_watermark(plan: DedupWithinWatermark, needed: Needed) -> Pending:
     keys = tuple(map(spark_name, plan.keys))
-    rel = flush(relation(plan.input, needed))
-    step = _streamed_nullability(Dedup(rel.step, keys, within_watermark=True), plan.schema)
-    return _stepped(step, plan)
+    return _streamed_dedup(plan, needed, lambda step: Dedup(step, keys, within_watermark=True))
+
+
+def _streamed_dedup(plan: p.Plan, needed: Needed, step: Callable[[Step], Step]) -> Pending:
+    """A dedup of a stream (``unique()``, within the watermark): every column, then Spark's nullability fixed."""
+    rel = flush(relation(plan.inputs()[0], needed))
+    return _stepped(_streamed_nullability(step(rel.step), plan.schema), plan)
 
 
 @translates(Watermark)
