@@ -133,6 +133,12 @@ REFUSED: dict[str, tuple[Any, type[Exception], str]] = {
         "drop_duplicates_within_watermark('ad') on a stream: Spark takes a row's event time from one watermarked "
         "column, and this frame has 2 (at, clicked)",
     ),
+    "unique() after a join of two streams": (
+        lambda: _impressions().join(_clicks(), on=SAME_AD & AFTER & WITHIN).unique(subset=["ad", "at"]),
+        StreamingError,
+        "unique() (subset=['ad', 'at']) on a stream: Spark takes a row's event time from one watermarked column, "
+        "and this frame has 2 (at, clicked); Spark would fail the query with MULTIPLE_EVENT_TIME_COLUMNS",
+    ),
     "a session window in update mode": (
         lambda: (
             _marked()

@@ -294,6 +294,19 @@ def _distinct(node: p.Distinct) -> None:
             "call with_watermark(Model.ts, '10 minutes') first and keep that column among the keys, so Spark "
             "drops keys older than the watermark",
         )
+    shown = f"subset={list(node.subset)!r}" if node.subset is not None else "all columns"
+    _one_event_time(f"unique() ({shown})", marked)
+
+
+def _one_event_time(call: str, marked: frozenset[str]) -> None:
+    """A dedup of a stream finds each row's event time in one watermarked column (Spark fails the query otherwise)."""
+    if len(marked) > 1:
+        _refuse(
+            call,
+            f"Spark takes a row's event time from one watermarked column, and this frame has {len(marked)} "
+            f"({', '.join(sorted(marked))}); Spark would fail the query with MULTIPLE_EVENT_TIME_COLUMNS",
+            "drop all but one of them first (a join of two streams carries the watermarked columns of both)",
+        )
 
 
 def _dedup_within_watermark(node: DedupWithinWatermark) -> None:
@@ -305,13 +318,7 @@ def _dedup_within_watermark(node: DedupWithinWatermark) -> None:
             "(it forgets a key once the watermark passes its first row's time plus the delay)",
             "call with_watermark(Model.ts, '10 minutes') first (the keys need not hold that column)",
         )
-    if len(marked) > 1:
-        _refuse(
-            node.call(),
-            f"Spark takes a row's event time from one watermarked column, and this frame has {len(marked)} "
-            f"({', '.join(sorted(marked))}); Spark would fail the query with MULTIPLE_EVENT_TIME_COLUMNS",
-            "drop all but one of them first (a join of two streams carries the watermarked columns of both)",
-        )
+    _one_event_time(node.call(), marked)
     if _aggregations(node.input):
         msg = (
             f"{node.call()} over an aggregation of a stream is not offered yet (a chain of stateful operators); "
