@@ -62,6 +62,8 @@ def _clicks(path: str | Path = "/nonexistent/clicks", *, marked: bool = True) ->
     return frame.with_watermark(Click.clicked, "1 minute") if marked else frame
 
 
+HOWS = ("inner", "right", "semi", "full")
+"""The other kinds a join of two streams takes with a time bound of each side (``left`` is run)."""
 SAME_AD = Impression.ad == Click.click_ad
 AFTER = Click.clicked >= Impression.at  # bounds the clicks' time from below by the impressions' watermark
 WITHIN = Click.clicked <= Impression.at + datetime.timedelta(minutes=1)  # bounds the impressions' time
@@ -347,7 +349,9 @@ def test_joins_of_two_streams_equal_plain_pyspark_and_write_unmatched_rows_once_
     )
     typed = _impressions(imps).join(_clicks(clicks), on=SAME_AD & AFTER & WITHIN, how="left")
     inner = _impressions(imps, marked=False).join(_clicks(clicks, marked=False), left_on="ad", right_on="click_ad")
-    for frame in (typed, inner):  # derived schema = Spark's
+    kinds = [_impressions(imps).join(_clicks(clicks), on=SAME_AD & AFTER & WITHIN, how=how) for how in HOWS]
+    counted = typed.group_by(F.window(Impression.at, "1 minute")).agg(n=F.count(), clicks=F.count(Click.clicked))
+    for frame in (typed, inner, *kinds, counted):  # derived schema = Spark's (an analysis each, no job)
         assert Schema(fields_of_struct(lower(frame.plan).schema)) == frame.plan.schema
 
     def run() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
