@@ -118,7 +118,9 @@ FRAME: dict[str, Answer] = {
     "distinct": use("df.unique()"),
     "dropDuplicates": use("df.unique(subset=[...])", "keep= says which row of each group of duplicates stays."),
     "drop_duplicates": use("df.unique(subset=[...])", "keep= says which row of each group of duplicates stays."),
-    "dropDuplicatesWithinWatermark": _STREAMING,
+    "dropDuplicatesWithinWatermark": use(
+        "df.drop_duplicates_within_watermark(*keys)", "A stream with a watermark; on a batch frame unique(subset=keys)."
+    ),
     "dropna": use("df.drop_nulls(subset=[...])", "NaN is a value, not NULL: drop_nulls keeps it (PySpark's drops it)."),
     "fillna": use("df.fill_null(value, subset=[...])", "NaN is a value, not NULL: fill_null leaves it."),
     "na": use("df.drop_nulls()", "Also df.fill_null(value); NaN is a value, not NULL, in both."),

@@ -142,11 +142,6 @@ REFUSED: dict[str, tuple[Any, type[Exception], str]] = {
         StreamingError,
         "left outer join whose stream is on the right",
     ),
-    "join of two streams": (
-        lambda: _stream().join(_stream(), on="user"),
-        NotImplementedError,
-        "a join of two streams is not offered yet",
-    ),
     "validated join": (
         lambda: _stream().join(_batch(), on="user", validate="m:1"),
         StreamingError,
@@ -180,6 +175,7 @@ def test_what_spark_takes_on_a_stream_is_built() -> None:
     assert _stream().join(_batch(), on="user", how="left").is_streaming
     assert _batch().join(_stream(), on="user", how="right").is_streaming
     assert _stream().union(_stream()).is_streaming
+    assert _stream().join(_stream(), on="user").is_streaming  # two streams: tests/test_stream_state.py
     assert not _batch().sort("user").unique().offset(1).sample(0.5).is_streaming  # batch frames: nothing refused
 
 

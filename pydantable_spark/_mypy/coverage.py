@@ -111,6 +111,7 @@ FRAME_ENTRIES: dict[str, Entry] = {
             "concat",
             "drop",
             "drop_duplicate_groups",
+            "drop_duplicates_within_watermark",
             "drop_nulls",
             "duplicated",
             "except_all",

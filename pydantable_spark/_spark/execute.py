@@ -204,6 +204,8 @@ def _skip(step: Skip, inputs: list[SparkDataFrame], session: Any) -> SparkDataFr
 @executes(Dedup)
 def _dedup(step: Dedup, inputs: list[SparkDataFrame], session: Any) -> SparkDataFrame:
     frame = inputs[0]
+    if step.within_watermark:
+        return frame.dropDuplicatesWithinWatermark(list(step.subset or ()))
     return frame.dropDuplicates(list(step.subset)) if step.subset else frame.distinct()
 
 

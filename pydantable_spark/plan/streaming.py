@@ -10,8 +10,9 @@ watermarked column among its keys (else Spark keeps every key in its state
 forever). Nothing here talks to Spark.
 
 What is not offered on streams yet raises ``NotImplementedError`` naming it:
-stream-stream joins, an aggregation over an aggregation (Spark 4 runs chains of
-time-window aggregations in append mode only), session windows.
+an aggregation over an aggregation (Spark 4 runs chains of time-window
+aggregations in append mode only), a join of two streams over an aggregation.
+A join of two streams is checked by ``plan.stream_joins``.
 
 ```pycon
 >>> from pydantable_spark import DataFrameModel, F
@@ -47,6 +48,7 @@ from pydantable_spark.plan.aggregate import Aggregate, time_bucket
 from pydantable_spark.plan.joins import Join
 from pydantable_spark.plan.physical import Checkpoint, Persist, Sample
 from pydantable_spark.plan.setops import SetOperation, Union
+from pydantable_spark.plan.stream_joins import stream_join_refusal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OUTPUT_MODES",
     "RULES",
+    "DedupWithinWatermark",
     "Watermark",
     "check_output_mode",
     "check_streaming",
@@ -108,6 +111,49 @@ class Watermark(p.Plan):
 
     def call(self) -> str:
         return f"with_watermark({self.column!r}, {micros_text(self.delay_micros)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class DedupWithinWatermark(p.Plan):
+    """``input`` without the rows whose ``keys`` equal an earlier row's within the watermark's delay.
+
+    Spark's ``dropDuplicatesWithinWatermark(keys)`` (a stream only; a batch
+    frame's ``drop_duplicates_within_watermark`` is a ``Distinct``): a row is
+    dropped when a row of the same keys came before it and the watermark has
+    not yet passed that first row's event time plus the delay; Spark then
+    forgets the key. The keys need not hold the event-time column, but the
+    input must carry a watermark (``RULES``). The schema is the input's.
+    """
+
+    input: p.Plan
+    keys: tuple[str, ...]
+
+    def inputs(self) -> tuple[p.Plan, ...]:
+        return (self.input,)
+
+    def derive(self) -> Schema:
+        schema = self.input.schema
+        for name in self.keys:
+            if name not in schema:
+                raise UnknownColumnError(name, schema.names, where="drop_duplicates_within_watermark()")
+        for found in schema:
+            if found.name in self.keys and not _comparable(found):
+                msg = (
+                    f"drop_duplicates_within_watermark(): key {found.name!r} is {kind_label(found.dtype)}, which has "
+                    "no equality (maps and VARIANT cannot be compared); pass other columns as keys"
+                )
+                raise ColumnTypeError(msg)
+        return schema
+
+    def describe(self) -> str:
+        return f"DedupWithinWatermark [{', '.join(self.keys)}]"
+
+    def call(self) -> str:
+        return f"drop_duplicates_within_watermark({', '.join(map(repr, self.keys))})"
+
+
+def _comparable(found: dt.Field) -> bool:
+    return not (dt.contains_map(found.dtype) or dt.contains_variant(found.dtype))
 
 
 # --- facts of a plan over a stream ------------------------------------------------------------
@@ -215,9 +261,9 @@ def check_streaming(node: p.Plan) -> None:
         rule(node)
 
 
-def _refuse(call: str, rule: str, way_out: str) -> NoReturn:
-    """Raise the ``StreamingError`` of ``call`` on a stream: the rule it breaks and the way out."""
-    msg = f"{call} on a stream: {rule}; {way_out} ({_WAY_OUT})"
+def _refuse(call: str, rule: str, way_out: str, *, over: str = "a stream") -> NoReturn:
+    """Raise the ``StreamingError`` of ``call`` on a stream (``over``): the rule it breaks and the way out."""
+    msg = f"{call} on {over}: {rule}; {way_out} ({_WAY_OUT})"
     raise StreamingError(msg)
 
 
@@ -248,6 +294,37 @@ def _distinct(node: p.Distinct) -> None:
             "call with_watermark(Model.ts, '10 minutes') first and keep that column among the keys, so Spark "
             "drops keys older than the watermark",
         )
+    shown = f"subset={list(node.subset)!r}" if node.subset is not None else "all columns"
+    _one_event_time(f"unique() ({shown})", marked)
+
+
+def _one_event_time(call: str, marked: frozenset[str]) -> None:
+    """A dedup of a stream finds each row's event time in one watermarked column (Spark fails the query otherwise)."""
+    if len(marked) > 1:
+        _refuse(
+            call,
+            f"Spark takes a row's event time from one watermarked column, and this frame has {len(marked)} "
+            f"({', '.join(sorted(marked))}); Spark would fail the query with MULTIPLE_EVENT_TIME_COLUMNS",
+            "drop all but one of them first (a join of two streams carries the watermarked columns of both)",
+        )
+
+
+def _dedup_within_watermark(node: DedupWithinWatermark) -> None:
+    marked = watermarked(node.input)
+    if not marked:
+        _refuse(
+            node.call(),
+            "Spark drops duplicates within the watermark only on a stream that carries an event-time watermark "
+            "(it forgets a key once the watermark passes its first row's time plus the delay)",
+            "call with_watermark(Model.ts, '10 minutes') first (the keys need not hold that column)",
+        )
+    _one_event_time(node.call(), marked)
+    if _aggregations(node.input):
+        msg = (
+            f"{node.call()} over an aggregation of a stream is not offered yet (a chain of stateful operators); "
+            "write the aggregation to a sink and stream from there"
+        )
+        raise NotImplementedError(msg)
 
 
 def _aggregate(node: Aggregate) -> None:
@@ -273,11 +350,6 @@ def _aggregate(node: Aggregate) -> None:
                     "Spark refuses distinct aggregations on streams",
                     "use F.approx_count_distinct, or unique() on a watermarked stream before aggregating",
                 )
-    for key in node.keys:
-        bucket = key.facts.bucket
-        if bucket is not None and bucket.label == "session_window":
-            msg = "group_by(F.session_window(...)) on a stream is not offered yet; use F.window"
-            raise NotImplementedError(msg)
 
 
 _DISTINCT_AGGREGATES = frozenset({"count_distinct", "sum_distinct", "listagg_distinct", "string_agg_distinct"})
@@ -310,11 +382,8 @@ def _cached(node: p.Plan) -> None:
 def _join(node: Join) -> None:
     left, right = node.left.streaming, node.right.streaming
     if left and right:
-        msg = (
-            "a join of two streams is not offered yet (Spark needs watermarks on both and a time bound in the "
-            "condition); join a stream with a batch frame"
-        )
-        raise NotImplementedError(msg)
+        _stream_join(node)
+        return
     side = "left" if left else "right"
     refused = {
         "full": "Spark refuses a full outer join of a stream with a batch frame",
@@ -329,6 +398,10 @@ def _join(node: Join) -> None:
             refused,
             "put the stream on the side whose rows are all kept (the left of a left join), or use an inner join",
         )
+    _orderless(node)
+
+
+def _orderless(node: Join) -> None:
     if node.maintain_order != "none":
         _refuse("join(maintain_order=...)", "a stream has no row order to keep", "leave maintain_order out")
     if node.validate != "m:m":
@@ -337,6 +410,20 @@ def _join(node: Join) -> None:
             "the check runs a batch job over both sides, which a stream cannot",
             "leave validate out",
         )
+
+
+def _stream_join(node: Join) -> None:
+    """The rules of a join of two streams (``plan.stream_joins``); Spark writes it in append mode only."""
+    _orderless(node)
+    if _aggregations(node.left) or _aggregations(node.right):
+        msg = (
+            f"join(how={node.how!r}) of two streams over an aggregation is not offered yet (a chain of stateful "
+            "operators); write the aggregation to a sink and stream from there"
+        )
+        raise NotImplementedError(msg)
+    refused = stream_join_refusal(node, {"left": watermarked(node.left), "right": watermarked(node.right)})
+    if refused is not None:
+        _refuse(f"join(how={node.how!r})", *refused, over="two streams")
 
 
 def _union(node: Union) -> None:
@@ -363,6 +450,7 @@ RULES: dict[type[p.Plan], Callable[[Any], None]] = {
     p.Sort: _sort,
     p.Offset: _offset,
     p.Distinct: _distinct,
+    DedupWithinWatermark: _dedup_within_watermark,
     Aggregate: _aggregate,
     p.Project: _project,
     Sample: _sample,
@@ -385,7 +473,9 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
       watermarked column (or a time window of one), else a group never ends
       and nothing is ever written;
     * complete needs an aggregation (the whole result each trigger);
-    * a sort (after an aggregation) needs complete; a limit is refused in update.
+    * a sort (after an aggregation) needs complete; a limit is refused in update;
+    * a join of two streams is written in append mode only;
+    * an aggregation by a session window is refused in update mode.
     """
     if not plan.streaming:
         msg = (
@@ -409,6 +499,12 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
         raise StreamingError(msg)
     aggregations = _aggregations(plan)
     nodes = _streaming_nodes(plan)
+    if mode != "append" and any(isinstance(n, Join) and n.left.streaming and n.right.streaming for n in nodes):
+        msg = (
+            f"{action}: Spark writes a join of two streams in output_mode='append' only (each joined row once, "
+            f"when it is final), also with an aggregation after it; got output_mode={mode!r} ({_WAY_OUT})"
+        )
+        raise StreamingError(msg)
     if mode == "append" and aggregations:
         top = aggregations[0]
         keys = watermarked(top) if isinstance(top, Aggregate) else watermarked(top.inputs()[0])
@@ -421,6 +517,13 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
                 f"({_WAY_OUT})"
             )
             raise StreamingError(msg)
+    if mode == "update" and aggregations and _session_window(aggregations[0]) is not None:
+        msg = (
+            f"{action}: Spark refuses output_mode='update' for an aggregation by a session window "
+            f"({_session_window(aggregations[0])}): a session may still grow or merge with another. Use 'append' "
+            f"(a session written once the watermark passes its end) or 'complete' ({_WAY_OUT})"
+        )
+        raise StreamingError(msg)
     if mode == "complete" and not aggregations:
         msg = (
             f"{action}: output_mode='complete' writes the whole result every trigger, which Spark keeps only for "
@@ -440,6 +543,14 @@ def check_output_mode(plan: p.Plan, mode: object, action: str, *, sink_modes: tu
         )
         raise StreamingError(msg)
     return str(mode)
+
+
+def _session_window(node: p.Plan) -> str | None:
+    """The session window (``F.session_window``) ``node`` groups by, rendered, if it is an aggregation by one."""
+    if not isinstance(node, Aggregate):
+        return None
+    buckets = (time_bucket(key) for key in node.keys)
+    return next((render(b) for b in buckets if b is not None and b.label == "session_window"), None)
 
 
 def refuse_batch_action(plan: p.Plan, action: str) -> None:

@@ -166,15 +166,18 @@ class Skip(Step):
 
 @dataclass(frozen=True, slots=True)
 class Dedup(Step):
-    """``df.distinct()`` or ``df.dropDuplicates(subset)``."""
+    """``df.distinct()``, ``df.dropDuplicates(subset)``, or ``df.dropDuplicatesWithinWatermark(subset)`` (a stream)."""
 
     input: Step
     subset: tuple[str, ...] | None
+    within_watermark: bool = False
 
     def inputs(self) -> tuple[Step, ...]:
         return (self.input,)
 
     def describe(self) -> str:
+        if self.within_watermark:
+            return f"dropDuplicatesWithinWatermark {list(self.subset or ())}"
         return f"dropDuplicates {list(self.subset)}" if self.subset else "distinct"
 
 

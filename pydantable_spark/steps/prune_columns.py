@@ -38,7 +38,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
-from pydantable_spark.plan.streaming import Watermark
+from pydantable_spark.plan.streaming import DedupWithinWatermark, Watermark
 from pydantable_spark.steps.pending import referenced
 
 if TYPE_CHECKING:
@@ -205,9 +205,10 @@ def _reconcile(plan: p.Reconcile, wanted: set[str]) -> tuple[set[str], ...]:
     return ({c.source.name for c in reconciled_columns(plan, wanted)},)
 
 
-@needs(p.Source, SetOperation, Explode, Unpivot, p.Distinct, Persist, Checkpoint)
+@needs(p.Source, SetOperation, Explode, Unpivot, p.Distinct, DedupWithinWatermark, Persist, Checkpoint)
 def _every_column(plan: p.Plan, wanted: set[str]) -> tuple[set[str], ...]:
-    # set operations, explode, unpivot and distinct read every column; a cached or checkpointed
+    # set operations, explode, unpivot and distinct read every column (a dedup within the watermark keeps the
+    # watermarked one, which Spark needs below it); a cached or checkpointed
     # frame keeps them all, since every action reads that one frame
     return tuple(set(child.schema.names) for child in plan.inputs())
 

@@ -42,7 +42,7 @@ from pydantable_spark.plan.joins import Join, JoinOutput
 from pydantable_spark.plan.physical import Checkpoint, Coalesce, Hint, Persist, Repartition, Sample
 from pydantable_spark.plan.reshape import Explode, Unpivot
 from pydantable_spark.plan.setops import SetOperation, Union
-from pydantable_spark.plan.streaming import Watermark
+from pydantable_spark.plan.streaming import DedupWithinWatermark, Watermark
 from pydantable_spark.reconcile import checked_later
 from pydantable_spark.schema import Schema
 from pydantable_spark.steps.fuse_projections import fuse_projection
@@ -223,7 +223,21 @@ def _offset(plan: p.Offset, needed: Needed) -> Pending:
 @translates(p.Distinct)
 def _distinct(plan: p.Distinct, needed: Needed) -> Pending:
     subset = None if plan.subset is None else tuple(map(spark_name, plan.subset))
+    if plan.streaming:  # Spark reports every column of a stream's dedup nullable
+        return _streamed_dedup(plan, needed, lambda step: Dedup(step, subset))
     return _over_input(plan, needed, lambda step: Dedup(step, subset))
+
+
+@translates(DedupWithinWatermark)
+def _dedup_within_watermark(plan: DedupWithinWatermark, needed: Needed) -> Pending:
+    keys = tuple(map(spark_name, plan.keys))
+    return _streamed_dedup(plan, needed, lambda step: Dedup(step, keys, within_watermark=True))
+
+
+def _streamed_dedup(plan: p.Plan, needed: Needed, step: Callable[[Step], Step]) -> Pending:
+    """A dedup of a stream (``unique()``, within the watermark): every column, then Spark's nullability fixed."""
+    rel = flush(relation(plan.inputs()[0], needed))
+    return _stepped(_streamed_nullability(step(rel.step), plan.schema), plan)
 
 
 @translates(Watermark)
@@ -368,6 +382,24 @@ _KEEPS_RIGHT_ROWS_WHOLE = frozenset({"inner", "right", "cross"})
 
 @translates(Join)
 def _join(plan: Join, needed: Needed) -> Pending:
+    """The join (``_joined``); over two streams, its non-null columns made non-null to Spark again.
+
+    Spark 4.3 reports the columns of a join of two streams nullable (every
+    one once a side carries a watermark), whatever its inputs; a NULL check
+    that cannot fail makes Spark agree with the derived schema
+    (``_streamed_nullability``), keeping the watermarks of the columns.
+    """
+    rel = _joined(plan, needed)
+    if not (plan.left.streaming and plan.right.streaming):
+        return rel
+    flushed = flush(rel)
+    schema = Schema(tuple(plan.schema[name] for name in flushed.base))
+    if all(f.nullable for f in schema):
+        return flushed
+    return Pending(_streamed_nullability(flushed.step, schema), flushed.base, references(schema))
+
+
+def _joined(plan: Join, needed: Needed) -> Pending:
     """The join over its sides' stored values; checks of columns that neither keys nor conditions read go above it.
 
     A filter written after the join then reads stored values, and Spark
@@ -472,14 +504,17 @@ def _aggregate(plan: Aggregate, needed: Needed) -> Pending:
 
 
 def _streamed_nullability(step: Step, schema: Schema) -> Step:
-    """A stream's aggregation with the non-null columns Spark reports nullable made non-null to Spark again.
+    """A stream's stateful step with the non-null columns Spark reports nullable made non-null to Spark again.
 
-    Spark 4 declares every output column of an aggregation over a stream
-    nullable (a count, a group key whose NULLs were left out); a NULL check that
-    cannot fail (``null_checks.checked_sql``) makes Spark agree with the
-    derived schema, as ``coalesce`` does for batch keys.
+    Spark 4 declares every output column of an aggregation, or of a
+    ``dropDuplicatesWithinWatermark``, over a stream nullable (a count, a group
+    key whose NULLs were left out); a NULL check that cannot fail
+    (``null_checks.checked_sql``) makes Spark agree with the derived schema, as
+    ``coalesce`` does for batch keys. Each checked column keeps its Spark
+    metadata (a watermark: an operator above still finds it).
     """
     exprs = []
+    kept = []
     for f in schema:
         name = column_sql(f.name)
         if f.nullable:
@@ -487,7 +522,8 @@ def _streamed_nullability(step: Step, schema: Schema) -> Step:
         else:
             loose = dt.Field(f.name, f.dtype, True)
             exprs.append(f"{checked_sql(name, loose, f, f.name)} AS {name}")
-    return SelectExprs(step, tuple(exprs))
+            kept.append((spark_name(f.name), spark_name(f.name)))
+    return SelectExprs(step, tuple(exprs), tuple(kept))
 
 
 def _aggregate_step(needed: Needed, plan: Aggregate) -> Step:

@@ -36,7 +36,7 @@ from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, shown
 from pydantable_spark.expr.core import check_param
 from pydantable_spark.plan import nodes as p
 from pydantable_spark.plan.sources import StreamSource
-from pydantable_spark.plan.streaming import Watermark, check_output_mode
+from pydantable_spark.plan.streaming import DedupWithinWatermark, Watermark, check_output_mode
 from pydantable_spark.reconcile import reconcile
 from pydantable_spark.schema import Schema
 
@@ -364,6 +364,44 @@ class Streams(Generic[M]):
         name = name_of(column, "with_watermark()")
         micros = _micros(delay, "with_watermark(): delay", zero=True)
         return DataFrame(Watermark(self._plan, name, micros), self._model)
+
+    def drop_duplicates_within_watermark(self, *keys: str | Expr[Any]) -> DataFrame[M]:
+        """This stream without the rows whose ``keys`` repeat an earlier row's within the watermark's delay.
+
+        Spark's ``dropDuplicatesWithinWatermark``: a row is dropped when a row
+        of the same keys came before it, until the watermark passes that first
+        row's event time plus the watermark's delay; then Spark forgets the key,
+        so its state stays bounded. The stream needs a watermark
+        (``with_watermark``, before this call); the keys need not hold its
+        column, which suits events whose time differs between duplicates.
+        Which row of a key is kept is the first one Spark sees.
+
+        On a batch frame it is ``unique(subset=keys)``, every duplicate dropped
+        (Spark 4.3 refuses the call on batch frames), so one pipeline runs on a
+        stream and on a batch frame of its rows.
+
+        See docs/streaming.md for an example that runs.
+
+        Args:
+            keys: column names or columns of the frame (none: every column); a map or VARIANT column cannot
+                be one.
+
+        Returns:
+            A ``DataFrame[M]`` of the same schema.
+
+        Raises:
+            UnknownColumnError: a key is not a column of the frame.
+            StreamingError: the stream carries no watermark.
+
+        """
+        from pydantable_spark.frame import DataFrame
+        from pydantable_spark.into import names_of
+
+        what = "drop_duplicates_within_watermark()"
+        names = names_of(keys, self.schema, what) if keys else self.schema.names
+        if not self._plan.streaming:
+            return DataFrame(p.Distinct(self._plan, names if keys else None), self._model)
+        return DataFrame(DedupWithinWatermark(self._plan, names), self._model)
 
     # --- sinks -------------------------------------------------------------------------------
 

@@ -18,3 +18,4 @@ def no_id(frame: DataFrame[User]) -> None: ...
 stream.foreach_batch(depts, checkpoint="/cp")  # E: Argument 1 to "foreach_batch" of "DataFrame" has incompatible type
 stream.foreach_batch(no_id, checkpoint="/cp")  # E: Argument 1 to "foreach_batch" of "DataFrame" has incompatible type
 stream.write_stream_delta("/out", checkpoint="/cp", output_mode="update")  # E: Argument "output_mode"
+stream.drop_duplicates_within_watermark(User.id, "nmae")  # E: unknown column 'nmae' in drop_duplicates_within
