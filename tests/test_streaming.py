@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as sf
 from pyspark.sql import types as st
 
-from pydantable_spark import DataFrame, DataFrameModel, F, Window
+from pydantable_spark import Check, DataFrame, DataFrameModel, F, Window
 from pydantable_spark._spark.lower import lower
 from pydantable_spark._spark.session import is_connect
 from pydantable_spark._spark.types import fields_of_struct
@@ -29,6 +31,7 @@ from pydantable_spark.errors import (
     ArgumentTypeError,
     ArgumentValueError,
     BatchFunctionError,
+    CheckError,
     ColumnTypeError,
     ConstraintError,
     IncompatibleCastError,
@@ -61,6 +64,27 @@ class Checked(DataFrameModel):
     at: datetime.datetime
     user: str
     ms: int | None = Field(default=None, ge=0)
+
+
+class RowChecked(DataFrameModel):
+    at: datetime.datetime
+    user: str
+    ms: int | None
+
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (
+            Check.row(F.length(cls.user) < 3, name="short_user"),
+            Check.unique(cls.user, cls.at, name="one_event_per_user_and_time"),
+        )
+
+
+class Warned(DataFrameModel):
+    user: str
+
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (Check.row(cls.user != "root", name="not_root", action="warn"),)
 
 
 def _stream(tmp_path: Path | None = None) -> Any:
@@ -377,6 +401,11 @@ SINK_REFUSALS: dict[str, tuple[Any, type[Exception], str]] = {
         UnknownColumnError,
         "'day'",
     ),
+    "a row check that warns": (
+        lambda: Warned.read_stream_json("/nonexistent/in").write_stream_parquet("/nonexistent/out", checkpoint="/x"),
+        NotImplementedError,
+        "row check(s) 'not_root' (action 'warn'): a stream sink runs row checks whose action is 'fail'",
+    ),
 }
 
 
@@ -466,7 +495,9 @@ def test_a_stream_restarted_from_its_checkpoint_loses_and_repeats_no_row(tmp_pat
     assert written["ms"] == [m * 10 for m in range(7)]
 
 
-def test_a_failed_micro_batch_is_the_librarys_error_naming_the_column(tmp_path: Path) -> None:
+def test_a_failed_micro_batch_is_the_librarys_error_naming_the_column(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     _json_lines(tmp_path / "nulls", "a.json", [{"at": "2026-01-01T00:00:00Z", "ms": 1}])
     query = Event.read_stream_json(tmp_path / "nulls").write_stream_memory("stream_nulls", available_now=True)
     with pytest.raises(NullCheckError, match=r"write_stream_memory\('stream_nulls'\).*micro-batch 0: column 'user'"):
@@ -485,6 +516,20 @@ def test_a_failed_micro_batch_is_the_librarys_error_naming_the_column(tmp_path: 
     with pytest.raises(ConstraintError, match="column 'ms' violates the model's constraint ge 0"):
         query.await_termination(60)
     assert not list((tmp_path / "out").glob("*.json"))  # the micro-batch was not committed
+
+    _json_lines(tmp_path / "long", "a.json", [{"at": "2026-01-01T00:00:00Z", "user": "abcd", "ms": 1}])
+    with caplog.at_level(logging.WARNING, logger="pydantable_spark"):
+        stream = RowChecked.read_stream_json(tmp_path / "long")
+        query = stream.write_stream_json(tmp_path / "out-rows", checkpoint=tmp_path / "cp-rows", available_now=True)
+    assert "check(s) 'one_event_per_user_and_time' (unique(user, at)) cover the whole table" in caplog.text
+    said = r"a row violates the model's check 'short_user' \(row: \(length\(user\) < 3\)\) \(the micro-batch"
+    with pytest.raises(CheckError, match=said):
+        query.await_termination(60)
+    assert not list((tmp_path / "out-rows").glob("*.json"))
+    RowChecked.read_stream_json(tmp_path / "long").write_stream_json(
+        tmp_path / "out-skip", checkpoint=tmp_path / "cp-skip", available_now=True, constraints="skip"
+    ).await_termination(60)  # constraints="skip" runs no check
+    assert len(list((tmp_path / "out-skip").glob("*.json"))) == 1
 
 
 def test_foreach_batch_hands_each_micro_batch_over_as_a_typed_frame_and_names_the_one_that_failed(

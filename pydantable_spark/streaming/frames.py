@@ -26,6 +26,7 @@ pydantable_spark.errors.StreamingError: collect() on a stream: a stream has no l
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
     from pyspark.sql import SparkSession
 
+    from pydantable_spark.checks.declare import Check
     from pydantable_spark.expr.api import Expr
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.reconcile import Selection
@@ -70,6 +72,8 @@ FILE_STREAM_OPTIONS = {
     "path": "the path argument",
 }
 """Spark options that the streaming calls take as typed keywords (lower-cased Spark name → keyword)."""
+
+log = logging.getLogger("pydantable_spark")
 
 _RATE = Schema((dt.Field("timestamp", dt.Datetime(), True), dt.Field("value", dt.Int64(), True)))
 """What Spark's rate source yields (both nullable, as Spark declares them)."""
@@ -119,6 +123,41 @@ def typed_options(
             raise ArgumentTypeError(msg)
         out[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return out
+
+
+def _stream_checks(model: type[BaseModel], action: str) -> tuple[Check, ...]:
+    """The model's dataset checks a stream sink runs on each micro-batch: its ``fail`` row checks.
+
+    A ``warn`` or ``drop`` row check is refused (not offered on streams yet:
+    its counts need the micro-batch's report). Keys, row counts, aggregates
+    and references are checks of the whole table, which no micro-batch holds:
+    they are not run, and the sink says so in the log (``validate()`` of the
+    table written, in batch, runs them).
+    """
+    from pydantable_spark.model import DataFrameModel
+
+    if not (isinstance(model, type) and issubclass(model, DataFrameModel)):
+        return ()
+    declared = model.dataset_checks()
+    rows = [c for c in declared if c.kind == "row"]
+    unoffered = [c for c in rows if c.action != "fail"]
+    if unoffered:
+        named = ", ".join(f"{c.name!r} (action {c.action!r})" for c in unoffered)
+        msg = (
+            f"{action}: the model's row check(s) {named}: a stream sink runs row checks whose action is 'fail' "
+            "(the micro-batch fails, nothing committed); 'warn' and 'drop' are not offered on streams yet. "
+            "Make them 'fail', or pass constraints='skip' (no constraint or check is run)"
+        )
+        raise NotImplementedError(msg)
+    whole = [c for c in declared if c.kind != "row"]
+    if whole:
+        log.warning(
+            "%s: the model's check(s) %s cover the whole table, which no micro-batch holds: not run on the stream "
+            "(validate() the table written, in batch)",
+            action,
+            ", ".join(f"{c.name!r} ({c.label})" for c in whole),
+        )
+    return tuple(rows)
 
 
 def _one_path(path: object, action: str) -> str:
@@ -468,8 +507,13 @@ class Streams(Generic[M]):
             tuple(opts.items()), table, batches,
         )  # fmt: skip
         checks = spark_constraints(self.model) if constraints != "skip" else None
+        rows = _stream_checks(self.model, action) if constraints != "skip" else ()
         with spark_errors(action):
             frame = to_spark(self._plan)
+            if rows:
+                from pydantable_spark._spark.checks import raising_rows
+
+                frame = raising_rows(frame, rows, action, " (the micro-batch was not committed)")
             if checks is not None and checks.checked and constraints == "raise":
                 from pydantable_spark._spark.constraints import raising
 
