@@ -220,9 +220,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         reason="needs Delta Lake and Iceberg jars: the lakehouse tier of .ci/run (PYDANTABLE_LAKEHOUSE_JARS; "
         "their releases do not run on Spark 4.3 yet, see docs/lakehouse.md)"
     )
+    own_session = pytest.mark.skip(
+        reason="starts a classic Spark of its own in a child process, whatever this run's session is: it runs the "
+        "same in the classic tier, so a Spark Connect run leaves it there"
+    )
     for item in items:
         if item.get_closest_marker("lakehouse") is not None and not LAKEHOUSE_JARS:
             item.add_marker(no_lakehouse)
+        if CONNECT and item.get_closest_marker("slow") is not None:
+            item.add_marker(own_session)
         if item.get_closest_marker("kafka") is not None and not KAFKA_JARS:
             item.add_marker(pytest.mark.skip(reason=NO_KAFKA))
         marked = item.get_closest_marker("jvm_free") is not None or _free_doctest(item) or probe
