@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -67,11 +68,17 @@ def test_a_cancel_racing_a_job_end_is_decided_once(spark: SparkSession) -> None:
     """cancel() True: the job raises JobCancelledError; False: it delivers its own result. Never both."""
     frame = Reading.from_arrow(pa.Table.from_pylist(_rows(0, 50)))
     frame.count()
+    timings = []
+    for _ in range(3):  # how long a job takes on this machine, so that the waits below straddle its end
+        started = time.perf_counter()
+        assert frame.submit("count").wait(timeout=120) == 50  # type: ignore[attr-defined]
+        timings.append(time.perf_counter() - started)
+    span = 2 * sorted(timings)[1]
     chances = random.Random(7)
     seen = {True: 0, False: 0}
     for _ in range(40):
         job = frame.submit("count")  # type: ignore[attr-defined]
-        threading.Event().wait(chances.uniform(0.0, 0.3))  # somewhere before, during or after the job
+        threading.Event().wait(chances.uniform(0.0, span))  # somewhere before, during or after the job
         cancelled = job.cancel()
         seen[cancelled] += 1
         if cancelled:
