@@ -26,12 +26,24 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["MARK", "BatchFunction", "BatchFunctionFailed", "reported_failure"]
+__all__ = ["MARK", "BatchFunction", "BatchFunctionFailed", "first_line", "reported_failure"]
 
 MARK = "[pydantable-spark foreach_batch]"
 """Opens the message of ``BatchFunctionFailed``: what ``reported_failure`` looks for in Spark's report."""
 
 _REPORTED = re.compile(re.escape(MARK) + r" micro-batch (\d+): (\S+): ([^\n]*)")
+
+
+def first_line(error: BaseException) -> str:
+    r"""What an error says on its first line (empty when it says nothing): what ``BatchFunctionError`` shows.
+
+    >>> first_line(ValueError("bad row\nid 3"))
+    'bad row'
+    >>> first_line(KeyError())
+    ''
+    """
+    said = str(error)
+    return said.splitlines()[0] if said else ""
 
 
 class BatchFunctionFailed(Exception):
@@ -43,9 +55,8 @@ class BatchFunctionFailed(Exception):
     """
 
     def __init__(self, batch_id: int, error: BaseException) -> None:
-        said = str(error).splitlines()[0] if str(error) else ""
         shown = "".join(traceback.format_exception(error)).rstrip()
-        super().__init__(f"{MARK} micro-batch {batch_id}: {type(error).__name__}: {said}\n{shown}")
+        super().__init__(f"{MARK} micro-batch {batch_id}: {type(error).__name__}: {first_line(error)}\n{shown}")
 
 
 def reported_failure(report: str) -> tuple[int, str, str] | None:

@@ -155,7 +155,7 @@ class StreamingQuery:
         """
         from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark._spark.streaming import last_batch
-        from pydantable_spark.streaming.batches import reported_failure
+        from pydantable_spark.streaming.batches import first_line, reported_failure
 
         try:
             yield
@@ -164,8 +164,7 @@ class StreamingQuery:
             failed = self._batches.failure if self._batches is not None else None
             if failed is not None:
                 batch_id, raised = failed
-                said = str(raised).splitlines()[0] if str(raised) else ""
-                raise BatchFunctionError(where, batch_id, type(raised).__name__, said) from raised
+                raise BatchFunctionError(where, batch_id, type(raised).__name__, first_line(raised)) from raised
             reported = reported_failure(str(error)) if self._batches is not None else None
             if reported is not None:  # Spark Connect: the function ran (and failed) in the server's worker
                 raise BatchFunctionError(where, *reported) from error
