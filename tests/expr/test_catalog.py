@@ -761,10 +761,14 @@ def _remember(names: list[str], values: Any) -> None:
         _SPARK_VALUES[n] = values if isinstance(values, Exception) else values[n]
 
 
-def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing) -> list[list[str]]:
+def _fetch_spark(
+    base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing, *, suspect: bool = False
+) -> list[list[str]]:
     """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``).
 
-    Returns the batches whose values were fetched, each in one job, and each call that failed alone.
+    Returns the batches whose values were fetched, each in one job, and each call that failed alone. A single call
+    likely to fail (listed in ``_FAILING``, or a ``suspect`` of a failing batch) is first run with ``collect()``
+    (``_failure``); if it does not fail, its values are fetched as any other's.
     """
     names = sorted(candidates)
     if len(names) > 1 and (apart := [n for n in names if n in _FAILING]):
@@ -772,7 +776,8 @@ def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing
         rest = {n: c for n, c in candidates.items() if n not in _FAILING}
         return fetched + (_fetch_spark(base, rest, failing) if rest else [])
     frame = _selected(base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
-    if names[0] in _FAILING and (error := _failure(lambda: frame.to_spark().collect())) is not None:  # alone (above)
+    likely = len(names) == 1 and (suspect or names[0] in _FAILING)
+    if likely and (error := _failure(lambda: frame.to_spark().collect())) is not None:
         failing.learn(error, candidates[names[0]])
         _remember(names, error)
         return [names]
@@ -786,7 +791,7 @@ def _fetch_spark(base: DataFrame[Any], candidates: dict[str, Candidate], failing
         suspects, alone = failing.suspects(error, frame, candidates)
         fetched = []
         for group in [[n] for n in suspects] if alone else [suspects]:
-            fetched += _fetch_spark(base, {n: candidates[n] for n in group}, failing)
+            fetched += _fetch_spark(base, {n: candidates[n] for n in group}, failing, suspect=alone)
         return fetched + _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
     return [names]
 
