@@ -348,6 +348,20 @@ class SparkAnalysisError(PydantableSparkError):
         return text + "\n(the façade typed this plan without error, so its rules missed what Spark checks here)"
 
 
+def first_line(error: BaseException) -> str:
+    r"""What an error says on its first line (empty when it says nothing): what a message quotes of another error.
+
+    Not in ``__all__``: the package's messages use it.
+
+    >>> first_line(ValueError("bad row\nid 3"))
+    'bad row'
+    >>> first_line(KeyError())
+    ''
+    """
+    said = str(error)
+    return said.splitlines()[0] if said else ""
+
+
 class SparkJobError(PydantableSparkError):
     """A Spark job failed while running a plan, for a reason the façade cannot check before it runs.
 
@@ -372,7 +386,7 @@ class UdfError(SparkJobError):
     @classmethod
     def unpicklable(cls, name: str, error: BaseException) -> UdfError:
         """The function cannot be pickled for Spark's Python workers (it closes over a lock, a socket, ...)."""
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        reason = first_line(error) or type(error).__name__
         msg = (
             f"it cannot be sent to Spark's Python workers, which receive it pickled: {reason}. A UDF may "
             "use module-level functions and plain values; build a client, connection or lock inside the "

@@ -18,6 +18,8 @@ import re
 import traceback
 from typing import TYPE_CHECKING, Any
 
+from pydantable_spark.errors import first_line
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -26,24 +28,12 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["MARK", "BatchFunction", "BatchFunctionFailed", "first_line", "reported_failure"]
+__all__ = ["MARK", "BatchFunction", "BatchFunctionFailed", "reported_failure"]
 
 MARK = "[pydantable-spark foreach_batch]"
 """Opens the message of ``BatchFunctionFailed``: what ``reported_failure`` looks for in Spark's report."""
 
 _REPORTED = re.compile(re.escape(MARK) + r" micro-batch (\d+): (\S+): ([^\n]*)")
-
-
-def first_line(error: BaseException) -> str:
-    r"""What an error says on its first line (empty when it says nothing): what ``BatchFunctionError`` shows.
-
-    >>> first_line(ValueError("bad row\nid 3"))
-    'bad row'
-    >>> first_line(KeyError())
-    ''
-    """
-    said = str(error)
-    return said.splitlines()[0] if said else ""
 
 
 class BatchFunctionFailed(Exception):

@@ -11,7 +11,14 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, BatchFunctionError, StreamingError, shown
+from pydantable_spark.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    BatchFunctionError,
+    StreamingError,
+    first_line,
+    shown,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -155,7 +162,7 @@ class StreamingQuery:
         """
         from pydantable_spark._spark.storage import spark_errors
         from pydantable_spark._spark.streaming import last_batch
-        from pydantable_spark.streaming.batches import first_line, reported_failure
+        from pydantable_spark.streaming.batches import reported_failure
 
         try:
             yield
