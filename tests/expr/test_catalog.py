@@ -638,14 +638,15 @@ class _Comparison:
         """The façade's values of a batch (``_SPARK_VALUES``) against PySpark's, in one job; a failing batch is
         halved, down to single calls."""
         names = sorted(candidates)
+        plain = self._plain(candidates, names)
         theirs: Any = None
         if len(names) == 1 and isinstance(_SPARK_VALUES[names[0]], Exception):  # the façade's call fails
-            theirs = _failure(lambda: self._plain(candidates, names).collect())
+            theirs = _failure(plain.collect)
             if theirs is None:  # PySpark's does not: its values, for the message
-                theirs = _sorted_rows(self._plain(candidates, names).toArrow().to_pydict())
+                theirs = _sorted_rows(plain.toArrow().to_pydict())
         else:
             try:
-                theirs = _sorted_rows(self._plain(candidates, names).toArrow().to_pydict())
+                theirs = _sorted_rows(plain.toArrow().to_pydict())
             except Exception as error:  # compared below
                 if len(names) > 1:
                     half = len(names) // 2
