@@ -198,10 +198,10 @@ def test_a_typed_kafka_stream_into_delta_equals_the_same_query_in_plain_pyspark(
     ]
     clicks.append({"id": 80, "page": "/p0", "ms": 5000, "at": "2026-01-01T12:00:00Z"})  # moves the watermark on
     # in time order: every window of 10:00-10:40 is written once the watermark passes its end
-    # one key: one partition, so the records are read in time order (none late) whatever the trigger's share
+    # one key: one partition; one writing task (two would interleave their records): read in time order, none late
     records = spark.createDataFrame(
         [(topic, "k", json.dumps(c)) for c in clicks], "topic string, key string, value string"
-    )
+    ).coalesce(1)
     records.write.format("kafka").option("kafka.bootstrap.servers", kafka_broker.bootstrap_servers).save()
 
     typed = (

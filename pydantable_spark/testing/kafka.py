@@ -60,6 +60,20 @@ def _free_port() -> int:
         return port
 
 
+def _cluster_id() -> str:
+    """A new KRaft cluster id: 16 random bytes in URL-safe base64, never led by ``-`` (as Kafka's own ids).
+
+    The storage tool would read an id led by ``-`` as an option (one in 64 ids):
+
+    >>> len(_cluster_id()), _cluster_id().startswith("-")
+    (22, False)
+    """
+    while True:
+        cluster = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+        if not cluster.startswith("-"):
+            return cluster
+
+
 class LocalKafka:
     """One local Kafka broker (KRaft, broker and controller in one JVM) on free ports, in a temporary directory.
 
@@ -112,8 +126,7 @@ class LocalKafka:
         return [self.java, f"-Xmx{self.heap}", "-cp", str(self.jars / "*"), main, *args]
 
     def _format(self) -> None:
-        cluster = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
-        command = self._java("kafka.tools.StorageTool", "format", "-t", cluster, "-c", str(self._config))
+        command = self._java("kafka.tools.StorageTool", "format", "-t", _cluster_id(), "-c", str(self._config))
         done = subprocess.run(command, capture_output=True, check=False, timeout=self.timeout)
         if done.returncode != 0:
             msg = f"LocalKafka: formatting the KRaft storage failed:\n{done.stdout.decode()}{done.stderr.decode()}"
