@@ -473,8 +473,8 @@ _FAILING = frozenset(_FAILING_FILE.read_text().split()) if _FAILING_FILE.exists(
 """The calls of the wide frame known to fail on Spark over its values (an ANSI error, an invalid sketch buffer):
 ``_fetch_spark`` runs each alone before the rest of its batch, which then runs in one job where it would fail and
 be narrowed down call by call; as only its failure is compared, with ``collect()`` (``_failure``). An order only,
-never what is compared: a call missing from the list is found by narrowing, a listed call that does not fail gives
-its values alone, fetched as any other. After a catalog change, rewrite the list with
+never what is compared: a call missing from the list is found by narrowing, a listed call that does not fail goes
+back to its batch, whose values are fetched as any other's. After a catalog change, rewrite the list with
 ``PYDANTABLE_CATALOG_FAILING=write pytest tests/expr/test_catalog.py -k values`` (one process)."""
 
 
@@ -545,29 +545,31 @@ _ALONE = 16
 class _Failing:
     """Narrows a failing batch down to the calls that may have failed it: those whose expression Spark names (its
     query context), each alone; else those of the entries already seen failing with the same error class (an
-    aggregate's error names no expression), each alone (most calls of such an entry fail the same way: alone, each
-    costs one job, where a batch of them is halved again and again); else those of the function its message names
-    (each alone when they are few, else as one batch); else the first half of the batch."""
+    aggregate's error names no expression, nor does a decimal's overflow), each alone (a collect() of one call costs
+    less than a failing batch: a batch of 120 ``round`` calls with eight that fail was halved some thirty times);
+    else those of the function its message names (each alone when they are few, else as one batch); else the first
+    half of the batch. A call that ran alone without failing (``cleared``) is not tried alone again."""
 
     seen: dict[str, set[str]] = field(default_factory=dict)  # error class -> entries seen failing with it
 
     def suspects(
-        self, error: BaseException, frame: DataFrame[Any], candidates: dict[str, Candidate]
+        self, error: BaseException, frame: DataFrame[Any], candidates: dict[str, Candidate], cleared: set[str]
     ) -> tuple[list[str], bool]:
-        """The calls to try apart from the rest, and whether each alone or as one batch."""
+        """The calls to try apart from the rest, and whether each alone or as one batch; a call in ``cleared`` (it
+        ran alone without failing) is never tried alone again."""
         names = sorted(candidates)
-        found = [n for n in failing_calls(error, frame) if n in candidates]
-        if found and len(found) < len(names):
+        found = [n for n in failing_calls(error, frame) if n in candidates and n not in cleared]
+        if found:
             return found, True
         kind = _ERROR_CLASS.search(str(error))
         entries = self.seen.get(kind[1], set()) if kind else set()
-        found = [n for n in names if candidates[n].entry.name in entries]
-        if found and len(found) < len(names):
+        found = [n for n in names if candidates[n].entry.name in entries and n not in cleared]
+        if found:  # the whole batch, maybe: a test's batch often holds the calls of one entry only
             return found, True
         named = set(re.findall(r"`([a-z][a-z0-9_]*)`", str(error)))  # "Invalid call to `hll_union_agg`"
         found = [n for n in names if candidates[n].entry.name in named]
         if found and len(found) < len(names):
-            return found, len(found) <= _ALONE
+            return found, len(found) <= _ALONE and not cleared.intersection(found)
         return names[: len(names) // 2], False
 
     def learn(self, error: BaseException, candidate: Candidate) -> None:
@@ -763,25 +765,29 @@ def _remember(names: list[str], values: Any) -> None:
 
 
 def _fetch_spark(
-    base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing, *, suspect: bool = False
+    base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing, cleared: set[str] | None = None
 ) -> list[list[str]]:
     """The façade's Spark values of a batch into ``_SPARK_VALUES``; a failing batch narrowed down (``_Failing``).
 
-    Returns the batches whose values were fetched, each in one job, and each call that failed alone. A single call
-    likely to fail (listed in ``_FAILING``, or a ``suspect`` of a failing batch) is first run with ``collect()``
-    (``_failure``); if it does not fail, its values are fetched as any other's.
+    Returns the batches whose values were fetched, each in one job, and each call that failed alone. A call likely
+    to fail (listed in ``_FAILING``, or a suspect of a failing batch) is first run alone with ``collect()``
+    (``_alone``): the calls that fail there are done, the others go back to the batch (``cleared``: never tried
+    alone again), whose values are then fetched in one job.
     """
+    cleared = set() if cleared is None else cleared
     names = sorted(candidates)
-    if len(names) > 1 and (apart := [n for n in names if n in _FAILING]):
-        fetched = [batch for n in apart for batch in _fetch_spark(base, {n: candidates[n]}, failing)]
-        rest = {n: c for n, c in candidates.items() if n not in _FAILING}
-        return fetched + (_fetch_spark(base, rest, failing) if rest else [])
+    listed = [n for n in names if n in _FAILING and n not in cleared]
+    failed = _alone(base, candidates, listed, failing, cleared)
+    rest = {n: c for n, c in candidates.items() if n not in failed}
+    return [[n] for n in failed] + (_fetch_batch(base, rest, failing, cleared) if rest else [])
+
+
+def _fetch_batch(
+    base: DataFrame[Any], candidates: dict[str, Candidate], failing: _Failing, cleared: set[str]
+) -> list[list[str]]:
+    """``_fetch_spark`` of calls none of which is known to fail: their values in one job, else narrowed down."""
+    names = sorted(candidates)
     frame = _selected(base, {n: candidates[n].expr for n in names}, candidates[names[0]].shape)
-    likely = len(names) == 1 and (suspect or names[0] in _FAILING)
-    if likely and (error := _failure(lambda: frame.to_spark().collect())) is not None:
-        failing.learn(error, candidates[names[0]])
-        _remember(names, error)
-        return [names]
     try:
         _remember(names, _sorted_rows(frame.to_arrow(engine="spark").to_pydict()))
     except Exception as error:  # narrowed down to the calls that fail
@@ -789,12 +795,33 @@ def _fetch_spark(
             failing.learn(error, candidates[names[0]])
             _remember(names, error)
             return [names]
-        suspects, alone = failing.suspects(error, frame, candidates)
-        fetched = []
-        for group in [[n] for n in suspects] if alone else [suspects]:
-            fetched += _fetch_spark(base, {n: candidates[n] for n in group}, failing, suspect=alone)
-        return fetched + _fetch_spark(base, {n: c for n, c in candidates.items() if n not in suspects}, failing)
+        suspects, alone = failing.suspects(error, frame, candidates, cleared)
+        if alone:
+            failed = _alone(base, candidates, suspects, failing, cleared)
+            rest = {n: c for n, c in candidates.items() if n not in failed}
+            return [[n] for n in failed] + (_fetch_batch(base, rest, failing, cleared) if rest else [])
+        group = {n: candidates[n] for n in suspects}
+        rest = {n: c for n, c in candidates.items() if n not in group}
+        return _fetch_batch(base, group, failing, cleared) + _fetch_batch(base, rest, failing, cleared)
     return [names]
+
+
+def _alone(
+    base: DataFrame[Any], candidates: dict[str, Candidate], names: list[str], failing: _Failing, cleared: set[str]
+) -> list[str]:
+    """The calls of ``names`` that fail when each runs alone with ``collect()`` (``_failure``), their errors kept in
+    ``_SPARK_VALUES``; the others join ``cleared``."""
+    failed = []
+    for n in names:
+        frame = _selected(base, {n: candidates[n].expr}, candidates[n].shape)
+        error = _failure(lambda frame=frame: frame.to_spark().collect())
+        if error is None:
+            cleared.add(n)
+            continue
+        failing.learn(error, candidates[n])
+        _remember([n], error)
+        failed.append(n)
+    return failed
 
 
 def _failure(job: Callable[[], object]) -> Exception | None:
