@@ -775,11 +775,8 @@ def _fetch_spark(
     alone again), whose values are then fetched in one job.
     """
     cleared = set() if cleared is None else cleared
-    names = sorted(candidates)
-    listed = [n for n in names if n in _FAILING and n not in cleared]
-    failed = _alone(base, candidates, listed, failing, cleared)
-    rest = {n: c for n, c in candidates.items() if n not in failed}
-    return [[n] for n in failed] + (_fetch_batch(base, rest, failing, cleared) if rest else [])
+    listed = [n for n in sorted(candidates) if n in _FAILING and n not in cleared]
+    return _apart(base, candidates, listed, failing, cleared)
 
 
 def _fetch_batch(
@@ -797,13 +794,20 @@ def _fetch_batch(
             return [names]
         suspects, alone = failing.suspects(error, frame, candidates, cleared)
         if alone:
-            failed = _alone(base, candidates, suspects, failing, cleared)
-            rest = {n: c for n, c in candidates.items() if n not in failed}
-            return [[n] for n in failed] + (_fetch_batch(base, rest, failing, cleared) if rest else [])
+            return _apart(base, candidates, suspects, failing, cleared)
         group = {n: candidates[n] for n in suspects}
         rest = {n: c for n, c in candidates.items() if n not in group}
         return _fetch_batch(base, group, failing, cleared) + _fetch_batch(base, rest, failing, cleared)
     return [names]
+
+
+def _apart(
+    base: DataFrame[Any], candidates: dict[str, Candidate], names: list[str], failing: _Failing, cleared: set[str]
+) -> list[list[str]]:
+    """``names`` each run alone (``_alone``), then the batch without those that failed (``_fetch_batch``)."""
+    failed = _alone(base, candidates, names, failing, cleared)
+    rest = {n: c for n, c in candidates.items() if n not in failed}
+    return [[n] for n in failed] + (_fetch_batch(base, rest, failing, cleared) if rest else [])
 
 
 def _alone(
