@@ -176,6 +176,17 @@ STRICT: list[tuple[str, dict[str, Any]]] = [  # a JSON record, and what PERMISSI
 ]
 
 
+@pytest.mark.jvm_free
+@pytest.mark.parametrize("mode", ["PERMISSIVE", "FAILFAST"])
+def test_the_strict_parse_is_written_once_however_many_fields_and_checks_read_it(mode: str) -> None:
+    from pydantable_spark._spark.sql import to_sql
+
+    # each field and each check of the rebuilt struct read the parse: written out, Spark ran it once for each
+    sql = to_sql(F.from_json(StrictTexts.text, Strict, {"mode": mode}).node)
+    assert sql.count("from_json(") == 1
+    assert sql.startswith("transform(array(from_json(")
+
+
 @pytest.fixture(scope="module")
 def strict_texts(spark: SparkSession) -> Any:
     return StrictTexts.from_rows([{"id": i, "text": text} for i, (text, _) in enumerate(STRICT)])
