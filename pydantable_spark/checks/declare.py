@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantable_spark import dtypes as dt
 from pydantable_spark.errors import ArgumentTypeError, ArgumentValueError, ColumnTypeError, UnknownColumnError, shown
 from pydantable_spark.expr.api import Col, Expr
+from pydantable_spark.expr.call import Call
 from pydantable_spark.expr.core import Column, Node, Typed, bind, render
 from pydantable_spark.expr.udf import UdfCall
 from pydantable_spark.plan.aggregate import check_aggregation
@@ -150,6 +151,8 @@ class Check:
         ``F.mean``, ``F.sum``, ``F.count``...). An aggregate over no rows is
         NULL (but ``count``): on an empty frame such a check is violated
         unless it says otherwise (``F.coalesce(F.max(cls.qty), F.lit(0)) <= 1000``).
+        It may compare with the clock of the run, which is how freshness is
+        written: ``F.max(cls.at) >= F.current_timestamp() - timedelta(hours=1)``.
         """
         return cls._declared("agg", predicate, name, action)
 
@@ -313,8 +316,9 @@ def resolve_check(
     """One check resolved against ``schema`` (see ``resolve_checks``); ``named``: the names of the checks before it.
 
     Refuses an unknown column (with the closest name), another model's
-    column, a predicate that is not boolean, not deterministic or calls a
-    Python UDF, an aggregate or a window in a row check, a column outside an
+    column, a predicate that is not boolean, not deterministic (but an
+    ``agg`` check's reading of the clock, ``_CLOCK``) or calls a Python
+    UDF, an aggregate or a window in a row check, a column outside an
     aggregate in an ``agg`` check, a key column named twice, a reference
     whose columns' types do not pair with the key's, and a name used before.
     """
@@ -341,17 +345,31 @@ def resolve_check(
         if isinstance(part, UdfCall):
             msg = f"{what}: {render(part)} calls a Python UDF; a check runs as Spark SQL, without UDFs (not supported)"
             raise NotImplementedError(msg)
-        if not part.deterministic:
+        if not part.deterministic and not (check.kind == "agg" and _reads_the_clock(part)):
             msg = (
                 f"{what}: {render(part)} is not deterministic (it can differ between two runs over the same rows); "
                 "a check must give the same verdict every time"
             )
+            if _reads_the_clock(part):
+                msg += " (an agg check may compare with the clock: F.max(cls.at) >= F.current_timestamp() - timedelta)"
             raise ColumnTypeError(msg)
     if check.kind == "row":
         check_row_expression(node, what, windows=False)
     else:
         check_aggregation(node, what)
     return dataclasses.replace(check, expr=node)
+
+
+_CLOCK = frozenset({"current_timestamp", "current_date", "localtimestamp"})
+"""Functions of the query's clock (``F.now`` is ``current_timestamp``). Spark computes each once per query (its
+``ComputeCurrentTime`` rule), so the rows an aggregate check reads in its one counting action all meet the same
+instant: an ``agg`` check may compare with them, which is how freshness is written
+(``F.max(cls.at) >= F.current_timestamp() - timedelta(hours=1)``). A row check may not: a ``drop`` check's rows
+are counted in one query and dropped in another, which could read another instant."""
+
+
+def _reads_the_clock(node: Node) -> bool:
+    return isinstance(node, Call) and node.function.name in _CLOCK
 
 
 def model_owners(model: "type[DataFrameModel]") -> frozenset[str]:

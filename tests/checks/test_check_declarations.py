@@ -123,6 +123,13 @@ def test_columns_with_hostile_names_are_keys_and_are_shown_quoted() -> None:
         (lambda cls: Check.row(Other.x > 1, name="c"), ColumnTypeError, "Other.x is a column of another model"),
         (lambda cls: Check.unique(Other.x, name="c"), ColumnTypeError, "Other.x is a column of another model"),
         (lambda cls: Check.row(F.rand() > 0.5, name="c"), ColumnTypeError, "rand() is not deterministic"),
+        (lambda cls: Check.agg(F.sum(F.rand()) > 0.5, name="c"), ColumnTypeError, "rand() is not deterministic"),
+        (
+            lambda cls: Check.row(cls.start >= F.current_date(), name="c"),
+            ColumnTypeError,
+            "current_date() is not deterministic (it can differ between two runs over the same rows); a check must "
+            "give the same verdict every time (an agg check may compare with the clock",
+        ),
         (lambda cls: Check.row(F.max(cls.qty) > 0, name="c"), ColumnTypeError, "aggregates rows"),
         (
             lambda cls: Check.row(F.sum(cls.qty).over(Window.partition_by(cls.id)) > 0, name="c"),
@@ -139,6 +146,26 @@ def test_a_bad_check_is_refused_when_the_model_is_defined(make: Any, error: type
     with pytest.raises(error, match=None) as raised:
         _model(make)
     assert words in str(raised.value)
+
+
+def test_an_agg_check_may_compare_with_the_clock_which_is_how_freshness_is_written() -> None:
+    class Event(DataFrameModel):
+        at: datetime.datetime
+        day: datetime.date
+
+        @classmethod
+        def checks(cls) -> Sequence[Check]:
+            return (
+                Check.agg(F.max(cls.at) >= F.current_timestamp() - datetime.timedelta(hours=1), name="fresh"),
+                Check.agg(F.max(cls.day) >= F.current_date(), name="today", action="warn"),
+                Check.agg(F.min(cls.at) <= F.now(), name="not_ahead"),
+            )
+
+    assert [(c.name, c.kind) for c in Event.dataset_checks()] == [
+        ("fresh", "agg"),
+        ("today", "agg"),
+        ("not_ahead", "agg"),
+    ]
 
 
 def test_two_checks_of_one_name_are_refused() -> None:

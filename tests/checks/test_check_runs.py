@@ -107,6 +107,25 @@ def test_warn_and_drop_leave_the_report_ok() -> None:
     assert sorted(report.frame.to_dict()["id"]) == [2, 2]
 
 
+class Reading(DataFrameModel):
+    at: datetime.datetime
+
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (Check.agg(F.max(cls.at) >= F.current_timestamp() - datetime.timedelta(hours=1), name="fresh"),)
+
+
+def test_a_freshness_check_compares_the_newest_row_with_the_clock_of_the_run() -> None:
+    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)  # the session's time zone is UTC
+    recent = Reading.from_rows([{"at": now - datetime.timedelta(days=3)}, {"at": now - datetime.timedelta(minutes=5)}])
+    assert [(r.check.name, r.count) for r in recent.validate().checks] == [("fresh", 0)]
+    newest = now - datetime.timedelta(days=2)
+    stale = Reading.from_rows([{"at": now - datetime.timedelta(days=3)}, {"at": newest}]).validate()
+    assert [(r.check.name, r.count, r.examples) for r in stale.checks] == [("fresh", 1, ({"max(at)": newest},))]
+    with pytest.raises(CheckError, match="fresh"):
+        stale.raise_for_errors()
+
+
 def _python_verdict(row: dict[str, Any]) -> bool:
     """The row check ``(a > b) | (c == 'k')`` with Python semantics, NULL (None) taken as not TRUE."""
     a, b, c = row["a"], row["b"], row["c"]

@@ -8,6 +8,7 @@ by ``Check``'s constructors evaluated on the written arguments.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from pydantable_spark import Check, DataFrameModel, F, Window
@@ -55,6 +56,7 @@ class Shipment(DataFrameModel):
             Check.row(F.col("qty") + 1, name="nb"),  # E: (qty + 1) is int | None (bigint), not a boolean
             Check.agg(F.max(F.col("qty")), name="not_boolean_agg"),  # E: not a boolean; an agg check is a condition
             Check.row(F.rand() > 0.5, name="moving"),  # E: check 'moving' of Shipment: rand() is not deterministic
+            Check.row(F.current_date() > datetime.date(2024, 1, 1), name="clock"),  # E: an agg check may compare with
             Check.row(F.max(cls.qty) > 1, name="aggregated"),  # E: (max(qty) > 1) aggregates rows
             Check.row(F.sum(cls.qty).over(Window.partition_by(cls.id)) > 1, name="windowed"),  # E: uses a window
             Check.agg(cls.qty > 1, name="not_aggregated"),  # E: (qty > 1) is not an aggregate

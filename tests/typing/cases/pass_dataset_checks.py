@@ -54,6 +54,7 @@ class Order(DataFrameModel):
             Check.agg(F.max(cls.qty) <= 1000, name="qty_max"),
             Check.agg(F.coalesce(F.mean(cls.qty), F.lit(0.0)) < 50, name="qty_mean", action="warn"),
             Check.agg(F.count() >= 1, name="counted"),
+            Check.agg(F.max(cls.start) >= F.current_date() - datetime.timedelta(days=7), name="fresh"),
             Check.references(cls.customer_id, Customer.id, name="customer_fk", action="drop"),
             Check.references((cls.customer_id, cls.region), (Customer.id, Customer.region), name="customer_region"),
             Check.references(cls.region_number, Region.number, name="region_number", action="warn"),
