@@ -275,7 +275,7 @@ def from_text_sql(node: FromText) -> str:
     ``transform(array(parse), parsed -> struct)[0]``) and runs once a row:
     Spark evaluates each copy of an expression written out, and its common
     subexpression elimination skips the branches of an ``IF`` (a parse of a
-    record of four fields ran twelve times, 5.5 times plain ``from_json``'s
+    record of four fields ran twelve times, six times plain ``from_json``'s
     time). A lambda's result is typed nullable, so a ``from_csv`` of a
     non-null text, which Spark types non-null, keeps the copies.
     """
