@@ -242,7 +242,10 @@ def kafka_stream(
         parsed = F.from_json(text, schema, {"mode": "FAILFAST"})
         assert isinstance(parsed.node, FromText)
         parsed = Expr(replace(parsed.node, name=model.__name__))  # messages name the model, not its struct
-        frame = frame.with_columns(__pydantable_value=parsed)
+        # the parsed record comes out of a generator (a one-element array, exploded): Spark pushes a filter through
+        # projections, where it would parse each record again below them, but not below a generator's output; the
+        # outer form, as for explode Spark infers a size() filter below it that parses again
+        frame = frame.with_columns(__pydantable_value=F.array(parsed)).explode_outer("__pydantable_value")
         record = F.col("__pydantable_value")
     for f in target:
         if f.name in KAFKA_METADATA:
