@@ -303,7 +303,8 @@ def from_text_sql(node: FromText) -> str:
         schema = dt.Struct((*schema.fields, dt.Field(_CORRUPT, dt.String(), True)))
         options += [("columnNameOfCorruptRecord", _CORRUPT)]
     parse = f"{function}({child}, {string_sql(type_sql(schema))}, {_options_sql([*options, ('mode', 'PERMISSIVE')])})"
-    parsed = _PARSED if node.type.nullable else parse
+    bound = node.type.nullable  # the parse bound to _PARSED (see above)
+    parsed = _PARSED if bound else parse
     if node.failfast:
         message = f"{describe(node.child)} holds a record that is not {fmt.upper()} of {node.name} (FAILFAST): "
         corrupt = struct_field_sql(parsed, _CORRUPT)
@@ -318,7 +319,7 @@ def from_text_sql(node: FromText) -> str:
             value = f"IF({malformed[0]}, {malformed[1]}, {value})"
         fields += [string_sql(f.name), value]
     built = f"named_struct({', '.join(fields)})"
-    if not node.type.nullable:
+    if not bound:
         return built
     return f"transform(array({parse}), {_PARSED} -> IF({_PARSED} IS NULL, NULL, {built}))[0]"
 
