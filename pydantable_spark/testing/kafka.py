@@ -123,7 +123,10 @@ class LocalKafka:
         return self._process is not None and self._process.poll() is None
 
     def _java(self, main: str, *args: str) -> list[str]:
-        return [self.java, f"-Xmx{self.heap}", "-cp", str(self.jars / "*"), main, *args]
+        # a broker for tests: one collector thread and the quick JIT compiler only (what the test session does, see
+        # conftest.py), so the broker's JVM takes little CPU from the Spark it serves on a small machine
+        quick = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]
+        return [self.java, f"-Xmx{self.heap}", *quick, "-cp", str(self.jars / "*"), main, *args]
 
     def _format(self) -> None:
         command = self._java("kafka.tools.StorageTool", "format", "-t", _cluster_id(), "-c", str(self._config))
