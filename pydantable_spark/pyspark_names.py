@@ -188,7 +188,8 @@ FRAME: dict[str, Answer] = {
     "mergeInto": use("df.merge_into(table, on=..., when_matched=..., when_not_matched=...)"),
     "writeStream": use(
         "df.write_stream_parquet(path, checkpoint=...)",
-        "Also write_stream_json, write_stream_csv, write_stream_memory; the output mode is checked before start.",
+        "Also write_stream_json, write_stream_csv, write_stream_delta, write_stream_table, write_stream_kafka, "
+        "write_stream_memory, foreach_batch; the output mode is checked before start.",
     ),
     "withWatermark": use("df.with_watermark(Model.ts, '10 minutes')", "A timestamp column; the delay a duration."),
     # --- physical controls ---

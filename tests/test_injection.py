@@ -1017,3 +1017,37 @@ def test_kafka_topics_and_servers_are_kafka_names_or_refused() -> None:
             assert shown == {"topic": value, "topics": f"t,{value}"}.get(name, json.dumps({value: {"0": -2}}))
             passed.append(value)
     assert sorted(set(passed)) == ["NULL", "_", "a.b"]  # Kafka's legal names among them: passed exactly
+
+
+def test_the_kafka_sinks_topic_servers_and_key_are_names_or_refused() -> None:
+    """``write_stream_kafka``: a hostile topic or server is refused unless Kafka takes it; a key is a column name."""
+    from pydantable_spark.streaming.kafka import kafka_sink
+
+    class Event(DataFrameModel):
+        id: int
+
+    schema = Event.from_rows([]).schema
+    for value in HOSTILE:
+        with pytest.raises(ArgumentValueError, match="'host:port'"):
+            kafka_sink(schema, value, topic="t", key=None, options={})
+        if re.fullmatch(r"[A-Za-z0-9._-]{1,249}", value) is None:
+            with pytest.raises(ArgumentValueError, match="1 to 249 letters, digits"):
+                kafka_sink(schema, "broker:9092", topic=value, key=None, options={})
+        else:
+            options, _ = kafka_sink(schema, "broker:9092", topic=value, key=None, options={})
+            assert options["topic"] == value  # a writer option (text), passed exactly
+        with pytest.raises(UnknownColumnError):
+            kafka_sink(schema, "broker:9092", topic="t", key=value, options={})
+
+
+def test_kafka_records_over_hostile_column_names_are_exact(spark: SparkSession, conf: str) -> None:
+    """The value's JSON keys are the columns' names and the key the key column's value, whatever the names."""
+    from pydantable_spark._spark.streaming import kafka_records
+    from pydantable_spark.streaming.kafka import kafka_sink
+
+    frame = _named_frame(spark)
+    names = frame.columns
+    _, records = kafka_sink(frame.schema, "broker:9092", topic="t", key=names[2], options={})
+    got = kafka_records(frame.to_spark(), records).orderBy("key").collect()
+    assert [json.loads(row.value) for row in got] == [{n: (k + 1) * r for k, n in enumerate(names)} for r in (1, 2, 3)]
+    assert [row.key for row in got] == [str(3 * r) for r in (1, 2, 3)], conf

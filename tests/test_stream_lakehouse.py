@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import runpy
 import uuid
 from pathlib import Path
@@ -18,10 +19,12 @@ from pydantic import Field
 from pyspark.sql import functions as sf
 from pyspark.sql import types as st
 
-from pydantable_spark import DataFrameModel, F
+from pydantable_spark import Check, DataFrameModel, F
 from pydantable_spark.errors import NullabilityError, WriteError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from pyspark.sql import SparkSession
 
     from pydantable_spark.testing.kafka import LocalKafka
@@ -170,6 +173,44 @@ def test_a_quarantined_micro_batch_run_again_on_restart_puts_every_row_in_one_ta
     assert len(kept) + len(aside) == len(sent) == 8
     assert _nullable(spark, out) == {"at": False, "user": False, "ms": True}
     assert _nullable(spark, bad)["user"] is False  # the quarantine is created as write_delta creates a table
+
+
+class Screened(DataFrameModel):
+    at: datetime.datetime
+    user: str
+    ms: int | None = Field(default=None, ge=0)
+
+    @classmethod
+    def checks(cls) -> Sequence[Check]:
+        return (
+            Check.row(cls.user != "u0-0", name="not_the_first", action="warn"),
+            Check.row(cls.ms % 2 == 0, name="even", action="drop"),
+        )
+
+
+def test_a_quarantining_delta_stream_sets_a_drop_checks_rows_apart_and_counts_its_checks(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    source, out, bad = tmp_path / "in", tmp_path / "out", tmp_path / "bad"
+    sent = _files(source, 0, 2, 4)  # ms 0, 1, 2, 3 then 100, 101, 102, 103
+    sent[1]["ms"] = -1  # violates ge 0, and is odd
+    (source / "f000.json").write_text("".join(json.dumps(e) + "\n" for e in sent[:4]))
+    later = (source / "f000.json").stat().st_mtime + 1  # files are read oldest first: f000 in micro-batch 0
+    os.utime(source / "f001.json", (later, later))
+    query = Screened.read_stream_json(source, max_files_per_trigger=1).write_stream_delta(
+        out, checkpoint=tmp_path / "cp", constraints="quarantine", quarantine=bad, available_now=True
+    )
+    query.await_termination(120)
+    kept = spark.read.format("delta").load(str(out)).collect()
+    aside = spark.read.format("delta").load(str(bad)).collect()
+    assert sorted(r.ms for r in kept) == [0, 2, 100, 102]
+    assert sorted((r.ms, tuple(r.violations)) for r in aside) == [
+        (-1, ("ms: ge 0", "even")), (3, ("even",)), (101, ("even",)), (103, ("even",))
+    ]  # fmt: skip
+    assert set(_nullable(spark, out)) == {"at", "user", "ms"}  # no flag column reached either table
+    assert set(_nullable(spark, bad)) == {"at", "user", "ms", "violations"}
+    counts = [(batch, {c.check.name: c.count for c in r.checks}) for batch, r in query.constraint_reports]
+    assert counts == [(0, {"not_the_first": 1, "even": 2}), (1, {"not_the_first": 0, "even": 2})]
 
 
 def test_the_docs_example_of_a_quarantining_delta_stream_runs(spark: SparkSession) -> None:

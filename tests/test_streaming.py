@@ -79,12 +79,17 @@ class RowChecked(DataFrameModel):
         )
 
 
-class Warned(DataFrameModel):
+class Screened(DataFrameModel):
+    at: datetime.datetime
     user: str
+    ms: int | None = Field(default=None, le=40)
 
     @classmethod
     def checks(cls) -> Sequence[Check]:
-        return (Check.row(cls.user != "root", name="not_root", action="warn"),)
+        return (
+            Check.row(cls.user != "u1", name="not_u1", action="warn"),
+            Check.row(cls.ms % 20 == 0, name="even_tens", action="drop"),
+        )
 
 
 def _stream(tmp_path: Path | None = None) -> Any:
@@ -401,11 +406,6 @@ SINK_REFUSALS: dict[str, tuple[Any, type[Exception], str]] = {
         UnknownColumnError,
         "'day'",
     ),
-    "a row check that warns": (
-        lambda: Warned.read_stream_json("/nonexistent/in").write_stream_parquet("/nonexistent/out", checkpoint="/x"),
-        NotImplementedError,
-        "row check(s) 'not_root' (action 'warn'): a stream sink runs row checks whose action is 'fail'",
-    ),
 }
 
 
@@ -592,6 +592,49 @@ def test_a_report_sink_writes_every_row_and_counts_each_micro_batchs_violations(
     plain.stop()
     with pytest.raises(StreamingError, match=r"constraint_reports needs a query started with constraints='report'"):
         plain.constraint_reports  # noqa: B018
+
+
+def test_warn_and_drop_row_checks_are_counted_per_micro_batch_and_dropped_rows_are_not_written(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    _json_lines(tmp_path / "in", "a.json", _events(0, 3))  # ms 0, 10, 20; users u0, u1, u0
+    _json_lines(tmp_path / "in", "b.json", _events(3, 2))  # ms 30, 40; users u1, u0
+    screened = Screened.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
+    query = screened.write_stream_parquet(tmp_path / "out", checkpoint=tmp_path / "cp", available_now=True)
+    assert query.await_termination(60) is True
+    assert sorted(Event.read_parquet(tmp_path / "out").to_dict()["ms"]) == [0, 20, 40]  # 10 and 30 dropped
+    counts = [
+        (batch, r.rows, r.results, {c.check.name: c.count for c in r.checks}, r.ok)
+        for batch, r in query.constraint_reports
+    ]
+    assert counts == [
+        (0, 3, (), {"not_u1": 1, "even_tens": 1}, True),  # constraints="raise": no constraint count, none violated
+        (1, 2, (), {"not_u1": 1, "even_tens": 1}, True),
+    ]
+    assert "2 of 2 checks violated" in str(query.constraint_reports[0][1])
+
+    _json_lines(tmp_path / "more", "a.json", _events(5, 2))  # ms 50 (dropped), 60 (kept, above le 40); u1, u0
+    reported = Screened.read_stream_json(tmp_path / "more").write_stream_memory(
+        "stream_screened", constraints="report", available_now=True
+    )
+    reported.await_termination(60)
+    [(batch, report)] = reported.constraint_reports
+    assert (batch, report.rows, [v.count for v in report.results]) == (0, 2, [2])  # counted before the drop
+    assert [(c.check.name, c.check.action, c.count) for c in report.checks] == [
+        ("not_u1", "warn", 1),
+        ("even_tens", "drop", 1),
+    ]
+    assert [r.ms for r in spark.table("stream_screened").collect()] == [60]
+
+    skipped = Screened.read_stream_json(tmp_path / "more").write_stream_memory(
+        "stream_unscreened", constraints="skip", available_now=True
+    )
+    skipped.await_termination(60)
+    assert sorted(r.ms for r in spark.table("stream_unscreened").collect()) == [50, 60]  # no check ran
+    with pytest.raises(
+        StreamingError, match=r"needs a query started with constraints='report', or a model with 'warn'"
+    ):
+        skipped.constraint_reports  # noqa: B018
 
 
 def test_spark_refuses_the_plans_the_facade_refuses(spark: SparkSession, tmp_path: Path) -> None:

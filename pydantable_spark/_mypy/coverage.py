@@ -95,7 +95,8 @@ _STREAM_SOURCE = RunTimeOnly(
     "opens a stream when its query starts: the model is its schema, and a stream's plan is checked at run time"
 )
 _STREAM_SINK = RunTimeOnly(
-    "starts a streaming query (Spark jobs per micro-batch) into a path, a table, a memory table or a function"
+    "starts a streaming query (Spark jobs per micro-batch) into a path, a table, a Kafka topic, a memory table or a "
+    "function"
 )
 
 _PLAN = Replayed(PLAN)
@@ -211,6 +212,7 @@ FRAME_ENTRIES: dict[str, Entry] = {
             "write_stream_csv",
             "write_stream_delta",
             "write_stream_json",
+            "write_stream_kafka",
             "write_stream_memory",
             "write_stream_parquet",
             "write_stream_table",

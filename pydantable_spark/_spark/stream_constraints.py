@@ -3,10 +3,13 @@
 * ``report``: the stream is observed with each constraint's violation count
   (Spark's named observation, ``observe(name, ...)``): the sink is Spark's own,
   so its exactly-once commit is kept, and each micro-batch's counts come with
-  its progress report (``StreamingQuery.constraint_reports``).
+  its progress report (``StreamingQuery.constraint_reports``). The model's
+  ``warn`` and ``drop`` row checks are counted in the same observation, in
+  every mode but ``skip`` (``Observed``); a ``drop`` check's rows are then
+  filtered out of the stream (or set apart by ``quarantine``).
 * ``quarantine``: each micro-batch is split in ``foreachBatch``: the rows that
-  violate a constraint (with a ``violations`` column) are appended to the
-  quarantine table, the others to the sink's table, both Delta Lake. Each of
+  violate a constraint or a ``drop`` row check (with a ``violations`` column)
+  are appended to the quarantine table, the others to the sink's table, both Delta Lake. Each of
   the two appends carries Delta's idempotent-write options: ``txnAppId`` (from
   the checkpoint's path, one for the sink and one for the quarantine) and
   ``txnVersion`` (the micro-batch id), so a micro-batch that a restart runs
@@ -17,41 +20,110 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from pyspark.sql import DataFrame as SparkDataFrame
 
+    from pydantable_spark.checks.declare import Check
     from pydantable_spark.constraints import SparkConstraints, ValidationReport
 
-__all__ = ["OBSERVED", "Quarantine", "app_id", "observed_stream", "reports"]
+__all__ = ["OBSERVED", "Observed", "Quarantine", "app_id", "checked_stream", "reports"]
+
+OUTCOME = " (the micro-batch was not committed)"
+"""How a failing check's or constraint's message ends on a stream."""
 
 OBSERVED = "pydantable_constraints"
 """The name of the observation of a ``constraints="report"`` stream (a key of its progress' ``observedMetrics``)."""
 
 
-def observed_stream(frame: SparkDataFrame, checks: SparkConstraints) -> SparkDataFrame:
-    """``frame`` (a stream) observed with the rows and each constraint's violations, per micro-batch."""
-    from pyspark.sql import functions as sf
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """What a stream sink counts per micro-batch: the constraints (``report``) and the ``warn``/``drop`` row checks."""
 
-    from pydantable_spark._spark.constraints import _counts, _named
+    constraints: SparkConstraints
+    """The constraints counted (none unless the sink reports them)."""
+    checks: tuple[Check, ...] = ()
+    """The row checks counted: a ``CheckResult`` each in every micro-batch's report."""
 
-    named, names = _named(frame)
-    return named.observe(OBSERVED, *(sf.expr(item) for item in _counts(checks))).toDF(*names)
+    @classmethod
+    def of(cls, constraints: SparkConstraints | None, checks: tuple[Check, ...] = ()) -> Observed:
+        """The counts of ``constraints`` (None: none) and of ``checks``."""
+        if constraints is None:
+            from pydantic import BaseModel
+
+            from pydantable_spark.constraints import SparkConstraints
+
+            constraints = SparkConstraints(BaseModel, (), ())
+        return cls(constraints, checks)
+
+    def observe(self, frame: SparkDataFrame) -> SparkDataFrame:
+        """``frame`` (a stream) observed with its rows and the violations of each constraint and check, per batch."""
+        from pyspark.sql import functions as sf
+
+        from pydantable_spark._spark.checks import row_violation_sql
+        from pydantable_spark._spark.constraints import _counts, _named
+
+        named, names = _named(frame)
+        items = _counts(self.constraints)
+        items += [f"count_if({row_violation_sql(c)}) AS `__pydantable_k{i}`" for i, c in enumerate(self.checks)]
+        return named.observe(OBSERVED, *(sf.expr(item) for item in items)).toDF(*names)
+
+    def report(self, values: dict[str, Any]) -> ValidationReport:
+        """The report of one micro-batch from the values of its observation (counts, no examples)."""
+        from pydantable_spark._spark.constraints import _report
+        from pydantable_spark.constraints import CheckResult
+
+        counts = tuple(CheckResult(c, int(values[f"__pydantable_k{i}"] or 0), ()) for i, c in enumerate(self.checks))
+        return dataclasses.replace(_report(values, self.constraints, ()), checks=counts)
 
 
-def reports(progress: list[dict[str, Any]], checks: SparkConstraints) -> list[tuple[int, ValidationReport]]:
+def checked_stream(
+    frame: SparkDataFrame, checks: SparkConstraints | None, rows: Sequence[Check], constraints: str, action: str
+) -> tuple[SparkDataFrame, Observed | None, list[tuple[str, str]]]:
+    """``frame`` (a stream) with the model's constraints and row checks of a sink in mode ``constraints``.
+
+    ``fail`` row checks, and the constraints under ``"raise"``, fail the
+    micro-batch at the first violating row; the constraints under
+    ``"report"`` and the ``warn``/``drop`` row checks are counted (the
+    ``Observed`` returned, None when nothing is); a ``drop`` check's rows are
+    filtered out, or (``"quarantine"``) marked by flag columns, returned with
+    the checks' names for the quarantine's ``violations``.
+    """
+    from pydantable_spark._spark.checks import drop_flags, raising_rows, without_dropped
+    from pydantable_spark._spark.constraints import raising
+
+    failing = [c for c in rows if c.action == "fail"]
+    counted = tuple(c for c in rows if c.action != "fail")
+    if failing:
+        frame = raising_rows(frame, failing, action, OUTCOME)
+    if checks is not None and checks.checked and constraints == "raise":
+        frame = raising(frame, checks, action, OUTCOME)
+    reported = checks if checks is not None and checks.checked and constraints == "report" else None
+    observed = Observed.of(reported, counted) if reported is not None or counted else None
+    if observed is not None:
+        frame = observed.observe(frame)
+    dropped: list[tuple[str, str]] = []
+    if any(c.action == "drop" for c in counted):
+        frame, dropped = drop_flags(frame, counted, {})
+        if constraints != "quarantine":
+            frame = without_dropped(frame, [flag for flag, _ in dropped])
+    return frame, observed, dropped
+
+
+def reports(progress: list[dict[str, Any]], observed: Observed) -> list[tuple[int, ValidationReport]]:
     """The ``(batch id, report)`` of each micro-batch in ``progress`` (Spark's reports) that has the counts."""
-    from pydantable_spark._spark.constraints import _report
-
     found = []
     for report in progress:
         metrics = (report.get("observedMetrics") or {}).get(OBSERVED)
         if metrics is not None:
-            found.append((int(report["batchId"]), _report(_metric_values(metrics), checks, ())))
+            found.append((int(report["batchId"]), observed.report(_metric_values(metrics))))
     return found
 
 
@@ -74,15 +146,17 @@ class Quarantine:
     checkpoint: str
     partition_by: tuple[str, ...] = ()
     options: tuple[tuple[str, str], ...] = ()
+    dropped: tuple[tuple[str, str], ...] = ()
+    """The flag columns of the model's ``drop`` row checks (``_spark.checks.drop_flags``), with the checks' names."""
 
     def __call__(self, batch: SparkDataFrame, batch_id: int) -> None:
-        """Split micro-batch ``batch_id``: the violating rows to the quarantine, the others to the sink."""
+        """Split micro-batch ``batch_id``: violating (and dropped) rows to the quarantine, the others to the sink."""
         from pyspark.sql import functions as sf
 
         from pydantable_spark._spark.constraints import VIOLATIONS, flagged_rows
         from pydantable_spark._spark.writes import Request, write_path, write_table
 
-        flagged = flagged_rows(batch, self.violations).persist()
+        flagged = flagged_rows(batch, self.violations, self.dropped).persist()
         try:
             version = str(int(batch_id))
             aside = Request(

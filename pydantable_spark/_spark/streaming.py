@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
     from pydantable_spark.plan.sources import StreamSource
     from pydantable_spark.schema import Schema
+    from pydantable_spark.streaming.kafka import KafkaRecords
 
-__all__ = ["SinkRequest", "open_stream", "prepare_table", "start"]
+__all__ = ["SinkRequest", "kafka_records", "open_stream", "prepare_table", "start"]
 
 log = logging.getLogger("pydantable_spark")
 
@@ -84,6 +85,20 @@ def start(frame: SparkDataFrame, request: SinkRequest) -> SparkQuery:
     if request.table is not None:
         return writer.toTable(request.table)
     return writer.start(request.path) if request.path is not None else writer.start()
+
+
+def kafka_records(frame: SparkDataFrame, records: KafkaRecords) -> SparkDataFrame:
+    """``frame``'s rows as Kafka records: ``value``, the JSON of the value's columns, and ``key`` (if any), as text."""
+    from pydantable_spark._spark.constraints import _named
+    from pydantable_spark._spark.sql import column_sql, string_sql
+
+    named, _ = _named(frame)
+    fields = ", ".join(f"{string_sql(name)}, {column_sql(name)}" for name in records.value)
+    items = [f"to_json(named_struct({fields})) AS value"]
+    if records.key is not None:
+        key = column_sql(records.key)
+        items.append(f"CAST({key} AS STRING) AS key" if records.key_is_text else f"{key} AS key")
+    return named.selectExpr(*items)
 
 
 def prepare_table(frame: SparkDataFrame, request: SinkRequest) -> None:

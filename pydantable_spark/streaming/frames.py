@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from pydantable_spark.expr.api import Expr
     from pydantable_spark.frame import DataFrame
     from pydantable_spark.reconcile import Selection
+    from pydantable_spark.streaming.kafka import KafkaRecords
     from pydantable_spark.streaming.query import StreamingQuery
     from pydantable_spark.timeseries import Duration
 
@@ -126,10 +127,12 @@ def typed_options(
 
 
 def _stream_checks(model: type[BaseModel], action: str) -> tuple[Check, ...]:
-    """The model's dataset checks a stream sink runs on each micro-batch: its ``fail`` row checks.
+    """The model's dataset checks a stream sink runs on each micro-batch: its row checks.
 
-    A ``warn`` or ``drop`` row check is refused (not offered on streams yet:
-    its counts need the micro-batch's report). Keys, row counts, aggregates
+    A ``fail`` row check fails the micro-batch at its first violating row; a
+    ``warn`` one is counted, and a ``drop`` one counted and its rows taken out
+    (into the quarantine of a ``constraints="quarantine"`` sink), each
+    micro-batch's counts in its progress report. Keys, row counts, aggregates
     and references are checks of the whole table, which no micro-batch holds:
     they are not run, and the sink says so in the log (``validate()`` of the
     table written, in batch, runs them).
@@ -139,16 +142,6 @@ def _stream_checks(model: type[BaseModel], action: str) -> tuple[Check, ...]:
     if not (isinstance(model, type) and issubclass(model, DataFrameModel)):
         return ()
     declared = model.dataset_checks()
-    rows = [c for c in declared if c.kind == "row"]
-    unoffered = [c for c in rows if c.action != "fail"]
-    if unoffered:
-        named = ", ".join(f"{c.name!r} (action {c.action!r})" for c in unoffered)
-        msg = (
-            f"{action}: the model's row check(s) {named}: a stream sink runs row checks whose action is 'fail' "
-            "(the micro-batch fails, nothing committed); 'warn' and 'drop' are not offered on streams yet. "
-            "Make them 'fail', or pass constraints='skip' (no constraint or check is run)"
-        )
-        raise NotImplementedError(msg)
     whole = [c for c in declared if c.kind != "row"]
     if whole:
         log.warning(
@@ -157,7 +150,7 @@ def _stream_checks(model: type[BaseModel], action: str) -> tuple[Check, ...]:
             action,
             ", ".join(f"{c.name!r} ({c.label})" for c in whole),
         )
-    return tuple(rows)
+    return tuple(c for c in declared if c.kind == "row")
 
 
 def _one_path(path: object, action: str) -> str:
@@ -448,7 +441,7 @@ class Streams(Generic[M]):
         self, fmt: str, path: object, *, checkpoint: object, output_mode: object, query_name: object,
         available_now: object, processing_time: object, once: object, partition_by: object,
         constraints: object, options: Mapping[str, Any], format: object = None, fn: object = None,
-        quarantine: object = None,
+        quarantine: object = None, records: KafkaRecords | None = None,
     ) -> StreamingQuery:  # fmt: skip
         from pydantable_spark._spark import streaming as spark_side
         from pydantable_spark._spark.lower import to_spark
@@ -474,6 +467,8 @@ class Streams(Generic[M]):
         elif fmt == _TABLE:
             table = _table_name(path)
             target, action = None, f"write_stream_table({table!r})"
+        elif fmt == "kafka":
+            target, action = None, f"write_stream_kafka(topic={dict(options).get('topic')!r})"
         else:
             target = None if path is None else _one_path(path, f"write_stream_{fmt}")
             action = f"write_stream_{fmt}({target!r})" if target is not None else f"write_stream_memory({query_name!r})"
@@ -495,7 +490,7 @@ class Streams(Generic[M]):
                 "with a watermark on its key, or to write_stream_memory(output_mode=...)"
             )
             raise ArgumentTypeError(msg)
-        opts = typed_options(options, action, _SINK_OPTIONS)
+        opts = typed_options(options, action, _SINK_OPTIONS) if records is None else dict(options)
         if fmt == "csv":
             _csv_atomic_only(self.schema, action)
         for key, value in {"csv": CSV_WRITE_DEFAULTS, "json": JSON_WRITE_DEFAULTS}.get(fmt, {}).items():
@@ -509,32 +504,25 @@ class Streams(Generic[M]):
         checks = spark_constraints(self.model) if constraints != "skip" else None
         rows = _stream_checks(self.model, action) if constraints != "skip" else ()
         with spark_errors(action):
+            from pydantable_spark._spark.stream_constraints import checked_stream
+
             frame = to_spark(self._plan)
-            if rows:
-                from pydantable_spark._spark.checks import raising_rows
-
-                frame = raising_rows(frame, rows, action, " (the micro-batch was not committed)")
-            if checks is not None and checks.checked and constraints == "raise":
-                from pydantable_spark._spark.constraints import raising
-
-                frame = raising(frame, checks, action, " (the micro-batch was not committed)")
-            elif checks is not None and checks.checked and constraints == "report":
-                from pydantable_spark._spark.stream_constraints import observed_stream
-
-                frame = observed_stream(frame, checks)
             if lakehouse:
-                spark_side.prepare_table(frame, request)
-            if constraints == "quarantine" and checks is not None and checks.checked:
+                spark_side.prepare_table(frame, request)  # from the model's columns (no flag column yet)
+            frame, observed, dropped = checked_stream(frame, checks, rows, str(constraints), action)
+            if checks is not None and constraints == "quarantine" and (checks.checked or dropped):
                 from pydantable_spark._spark.constraints import violations_sql
                 from pydantable_spark._spark.stream_constraints import Quarantine
 
                 aside = Quarantine(
                     action, table or str(target), table is not None, os.fspath(quarantine),  # type: ignore[call-overload]
-                    violations_sql(checks), str(where), columns, tuple(opts.items()),
+                    violations_sql(checks, dropped), str(where), columns, tuple(opts.items()), tuple(dropped),
                 )  # fmt: skip
                 request = dataclasses.replace(request, batches=aside)
+            if records is not None:
+                frame = spark_side.kafka_records(frame, records)
             query = spark_side.start(frame, request)
-        return StreamingQuery(query, action, batches, checks if constraints == "report" else None)
+        return StreamingQuery(query, action, batches, observed)
 
     def write_stream_parquet(
         self, path: str | os.PathLike[str], *, checkpoint: str | os.PathLike[str], available_now: bool = False,
@@ -717,6 +705,53 @@ class Streams(Generic[M]):
             _BATCHES, None, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
             available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
             constraints=constraints, options={}, fn=fn,
+        )  # fmt: skip
+
+    def write_stream_kafka(
+        self, bootstrap_servers: str | Sequence[str], *, topic: str, checkpoint: str | os.PathLike[str],
+        key: str | Expr[Any] | None = None, output_mode: Literal["append", "update", "complete"] = "append",
+        available_now: bool = False, processing_time: Duration | None = None, once: bool = False,
+        query_name: str | None = None, constraints: StreamConstraints = "raise", **options: Any,
+    ) -> StreamingQuery:  # fmt: skip
+        """Start a query writing each row as a record of the Kafka topic ``topic``: its value the row's JSON.
+
+        The value is a JSON object of the frame's columns (``to_json``; a NULL
+        field is left out), which ``Model.read_stream_kafka`` of the same model
+        reads back as it was; model fields named as Kafka's metadata
+        (``kafka_key``, ``kafka_partition``...) are not in it. ``key`` names the
+        record key's column (``str`` or ``bytes``; an int, date, datetime,
+        decimal or bool column is written as its text); without it a
+        ``kafka_key`` column is the key, else records have none. Spark's Kafka
+        sink is at-least-once: a micro-batch that fails, or that a restart runs
+        again, may have written some of its records already, and they are
+        written again (deduplicate downstream, e.g. by a key column with
+        ``drop_duplicates_within_watermark``). Every output mode is taken,
+        checked against the plan before the query starts. Needs Spark's Kafka
+        connector on the session (see docs/streaming.md).
+
+        Args:
+            bootstrap_servers: the brokers, ``"host:port"`` text (comma-separated) or a list of them.
+            topic: the topic to write to (a Kafka topic name).
+            checkpoint: where the query keeps its progress and state (required).
+            key: the record key's column (a name or a model attribute), or None.
+            output_mode: ``"append"``, ``"update"`` or ``"complete"``.
+            available_now: read what is there now, in micro-batches, then stop (a trigger).
+            processing_time: a micro-batch every such duration (``"10 seconds"``; a trigger).
+            once: one micro-batch of what is there, then stop (a trigger; Spark deprecates it).
+            query_name: a name for the query (``StreamingQuery.name``).
+            constraints: ``"raise"`` (the default: a violating row fails its
+                micro-batch), ``"report"`` (counted, ``StreamingQuery.constraint_reports``)
+                or ``"skip"``; ``"quarantine"`` is offered on the Delta sinks.
+            options: Spark's other Kafka sink options (``kafka.``-prefixed producer settings...), as text.
+
+        """
+        from pydantable_spark.streaming.kafka import kafka_sink
+
+        opts, records = kafka_sink(self.schema, bootstrap_servers, topic=topic, key=key, options=options)
+        return self._write_stream(
+            "kafka", None, checkpoint=checkpoint, output_mode=output_mode, query_name=query_name,
+            available_now=available_now, processing_time=processing_time, once=once, partition_by=None,
+            constraints=constraints, options=opts, records=records,
         )  # fmt: skip
 
     def write_stream_memory(

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantable_spark import dtypes as dt
@@ -57,7 +57,15 @@ if TYPE_CHECKING:
 
     from pydantable_spark.frame import DataFrame
 
-__all__ = ["KAFKA_METADATA", "KAFKA_OPTIONS", "KAFKA_SCHEMA", "kafka_stream"]
+__all__ = [
+    "KAFKA_METADATA",
+    "KAFKA_OPTIONS",
+    "KAFKA_SCHEMA",
+    "KAFKA_SINK_OPTIONS",
+    "KafkaRecords",
+    "kafka_sink",
+    "kafka_stream",
+]
 
 KAFKA_SCHEMA = Schema(
     (
@@ -94,6 +102,14 @@ KAFKA_OPTIONS = {
     "failondataloss": "fail_on_data_loss",
 }
 """Spark's Kafka options that ``read_stream_kafka`` takes as typed keywords (lower-cased Spark name → keyword)."""
+
+KAFKA_SINK_OPTIONS = {
+    "kafka.bootstrap.servers": "bootstrap_servers",
+    "topic": "topic",
+    "checkpointlocation": "checkpoint",
+    "outputmode": "output_mode",
+}
+"""Spark's Kafka sink options that ``write_stream_kafka`` takes as typed keywords (lower-cased Spark name → keyword)."""
 
 _FORMATS = ("json",)
 
@@ -257,3 +273,51 @@ def kafka_stream(
     frame = frame.select(**columns)
     rec = reconcile(frame.schema.fields, target, allow_lossy=False, null_check=True)
     return DataFrame(p.Reconcile(frame._plan, rec, label), model)
+
+
+@dataclass(frozen=True, slots=True)
+class KafkaRecords:
+    """How ``write_stream_kafka`` makes a frame's rows Kafka records: the JSON value's columns and the key's."""
+
+    value: tuple[str, ...]
+    """The columns of the value, a JSON object (``to_json``: a NULL field is left out, and reads back as NULL)."""
+    key: str | None
+    """The key's column (None: no key), written as its text (``str``; ``bytes`` as they are; others cast to text)."""
+    key_is_text: bool = True
+
+
+_KEY_TYPES = (dt.String, dt.Binary, dt.Int8, dt.Int16, dt.Int32, dt.Int64, dt.Date, dt.Datetime, dt.Decimal, dt.Boolean)
+
+
+def kafka_sink(
+    schema: Schema, bootstrap_servers: object, *, topic: object, key: object, options: Mapping[str, Any]
+) -> tuple[dict[str, str], KafkaRecords]:  # fmt: skip
+    """The options and the records of ``write_stream_kafka`` (arguments as there), checked when called."""
+    from pydantable_spark.into import names_of
+
+    action = "write_stream_kafka()"
+    servers = _servers(bootstrap_servers, action)
+    name = _topic(topic, action, "topic")
+    key_name: str | None
+    if key is None:
+        key_name = "kafka_key" if "kafka_key" in schema.names else None
+    else:
+        chosen = names_of([key], schema, f"{action}'s key")
+        if len(chosen) != 1:
+            msg = f"{action}: key must be one column of the frame (a name or a model attribute), got {shown(key)}"
+            raise ArgumentTypeError(msg)
+        key_name = chosen[0]
+    if key_name is not None and not isinstance(schema[key_name].dtype, _KEY_TYPES):
+        msg = (
+            f"{action}: key column {key_name!r} is {kind_label(schema[key_name].dtype)}; a Kafka key is text or "
+            "bytes (str, bytes, or an int, date, datetime, decimal or bool written as its text)"
+        )
+        raise ColumnTypeError(msg)
+    opts = typed_options(options, action, KAFKA_SINK_OPTIONS)
+    opts.update({"kafka.bootstrap.servers": servers, "topic": name})
+    value = tuple(n for n in schema.names if n not in KAFKA_METADATA)
+    if not value:
+        msg = f"{action}: the frame has no column for the record's value (only Kafka metadata: {schema.names})"
+        raise ArgumentValueError(msg)
+    is_text = key_name is None or not isinstance(schema[key_name].dtype, dt.Binary)
+    return opts, KafkaRecords(value, key_name, is_text)

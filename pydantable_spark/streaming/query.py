@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
     from pyspark.sql.streaming.query import StreamingQuery as SparkQuery
 
-    from pydantable_spark.constraints import SparkConstraints, ValidationReport
+    from pydantable_spark._spark.stream_constraints import Observed
+    from pydantable_spark.constraints import ValidationReport
     from pydantable_spark.streaming.batches import BatchFunction
 
 __all__ = ["StreamingQuery"]
@@ -39,22 +40,23 @@ class StreamingQuery:
     is PySpark's own handle, for what is not typed here.
     """
 
-    __slots__ = ("_action", "_batches", "_checks", "_query")
+    __slots__ = ("_action", "_batches", "_observed", "_query")
 
     def __init__(
         self, query: SparkQuery, action: str, batches: BatchFunction | None = None,
-        checks: SparkConstraints | None = None,
+        observed: Observed | None = None,
     ) -> None:  # fmt: skip
         """Wrap PySpark's query ``query``, started by ``action`` (``write_stream_parquet('out')``).
 
         ``batches``: ``foreach_batch``'s function, whose failure is raised as
-        ``BatchFunctionError``; ``checks``: the constraints a
-        ``constraints="report"`` query counts.
+        ``BatchFunctionError``; ``observed``: what the query counts per
+        micro-batch (the constraints of a ``constraints="report"`` sink, the
+        model's ``warn`` and ``drop`` row checks).
         """
         self._query = query
         self._action = action
         self._batches = batches
-        self._checks = checks
+        self._observed = observed
 
     def __repr__(self) -> str:
         state = "active" if self.is_active else "stopped"
@@ -99,19 +101,26 @@ class StreamingQuery:
 
     @property
     def constraint_reports(self) -> list[tuple[int, ValidationReport]]:
-        """Each recent micro-batch's violation counts, ``(batch_id, report)``, of a ``constraints="report"`` sink.
+        """Each recent micro-batch's violation counts, ``(batch_id, report)``.
 
         The counts of the micro-batches in ``recent_progress`` (Spark keeps the
-        last 100 reports); a report has counts, no example rows. A micro-batch
-        that a restart runs again is counted again in the new query's reports
-        (its rows are written once: the sink is Spark's own).
+        last 100 reports); a report has counts, no example rows: each
+        constraint's violations (``results``) when the sink was started with
+        ``constraints="report"``, and each ``warn`` or ``drop`` row check of the
+        model (``checks``; a ``drop`` check's rows were not written) unless it was
+        started with ``constraints="skip"``. A micro-batch that a restart runs
+        again is counted again in the new query's reports (its rows are written
+        once: the sink is Spark's own).
         """
-        if self._checks is None:
-            msg = f"{self._action}: constraint_reports needs a query started with constraints='report'"
+        if self._observed is None:
+            msg = (
+                f"{self._action}: constraint_reports needs a query started with constraints='report', or a model "
+                "with 'warn' or 'drop' row checks (this query counts nothing)"
+            )
             raise StreamingError(msg)
         from pydantable_spark._spark.stream_constraints import reports
 
-        return reports(self.recent_progress, self._checks)
+        return reports(self.recent_progress, self._observed)
 
     def await_termination(self, timeout: float | None = None) -> bool:
         """Wait until the query ends (or ``timeout`` seconds pass): whether it ended; its failure is raised.
