@@ -10,8 +10,10 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ from pydantable_spark.errors import (
     IncompatibleCastError,
     MalformedDataError,
     NullCheckError,
+    SparkJobError,
     StreamingError,
     UnknownColumnError,
 )
@@ -635,6 +638,44 @@ def test_warn_and_drop_row_checks_are_counted_per_micro_batch_and_dropped_rows_a
         StreamingError, match=r"needs a query started with constraints='report', or a model with 'warn'"
     ):
         skipped.constraint_reports  # noqa: B018
+
+
+def test_a_source_whose_files_change_schema_mid_stream_fails_at_the_changed_file_and_keeps_what_was_committed(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    """The schema is the model's: a new field is not read, a changed type fails its micro-batch naming the file."""
+    stamp = time.time()
+    files = [
+        ("a.json", {"at": "2026-01-01T00:00:00Z", "user": "a", "ms": 1}),
+        ("b.json", {"at": "2026-01-01T00:01:00Z", "user": "b", "ms": 2, "device": "phone"}),  # a field is added
+        ("c.json", {"at": "2026-01-01T00:02:00Z", "user": "c", "ms": "fast"}),  # a field changes type
+    ]
+    for k, (name, row) in enumerate(files):  # read oldest first, a file a micro-batch
+        _json_lines(tmp_path / "in", name, [row])
+        os.utime(tmp_path / "in" / name, (stamp + k, stamp + k))
+    events = Event.read_stream_json(tmp_path / "in", max_files_per_trigger=1)
+    query = events.write_stream_parquet(tmp_path / "out", checkpoint=tmp_path / "cp", available_now=True)
+    with pytest.raises(MalformedDataError, match=r"micro-batch 2: a record in .*c\.json does not parse as the model"):
+        query.await_termination(60)
+    assert sorted(Event.read_parquet(tmp_path / "out").to_dict()["ms"]) == [1, 2]  # micro-batches 0 and 1 kept
+
+    (tmp_path / "parquet").mkdir()
+    for k, (name, ms, kind) in enumerate([("one", 1, "bigint"), ("two", "fast", "string")]):
+        rows = spark.createDataFrame(
+            [(datetime.datetime(2026, 1, 1), name, ms)], f"at timestamp, user string, ms {kind}"
+        )
+        rows.coalesce(1).write.parquet(str(tmp_path / name))
+        [part] = (tmp_path / name).glob("part-*.parquet")
+        part.rename(tmp_path / "parquet" / f"{name}.parquet")
+        os.utime(tmp_path / "parquet" / f"{name}.parquet", (stamp + k, stamp + k))
+    events = Event.read_stream_parquet(tmp_path / "parquet", max_files_per_trigger=1)
+    query = events.write_stream_parquet(tmp_path / "out-p", checkpoint=tmp_path / "cp-p", available_now=True)
+    said = (
+        r"micro-batch 1: Spark could not read .*two\.parquet of the source: .*PARQUET_COLUMN_DATA_TYPE_MISMATCH.*\[ms\]"
+    )
+    with pytest.raises(SparkJobError, match=said):
+        query.await_termination(60)
+    assert Event.read_parquet(tmp_path / "out-p").to_dict()["ms"] == [1]
 
 
 def test_spark_refuses_the_plans_the_facade_refuses(spark: SparkSession, tmp_path: Path) -> None:

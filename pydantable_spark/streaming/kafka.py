@@ -232,7 +232,10 @@ def kafka_stream(
         msg = f"{action}: format must be 'json', got {shown(format)}"
         raise ArgumentTypeError(msg)
     if format not in _FORMATS:
-        msg = f"{action}: format={format!r}: Kafka values are read as JSON only (format='json'); Avro is not offered"
+        msg = (
+            f"{action}: format={format!r}: Kafka values are read as JSON only (format='json'); Avro is not offered "
+            "(Spark's from_avro reads plain Avro binary, not the schema registry's framing most Kafka producers write)"
+        )
         raise NotImplementedError(msg)
     check_param(action, "max_offsets_per_trigger", max_offsets_per_trigger, int, optional=True)
     check_param(action, "fail_on_data_loss", fail_on_data_loss, bool)
