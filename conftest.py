@@ -51,10 +51,10 @@ TPC-H and the differential tests 337 s → 201 s (wall 217 s → 205 s). CI runs
 is its time. The code cache is larger than the quick compiler's default (48 MB), which the suite's generated classes
 kept its sweeper busy in (11 s of CPU in the first 8 minutes of a run); a full one would stop the compiling.
 
-Classic sessions only: with them, a local Spark Connect server (the Spark tier on Connect, beside the README's
-command in CI) left two tests without an answer for ten minutes each, near the variant and UDF tests, in a run on a
-clean clone; the same tests pass on such a server run alone. Until that is understood, Connect's server keeps the
-JVM's defaults, as in the CI runs that passed."""
+Classic sessions only: with them on a local Spark Connect server (the Spark tier on Connect, beside the README's
+command in CI), a run on a clean clone had two test failures near the UDF and variant tests, each followed by a test
+that ran over ten minutes; the same 219 first tests pass on such a server alone (19:48). Until that is understood,
+Connect's server keeps the JVM's defaults, as in the CI runs that passed."""
 
 DRIVER_MEMORY = "3g"
 """The test session's driver heap (the machine has 24 GiB; CI runs a classic and a Connect session at once)."""
@@ -89,7 +89,7 @@ def spark() -> Iterator[SparkSession]:
     # the whole suite runs in this one driver: Spark's default heap (1 GiB) ran out late in a run (TPC-H tables
     # uploaded from Arrow after thousands of catalog frames); a local Connect server takes it as a static setting
     builder = builder.config("spark.driver.memory", DRIVER_MEMORY)
-    if not CONNECT:  # a local Connect server with these options hung twice in CI (see JVM_OPTIONS)
+    if not CONNECT:  # with these options a local Connect server's tier failed under CI's load (see JVM_OPTIONS)
         builder = builder.config("spark.driver.extraJavaOptions", JVM_OPTIONS)
     # tables of this run in a directory of its own: a run on Spark Connect may run beside a classic one (.ci/run)
     builder = builder.config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="pydantable-warehouse-"))
