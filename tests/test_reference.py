@@ -24,7 +24,9 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.jvm_free
+pytestmark = [pytest.mark.jvm_free, pytest.mark.xdist_group("docs-site")]
+"""In one process under ``pytest -n 2 --dist loadgroup``: the site's build (``site``, about 15 s) and griffe's reading
+of the package are made once, not once per process."""
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "pydantable_spark"

@@ -44,8 +44,9 @@ _ANNOTATIONS: dict[type[dt.DType], str] = {
     dt.Duration: "datetime.timedelta",
     dt.Variant: "Variant",
 }
-pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck]
-"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out)."""
+pytestmark = [pytest.mark.jvm_free, pytest.mark.typecheck, pytest.mark.xdist_group("mypy-catalog-parity")]
+"""JVM-free tests that run mypy or pyright (`pytest -m "not spark and not typecheck"` leaves them out), in one process
+under ``pytest -n 2 --dist loadgroup``: the mypy run of ``revealed`` (about 20 s) is made once, not once per process."""
 
 
 _FALLBACKS = (

@@ -120,28 +120,37 @@ def rates(errors: dict[tuple[str, int], list[str]]) -> dict[str, tuple[int, int]
     return table
 
 
+SHARED = pytest.mark.xdist_group("mypy-corpus")
+"""The tests of ``errors`` run in one process under ``pytest -n 2 --dist loadgroup``: its mypy run over the corpus
+(about 18 s) is made once, not once per process."""
+
+
 @pytest.fixture(scope="module")
 def errors(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], list[str]]:
     return errors_by_line(run_mypy(tmp_path_factory.mktemp("corpus"), corpus_files()))
 
 
+@SHARED
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_mypy_flags_what_is_expected(errors: dict[tuple[str, int], list[str]], case: Case) -> None:
     messages = [m for (name, line), ms in errors.items() if name == case.path.name and case.first <= line for m in ms]
     assert flagged(case, errors) == ("mypy" in case.expected), messages
 
 
+@SHARED
 def test_no_error_outside_the_cases(errors: dict[tuple[str, int], list[str]]) -> None:
     inside = {(c.path.name, line) for c in CASES for line in range(c.first, c.last + 1)}
     assert {k: v for k, v in errors.items() if k not in inside} == {}
 
 
+@SHARED
 def test_valid_modules_have_no_false_positive(errors: dict[tuple[str, int], list[str]]) -> None:
     valid = {p.name for p in CORPUS.glob("valid_*.py")} | {"models.py"}
     assert len(valid) >= 6
     assert {k: v for k, v in errors.items() if k[0] in valid} == {}
 
 
+@SHARED
 def test_the_corpus_is_large_and_mypy_flags_at_least_ninety_percent(errors: dict[tuple[str, int], list[str]]) -> None:
     hit, total = rates(errors)["all"]
     assert total >= 120

@@ -51,6 +51,11 @@ def run_mypy(tmp_path: Path, files: list[Path], config: str = CONFIG) -> dict[tu
     return errors
 
 
+SHARED = pytest.mark.xdist_group("mypy-cases")
+"""The tests of ``results`` run in one process under ``pytest -n 2 --dist loadgroup``: its mypy run over the cases
+(about 19 s) is made once, not once per process."""
+
+
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], list[str]]:
     return run_mypy(tmp_path_factory.mktemp("mypy"), sorted(CASES.glob("*.py")))
@@ -67,18 +72,21 @@ def pass_files() -> list[str]:
     return [p.name for p in sorted(CASES.glob("pass_*.py"))] + ["models.py"]
 
 
+@SHARED
 @pytest.mark.parametrize("name", pass_files())
 def test_file_type_checks_cleanly(results: dict[tuple[str, int], list[str]], name: str) -> None:
     problems = {key: value for key, value in results.items() if key[0] == name}
     assert problems == {}
 
 
+@SHARED
 @pytest.mark.parametrize(("name", "line", "expected"), list(expectations()), ids=lambda v: str(v)[:40])
 def test_expected_error(results: dict[tuple[str, int], list[str]], name: str, line: int, expected: str) -> None:
     messages = results.get((name, line), [])
     assert any(expected in message for message in messages), messages
 
 
+@SHARED
 def test_no_unexpected_errors(results: dict[tuple[str, int], list[str]]) -> None:
     expected = {(name, line) for name, line, _ in expectations()}
     unexpected = {key: value for key, value in results.items() if key[0].startswith("fail_") and key not in expected}
