@@ -385,28 +385,6 @@ def test_restart_from_checkpoint_loses_and_repeats_nothing(
 
 
 @pytest.mark.kafka
-def test_broker_restart_under_a_running_query(spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path) -> None:
-    """The broker stops and starts again on its storage; the running query goes on: every record once."""
-    topic = "clicks-broker"
-    _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(20)])
-    stream = Click.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
-    out = tmp_path / "out"
-    query = stream.select("id", "page").write_stream_parquet(
-        out, checkpoint=tmp_path / "checkpoint", processing_time="1 second"
-    )
-    try:
-        query.process_all_available()
-        assert _ids(spark, out) == list(range(20))
-        kafka_broker.restart()
-        _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(20, 50)])
-        query.process_all_available()
-        assert query.is_active
-        assert _ids(spark, out) == list(range(50))
-    finally:
-        query.stop()
-
-
-@pytest.mark.kafka
 def test_a_typed_stream_written_to_kafka_reads_back_as_it_was(
     spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path
 ) -> None:
@@ -425,7 +403,7 @@ def test_a_typed_stream_written_to_kafka_reads_back_as_it_was(
     written = Order.read_stream_json(tmp_path / "in").write_stream_kafka(
         kafka_broker.bootstrap_servers, topic=topic, key=Order.customer, checkpoint=tmp_path / "cp", available_now=True
     )
-    assert written.await_termination(120) is True
+    assert written.await_termination(120) is True, (written.status, written.recent_progress)
     records = (
         spark.read.format("kafka").option("kafka.bootstrap.servers", kafka_broker.bootstrap_servers)
         .option("subscribe", topic).option("startingOffsets", "earliest").load()
@@ -481,3 +459,29 @@ def test_a_kafka_sink_fails_a_micro_batch_with_a_violation_and_reports_when_aske
     assert reported.await_termination(120) is True
     [(batch, report)] = reported.constraint_reports
     assert (batch, report.rows, [v.count for v in report.errors]) == (0, 2, [1])
+
+
+# The broker's restart comes after every other test that uses the broker: in a CI run under load, the test that
+# followed it (a first write to a new topic) was still running after 120 s; no test follows it now.
+
+
+@pytest.mark.kafka
+def test_broker_restart_under_a_running_query(spark: SparkSession, kafka_broker: LocalKafka, tmp_path: Path) -> None:
+    """The broker stops and starts again on its storage; the running query goes on: every record once."""
+    topic = "clicks-broker"
+    _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(20)])
+    stream = Click.read_stream_kafka(kafka_broker.bootstrap_servers, topic=topic, starting_offsets="earliest")
+    out = tmp_path / "out"
+    query = stream.select("id", "page").write_stream_parquet(
+        out, checkpoint=tmp_path / "checkpoint", processing_time="1 second"
+    )
+    try:
+        query.process_all_available()
+        assert _ids(spark, out) == list(range(20))
+        kafka_broker.restart()
+        _produce(spark, kafka_broker, topic, [(None, json.dumps(_click(i))) for i in range(20, 50)])
+        query.process_all_available()
+        assert query.is_active
+        assert _ids(spark, out) == list(range(50))
+    finally:
+        query.stop()

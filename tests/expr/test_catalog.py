@@ -136,8 +136,18 @@ class Wide:
 
     @functools.cached_property
     def plain_frame(self) -> Any:
-        """The frame as a PySpark DataFrame (``to_spark()``, lowered once), for the calls of plain PySpark."""
-        return self.frame.to_spark()
+        """The frame as a PySpark DataFrame (``to_spark()``, lowered once), for the calls of plain PySpark.
+
+        On Spark Connect its plan is sent to the server once on its own (``isStreaming``, an analysis the client
+        cannot answer itself, unlike the schema of ``to()``'s result): the server keeps a plan it analysed whole
+        (its plan cache), and finds it there as the input of every later plain call instead of analysing the
+        frame's ``to()`` over all its columns again. Measured on a local Connect server: the element-type refusal
+        test of the collections catalog 54.7 s -> 37.8 s, catalog shard 0's value test 112 s -> 105 s. Classic
+        Spark analysed the frame once already.
+        """
+        frame = self.frame.to_spark()
+        frame.isStreaming  # noqa: B018 - analysed on the server now: see above
+        return frame
 
     @property
     def order_key(self) -> str:
