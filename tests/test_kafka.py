@@ -403,7 +403,7 @@ def test_a_typed_stream_written_to_kafka_reads_back_as_it_was(
     written = Order.read_stream_json(tmp_path / "in").write_stream_kafka(
         kafka_broker.bootstrap_servers, topic=topic, key=Order.customer, checkpoint=tmp_path / "cp", available_now=True
     )
-    assert written.await_termination(120) is True, (written.status, written.recent_progress)
+    assert written.await_termination(240) is True, (written.status, written.recent_progress)
     records = (
         spark.read.format("kafka").option("kafka.bootstrap.servers", kafka_broker.bootstrap_servers)
         .option("subscribe", topic).option("startingOffsets", "earliest").load()
@@ -462,7 +462,8 @@ def test_a_kafka_sink_fails_a_micro_batch_with_a_violation_and_reports_when_aske
 
 
 # The broker's restart comes after every other test that uses the broker: in a CI run under load, the test that
-# followed it (a first write to a new topic) was still running after 120 s; no test follows it now.
+# followed it (a first write to a new topic) was still running after its 120 s wait (240 s now, as the checkpoint
+# restart test waits); no test follows the restart now.
 
 
 @pytest.mark.kafka
