@@ -461,8 +461,8 @@ def test_a_kafka_sink_fails_a_micro_batch_with_a_violation_and_reports_when_aske
     assert (batch, report.rows, [v.count for v in report.errors]) == (0, 2, [1])
 
 
-# The broker's restart comes after every other test that uses the broker: in a CI run under load, the test that
-# followed it (a first write to a new topic) was still running after its 120 s wait (240 s now, as the checkpoint
+# The broker's restart comes after every other test that uses the broker: in a CI-like run under load, the test
+# that followed it (a first write to a new topic) was still running after its 120 s wait (240 s now, as the checkpoint
 # restart test waits); no test follows the restart now.
 
 
